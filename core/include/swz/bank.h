@@ -1,0 +1,98 @@
+// bank.h: the bank model and the brute-force simulator.
+//
+// Shared memory is `banks` banks of `bank_bytes` each, dealt round robin:
+//   bank(byte_address) = (byte_address / bank_bytes) % banks
+// A warp instruction is served in phases, groups of lanes fixed by lane id
+// (all 32 lanes for <= 32-bit accesses, half-warps for 64-bit, quarter-warps
+// for 128-bit, one 8x8 matrix per phase for ldmatrix). A phase costs
+//   max over banks of (distinct bank words the phase touches in that bank)
+// wavefronts: lanes reading the same word share it (broadcast). An
+// instruction's wavefronts are the sum over its phases; its ideal is the
+// number of phases; conflicts = wavefronts - ideal.
+//
+// One measured exception (hardware.md): a 128-bit *load* whose quarter-warps
+// each touch at most half the banks' worth of words is served a half-warp at
+// a time (two quarter-warps in one pass). Stores never merge. The simulator
+// reproduces this; the algebra (lemma.h) does not, and says so.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "swz/layout.h"
+#include "swz/shared.h"
+
+namespace swz {
+
+struct BankModel {
+  int banks = 32;       // number of banks
+  int bank_bytes = 4;   // width of one bank word
+  int warp_size = 32;   // lanes per warp
+  int wavefront_bytes() const { return banks * bank_bytes; }
+  bool operator==(const BankModel&) const = default;
+};
+void check_bank_model(const BankModel& model);  // throws swz::Error
+
+enum class AccessKind { Load, Store };
+
+struct Access {
+  LinearLayout layout;                 // register, lane, warp (block ignored) -> tensor coords
+  AccessKind kind = AccessKind::Load;
+  int ldmatrix = 0;                    // 0: LDS/STS; 1, 2, 4: ldmatrix .x1/.x2/.x4 (layout = row addresses)
+  int vec_bits = 0;                    // bits per lane per instruction; 0 = widest allowed (<= 128)
+};
+
+// The vector width an access uses, and what stopped it growing.
+struct VectorChoice {
+  int elements = 1;   // consecutive registers per lane per instruction
+  int bits = 0;       // elements * element_bits
+  std::string limit;  // why not wider
+};
+VectorChoice choose_vector(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
+
+struct LaneAccess {
+  int lane = 0;
+  bool active = true;              // ldmatrix .x1/.x2 leave upper lanes idle
+  BitVec coord = 0;                // flat coordinate of the lane's first element
+  std::uint32_t offset = 0;        // element offset
+  std::uint64_t byte_address = 0;  // offset * element_bits / 8
+  int bank = 0;
+  int phase = 0;
+  int words = 1;                   // bank words the lane's vector spans
+  int register_index = 0;          // first register of the vector
+};
+
+struct InstructionResult {
+  int warp = 0, step = 0;
+  int wavefronts = 0, ideal = 0;
+  bool merged = false;                  // served by the LDS.128 merge
+  std::vector<int> phase_wavefronts;    // after merging
+  std::vector<int> bank_words;          // distinct words per bank, summed over phases
+  std::vector<LaneAccess> lanes;        // filled by trace_instruction()
+};
+
+struct AccessResult {
+  int element_bits = 32;
+  VectorChoice vector;
+  int lanes_per_phase = 32;
+  int phases = 1;                    // before any merge
+  int steps = 1, warps = 1;          // instructions = steps * warps
+  int wavefronts = 0;                // worst instruction
+  int ideal_wavefronts = 0;          // of the worst instruction
+  int conflicts = 0;                 // wavefronts - ideal of the worst instruction
+  double mean_wavefronts = 0;
+  std::int64_t total_wavefronts = 0, total_ideal = 0;
+  std::vector<int> per_instruction;  // index = warp * steps + step
+  bool merged = false;
+  int instructions() const { return steps * warps; }
+};
+
+AccessResult simulate(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
+InstructionResult trace_instruction(const Access& access, const SharedLayout& shared, int element_bits,
+                                    const BankModel& model, int warp, int step);
+
+// Lanes per phase for a per-lane width (ldmatrix: 8).
+int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model);
+
+}  // namespace swz

@@ -1,0 +1,237 @@
+#include "swz/bank.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "swz/error.h"
+
+namespace swz {
+
+namespace {
+
+int ilog2(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
+bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
+
+void check_access(const Access& a, const BankModel& m, int element_bits) {
+  check_bank_model(m);
+  if (element_bits != 4 && element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
+    fail("element width {} bits is not one of 4, 8, 16, 32, 64", element_bits);
+  for (const auto& d : a.layout.in_dims())
+    if (d.name != "register" && d.name != "lane" && d.name != "warp" && d.name != "block")
+      fail("an access layout has input dims register, lane, warp, block; not '{}'", d.name);
+  const int lane_bits = a.layout.in_dim_bits("lane");
+  if ((1 << lane_bits) != m.warp_size)
+    fail("the access layout has {} lanes (2^{}); the bank model's warp has {}", 1 << lane_bits, lane_bits, m.warp_size);
+  if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
+    fail("ldmatrix loads 1, 2 or 4 matrices, not {}", a.ldmatrix);
+  if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
+  if (a.ldmatrix && a.kind != AccessKind::Load) fail("ldmatrix is a load");
+  if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < element_bits || a.vec_bits > 128))
+    fail("vector width {} bits must be a power of two between the element width ({}) and 128", a.vec_bits, element_bits);
+  if (a.layout.in_bits() > kMaxAddressBits + 2) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
+}
+
+struct Geometry {
+  int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
+};
+
+}  // namespace
+
+void check_bank_model(const BankModel& m) {
+  if (!pow2(m.banks) || m.banks > 64) fail("bank count {} must be a power of two up to 64", m.banks);
+  if (m.bank_bytes != 4) fail("banks are 4 bytes wide; {} is not supported", m.bank_bytes);
+  if (!pow2(m.warp_size) || m.warp_size > 64) fail("warp size {} must be a power of two up to 64", m.warp_size);
+}
+
+int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model) {
+  if (access.ldmatrix) return 8;
+  const int bits = std::max(model.bank_bytes * 8, access.vec_bits);
+  return std::min(1 << lane_bits, model.wavefront_bytes() * 8 / bits);
+}
+
+VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
+  check_access(a, m, element_bits);
+  if (a.layout.shape() != s.shape())
+    fail("access layout covers a {} tensor but the shared layout is {}", fmt::join(a.layout.shape(), "x"), fmt::join(s.shape(), "x"));
+  const int reg_bits = a.layout.in_dim_bits("register");
+  const int max_by_width = ilog2(128 / element_bits);
+  const int wanted = a.ldmatrix ? ilog2(128 / element_bits) : a.vec_bits ? ilog2(a.vec_bits / element_bits) : -1;
+  // k registers vectorise when every group of 2^k consecutive registers lands on
+  // 2^k consecutive offsets starting at a multiple of 2^k, for every lane and warp.
+  const int in_bits = a.layout.in_bits();
+  const auto regs = a.layout.bases("register");
+  auto valid = [&](int k) {
+    if (k > reg_bits) return false;
+    for (int i = 0; i < k; ++i)
+      if (regs[static_cast<std::size_t>(i)] == 0) return false;
+    const BitVec group_mask = low_bits(k);
+    const std::uint32_t v = 1u << k;
+    for (BitVec x = 0; x < (BitVec{1} << in_bits); ++x) {
+      if (x & group_mask) continue;  // group leaders only; registers are the lowest input bits
+      const std::uint32_t base = s.offset(a.layout.apply_flat(x));
+      if (base % v) return false;
+      for (BitVec j = 1; j < v; ++j)
+        if (s.offset(a.layout.apply_flat(x | j)) != base + j) return false;
+    }
+    return true;
+  };
+  VectorChoice c;
+  if (wanted >= 0) {
+    if (wanted > max_by_width) fail("vector of {} bits is wider than 128", a.vec_bits);
+    if (!valid(wanted)) {
+      if (a.ldmatrix) fail("ldmatrix needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it");
+      fail("a {}-bit vector needs {} consecutive registers at consecutive aligned offsets; this layout has fewer", a.vec_bits,
+           1 << wanted);
+    }
+    c.elements = 1 << wanted;
+    c.limit = "requested";
+  } else {
+    int k = 0;
+    while (k < max_by_width && valid(k + 1)) ++k;
+    c.elements = 1 << k;
+    c.limit = k == max_by_width ? "128-bit maximum"
+              : k >= reg_bits   ? "no more register bits"
+                                : fmt::format("register bit r{} is not the next contiguous offset", k);
+  }
+  c.bits = c.elements * element_bits;
+  return c;
+}
+
+namespace {
+
+// Evaluate one instruction: fills result; lanes recorded when `trace` is set.
+void run_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, const Geometry& g, int warp,
+                     int step, bool trace, InstructionResult& out) {
+  const int vec_bits_total = (1 << g.vec_log2) * ebits;
+  const int word_bits = m.bank_bytes * 8;
+  const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(warp));
+  const BitVec reg_part = a.layout.apply("register", static_cast<std::uint64_t>(step) << g.vec_log2);
+  const int phase_count = g.active_lanes / g.lanes_per_phase;
+  out.warp = warp;
+  out.step = step;
+  out.bank_words.assign(static_cast<std::size_t>(m.banks), 0);
+  out.phase_wavefronts.clear();
+  out.lanes.clear();
+  // words[phase] = distinct words the phase touches
+  std::vector<std::vector<std::uint64_t>> words(static_cast<std::size_t>(phase_count));
+  for (int lane = 0; lane < (1 << g.lane_bits); ++lane) {
+    const bool active = lane < g.active_lanes;
+    const BitVec coord = a.layout.apply("lane", static_cast<std::uint64_t>(lane)) ^ warp_part ^ reg_part;
+    const std::uint32_t off = s.offset(coord);
+    const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
+    const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
+    const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
+    const int phase = active ? lane / g.lanes_per_phase : -1;
+    if (active)
+      for (std::uint64_t w = w0; w <= w1; ++w) words[static_cast<std::size_t>(phase)].push_back(w);
+    if (trace) {
+      LaneAccess la;
+      la.lane = lane;
+      la.active = active;
+      la.coord = coord;
+      la.offset = off;
+      la.byte_address = first_bit / 8;
+      la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(m.banks));
+      la.phase = phase;
+      la.words = static_cast<int>(w1 - w0 + 1);
+      la.register_index = step << g.vec_log2;
+      out.lanes.push_back(la);
+    }
+  }
+  auto cost = [&](std::vector<std::uint64_t>& ws, bool record) {
+    std::sort(ws.begin(), ws.end());
+    ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+    std::vector<int> per_bank(static_cast<std::size_t>(m.banks), 0);
+    for (std::uint64_t w : ws) ++per_bank[w % static_cast<std::uint64_t>(m.banks)];
+    if (record)
+      for (int b = 0; b < m.banks; ++b) out.bank_words[static_cast<std::size_t>(b)] += per_bank[static_cast<std::size_t>(b)];
+    return ws.empty() ? 0 : *std::max_element(per_bank.begin(), per_bank.end());
+  };
+  for (auto& ws : words) {
+    std::sort(ws.begin(), ws.end());
+    ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
+  }
+  // The LDS.128 merge: a half-warp whose quarter-warps each touch at most half the
+  // banks' words is one pass.
+  const bool can_merge = a.kind == AccessKind::Load && !a.ldmatrix && vec_bits_total == 128 && g.lanes_per_phase * 2 <= (1 << g.lane_bits);
+  const std::size_t half_words = static_cast<std::size_t>(m.banks / 2);
+  out.wavefronts = 0;
+  out.ideal = 0;
+  out.merged = false;
+  for (std::size_t p = 0; p < words.size(); ++p) {
+    if (can_merge && p % 2 == 0 && p + 1 < words.size() && words[p].size() <= half_words && words[p + 1].size() <= half_words) {
+      std::vector<std::uint64_t> both = words[p];
+      both.insert(both.end(), words[p + 1].begin(), words[p + 1].end());
+      const int c = cost(both, true);
+      out.phase_wavefronts.push_back(c);
+      out.wavefronts += c;
+      out.ideal += 1;
+      out.merged = true;
+      ++p;
+      continue;
+    }
+    const int c = cost(words[p], true);
+    out.phase_wavefronts.push_back(c);
+    out.wavefronts += c;
+    out.ideal += 1;
+  }
+}
+
+Geometry geometry(const Access& a, const VectorChoice& v, const BankModel& m) {
+  Geometry g{};
+  g.lane_bits = a.layout.in_dim_bits("lane");
+  g.reg_bits = a.layout.in_dim_bits("register");
+  g.warp_bits = a.layout.in_dim_bits("warp");
+  g.vec_log2 = ilog2(v.elements);
+  g.steps = 1 << (g.reg_bits - g.vec_log2);
+  g.warps = 1 << g.warp_bits;
+  Access sized = a;
+  sized.vec_bits = v.bits;
+  g.lanes_per_phase = lanes_per_phase(sized, g.lane_bits, m);
+  g.active_lanes = a.ldmatrix ? 8 * a.ldmatrix : (1 << g.lane_bits);
+  return g;
+}
+
+}  // namespace
+
+AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const BankModel& m) {
+  AccessResult r;
+  r.element_bits = ebits;
+  r.vector = choose_vector(a, s, ebits, m);
+  const Geometry g = geometry(a, r.vector, m);
+  r.lanes_per_phase = g.lanes_per_phase;
+  r.phases = g.active_lanes / g.lanes_per_phase;
+  r.steps = g.steps;
+  r.warps = g.warps;
+  r.per_instruction.reserve(static_cast<std::size_t>(g.steps) * static_cast<std::size_t>(g.warps));
+  InstructionResult ir;
+  for (int w = 0; w < g.warps; ++w)
+    for (int st = 0; st < g.steps; ++st) {
+      run_instruction(a, s, ebits, m, g, w, st, false, ir);
+      r.per_instruction.push_back(ir.wavefronts);
+      r.total_wavefronts += ir.wavefronts;
+      r.total_ideal += ir.ideal;
+      r.merged = r.merged || ir.merged;
+      if (ir.wavefronts > r.wavefronts) {
+        r.wavefronts = ir.wavefronts;
+        r.ideal_wavefronts = ir.ideal;
+      }
+    }
+  r.conflicts = r.wavefronts - r.ideal_wavefronts;
+  r.mean_wavefronts = static_cast<double>(r.total_wavefronts) / static_cast<double>(r.per_instruction.size());
+  return r;
+}
+
+InstructionResult trace_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+  const VectorChoice v = choose_vector(a, s, ebits, m);
+  const Geometry g = geometry(a, v, m);
+  if (warp < 0 || warp >= g.warps) fail("warp {} is outside 0..{}", warp, g.warps - 1);
+  if (step < 0 || step >= g.steps) fail("step {} is outside 0..{}", step, g.steps - 1);
+  InstructionResult ir;
+  run_instruction(a, s, ebits, m, g, warp, step, true, ir);
+  return ir;
+}
+
+}  // namespace swz
