@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 all: build
 
 setup:
-	@bash scripts/setup.sh
+	@bash third_party/setup-deps.sh
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
@@ -34,7 +34,7 @@ test-asan: setup
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
 bench: build
-	$(BUILD)/bench/swz_bench
+	$(BUILD)/tests/bench/swz_bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan

@@ -1,10 +1,52 @@
+// swizzle: the command-line face of the core, for scripts and CI.
+#include <algorithm>
 #include <cstdio>
-#include "swz/analysis.h"
-int main() {
-  auto p = swz::make_preset("transpose16x32");
-  for (const char* v : {"unswizzled", "xor-m", "xor-2m", "padded"}) {
-    p.apply_variant(v);
-    auto a = swz::analyze(p);
-    std::printf("%s\n", swz::to_json(a, p).dump().c_str());
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "swz/error.h"
+
+namespace swz::cli {
+
+std::vector<Command>& registry() {
+  static std::vector<Command> commands;
+  return commands;
+}
+
+void print_json(const nlohmann::json& j) { std::fputs((j.dump(2) + "\n").c_str(), stdout); }
+
+}  // namespace swz::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"swizzle: design and check bank-conflict-free shared-memory layouts"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("swizzle ") + SWZ_VERSION);
+  auto commands = swz::cli::registry();
+  std::sort(commands.begin(), commands.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  for (auto& c : commands) c.setup(*app.add_subcommand(c.name, c.help));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 reports runtime errors from callbacks through ParseError only for its own types.
+    app.exit(e);
+    return 2;
+  } catch (const swz::Error& e) {
+    fmt::print(stderr, "swizzle: error: {}\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "swizzle: error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "swizzle: error: {}\n", e.what());
+    return 2;
   }
+  return 0;
 }

@@ -93,8 +93,8 @@ std::string format_masks(const std::vector<std::uint32_t>& masks) {
 
 namespace {
 
-Access load(LinearLayout l) { return Access{std::move(l), AccessKind::Load, 0, 0}; }
-Access store(LinearLayout l) { return Access{std::move(l), AccessKind::Store, 0, 0}; }
+Access load(LinearLayout l, int vec_bits = 0) { return Access{std::move(l), AccessKind::Load, 0, vec_bits}; }
+Access store(LinearLayout l, int vec_bits = 0) { return Access{std::move(l), AccessKind::Store, 0, vec_bits}; }
 
 // Grid problem scaffold: row-major tile, masks zero, the named mask variants.
 Problem grid_problem(std::string name, std::string description, std::vector<std::int64_t> shape, int ebits, Access a, Access b,
@@ -133,7 +133,8 @@ Problem toy8x8() {
   auto a = distributed(shape, {{1, 0}, {2, 0}, {4, 0}}, {{0, 1}, {0, 2}, {0, 4}});  // thread t writes (r, t)
   auto b = distributed(shape, {{0, 1}, {0, 2}, {0, 4}}, {{1, 0}, {2, 0}, {4, 0}});  // thread t reads (t, r)
   BankModel toy{8, 4, 8};
-  return grid_problem("toy8x8", "toy GPU: 8 banks, 8 threads, 8x8 transpose (swizzle x ^= row)", shape, 32, store(a), load(b),
+  // Scalar accesses, one element per thread per cycle, as on the toy GPU.
+  return grid_problem("toy8x8", "toy GPU: 8 banks, 8 threads, 8x8 transpose (swizzle x ^= row)", shape, 32, store(a, 32), load(b, 32),
                       {masks("xor-row", {1, 2, 4})}, toy);
 }
 
@@ -148,8 +149,8 @@ Problem cute8x8() {
   p.description = "8x8 fp32 column-major tile (8,8):(1,8) read along rows, with CuTe Swizzle<3,2,3>";
   p.shape = shape;
   p.element_bits = 32;
-  p.store = store(a);
-  p.read = load(b);
+  p.store = store(a, 32);
+  p.read = load(b, 32);  // one element per lane per row, as the tutorial counts
   p.variants = {{"unswizzled", std::nullopt, cute_plain(col_major)},
                 {"swizzle323", std::nullopt, cute_swizzle(3, 2, 3, col_major, SwizzleUnits::Elements, 32)}};
   p.set_shared(*p.variants[0].layout);
