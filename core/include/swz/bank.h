@@ -30,9 +30,21 @@ struct BankModel {
   int bank_bytes = 4;   // width of one bank word
   int warp_size = 32;   // lanes per warp
   int wavefront_bytes() const { return banks * bank_bytes; }
+  // Where a byte lives: its bank, and its segment (the row of all banks it falls in).
+  int bank_of(std::uint64_t byte_address) const {
+    return static_cast<int>((byte_address / static_cast<std::uint64_t>(bank_bytes)) % static_cast<std::uint64_t>(banks));
+  }
+  std::uint64_t segment_of(std::uint64_t byte_address) const {
+    return byte_address / static_cast<std::uint64_t>(wavefront_bytes());
+  }
   bool operator==(const BankModel&) const = default;
 };
 void check_bank_model(const BankModel& model);  // throws swz::Error
+
+// First byte of the element at element offset `element_offset` (sub-byte elements share a byte).
+constexpr std::uint64_t byte_address_of(std::uint64_t element_offset, int element_bits) {
+  return element_offset * static_cast<std::uint64_t>(element_bits) / 8;
+}
 
 enum class AccessKind { Load, Store };
 
