@@ -1,0 +1,153 @@
+// solver.h: the optimal swizzle, constructed and proved.
+//
+// Given a writer A and a reader B (two distributed layouts of one tensor), we
+// choose the shared layout M: offset bits -> coordinate bits. Split the
+// offset bits of M by what they do in an address (element units, low first):
+//
+//   [ Vec | W' | Bank ............ | Seg ........... ]
+//     |     |    rest of one row     one bit per extra
+//     |     |    of banks            row of banks
+//     |     within-word bits above Vec (elements narrower than 32 bits)
+//     registers both accesses vectorise on (consecutive, up to 128 bits)
+//
+// By Lemma 9.4 an access of thread span T costs 2^dim(span(Seg) ∩ T)
+// wavefronts per phase (modulo the within-word bits W), so the whole game is
+// choosing span(Seg). The construction (seed 000, section 06):
+//
+//   1. Vec  = the registers A and B share, in the same order (a 128-bit
+//      ldmatrix row or a requested width can force one side wider).
+//   2. b, s = bank and segment bit counts.
+//   3. Each access's phase split (64-bit: half warps, 128-bit: quarter warps,
+//      ldmatrix: 8 lanes) drops the lane bits above the phase: T_A, T_B.
+//   4. I = T_A ∩ T_B (never folded), E = T_A \ I, F = T_B \ I.
+//   5. H = { e_i ^ f_i }: each flips a thread bit only A uses together with one
+//      only B uses, so it is a thread direction of neither.
+//   6. C = a complement of T_A + T_B: invisible to both.
+//   7. Seg = H then C; if |H| + |C| < s, pad with the fewest conflicting
+//      directions (unpaired E or F, then I, then F) and say so.
+//   8. Bank = any completion (bank bits cannot create conflicts).
+//
+// Lemma 9.5 bounds every layout with these Vec/W' bits: in the n-dim space
+// left, dim(Seg ∩ T) >= s + dim T - n, so each access needs at least
+// 2^max(0, s + dim T - n) wavefronts per phase. The construction meets it for
+// both accesses at once, and the brute-force simulator checks every answer.
+//
+// For toggle-grid problems (row-major tile, rows XORed by masks) the same
+// question is asked of the masks: which mask sets are conflict-free, how many
+// there are, and which is the fewest toggle flips away from the current one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "swz/bank.h"
+#include "swz/problem.h"
+#include "swz/shared.h"
+
+namespace swz {
+
+// The solver's own check failed: the simulator disagrees with the algebra.
+// Never caught inside the core; front ends show it as a bug.
+class SolverBug : public std::logic_error {
+ public:
+  explicit SolverBug(const std::string& message) : std::logic_error("solver bug: " + message) {}
+};
+
+// One named set of coordinate vectors in a trace step ("I" -> {n0}).
+struct NamedSet {
+  std::string name;
+  std::vector<BitVec> vectors;  // flat coordinates (dim0 lowest), as LinearLayout::describe_out reads them
+};
+
+// One step of the construction, replayable by a front end.
+struct SolveStep {
+  std::string title;          // "Vectorization", "Sort the thread bits", ...
+  std::string sentence;       // what was done and why, one or two sentences
+  std::vector<NamedSet> sets; // the sets this step produced or used
+};
+
+// Lemma 9.5 for the chosen vector and within-word bits.
+struct LowerBound {
+  int space_dim = 0;            // n: offset bits left after Vec and W'
+  int segment_bits = 0;         // s
+  int max_avoiding_dim = 0;     // n - max(dim T_A, dim T_B): the most segment bits that avoid both
+  int write_conflict_dim = 0;   // dim(Seg ∩ T_A) can be no smaller
+  int read_conflict_dim = 0;    // dim(Seg ∩ T_B) can be no smaller
+  int write_wavefronts = 0;     // per instruction: phases * 2^write_conflict_dim
+  int read_wavefronts = 0;
+  std::string reason;           // one sentence
+};
+
+struct SolveResult {
+  LinearLayout offset_bases;  // offset -> coords, in dims "offset" and "block" (empty)
+  SharedLayout shared;        // the same layout as the simulator runs it
+  int element_bits = 32;
+  int vec_bits = 0;           // bits per lane of the common vector Vec (element_bits * 2^|Vec|)
+  AccessResult write, read;   // simulated under `shared`
+  int claimed_write_wavefronts = 0, claimed_read_wavefronts = 0;  // predicted by the construction
+  LowerBound bound;
+  bool conflict_free = false;  // both accesses at their ideal
+  bool fallback = false;       // conflict-free was impossible; the minimum was taken
+  std::string check;           // what the simulator said about the claim (merges explained)
+
+  // The construction's sets, as coordinate vectors.
+  std::vector<BitVec> vec, within_word, thread_a, thread_b, split_a, split_b;
+  std::vector<BitVec> shared_threads /*I*/, only_a /*E*/, only_b /*F*/, paired /*H*/, complement /*C*/, padding;
+  std::vector<BitVec> bank, segment;
+  std::vector<SolveStep> trace;
+};
+
+// Throws swz::Error for bad input (shapes differ, unknown dims, bad widths);
+// throws SolverBug when the simulator contradicts the construction.
+SolveResult solve(const Access& writer, const Access& reader, int element_bits, const BankModel& model);
+SolveResult solve(const Problem& problem);
+
+// The construction without the simulator check (what the benchmark times and
+// the GUI may call per frame); `shared` and the AccessResults are left empty.
+SolveResult construct(const Access& writer, const Access& reader, int element_bits, const BankModel& model);
+
+// -- toggle grids -------------------------------------------------------------
+// A grid problem's layout is offset(m, n) = m*N + (n ^ mask(m)). The family is
+// every mask set (masks toggle only columns at or above GridSpec::vec_bits)
+// under which both accesses are conflict-free at the vector widths the
+// row-major tile gives them.
+
+// masks[j] for a layout that is a toggle grid of this problem's shape, else nullopt.
+std::optional<std::vector<std::uint32_t>> masks_of(const Problem& grid_problem, const LinearLayout& offset_bases);
+
+// True when both accesses are conflict-free under these masks (algebra only).
+bool masks_conflict_free(const Problem& grid_problem, const std::vector<std::uint32_t>& masks);
+
+// Exact number of conflict-free mask sets. Throws for non-grid problems.
+std::uint64_t family_size(const Problem& grid_problem);
+
+// Lazy enumeration of the family, masks in increasing lexicographic order (row 0 first).
+class MaskEnumerator {
+ public:
+  explicit MaskEnumerator(const Problem& grid_problem);
+  ~MaskEnumerator();
+  MaskEnumerator(MaskEnumerator&&) noexcept;
+  MaskEnumerator& operator=(MaskEnumerator&&) noexcept;
+  std::optional<std::vector<std::uint32_t>> next();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+struct Repair {
+  bool possible = false;                   // the family is non-empty
+  bool exact = true;                       // false only when the search hit its node limit
+  int flips = 0;                           // toggles changed
+  std::vector<std::uint32_t> masks;        // the repaired masks
+  std::vector<std::pair<int, int>> cells;  // (row bit, column bit) of each flip
+};
+// Fewest toggle flips from `current` to a conflict-free mask set (exact).
+Repair repair(const Problem& grid_problem, const std::vector<std::uint32_t>& current);
+
+}  // namespace swz
