@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "swz/error.h"
+#include "swz/formats.h"
 
 namespace swz {
 
@@ -92,6 +93,20 @@ nlohmann::json layout_to_json(const LinearLayout& layout, std::optional<int> ele
 }
 
 LayoutFile parse_layout_text(const std::string& text, const std::string& origin) {
+  // Triton text, MLIR attributes and CuTe notation are told apart by their shape (formats.h).
+  const auto format = detect_format(text);
+  if (!format) fail("{}: not a layout (expected JSON, Triton LinearLayout text, #ttg.linear / #ttg.shared_linear, or CuTe shape:stride)", origin);
+  if (*format != TextFormat::Json) {
+    try {
+      switch (*format) {
+        case TextFormat::Triton: return parse_triton_text(text);
+        case TextFormat::Mlir: return parse_mlir(text);
+        default: return parse_cute(text);
+      }
+    } catch (const Error& e) {
+      fail("{}: {}", origin, e.what());
+    }
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
