@@ -1,0 +1,181 @@
+#include "app.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "model.h"
+#include "platform.h"
+#include "swz/error.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now) {
+  exit_now = false;
+  CLI::App cli{"swizzle-workbench: design bank-conflict-free shared-memory layouts"};
+  std::string preset, masks, layout, size;
+  bool masks_given = false;
+  cli.add_option("--preset", preset, "Start on this preset (see `swizzle presets`)");
+  cli.add_option_function<std::string>("--mask", [&](const std::string& s) { masks = s; masks_given = true; },
+                                       "Toggle-grid masks, lowest row bit first (2,4,8,16 = XOR 2m)");
+  cli.add_option("--layout", layout, "A preset's named shared layout (xor-2m, padded, ...)");
+  cli.add_option("--session", o.session_file, "Open this session file");
+  cli.add_option("--screenshot", o.screenshot, "Render a few frames, write this PNG and exit");
+  cli.add_option("--size", size, "Window size WxH (default 1600x1000)");
+  cli.add_option("--frames", o.frames, "Frames rendered before the screenshot (default 5)")->check(CLI::Range(1, 1000));
+  cli.add_option("--bench-frames", o.bench_frames, "Render N frames and print mean and p95 CPU frame time")->check(CLI::Range(1, 1000000));
+  cli.add_option("--scale", o.scale, "UI scale (1 = 15 px text)")->check(CLI::Range(0.5, 4.0));
+  cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    exit_now = true;
+    return cli.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    exit_now = true;
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    exit_now = true;
+    std::fprintf(stderr, "swizzle-workbench: error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (!size.empty()) {
+      int w = 0, h = 0;
+      char x = 0, extra = 0;
+      if (std::sscanf(size.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 320 || h < 240 || w > 8192 ||
+          h > 8192)
+        fail("--size '{}' must be WIDTHxHEIGHT between 320x240 and 8192x8192", size);
+      o.width = w;
+      o.height = h;
+    }
+    if (!preset.empty() || masks_given || !layout.empty()) {
+      if (!o.session_file.empty()) fail("give either --session or --preset/--mask/--layout");
+      ProblemState s;
+      if (!preset.empty()) s.preset = preset;
+      if (masks_given && !layout.empty()) fail("give only one of --mask and --layout");
+      if (masks_given) s.masks = parse_masks(masks);
+      if (!layout.empty()) {
+        // Mask layouts go to the grid, others replace it (as the GUI's buttons do).
+        const Problem p = make_preset(s.preset);
+        bool found = false;
+        for (const auto& v : p.variants)
+          if (v.name == layout) {
+            found = true;
+            if (v.masks) s.masks = *v.masks;
+            else s.variant = v.name;
+          }
+        if (!found) {
+          Problem copy = p;
+          copy.apply_variant(layout);  // throws, naming the known layouts
+        }
+      }
+      while (!s.masks.empty() && s.masks.back() == 0) s.masks.pop_back();
+      (void)build_model(s);  // bad preset or masks: one line and exit 2, before any window opens
+      o.start = s;
+    }
+  } catch (const Error& e) {
+    exit_now = true;
+    std::fprintf(stderr, "swizzle-workbench: error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
+FrameStats frame_stats(std::vector<double> ms) {
+  FrameStats s;
+  s.frames = static_cast<int>(ms.size());
+  if (ms.empty()) return s;
+  double sum = 0;
+  for (double v : ms) sum += v;
+  s.mean_ms = sum / static_cast<double>(ms.size());
+  std::sort(ms.begin(), ms.end());
+  const std::size_t idx = std::min(ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size() - 1) + 0.5));
+  s.p95_ms = ms[idx];
+  return s;
+}
+
+int run(const LaunchOptions& o) {
+  PlatformOptions po;
+  po.width = o.width;
+  po.height = o.height;
+  po.vsync = !o.headless();
+  std::string error;
+  auto platform = Platform::create(po, error);
+  if (!platform) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 2;
+  }
+  WorkbenchOptions wo;
+  if (!o.session_file.empty()) wo.session_file = o.session_file;
+  wo.start = o.start;
+  wo.restore_last = !o.headless();
+  wo.autosave = !o.headless();
+  Workbench bench(wo);
+  if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
+  if (o.headless() && !o.session_file.empty() && !bench.error().empty()) {
+    std::fprintf(stderr, "swizzle-workbench: error: %s\n", bench.error().c_str());
+    return 2;
+  }
+
+  using clock = std::chrono::steady_clock;
+  auto frame = [&](bool swap) {
+    platform->begin_frame(bench.ui_scale());
+    bench.draw();
+    platform->render();
+    if (swap) platform->present();
+  };
+
+  if (o.headless()) {
+    if (!o.screenshot.empty()) {
+      for (int i = 0; i + 1 < o.frames; ++i) frame(true);
+      frame(false);
+      platform->finish();
+      int w = 0, h = 0;
+      const auto pixels = platform->read_pixels(w, h);
+      platform->present();
+      if (!write_png(o.screenshot, pixels, w, h, error)) {
+        std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
+        return 1;
+      }
+      std::printf("wrote %s (%dx%d)\n", o.screenshot.c_str(), w, h);
+    }
+    if (o.bench_frames > 0) {
+      for (int i = 0; i < 10; ++i) frame(true);  // warm up: fonts, first layouts, GL buffers
+      std::vector<double> cpu, total;
+      cpu.reserve(static_cast<std::size_t>(o.bench_frames));
+      for (int i = 0; i < o.bench_frames; ++i) {
+        const auto t0 = clock::now();
+        platform->begin_frame(bench.ui_scale());
+        bench.draw();
+        platform->render();
+        const auto t1 = clock::now();
+        platform->finish();
+        const auto t2 = clock::now();
+        platform->present();
+        cpu.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        total.push_back(std::chrono::duration<double, std::milli>(t2 - t0).count());
+      }
+      const FrameStats c = frame_stats(cpu), t = frame_stats(total);
+      std::printf("%s %dx%d, %d frames: CPU frame time mean %.3f ms, p95 %.3f ms (with GL finish: mean %.3f ms, p95 %.3f ms)\n",
+                  bench.model().problem.name.c_str(), o.width, o.height, c.frames, c.mean_ms, c.p95_ms, t.mean_ms, t.p95_ms);
+    }
+    return 0;
+  }
+
+  std::string title;
+  while (!platform->should_close() && !bench.quit_requested()) {
+    frame(true);
+    if (const std::string t = bench.window_title(); t != title) {
+      platform->set_title(t);
+      title = t;
+    }
+  }
+  return 0;
+}
+
+}  // namespace swz::gui

@@ -1,0 +1,41 @@
+// app.h: the swizzle-workbench program: flags, then the interactive loop or a
+// headless run (screenshot, frame-time benchmark).
+//
+//   swizzle-workbench [--preset NAME] [--mask 2,4,8,16] [--layout NAME] [--session FILE]
+//                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "session.h"
+
+namespace swz::gui {
+
+struct LaunchOptions {
+  std::optional<ProblemState> start;  // from --preset / --mask / --layout
+  std::string session_file;           // --session
+  std::string screenshot;             // --screenshot PATH
+  int width = 1600, height = 1000;    // --size WxH
+  int frames = 5;                     // frames rendered before the screenshot
+  int bench_frames = 0;               // --bench-frames N
+  float scale = 0.0f;                 // --scale (0: the session's)
+  bool headless() const { return !screenshot.empty() || bench_frames > 0; }
+};
+
+// Parses flags. Returns 0 to run, else the exit code (help: 0 with `exit_now`, bad flags: 2)
+// after printing one line.
+int parse_launch_options(int argc, char** argv, LaunchOptions& options, bool& exit_now);
+
+// Runs the program; returns the exit code.
+int run(const LaunchOptions& options);
+
+// Frame-time statistics of a benchmark run.
+struct FrameStats {
+  int frames = 0;
+  double mean_ms = 0, p95_ms = 0;
+};
+FrameStats frame_stats(std::vector<double> samples_ms);
+
+}  // namespace swz::gui

@@ -1,0 +1,152 @@
+// Problem: which tensor, element type, bank model and layouts are on the bench.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "panel.h"
+#include "swz/problem.h"
+#include "theme.h"
+#include "widgets.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+namespace {
+
+struct ProblemPanel final : Panel {
+  std::vector<PresetInfo> presets = list_presets();  // every `swizzle presets` entry
+  int shape_rows = 0, shape_cols = 0;                // pending custom shape (log2), -1 = follow the problem
+
+  const char* id() const override { return "problem"; }
+  const char* title() const override { return "Problem"; }
+
+  void draw(PanelContext& ctx) override {
+    const Problem& p = ctx.model.problem;
+    const ProblemState& st = ctx.session.problem;
+    const float label_w = em() * 6.2f;
+    auto label = [&](const char* text) {
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(text);
+      ImGui::SameLine(label_w);
+      ImGui::SetNextItemWidth(-1);
+    };
+
+    label("Preset");
+    if (ImGui::BeginCombo("##preset", st.preset.c_str(), ImGuiComboFlags_HeightLarge)) {
+      for (const auto& info : presets) {
+        const bool selected = info.name == st.preset;
+        if (ImGui::Selectable(info.name.c_str(), selected)) ctx.post(cmd::select_preset(info.name));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description.c_str());
+      }
+      ImGui::EndCombo();
+    }
+    note(p.description.c_str());
+
+    // Tensor shape: the preset's, or a custom transpose of any power-of-two tile.
+    const std::string shape_text = fmt::format("{}", fmt::join(p.shape, " x "));
+    if (p.shape.size() == 2) {
+      label("Tile");
+      static const char* sizes[] = {"2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"};
+      const int cur_r = std::countr_zero(static_cast<std::uint64_t>(p.shape[0])) - 1;
+      const int cur_c = std::countr_zero(static_cast<std::uint64_t>(p.shape[1])) - 1;
+      if (shape_rows <= 0) shape_rows = cur_r + 1;
+      if (shape_cols <= 0) shape_cols = cur_c + 1;
+      int r = shape_rows - 1, c = shape_cols - 1;
+      const float w = (ImGui::GetContentRegionAvail().x - em() * 6.0f) * 0.5f;
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::Combo("##rows", &r, sizes, 10)) shape_rows = r + 1;
+      ImGui::SameLine();
+      ImGui::TextUnformatted("x");
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::Combo("##cols", &c, sizes, 10)) shape_cols = c + 1;
+      ImGui::SameLine();
+      const bool changed = r != cur_r || c != cur_c;
+      ImGui::BeginDisabled(!changed);
+      if (ImGui::Button("Apply", ImVec2(-1, 0))) {
+        ctx.post(cmd::set_shape({std::int64_t{1} << (r + 1), std::int64_t{1} << (c + 1)}));
+      }
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("A different tile becomes a custom transpose: 128-bit row copies in, column reads out");
+      if (!changed) shape_rows = shape_cols = 0;  // follow the problem
+    } else {
+      label("Tensor");
+      ImGui::Text("%s", shape_text.c_str());
+    }
+
+    label("Element");
+    static const int widths[] = {8, 16, 32, 64};
+    static const char* width_names[] = {"8-bit (fp8, int8)", "16-bit (fp16, bf16)", "32-bit (fp32)", "64-bit (fp64)"};
+    int wi = 2;
+    for (int i = 0; i < 4; ++i)
+      if (widths[i] == p.element_bits) wi = i;
+    if (ImGui::Combo("##element", &wi, width_names, 4) && widths[wi] != p.element_bits) ctx.post(cmd::set_element_bits(widths[wi]));
+
+    label("Banks");
+    struct BankChoice {
+      int banks, warp;
+      const char* name;
+    };
+    static const BankChoice choices[] = {{32, 32, "32 banks x 4 B, 32-lane warps"},
+                                         {8, 8, "toy GPU: 8 banks, 8-lane warps"},
+                                         {16, 32, "16 banks x 4 B, 32-lane warps"},
+                                         {64, 32, "64 banks x 4 B, 32-lane warps"}};
+    std::string current = fmt::format("{} banks x {} B, {}-lane warps", p.bank.banks, p.bank.bank_bytes, p.bank.warp_size);
+    for (const auto& ch : choices)
+      if (ch.banks == p.bank.banks && ch.warp == p.bank.warp_size) current = ch.name;
+    if (ImGui::BeginCombo("##banks", current.c_str())) {
+      for (const auto& ch : choices)
+        if (ImGui::Selectable(ch.name, ch.banks == p.bank.banks && ch.warp == p.bank.warp_size))
+          ctx.post(cmd::set_bank_model(ch.banks, ch.warp));
+      ImGui::EndCombo();
+    }
+
+    // The shared layout: a preset's named layout, the grid, or a file.
+    label("Shared");
+    std::string shared_name = st.shared ? st.shared->origin : !st.variant.empty() ? st.variant : p.grid ? "toggle grid" : "preset default";
+    if (ImGui::BeginCombo("##variant", shared_name.c_str())) {
+      for (const auto& v : p.variants)
+        if (ImGui::Selectable(v.name.c_str(), v.name == st.variant)) ctx.post(cmd::variant_command(v));
+      ImGui::EndCombo();
+    }
+    note(p.shared.description().c_str());
+
+    ImGui::Spacing();
+    layout_row(ctx, LayoutRole::Writer, st.writer, "Writer A");
+    layout_row(ctx, LayoutRole::Reader, st.reader, "Reader B");
+    layout_row(ctx, LayoutRole::Shared, st.shared, "Shared");
+
+    ImGui::Spacing();
+    const auto& s = ctx.model.analysis.store.simulated;
+    const auto& r = ctx.model.analysis.read.simulated;
+    ImGui::TextDisabled("Store: %d-bit vectors, %d phase%s; read: %d-bit vectors, %d phase%s", s.vector.bits, s.phases,
+                        s.phases == 1 ? "" : "s", r.vector.bits, r.phases, r.phases == 1 ? "" : "s");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("store vector limit: %s\nread vector limit: %s", s.vector.limit.c_str(), r.vector.limit.c_str());
+  }
+
+  void layout_row(PanelContext& ctx, LayoutRole role, const std::optional<LoadedLayout>& loaded, const char* name) {
+    ImGui::PushID(static_cast<int>(role));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(name);
+    ImGui::SameLine(em() * 6.2f);
+    if (ImGui::Button("Open file...")) ctx.bench.request_open(role);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("JSON (Gluon bases), Triton text, MLIR attribute or CuTe notation");
+    ImGui::SameLine();
+    if (loaded) {
+      ImGui::TextUnformatted(loaded->origin.c_str());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("reset")) ctx.post(cmd::clear_layout(role));
+    } else {
+      ImGui::TextDisabled("preset's");
+    }
+    ImGui::PopID();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_problem_panel() { return std::make_unique<ProblemPanel>(); }
+
+}  // namespace swz::gui

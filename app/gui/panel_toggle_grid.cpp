@@ -1,0 +1,170 @@
+// Toggle grid: row m's slots are XORed by mask(m); one toggle per (row bit, column bit).
+//
+//   offset(m, n) = m*N + (n ^ mask(m)),   mask(m) = XOR of masks[j] over the set bits j of m
+//   a set cell (m_j, n_k) = "fold row bit m_j into column bit n_k"
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "panel.h"
+#include "theme.h"
+#include "widgets.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+namespace {
+
+// Masks folding row bit j into column bit (first + j + shift), clipped to the columns.
+std::vector<std::uint32_t> staircase(const GridSpec& g, int shift) {
+  std::vector<std::uint32_t> m(static_cast<std::size_t>(g.row_bits), 0);
+  for (int j = 0; j < g.row_bits; ++j) {
+    const int k = g.vec_bits + j + shift;
+    if (k < g.col_bits) m[static_cast<std::size_t>(j)] = std::uint32_t{1} << k;
+  }
+  return m;
+}
+
+struct ToggleGridPanel final : Panel {
+  const char* id() const override { return "grid"; }
+  const char* title() const override { return "Toggle grid"; }
+
+  void draw(PanelContext& ctx) override {
+    const Problem& p = ctx.model.problem;
+    const ProblemState& st = ctx.session.problem;
+    if (!p.grid) {
+      note("This problem's shared layout is not a row-major tile XORed by masks, so there is no toggle grid. "
+           "Its named layouts:");
+      for (const auto& v : p.variants) {
+        if (ImGui::Button(v.name.c_str())) ctx.post(cmd::variant_command(v));
+        ImGui::SameLine();
+      }
+      ImGui::NewLine();
+      return;
+    }
+    const GridSpec& g = *p.grid;
+    const LinearLayout& names = p.shared.coords();
+    const bool on_grid = !st.shared && (st.variant.empty() || is_mask_variant(p, st.variant));
+    auto row_name = [&](int j) { return names.out_bit_name(j); };
+    auto col_name = [&](int k) { return names.out_bit_name(ctx.model.row_bits + k); };
+    const int first = g.vec_bits;
+    const int ncols = g.col_bits - first;
+
+    // The grid itself.
+    const float fit_h = (ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 4.5f) / static_cast<float>(g.row_bits + 1);
+    const float cell = std::round(std::clamp(fit_h, em() * 1.1f, em() * 1.7f));
+    ImGui::PushFont(fonts().mono);
+    const float label_w = ImGui::CalcTextSize("m00").x + em() * 0.5f;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float line = ImGui::GetTextLineHeight();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (int k = 0; k < ncols; ++k) {
+      const std::string n = col_name(first + k);
+      const float tw = ImGui::CalcTextSize(n.c_str()).x;
+      dl->AddText(ImVec2(origin.x + label_w + static_cast<float>(k) * cell + (cell - tw) * 0.5f, origin.y), ImGui::GetColorU32(ImGuiCol_Text),
+                  n.c_str());
+    }
+    const float top = origin.y + line + 3.0f;
+    for (int j = 0; j < g.row_bits; ++j) {
+      const std::string m = row_name(j);
+      dl->AddText(ImVec2(origin.x, top + static_cast<float>(j) * cell + (cell - line) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), m.c_str());
+      for (int k = 0; k < ncols; ++k) {
+        const int bit = first + k;
+        const ImVec2 a(origin.x + label_w + static_cast<float>(k) * cell, top + static_cast<float>(j) * cell);
+        const ImVec2 b(a.x + cell - 3.0f, a.y + cell - 3.0f);
+        ImGui::SetCursorScreenPos(a);
+        ImGui::PushID(j * 64 + k);
+        const bool clicked = ImGui::InvisibleButton("cell", ImVec2(cell - 3.0f, cell - 3.0f));
+        const bool hovered = ImGui::IsItemHovered();
+        ImGui::PopID();
+        const bool set = on_grid && j < static_cast<int>(p.masks.size()) && ((p.masks[static_cast<std::size_t>(j)] >> bit) & 1u);
+        dl->AddRectFilled(a, b, set ? kMatrixSet : kMatrixUnset, 3.0f);
+        dl->AddRect(a, b, hovered ? IM_COL32(230, 120, 20, 255) : IM_COL32(170, 176, 188, 255), 3.0f, 0, hovered ? 2.0f : 1.0f);
+        ctx.probe(fmt::format("grid.cell.{}.{}", j, bit), a, b);
+        if (hovered) ImGui::SetTooltip("%s row bit %s %s column bit %s", set ? "Unfold" : "Fold", m.c_str(), set ? "from" : "into", col_name(bit).c_str());
+        if (clicked) ctx.post(cmd::toggle_cell(j, bit, m, col_name(bit)));
+      }
+    }
+    ImGui::PopFont();
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, top + static_cast<float>(g.row_bits) * cell + 2.0f));
+    ImGui::Dummy(ImVec2(label_w + static_cast<float>(ncols) * cell, 1.0f));
+
+    // The sentence.
+    std::string sentence;
+    if (on_grid) {
+      for (int j = 0; j < g.row_bits; ++j) {
+        const std::uint32_t mask = j < static_cast<int>(p.masks.size()) ? p.masks[static_cast<std::size_t>(j)] : 0;
+        if (!mask) continue;
+        std::vector<std::string> cols;
+        for (int k = 0; k < g.col_bits; ++k)
+          if ((mask >> k) & 1u) cols.push_back(col_name(k));
+        sentence += fmt::format("{}{} into {}", sentence.empty() ? "Fold row bit " : "; ", row_name(j), fmt::join(cols, ", "));
+      }
+      sentence = sentence.empty() ? "Fold row bit ... into column bits ... : nothing folded yet, the layout is row-major."
+                                  : sentence + ".  (This is your swizzle.)";
+    } else {
+      sentence = fmt::format("The shared layout is '{}', not the grid; a toggle starts from the plain grid again.",
+                             st.shared ? st.shared->origin : st.variant);
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(sentence.c_str());
+    ImGui::PopTextWrapPos();
+
+    // Named swizzles.
+    if (ImGui::Button("Unswizzled")) ctx.post(cmd::set_masks("Unswizzled", {}));
+    ImGui::SameLine();
+    if (ImGui::Button("Classic XOR m")) ctx.post(cmd::set_masks("Classic XOR m", staircase(g, 0)));
+    ImGui::SameLine();
+    if (ImGui::Button("XOR 2m")) ctx.post(cmd::set_masks("XOR 2m", staircase(g, 1)));
+    const auto xor_m = staircase(g, 0), xor_2m = staircase(g, 1);
+    auto same = [](std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
+      a.resize(std::max(a.size(), b.size()), 0);
+      b.resize(a.size(), 0);
+      return a == b;
+    };
+    for (const auto& v : p.variants) {
+      // The preset's own mask layouts, unless a button above already makes them.
+      if (!v.masks || same(*v.masks, {}) || same(*v.masks, xor_m) || same(*v.masks, xor_2m)) continue;
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(v.name.c_str()).x + em()) ImGui::NewLine();
+      if (ImGui::Button(v.name.c_str())) ctx.post(cmd::variant_command(v));
+    }
+    if (const Variant* other = first_layout_variant(p)) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(other->name.c_str()).x + em()) ImGui::NewLine();
+      if (ImGui::Button(other->name.c_str())) ctx.post(cmd::variant_command(*other));
+    }
+
+    // Undo / redo, named.
+    const History& h = ctx.bench.history();
+    ImGui::BeginDisabled(!h.can_undo());
+    if (ImGui::Button("Undo")) ctx.bench.defer([&bench = ctx.bench] { bench.undo(); });
+    ImGui::EndDisabled();
+    if (h.can_undo() && ImGui::IsItemHovered()) ImGui::SetTooltip("Undo %s (Ctrl+Z)", h.undo_name().c_str());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!h.can_redo());
+    if (ImGui::Button("Redo")) ctx.bench.defer([&bench = ctx.bench] { bench.redo(); });
+    ImGui::EndDisabled();
+    if (h.can_redo() && ImGui::IsItemHovered()) ImGui::SetTooltip("Redo %s (Ctrl+Shift+Z)", h.redo_name().c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("2^%lld configurations", static_cast<long long>(g.configs_log2()));
+  }
+
+  static bool is_mask_variant(const Problem& p, const std::string& name) {
+    for (const auto& v : p.variants)
+      if (v.name == name) return v.masks.has_value();
+    return false;
+  }
+  static const Variant* first_layout_variant(const Problem& p) {
+    for (const auto& v : p.variants)
+      if (v.layout) return &v;
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_toggle_grid_panel() { return std::make_unique<ToggleGridPanel>(); }
+
+}  // namespace swz::gui

@@ -1,0 +1,152 @@
+// Access trace: Store / Read, the register step r, play / pause, the bank hits
+// of this step as a bar chart, and both verdicts.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "panel.h"
+#include "theme.h"
+#include "widgets.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+namespace {
+
+struct TracePanel final : Panel {
+  const char* id() const override { return "trace"; }
+  const char* title() const override { return "Access trace"; }
+
+  void draw(PanelContext& ctx) override {
+    const Model& m = ctx.model;
+    const TraceState& tr = ctx.session.trace;
+    const StepTrace& t = ctx.trace;
+
+    // Which access.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Access");
+    ImGui::SameLine();
+    {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::RadioButton("Store (A writes)", tr.side == Side::Store)) ctx.post(cmd::set_side(Side::Store));
+      ctx.probe("trace.store", p, ImGui::GetItemRectMax());
+    }
+    ImGui::SameLine();
+    {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::RadioButton("Read (B reads)", tr.side == Side::Read)) ctx.post(cmd::set_side(Side::Read));
+      ctx.probe("trace.read", p, ImGui::GetItemRectMax());
+    }
+    const int warps = m.warps(tr.side);
+    if (warps > 1) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(em() * 7);
+      int w = tr.warp;
+      if (ImGui::SliderInt("warp", &w, 0, warps - 1)) ctx.post(cmd::set_warp(w));
+    }
+
+    // Register step.
+    const int steps = m.steps(tr.side);
+    const char* play_label = tr.playing ? "Pause" : "Play";
+    if (ImGui::Button("<")) ctx.post(cmd::set_step((tr.step + steps - 1) % std::max(1, steps)));
+    ImGui::SameLine();
+    {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::Button(play_label, ImVec2(em() * 3.6f, 0))) ctx.post(cmd::set_playing(!tr.playing));
+      ctx.probe("trace.play", p, ImGui::GetItemRectMax());
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(">")) ctx.post(cmd::set_step((tr.step + 1) % std::max(1, steps)));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::max(em() * 6, ImGui::GetContentRegionAvail().x - em() * 8.5f));
+    int step = tr.step;
+    const std::string fmt_text = fmt::format("r = %d of {}", steps);
+    if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1), fmt_text.c_str())) ctx.post(cmd::set_step(step));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    float speed = tr.seconds_per_step;
+    if (ImGui::DragFloat("##speed", &speed, 0.01f, 0.05f, 3.0f, "%.2f s/step")) ctx.post(cmd::set_speed(speed));
+
+    // This step.
+    const InstructionResult& ir = t.instruction;
+    const AccessResult& sim = m.analysis_of(tr.side).simulated;
+    ImGui::Text("Register step r = %d%s: %d wavefront%s (ideal %d)", ir.step, warps > 1 ? fmt::format(", warp {}", ir.warp).c_str() : "",
+                ir.wavefronts, ir.wavefronts == 1 ? "" : "s", ir.ideal);
+    if (sim.vector.elements > 1 || sim.phases > 1) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("  %d-bit vectors, %d lanes per phase%s", sim.vector.bits, sim.lanes_per_phase, ir.merged ? ", LDS.128 merge" : "");
+    }
+
+    // Bank hits of this step: one bar per bank.
+    const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 3.6f, em() * 5.0f, em() * 16.0f);
+    bar_chart(ctx, ir, chart_h);
+
+    // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
+    verdict_line(ctx, "Store", m.analysis.store.simulated, "trace.verdict.store");
+    verdict_line(ctx, "Read", m.analysis.read.simulated, "trace.verdict.read");
+  }
+
+  static void bar_chart(PanelContext& ctx, const InstructionResult& ir, float height) {
+    const Model& m = ctx.model;
+    const int banks = m.problem.bank.banks;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float line = ImGui::GetTextLineHeight();
+    const float left = em() * 1.8f, bottom = line + 4.0f, top = line + 2.0f;
+    ImGui::InvisibleButton("bars", ImVec2(std::max(width, 10.0f), std::max(height, 10.0f)));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    int most = 1;
+    for (int w : ir.bank_words) most = std::max(most, w);
+    const int ymax = std::max(2, most);
+    const float plot_w = width - left, plot_h = height - bottom - top;
+    const float x0 = p.x + left, y0 = p.y + top + plot_h;
+    const float bw = plot_w / static_cast<float>(std::max(1, banks));
+    dl->AddText(ImVec2(p.x, p.y), kTextDim, "Bank hits this step (distinct words per bank)");
+    // Gridlines at every count (or every few when tall).
+    const int tick = ymax <= 8 ? 1 : ymax <= 16 ? 2 : ymax <= 40 ? 5 : 10;
+    for (int y = 0; y <= ymax; y += tick) {
+      const float yy = y0 - plot_h * static_cast<float>(y) / static_cast<float>(ymax);
+      dl->AddLine(ImVec2(x0, yy), ImVec2(x0 + plot_w, yy), y == 0 ? IM_COL32(120, 125, 135, 255) : IM_COL32(215, 218, 224, 255));
+      const std::string s = std::to_string(y);
+      dl->AddText(ImVec2(x0 - ImGui::CalcTextSize(s.c_str()).x - 4, yy - line * 0.5f), kTextDim, s.c_str());
+    }
+    std::optional<int> hot;
+    for (int b = 0; b < banks; ++b) {
+      const int v = b < static_cast<int>(ir.bank_words.size()) ? ir.bank_words[static_cast<std::size_t>(b)] : 0;
+      const float xa = x0 + static_cast<float>(b) * bw + std::max(1.0f, bw * 0.12f);
+      const float xb = x0 + static_cast<float>(b + 1) * bw - std::max(1.0f, bw * 0.12f);
+      const float ya = y0 - plot_h * static_cast<float>(v) / static_cast<float>(ymax);
+      if (v > 0) dl->AddRectFilled(ImVec2(xa, ya), ImVec2(xb, y0), bank_color(b, banks));
+      ctx.probe(fmt::format("trace.bar.{}", b), ImVec2(xa, ya), ImVec2(xb, y0));
+      if (b % (banks > 16 ? 4 : 1) == 0) {
+        const std::string s = std::to_string(b);
+        dl->AddText(ImVec2((xa + xb - ImGui::CalcTextSize(s.c_str()).x) * 0.5f, y0 + 2), kTextDim, s.c_str());
+      }
+      const ImVec2 mouse = ImGui::GetIO().MousePos;
+      if (hovered && mouse.x >= xa - 1 && mouse.x < xb + 1) hot = b;
+    }
+    if (hot) {
+      const int b = *hot;
+      ImGui::BeginTooltip();
+      const int v = b < static_cast<int>(ir.bank_words.size()) ? ir.bank_words[static_cast<std::size_t>(b)] : 0;
+      ImGui::Text("bank %d: %d distinct word%s this step", b, v, v == 1 ? "" : "s");
+      std::string lanes;
+      int count = 0;
+      for (const LaneAccess& la : ir.lanes)
+        if (la.active && la.bank == b) {
+          if (count < 16) lanes += (lanes.empty() ? "" : ", ") + std::to_string(la.lane);
+          ++count;
+        }
+      if (count) ImGui::Text("lanes starting here: %s%s", lanes.c_str(), count > 16 ? ", ..." : "");
+      ImGui::EndTooltip();
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_trace_panel() { return std::make_unique<TracePanel>(); }
+
+}  // namespace swz::gui

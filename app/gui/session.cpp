@@ -1,0 +1,278 @@
+#include "session.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "swz/error.h"
+#include "swz/layout_io.h"
+
+namespace swz::gui {
+
+using nlohmann::json;
+
+const char* side_name(Side side) { return side == Side::Store ? "store" : "read"; }
+
+namespace {
+
+const char* kFormat = "swizzle-workbench-session";
+
+// [SECTION] Writing
+
+json layout_json(const std::optional<LoadedLayout>& l) {
+  if (!l) return nullptr;
+  return json{{"origin", l->origin}, {"layout", layout_to_json(l->layout)}};
+}
+
+const char* coloring_name(MemoryColoring c) {
+  switch (c) {
+    case MemoryColoring::Row: return "row";
+    case MemoryColoring::Bank: return "bank";
+    case MemoryColoring::Column: break;
+  }
+  return "column";
+}
+
+// [SECTION] Reading: every field optional (defaults), every present field type-checked.
+
+struct Reader {
+  const json& j;
+  std::string where;
+
+  const json* find(const char* key) const {
+    auto it = j.find(key);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  }
+  [[noreturn]] void bad(const char* key, const char* what) const { fail("session file: '{}{}' must be {}", where, key, what); }
+
+  void get(const char* key, std::string& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_string()) bad(key, "a string");
+      out = v->get<std::string>();
+    }
+  }
+  void get(const char* key, bool& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_boolean()) bad(key, "true or false");
+      out = v->get<bool>();
+    }
+  }
+  void get(const char* key, int& out, int lo, int hi) const {
+    if (const json* v = find(key)) {
+      if (!v->is_number_integer()) bad(key, "an integer");
+      const auto x = v->get<std::int64_t>();
+      if (x < lo || x > hi) fail("session file: '{}{}' = {} is outside {}..{}", where, key, x, lo, hi);
+      out = static_cast<int>(x);
+    }
+  }
+  void get(const char* key, float& out, float lo, float hi) const {
+    if (const json* v = find(key)) {
+      if (!v->is_number()) bad(key, "a number");
+      const double x = v->get<double>();
+      if (!(x >= lo && x <= hi)) fail("session file: '{}{}' = {} is outside {}..{}", where, key, x, lo, hi);
+      out = static_cast<float>(x);
+    }
+  }
+  Reader sub(const char* key) const {
+    const json* v = find(key);
+    static const json empty = json::object();
+    if (!v) return Reader{empty, where + key + "."};
+    if (!v->is_object()) bad(key, "an object");
+    return Reader{*v, where + key + "."};
+  }
+  std::optional<LoadedLayout> layout(const char* key, bool shared) const {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_object() || !v->contains("layout")) bad(key, "an object with 'origin' and 'layout'");
+    LoadedLayout l;
+    Reader{*v, where + key + "."}.get("origin", l.origin);
+    LayoutFile f;
+    try {
+      f = layout_from_json(v->at("layout"));
+    } catch (const Error& e) {
+      fail("session file: '{}{}': {}", where, key, e.what());
+    }
+    if ((f.kind == LayoutKind::Shared) != shared)
+      fail("session file: '{}{}' must be a {} layout", where, key, shared ? "shared" : "distributed");
+    l.layout = std::move(f.layout);
+    return l;
+  }
+};
+
+}  // namespace
+
+// [SECTION] JSON
+
+json to_json(const Session& s) {
+  const ProblemState& p = s.problem;
+  json problem{{"preset", p.preset},
+               {"shape", p.shape},
+               {"element_bits", p.element_bits},
+               {"banks", p.banks},
+               {"warp_size", p.warp_size},
+               {"writer", layout_json(p.writer)},
+               {"reader", layout_json(p.reader)},
+               {"shared", layout_json(p.shared)},
+               {"variant", p.variant},
+               {"masks", p.masks}};
+  json trace{{"side", side_name(s.trace.side)},
+             {"warp", s.trace.warp},
+             {"step", s.trace.step},
+             {"playing", s.trace.playing},
+             {"seconds_per_step", s.trace.seconds_per_step}};
+  json panels = json::object();
+  for (const auto& [id, shown] : s.view.panels) panels[id] = shown;
+  json view{{"ui_scale", s.view.ui_scale},
+            {"panels", panels},
+            {"tensor_zoom", s.view.tensor_zoom},
+            {"tensor_pan", {s.view.tensor_pan_x, s.view.tensor_pan_y}},
+            {"ring_a", {s.view.ring_lane_a, s.view.ring_warp_a}},
+            {"ring_b", {s.view.ring_lane_b, s.view.ring_warp_b}},
+            {"memory_coloring", coloring_name(s.view.memory_coloring)},
+            {"solver_step", s.view.solver_step}};
+  return json{{"format", kFormat}, {"version", kSessionVersion}, {"problem", problem}, {"trace", trace}, {"view", view}};
+}
+
+Session session_from_json(const json& j) {
+  if (!j.is_object()) fail("session file: expected one JSON object");
+  const auto fmt_it = j.find("format");
+  if (fmt_it == j.end() || !fmt_it->is_string() || fmt_it->get<std::string>() != kFormat)
+    fail("session file: not a workbench session ('format' must be \"{}\")", kFormat);
+  const auto ver_it = j.find("version");
+  if (ver_it == j.end() || !ver_it->is_number_integer()) fail("session file: 'version' is missing");
+  const auto version = ver_it->get<std::int64_t>();
+  if (version < 1 || version > kSessionVersion)
+    fail("session file: version {} is not supported (this workbench reads version {})", version, kSessionVersion);
+
+  Session s;
+  const Reader root{j, ""};
+  const Reader p = root.sub("problem");
+  p.get("preset", s.problem.preset);
+  if (const json* shape = p.find("shape")) {
+    if (!shape->is_array()) p.bad("shape", "a list of sizes");
+    for (const auto& x : *shape) {
+      if (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > (1 << 16))
+        p.bad("shape", "a list of sizes between 1 and 65536");
+      s.problem.shape.push_back(x.get<std::int64_t>());
+    }
+  }
+  p.get("element_bits", s.problem.element_bits, 0, 64);
+  p.get("banks", s.problem.banks, 0, 64);
+  p.get("warp_size", s.problem.warp_size, 0, 64);
+  s.problem.writer = p.layout("writer", false);
+  s.problem.reader = p.layout("reader", false);
+  s.problem.shared = p.layout("shared", true);
+  p.get("variant", s.problem.variant);
+  if (const json* masks = p.find("masks")) {
+    if (!masks->is_array()) p.bad("masks", "a list of non-negative integers");
+    for (const auto& x : *masks) {
+      if (!x.is_number_unsigned() || x.get<std::uint64_t>() > 0xffffffffu) p.bad("masks", "a list of non-negative integers");
+      s.problem.masks.push_back(x.get<std::uint32_t>());
+    }
+  }
+
+  const Reader t = root.sub("trace");
+  std::string side = side_name(s.trace.side);
+  t.get("side", side);
+  if (side != "store" && side != "read") t.bad("side", "\"store\" or \"read\"");
+  s.trace.side = side == "store" ? Side::Store : Side::Read;
+  t.get("warp", s.trace.warp, 0, 1 << 20);
+  t.get("step", s.trace.step, 0, 1 << 24);
+  t.get("playing", s.trace.playing);
+  t.get("seconds_per_step", s.trace.seconds_per_step, 0.02f, 10.0f);
+
+  const Reader v = root.sub("view");
+  v.get("ui_scale", s.view.ui_scale, 0.5f, 4.0f);
+  if (const json* panels = v.find("panels")) {
+    if (!panels->is_object()) v.bad("panels", "an object of panel id: true/false");
+    for (auto it = panels->begin(); it != panels->end(); ++it) {
+      if (!it->is_boolean()) v.bad("panels", "an object of panel id: true/false");
+      s.view.panels[it.key()] = it->get<bool>();
+    }
+  }
+  v.get("tensor_zoom", s.view.tensor_zoom, 0.0f, 512.0f);
+  auto pair = [&](const char* key, auto& a, auto& b) {
+    if (const json* x = v.find(key)) {
+      if (!x->is_array() || x->size() != 2 || !(*x)[0].is_number() || !(*x)[1].is_number()) v.bad(key, "a pair of numbers");
+      using A = std::remove_reference_t<decltype(a)>;
+      a = static_cast<A>((*x)[0].get<double>());
+      b = static_cast<A>((*x)[1].get<double>());
+    }
+  };
+  pair("tensor_pan", s.view.tensor_pan_x, s.view.tensor_pan_y);
+  pair("ring_a", s.view.ring_lane_a, s.view.ring_warp_a);
+  pair("ring_b", s.view.ring_lane_b, s.view.ring_warp_b);
+  std::string coloring = coloring_name(s.view.memory_coloring);
+  v.get("memory_coloring", coloring);
+  if (coloring == "row") s.view.memory_coloring = MemoryColoring::Row;
+  else if (coloring == "bank") s.view.memory_coloring = MemoryColoring::Bank;
+  else if (coloring == "column") s.view.memory_coloring = MemoryColoring::Column;
+  else v.bad("memory_coloring", "\"column\", \"row\" or \"bank\"");
+  v.get("solver_step", s.view.solver_step, 0, 1 << 20);
+  return s;
+}
+
+// [SECTION] Files
+
+Session load_session_file(const std::filesystem::path& path) {
+  const std::string text = read_text_file(path.string(), std::size_t{16} << 20);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    fail("{}: not a valid session file (broken JSON: {})", path.string(), e.what());
+  }
+  try {
+    return session_from_json(j);
+  } catch (const Error& e) {
+    fail("{}: {}", path.string(), e.what());
+  } catch (const json::exception& e) {
+    fail("{}: session file: {}", path.string(), e.what());
+  }
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("cannot write '{}'", tmp.string());
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      fail("cannot write '{}' (disk full?)", tmp.string());
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  const bool synced = ::fsync(fd) == 0;
+  const bool closed = ::close(fd) == 0;
+  if (!synced || !closed) {
+    ::unlink(tmp.c_str());
+    fail("cannot flush '{}'", tmp.string());
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    fail("cannot replace '{}'", path.string());
+  }
+}
+
+void save_session_file(const std::filesystem::path& path, const Session& session) {
+  write_file_atomically(path, to_json(session).dump(2) + "\n");
+}
+
+std::filesystem::path config_dir() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "swizzle-workbench";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".config" / "swizzle-workbench";
+  return std::filesystem::current_path() / ".swizzle-workbench";
+}
+
+std::filesystem::path last_session_path() { return config_dir() / "last-session.json"; }
+
+}  // namespace swz::gui

@@ -1,0 +1,51 @@
+// widgets.h: drawing pieces several panels share: F2 matrices, cell pictures,
+// verdict badges, headings.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <imgui.h>
+
+#include "panel.h"
+#include "swz/analysis.h"
+
+namespace swz::gui {
+
+// An F2 matrix drawn as cells: columns = input bits, rows = output bits.
+struct MatrixView {
+  std::vector<std::string> row_labels, col_labels;
+  std::function<ImU32(int row, int col)> color;     // fill of each cell
+  std::function<bool(int row, int col)> clickable;  // null: nothing clickable
+  std::vector<int> col_breaks, row_breaks;          // a thicker gap before these indices
+  std::vector<std::pair<int, std::string>> col_groups;  // (first column, caption) above the labels
+  float cell = 0.0f;                                // cell size in px; 0 = 1.25 em
+  std::string probe_prefix;                         // probes "<prefix>.<row>.<col>" when set
+};
+// Returns the clicked cell (row, col) when one was clicked.
+std::optional<std::pair<int, int>> draw_matrix(PanelContext& ctx, const char* id, const MatrixView& view);
+
+// A picture of the tensor: rows x cols cells filled by color(row, col), clipped to
+// what is visible. Returns the hovered cell when the mouse is over one.
+struct CellPicture {
+  int rows = 0, cols = 0;
+  float cell = 8.0f;            // px
+  ImVec2 origin;                // screen position of cell (0, 0)
+  float gap = 1.0f;             // px between cells when cells are large enough
+};
+std::optional<std::pair<int, int>> draw_cells(ImDrawList* dl, const CellPicture& pic, const std::function<ImU32(int, int)>& color,
+                                              ImVec2 clip_min, ImVec2 clip_max);
+
+// "Read: 2 wavefronts, 2-way conflict" with a colored badge; registers probe `probe_id` on the badge.
+void verdict_line(PanelContext& ctx, const char* label, const AccessResult& result, const std::string& probe_id);
+
+void heading(const char* text);
+// Gray helper text that wraps.
+void note(const char* text);
+// Text drawn with the monospace font.
+void mono(const std::string& text);
+
+}  // namespace swz::gui

@@ -1,0 +1,465 @@
+#include "workbench.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <GLFW/glfw3.h>  // key codes only: the platform layer feeds GLFW keys to ImGui
+#include <fmt/format.h>
+
+#include "swz/error.h"
+#include "swz/layout_io.h"
+#include "theme.h"
+
+namespace swz::gui {
+
+// [SECTION] PanelContext
+
+void PanelContext::post(Command command) const { bench.post(std::move(command)); }
+void PanelContext::probe(const std::string& id, ImVec2 min, ImVec2 max) const { bench.add_probe(id, min, max); }
+
+// [SECTION] Construction
+
+Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
+  panels_ = make_panels();
+  model_ = std::make_unique<Model>(build_model(session_.problem));
+  if (options_.session_file) {
+    open_session(*options_.session_file);
+  } else if (options_.start) {
+    if (rebuild(*options_.start)) session_.problem = *options_.start;
+  } else if (options_.restore_last) {
+    std::error_code ec;
+    const auto last = last_session_path();
+    if (std::filesystem::exists(last, ec)) {
+      try {
+        Session s = load_session_file(last);
+        if (rebuild(s.problem)) {
+          session_ = std::move(s);
+          show_status("Reopened the last session");
+        }
+      } catch (const Error& e) {
+        show_error(fmt::format("Could not reopen the last session: {}", e.what()));
+      }
+    }
+  }
+  session_.trace.playing = false;
+  retrace();
+}
+
+Workbench::~Workbench() {
+  if (options_.autosave) save_last_session();
+}
+
+// [SECTION] Commands
+
+void Workbench::post(Command command) { pending_.push_back(std::move(command)); }
+
+void Workbench::apply_pending() {
+  std::vector<Command> todo;
+  todo.swap(pending_);
+  for (const Command& c : todo) apply(c);
+  std::vector<std::function<void()>> actions;
+  actions.swap(deferred_);
+  for (const auto& a : actions) a();
+}
+
+bool Workbench::rebuild(const ProblemState& state) {
+  try {
+    model_ = std::make_unique<Model>(build_model(state));
+    return true;
+  } catch (const Error& e) {
+    show_error(e.what());
+  } catch (const std::bad_alloc&) {
+    show_error("out of memory building this problem");
+  }
+  return false;
+}
+
+bool Workbench::apply(const Command& command) {
+  Session next = session_;
+  try {
+    command.apply(next);
+  } catch (const Error& e) {
+    show_error(e.what());
+    return false;
+  }
+  if (next.problem != session_.problem) {
+    if (!rebuild(next.problem)) return false;
+    if (command.undoable) history_.record(command.name, session_.problem, next.problem);
+    error_.clear();
+  }
+  session_ = std::move(next);
+  retrace();
+  return true;
+}
+
+bool Workbench::undo() {
+  if (!history_.can_undo()) return false;
+  const std::string name = history_.undo_name();
+  const ProblemState state = history_.undo();
+  if (!rebuild(state)) {
+    history_.redo();
+    return false;
+  }
+  session_.problem = state;
+  show_status("Undid: " + name);
+  retrace();
+  return true;
+}
+
+bool Workbench::redo() {
+  if (!history_.can_redo()) return false;
+  const std::string name = history_.redo_name();
+  const ProblemState state = history_.redo();
+  if (!rebuild(state)) {
+    history_.undo();
+    return false;
+  }
+  session_.problem = state;
+  show_status("Redid: " + name);
+  retrace();
+  return true;
+}
+
+void Workbench::retrace() {
+  TraceState& t = session_.trace;
+  t.step = std::clamp(t.step, 0, std::max(0, model_->steps(t.side) - 1));
+  t.warp = std::clamp(t.warp, 0, std::max(0, model_->warps(t.side) - 1));
+  try {
+    trace_ = trace_step(*model_, t.side, t.warp, t.step);
+  } catch (const Error& e) {
+    trace_ = StepTrace{};
+    show_error(e.what());
+  }
+}
+
+// [SECTION] Files
+
+bool Workbench::open_session(const std::filesystem::path& path) {
+  try {
+    Session s = load_session_file(path);
+    if (!rebuild(s.problem)) {
+      error_ = fmt::format("{}: {}", path.string(), error_);
+      return false;
+    }
+    s.trace.playing = false;
+    session_ = std::move(s);
+    session_path_ = path;
+    saved_ = session_;
+    history_.clear();
+    error_.clear();
+    show_status("Opened " + path.string());
+    retrace();
+    return true;
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+bool Workbench::save_session(const std::filesystem::path& path) {
+  try {
+    save_session_file(path, session_);
+    session_path_ = path;
+    saved_ = session_;
+    show_status("Saved " + path.string());
+    return true;
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+bool Workbench::save_last_session() {
+  try {
+    save_session_file(last_session_path(), session_);
+    return true;
+  } catch (const Error&) {
+    return false;  // the last-session file is a convenience; failing to write it is not worth a dialog
+  }
+}
+
+bool Workbench::dirty() const { return !saved_ || saved_->problem != session_.problem; }
+
+bool Workbench::load_layout_file(LayoutRole role, const std::filesystem::path& path) {
+  try {
+    LayoutFile f = swz::load_layout_file(path.string());
+    const bool want_shared = role == LayoutRole::Shared;
+    if ((f.kind == LayoutKind::Shared) != want_shared)
+      fail("{}: expected a {} layout, found a {} one", path.string(), want_shared ? "shared (offset_bases)" : "distributed (register/lane/warp)",
+           f.kind == LayoutKind::Shared ? "shared" : "distributed");
+    // Normalised through the JSON form, so a session round trip gives back the same layout.
+    LoadedLayout loaded{layout_from_json(layout_to_json(f.layout)).layout, path.filename().string()};
+    return apply(cmd::load_layout(role, std::move(loaded)));
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+void Workbench::request_open(LayoutRole role) {
+  ask_file(role == LayoutRole::Writer ? FileAction::LoadWriter : role == LayoutRole::Reader ? FileAction::LoadReader : FileAction::LoadShared);
+}
+
+void Workbench::ask_file(FileAction action) {
+  dialog_action_ = action;
+  std::error_code ec;
+  std::filesystem::path start = session_path_ ? *session_path_ : std::filesystem::current_path(ec);
+  switch (action) {
+    case FileAction::OpenSession: dialog_.open("Open session", false, start); break;
+    case FileAction::SaveSession:
+      dialog_.open("Save session as", true, session_path_ ? *session_path_ : start / "session.json");
+      break;
+    case FileAction::LoadWriter: dialog_.open("Open writer (A) layout", false, start); break;
+    case FileAction::LoadReader: dialog_.open("Open reader (B) layout", false, start); break;
+    case FileAction::LoadShared: dialog_.open("Open shared layout", false, start); break;
+  }
+}
+
+// [SECTION] Messages and probes
+
+void Workbench::show_error(std::string message) { error_ = std::move(message); }
+void Workbench::show_status(std::string message) { status_ = std::move(message); }
+
+std::optional<Probe> Workbench::probe(const std::string& id) const {
+  auto it = probes_.find(id);
+  if (it == probes_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool Workbench::panel_visible(const std::string& id) const {
+  auto it = session_.view.panels.find(id);
+  return it == session_.view.panels.end() || it->second;
+}
+
+std::string Workbench::window_title() const {
+  std::string name = session_path_ ? session_path_->filename().string() : session_.problem.preset;
+  return fmt::format("Swizzle Workbench - {}{}", name, session_path_ && dirty() ? " *" : "");
+}
+
+// [SECTION] Frame
+
+void Workbench::draw() {
+  probes_.clear();
+  ImGuiIO& io = ImGui::GetIO();
+  shortcuts();
+  play(io.DeltaTime);
+  menus();
+  const float top = ImGui::GetFrameHeight();
+  const float status_h = ImGui::GetFrameHeight() + 2.0f;
+  tiles(top, io.DisplaySize.y - status_h);
+  status_bar(status_h);
+  help_windows();
+  dialogs();
+  apply_pending();
+}
+
+void Workbench::play(float dt) {
+  if (!session_.trace.playing) {
+    play_clock_ = 0.0f;
+    return;
+  }
+  play_clock_ += dt;
+  const float period = std::max(0.02f, session_.trace.seconds_per_step);
+  if (play_clock_ < period) return;
+  play_clock_ = std::fmod(play_clock_, period);
+  const int steps = std::max(1, model_->steps(session_.trace.side));
+  post(cmd::set_step((session_.trace.step + 1) % steps));
+}
+
+void Workbench::shortcuts() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) return;
+  const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
+  auto pressed = [](int key, bool repeat = false) { return ImGui::IsKeyPressed(key, repeat); };
+  if (ctrl) {
+    if (pressed(GLFW_KEY_O)) ask_file(FileAction::OpenSession);
+    if (pressed(GLFW_KEY_S)) {
+      if (shift || !session_path_) ask_file(FileAction::SaveSession);
+      else save_session(*session_path_);
+    }
+    if (pressed(GLFW_KEY_Z, true)) shift ? redo() : undo();
+    if (pressed(GLFW_KEY_Y, true)) redo();
+    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) post(cmd::set_ui_scale(session_.view.ui_scale + 0.125f));
+    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) post(cmd::set_ui_scale(session_.view.ui_scale - 0.125f));
+    if (pressed(GLFW_KEY_0)) post(cmd::set_ui_scale(1.0f));
+    if (pressed(GLFW_KEY_Q)) quit_ = true;
+    return;
+  }
+  if (ImGui::IsAnyItemActive()) return;
+  const int steps = std::max(1, model_->steps(session_.trace.side));
+  if (pressed(GLFW_KEY_RIGHT, true)) post(cmd::set_step((session_.trace.step + 1) % steps));
+  if (pressed(GLFW_KEY_LEFT, true)) post(cmd::set_step((session_.trace.step + steps - 1) % steps));
+  if (pressed(GLFW_KEY_HOME)) post(cmd::set_step(0));
+  if (pressed(GLFW_KEY_END)) post(cmd::set_step(steps - 1));
+  if (pressed(GLFW_KEY_SPACE)) post(cmd::set_playing(!session_.trace.playing));
+}
+
+void Workbench::menus() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open session...", "Ctrl+O")) ask_file(FileAction::OpenSession);
+    if (ImGui::MenuItem("Save", "Ctrl+S")) {
+      if (session_path_) save_session(*session_path_);
+      else ask_file(FileAction::SaveSession);
+    }
+    if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) ask_file(FileAction::SaveSession);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Open writer (A) layout...")) ask_file(FileAction::LoadWriter);
+    if (ImGui::MenuItem("Open reader (B) layout...")) ask_file(FileAction::LoadReader);
+    if (ImGui::MenuItem("Open shared layout...")) ask_file(FileAction::LoadShared);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Edit")) {
+    const std::string undo_label = history_.can_undo() ? "Undo " + history_.undo_name() : std::string("Undo");
+    const std::string redo_label = history_.can_redo() ? "Redo " + history_.redo_name() : std::string("Redo");
+    if (ImGui::MenuItem(undo_label.c_str(), "Ctrl+Z", false, history_.can_undo())) undo();
+    if (ImGui::MenuItem(redo_label.c_str(), "Ctrl+Shift+Z", false, history_.can_redo())) redo();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    for (const PanelSlot& slot : panels_) {
+      const bool shown = panel_visible(slot.panel->id());
+      if (ImGui::MenuItem(slot.panel->title(), nullptr, shown)) post(cmd::show_panel(slot.panel->id(), !shown));
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Larger UI", "Ctrl+=")) post(cmd::set_ui_scale(session_.view.ui_scale + 0.125f));
+    if (ImGui::MenuItem("Smaller UI", "Ctrl+-")) post(cmd::set_ui_scale(session_.view.ui_scale - 0.125f));
+    if (ImGui::MenuItem("Reset UI scale", "Ctrl+0")) post(cmd::set_ui_scale(1.0f));
+    ImGui::TextDisabled("UI scale %.0f%%", session_.view.ui_scale * 100.0f);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;
+    if (ImGui::MenuItem("About")) show_about_ = true;
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void Workbench::tiles(float top, float bottom) {
+  const float width = ImGui::GetIO().DisplaySize.x;
+  const float height = std::max(1.0f, bottom - top);
+  float weight[kColumns] = {};
+  for (const PanelSlot& s : panels_)
+    if (panel_visible(s.panel->id())) weight[s.column] += s.weight;
+  float share_total = 0.0f;
+  for (int c = 0; c < kColumns; ++c)
+    if (weight[c] > 0) share_total += kColumnShare[c];
+  float x = 0.0f;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  for (int c = 0; c < kColumns; ++c) {
+    if (weight[c] <= 0) continue;
+    const float w = std::round(width * kColumnShare[c] / share_total);
+    const float col_w = c == kColumns - 1 ? width - x : w;
+    float y = top;
+    for (PanelSlot& s : panels_) {
+      if (s.column != c || !panel_visible(s.panel->id())) continue;
+      const float h = std::round(height * s.weight / weight[c]);
+      ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
+      ImGui::SetNextWindowSize(ImVec2(col_w, std::min(h, bottom - y)), ImGuiCond_Always);
+      bool open = true;
+      const std::string title = fmt::format("{}###{}", s.panel->title(), s.panel->id());
+      if (ImGui::Begin(title.c_str(), &open, flags)) {
+        PanelContext ctx{session_, *model_, trace_, *this};
+        s.panel->draw(ctx);
+      }
+      ImGui::End();
+      if (!open) post(cmd::show_panel(s.panel->id(), false));
+      y += h;
+    }
+    x += col_w;
+  }
+}
+
+void Workbench::status_bar(float height) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, io.DisplaySize.y - height), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height), ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(em() * 0.5f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, error_.empty() ? ImVec4(0.90f, 0.91f, 0.93f, 1) : ImVec4(0.98f, 0.86f, 0.86f, 1));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse;
+  if (ImGui::Begin("##status", nullptr, flags)) {
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    if (!error_.empty()) {
+      if (ImGui::SmallButton("Dismiss")) error_.clear();
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(0.65f, 0.05f, 0.05f, 1), "Error: %s", error_.c_str());
+      add_probe("status.error", p0, ImVec2(p0.x + io.DisplaySize.x * 0.6f, p0.y + height));
+    } else {
+      ImGui::TextUnformatted(status_.c_str());
+    }
+    const Problem& p = model_->problem;
+    const std::string right = fmt::format("{} | {} | {}-bit | {} banks{}", p.name, fmt::join(p.shape, "x"), p.element_bits, p.bank.banks,
+                                          p.grid && std::any_of(p.masks.begin(), p.masks.end(), [](std::uint32_t x) { return x != 0; })
+                                              ? " | masks " + format_masks(p.masks)
+                                              : std::string());
+    const float rw = ImGui::CalcTextSize(right.c_str()).x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + em(), io.DisplaySize.x - rw - em()));
+    ImGui::TextDisabled("%s", right.c_str());
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar();
+}
+
+void Workbench::help_windows() {
+  const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+  if (show_about_) {
+    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("About Swizzle Workbench", &show_about_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+      ImGui::PushFont(fonts().heading);
+      ImGui::Text("Swizzle Workbench %s", SWZ_VERSION);
+      ImGui::PopFont();
+      ImGui::TextUnformatted("Design bank-conflict-free shared-memory layouts for GPU kernels.");
+      ImGui::TextUnformatted("Toggle a swizzle, watch every bank and wavefront of the store and the read,");
+      ImGui::TextUnformatted("see the conflict as a subspace intersection (Lemma 9.4), and replay the");
+      ImGui::TextUnformatted("construction of an optimal layout step by step.");
+      ImGui::Spacing();
+      ImGui::TextDisabled("Session file: %s", last_session_path().string().c_str());
+      ImGui::TextDisabled("Scripts and CI: the `swizzle` command-line tool shares this core.");
+    }
+    ImGui::End();
+  }
+  if (show_shortcuts_) {
+    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::Begin("Shortcuts", &show_shortcuts_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+      static const char* rows[][2] = {{"Ctrl+O", "Open a session"},
+                                      {"Ctrl+S / Ctrl+Shift+S", "Save / Save as"},
+                                      {"Ctrl+Z / Ctrl+Shift+Z", "Undo / Redo"},
+                                      {"Ctrl+= / Ctrl+- / Ctrl+0", "Larger / smaller / default UI scale"},
+                                      {"Left / Right", "Previous / next register step r"},
+                                      {"Home / End", "First / last step"},
+                                      {"Space", "Play / pause the trace"},
+                                      {"Mouse wheel, drag", "Zoom and pan the tensor view"},
+                                      {"Ctrl+Q", "Quit"}};
+      if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+        for (const auto& r : rows) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r[0]);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r[1]);
+        }
+        ImGui::EndTable();
+      }
+    }
+    ImGui::End();
+  }
+}
+
+void Workbench::dialogs() {
+  const auto chosen = dialog_.draw();
+  if (!chosen) return;
+  switch (dialog_action_) {
+    case FileAction::OpenSession: open_session(*chosen); break;
+    case FileAction::SaveSession: save_session(*chosen); break;
+    case FileAction::LoadWriter: load_layout_file(LayoutRole::Writer, *chosen); break;
+    case FileAction::LoadReader: load_layout_file(LayoutRole::Reader, *chosen); break;
+    case FileAction::LoadShared: load_layout_file(LayoutRole::Shared, *chosen); break;
+  }
+}
+
+}  // namespace swz::gui

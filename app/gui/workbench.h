@@ -1,0 +1,117 @@
+// workbench.h: the application without the window: session, model, history,
+// panels, menus, shortcuts, dialogs. One call to draw() builds one ImGui frame
+// (between ImGui::NewFrame and ImGui::Render); the platform layer owns the
+// window and GL. Tests drive it frame by frame.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "commands.h"
+#include "file_dialog.h"
+#include "model.h"
+#include "panel.h"
+#include "session.h"
+
+namespace swz::gui {
+
+struct WorkbenchOptions {
+  std::optional<std::filesystem::path> session_file;  // open this session file at start
+  std::optional<ProblemState> start;                   // else start on this problem
+  bool restore_last = true;                            // else, when neither is given, reopen the last session
+  bool autosave = true;                                // keep the last-session file current
+};
+
+// A screen rectangle a panel registered this frame under a stable id ("grid.cell.0.1").
+struct Probe {
+  ImVec2 min, max;
+  ImVec2 center() const { return ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f); }
+};
+
+class Workbench {
+ public:
+  explicit Workbench(WorkbenchOptions options = {});
+  ~Workbench();
+  Workbench(const Workbench&) = delete;
+  Workbench& operator=(const Workbench&) = delete;
+
+  // One frame of UI. Applies the commands the panels posted at its end.
+  void draw();
+
+  // Commands: post() queues for the end of the frame; apply() runs one now.
+  void post(Command command);
+  bool apply(const Command& command);  // false when it failed (error() says why)
+  void apply_pending();
+  // Runs `action` after this frame's panels are drawn (for actions that replace the model).
+  void defer(std::function<void()> action) { deferred_.push_back(std::move(action)); }
+  bool undo();
+  bool redo();
+  const History& history() const { return history_; }
+
+  const Session& session() const { return session_; }
+  const Model& model() const { return *model_; }
+  const StepTrace& trace() const { return trace_; }
+
+  // Session files. Failures leave the state and the file as they were, and show the error.
+  bool open_session(const std::filesystem::path& path);
+  bool save_session(const std::filesystem::path& path);
+  bool save_last_session();
+  const std::optional<std::filesystem::path>& session_path() const { return session_path_; }
+  bool dirty() const;
+
+  // Loads a layout file for one role (any supported text format).
+  bool load_layout_file(LayoutRole role, const std::filesystem::path& path);
+  void request_open(LayoutRole role);
+
+  const std::string& error() const { return error_; }
+  const std::string& status() const { return status_; }
+  void show_error(std::string message);
+  void show_status(std::string message);
+
+  std::optional<Probe> probe(const std::string& id) const;
+  void add_probe(const std::string& id, ImVec2 min, ImVec2 max) { probes_[id] = Probe{min, max}; }
+
+  bool quit_requested() const { return quit_; }
+  std::string window_title() const;
+  float ui_scale() const { return session_.view.ui_scale; }
+  bool panel_visible(const std::string& id) const;
+
+ private:
+  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared };
+  void menus();
+  void shortcuts();
+  void tiles(float top, float bottom);
+  void status_bar(float height);
+  void help_windows();
+  void dialogs();
+  void play(float dt);
+  void ask_file(FileAction action);
+  void retrace();
+  bool rebuild(const ProblemState& state);
+
+  WorkbenchOptions options_;
+  Session session_;
+  std::unique_ptr<Model> model_;
+  StepTrace trace_;
+  History history_;
+  std::vector<Command> pending_;
+  std::vector<std::function<void()>> deferred_;
+  std::vector<PanelSlot> panels_;
+  std::map<std::string, Probe> probes_;
+  std::string error_, status_;
+  std::optional<std::filesystem::path> session_path_;
+  std::optional<Session> saved_;  // the session as last saved or opened, for the dirty mark
+  FileDialog dialog_;
+  FileAction dialog_action_ = FileAction::OpenSession;
+  float play_clock_ = 0.0f;
+  bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
+};
+
+}  // namespace swz::gui
