@@ -1,0 +1,90 @@
+// swizzle gpu: run a problem's layout on the GPU; hardware counters beside the simulator.
+//
+// Exit status: 0 ran (see "correct" / "matches"), 2 bad input, 3 no GPU can run it
+// here (no CUDA build, no device, no driver): one line on stderr says which.
+// With --src/--dst the writer / reader access layouts come from files (the JSON
+// of layout_io.h: reg_bases, lane_bases, warp_bases, shape, element_bits).
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "common.h"
+#include "swz/error.h"
+#include "swz/gpu.h"
+#include "swz/layout_io.h"
+
+namespace swz::cli {
+namespace {
+
+struct Options {
+  ProblemOptions problem;
+  std::string src_file, dst_file;
+  bool json = false;
+  bool no_counters = false;
+  bool no_transpose = false;
+  std::int64_t size = 8192;
+  int repeats = 25;
+  bool print_source = false;
+};
+
+Access load_access_file(const std::string& path, AccessKind kind, const Problem& p) {
+  const LayoutFile f = load_layout_file(path);
+  if (f.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg_bases, lane_bases, ...), found a shared one", path);
+  if (f.layout.shape() != p.shape)
+    fail("{}: the layout covers a {} tensor; the problem's is {}", path, fmt::join(f.layout.shape(), "x"), fmt::join(p.shape, "x"));
+  if (f.element_bits && *f.element_bits != p.element_bits)
+    fail("{}: element_bits {} differs from the problem's {}", path, *f.element_bits, p.element_bits);
+  return Access{f.layout, kind, 0, 0};
+}
+
+Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters vs prediction, transpose GB/s", 60, [](CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  add_problem_options(sub, o->problem);
+  sub.add_option("--src", o->src_file, "Writer (A) access layout file (JSON reg/lane/warp bases)");
+  sub.add_option("--dst", o->dst_file, "Reader (B) access layout file (JSON reg/lane/warp bases)");
+  sub.add_flag("--json", o->json, "One JSON object on stdout");
+  sub.add_flag("--no-counters", o->no_counters, "Skip the hardware counters");
+  sub.add_flag("--no-transpose", o->no_transpose, "Skip the full-size transpose");
+  sub.add_option("--size", o->size, "Transpose matrix size (rows = cols; a multiple of the tile)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 15));
+  sub.add_option("--repeats", o->repeats, "Timed runs per measurement (median reported)")->check(CLI::Range(1, 1000));
+  sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
+  sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
+  sub.callback([o] {
+    Problem p = load_problem(o->problem);
+    if (!o->src_file.empty()) p.store = load_access_file(o->src_file, AccessKind::Store, p);
+    if (!o->dst_file.empty()) p.read = load_access_file(o->dst_file, AccessKind::Load, p);
+    if (o->print_source) {
+      std::fputs(gpu::generate_probe_source(p).source.c_str(), stdout);
+      return;
+    }
+    gpu::RunOptions ro;
+    ro.counters = !o->no_counters;
+    ro.transpose = !o->no_transpose;
+    ro.transpose_size = o->size;
+    ro.repeats = o->repeats;
+    gpu::RunResult r;
+    try {
+      r = gpu::run(p, ro);
+    } catch (const gpu::Unavailable& e) {
+      fmt::print(stderr, "swizzle gpu: no GPU available: {}\n", e.what());
+      std::fflush(stdout);
+      std::exit(gpu::kExitUnavailable);
+    } catch (const swz::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "swizzle gpu: the GPU run failed: {}\n", e.what());
+      std::fflush(stdout);
+      std::exit(1);
+    }
+    if (o->json) {
+      print_json(gpu::to_json(r));
+      return;
+    }
+    std::fputs(gpu::to_text(r).c_str(), stdout);
+  });
+}}};
+
+}  // namespace
+}  // namespace swz::cli

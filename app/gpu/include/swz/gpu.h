@@ -1,0 +1,186 @@
+// gpu.h: run a problem's exact layout on a real GPU and read the hardware's answer.
+//
+// The core predicts; this backend measures. From a Problem (writer A, reader B,
+// the shared layout between them, the element width) it generates the CUDA
+// source of kernels for exactly that layout, compiles them at run time for the
+// GPU present, and reports three things:
+//
+//   correctness  the reader gets what the writer stored, element for element
+//                (one block: poison shared memory, A stores known data, B reads
+//                it back into global memory, the host compares every element B
+//                covers)
+//   counters     shared-memory wavefronts and bank conflicts of each access,
+//                read from the hardware counters through CUPTI's range profiler
+//                on a one-block kernel per access, beside swz::simulate's count
+//                (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{st,ld}.sum)
+//   throughput   a full-size transpose (default 8192 x 8192) that moves every
+//                tile through shared memory with A, B and the layout, in GB/s
+//                counting bytes read + written, beside cudaMemcpy device to
+//                device in the same run and beside the unswizzled (row-major)
+//                and padded (one bank word per row) layouts
+//
+// How addresses are made: the generated kernel computes each lane's shared
+// offset from the same numbers the simulator uses. Linear layouts become XORs of
+// compile-time constants (offset(c) = XOR of offset(e_i) over set bits i of
+// coordinate c, and the access layout's bases likewise); affine layouts (padded
+// rows) become m*stride + n; anything else reads the core's offset table. Only
+// integers computed here reach the source text, never user strings, so input
+// cannot inject code.
+//
+// This header has no CUDA types. A build without the CUDA toolkit serves it
+// from a fallback whose device_info() says "built without CUDA" and whose run()
+// throws Unavailable; source generation works in every build.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "swz/problem.h"
+
+namespace swz::gpu {
+
+// Exit status of `swizzle gpu` when no GPU can run it (no CUDA build, no device,
+// driver too old); bad input stays 2.
+inline constexpr int kExitUnavailable = 3;
+
+// The backend cannot run here; what() says exactly why.
+class Unavailable : public std::runtime_error {
+ public:
+  explicit Unavailable(const std::string& why) : std::runtime_error(why) {}
+};
+
+// True when this build has the CUDA backend (else every run() throws Unavailable).
+bool built_with_cuda();
+
+struct DeviceInfo {
+  bool available = false;
+  std::string reason;          // why not, when !available
+  std::string name;            // "NVIDIA H100 80GB HBM3"
+  int compute_major = 0, compute_minor = 0;
+  int multiprocessors = 0;
+  std::int64_t shared_bytes_per_block_optin = 0;
+  int driver_version = 0, runtime_version = 0, nvrtc_major = 0, nvrtc_minor = 0;
+};
+// Never throws; probes device 0 once and caches the answer.
+DeviceInfo device_info();
+
+// -- source generation (no GPU needed) ----------------------------------------
+
+// What the kernels will run: one entry per access, as the simulator chose it.
+struct KernelPlan {
+  int element_bits = 32;
+  int threads = 32;                 // 32 * warps of the access layouts
+  std::uint64_t shared_bytes = 0;   // the layout's extent, rounded up to 16
+  std::string offset_form;          // "linear (XOR)", "affine", "table"
+};
+
+struct GeneratedSource {
+  std::string source;               // CUDA C++ for NVRTC
+  KernelPlan plan;
+  // Kernels in `source` (extern "C"):
+  //   swz_check(const T* src, T* dst)   poison, A stores src, barrier, B reads into dst
+  //   swz_store(const T* src)           A's stores only (counters)
+  //   swz_load(T* dst)                  B's loads only (counters)
+};
+// Throws swz::Error for what the backend cannot run (4-bit elements, over 1024
+// threads, a layout over 227 KB).
+GeneratedSource generate_probe_source(const Problem& problem);
+
+// The transpose: tile (m, n) of a rows x cols matrix goes in through A, out
+// through B, to out[n][m]. Needs a 2-D problem whose accesses are LDS/STS (not
+// ldmatrix); `layout` replaces the problem's shared layout (variants).
+struct TransposeSpec {
+  std::int64_t rows = 8192, cols = 8192;
+};
+GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
+// "" when the problem can run as a transpose, else why not.
+std::string transpose_unsupported_reason(const Problem& problem);
+
+// Compiles generated source with NVRTC for compute capability major.minor (no GPU
+// needed) and returns the compiler's log; throws std::runtime_error with the log
+// when it does not compile, Unavailable in a build without CUDA.
+std::string compile_check(const std::string& source, int compute_major = 9, int compute_minor = 0);
+
+// -- measurement (needs a GPU) ------------------------------------------------
+
+struct AccessMeasurement {
+  std::string instruction;           // "STS.32", "LDS.128", "LDSM.x4", ...
+  int vector_bits = 0;
+  int instructions = 0;              // per kernel (steps x warps)
+  // swz::simulate
+  double predicted_wavefronts = 0;   // mean per instruction
+  int predicted_worst = 0;           // worst instruction
+  int predicted_ideal = 0;           // ideal of the worst instruction
+  std::int64_t predicted_total = 0;
+  // hardware counters (valid when measured)
+  bool measured = false;
+  double measured_wavefronts = 0;    // per instruction = total / instructions
+  std::int64_t measured_total = 0;   // ..._wavefronts_mem_shared_op_{st,ld}.sum
+  std::int64_t measured_conflicts = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{st,ld}.sum
+  std::int64_t measured_instructions = -1;  // SASS instructions executed, -1 when not read
+  bool matches() const { return measured && measured_total == predicted_total; }
+};
+
+struct TransposeVariant {
+  std::string name;           // "chosen", "unswizzled", "padded"
+  std::string layout;         // the layout's description
+  double predicted_store_wavefronts = 0, predicted_read_wavefronts = 0;  // mean per instruction
+  double milliseconds = 0;    // median
+  double bandwidth_gbs = 0;   // (bytes read + written) / median time
+  bool correct = false;       // every output element checked
+};
+
+struct TransposeResult {
+  bool ran = false;
+  std::string reason;         // why not, when !ran
+  std::int64_t rows = 0, cols = 0;
+  int element_bits = 0;
+  std::int64_t tile_rows = 0, tile_cols = 0;
+  int threads_per_block = 0;
+  double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes, same run
+  std::vector<TransposeVariant> variants;  // chosen first
+};
+
+struct RunOptions {
+  bool counters = true;          // read the hardware counters
+  bool transpose = true;         // run the full-size transpose
+  std::int64_t transpose_size = 8192;  // rows = cols
+  int repeats = 25;              // timed runs (median reported)
+  int warmup = 3;
+};
+
+struct RunResult {
+  DeviceInfo device;
+  std::string problem, layout;
+  int element_bits = 0;
+  // correctness of the one-block kernel
+  bool correct = false;
+  std::int64_t checked = 0, mismatches = 0;
+  std::string first_mismatch;    // "" when correct
+  double check_kernel_us = 0;    // median time of that kernel
+  // counters
+  bool counters_available = false;
+  std::string counters_reason;   // why not, when unavailable or not asked for
+  AccessMeasurement store, read;
+  TransposeResult transpose;
+  std::string source;            // the generated probe source
+};
+
+// Throws Unavailable (no GPU / no CUDA build) or swz::Error (a problem the
+// backend cannot run). Counter and transpose failures do not throw: they are
+// reported in the result with their reason.
+RunResult run(const Problem& problem, const RunOptions& options = {});
+
+// The CLI's --json object (keys documented in README): device, correct,
+// store.{measured,predicted}_wavefronts, read.*, transpose.{bandwidth_gbs,memcpy_gbs}, ...
+nlohmann::json to_json(const RunResult& result);
+nlohmann::json to_json(const DeviceInfo& device);
+// Human-readable report.
+std::string to_text(const RunResult& result);
+
+}  // namespace swz::gpu

@@ -1,0 +1,558 @@
+// codegen.cpp: CUDA source for a problem's exact layout (no CUDA needed here).
+//
+// Every number in the generated text is an integer computed below from the
+// core's layouts; no user string reaches it (the problem name appears only as a
+// comment, filtered to [A-Za-z0-9_.-]).
+//
+// Per lane, an access layout (register, lane, warp -> coordinate) is linear, so
+//   coord(r, lane, warp) = L(lane) ^ L(warp) ^ L(r)
+// with L(lane) and L(warp) XORs of basis constants picked by the lane's bits,
+// and L(r) a compile-time constant per register. The shared offset of that
+// coordinate is emitted in one of three forms:
+//   linear  offset(c) = XOR of offset(e_i) over the set bits of c (Triton's
+//           shared linear layouts, the toggle grid, CuTe / TMA swizzles on
+//           aligned buffers): per lane one XOR chain, per register one XOR
+//   affine  offset = o0 + sum_d stride_d * c_d (padded rows)
+//   table   offsets[c] from a read-only global array (anything else)
+#include <algorithm>
+#include <bit>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gpu_internal.h"
+#include "swz/error.h"
+#include "swz/gpu.h"
+
+namespace swz::gpu {
+
+namespace detail {
+
+namespace {
+
+int ilog2(std::uint64_t v) { return std::countr_zero(v); }
+
+std::string hex(std::uint64_t v) { return fmt::format("0x{:x}u", v); }
+
+// The value type a lane keeps per element, and the global array type.
+const char* reg_type(int ebits) { return ebits == 64 ? "unsigned long long" : "unsigned"; }
+const char* mem_type(int ebits) {
+  switch (ebits) {
+    case 8: return "unsigned char";
+    case 16: return "unsigned short";
+    case 32: return "unsigned";
+    default: return "unsigned long long";
+  }
+}
+
+std::string safe_comment(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.') out += c;
+  return out.substr(0, 80);
+}
+
+}  // namespace
+
+OffsetFunction offset_function(const SharedLayout& s) {
+  OffsetFunction f;
+  const int bits = s.coord_bits();
+  f.coord_bits = bits;
+  if (auto lin = fit_linear(s.offsets(), bits)) {
+    f.form = OffsetForm::Linear;
+    f.linear_images.assign(lin->begin(), lin->end());
+    return f;
+  }
+  // Affine: offset = o0 + sum_d stride_d * c_d.
+  const LinearLayout& names = s.coords();
+  const int rank = names.rank();
+  std::vector<std::int64_t> strides(static_cast<std::size_t>(rank), 0);
+  const std::int64_t o0 = s.offset(0);
+  for (int d = 0; d < rank; ++d) {
+    if (names.out_dims()[static_cast<std::size_t>(d)].log2_size == 0) continue;
+    strides[static_cast<std::size_t>(d)] = static_cast<std::int64_t>(s.offset(BitVec{1} << names.out_offset(d))) - o0;
+  }
+  bool affine = true;
+  for (BitVec c = 0; c < (BitVec{1} << bits) && affine; ++c) {
+    std::int64_t o = o0;
+    for (int d = 0; d < rank; ++d) {
+      const int w = names.out_dims()[static_cast<std::size_t>(d)].log2_size;
+      o += strides[static_cast<std::size_t>(d)] * static_cast<std::int64_t>((c >> names.out_offset(d)) & low_bits(w));
+    }
+    affine = o == static_cast<std::int64_t>(s.offset(c));
+  }
+  if (affine) {
+    f.form = OffsetForm::Affine;
+    f.affine_base = o0;
+    f.affine_strides = strides;
+    for (int d = 0; d < rank; ++d) {
+      f.dim_shift.push_back(names.out_offset(d));
+      f.dim_bits.push_back(names.out_dims()[static_cast<std::size_t>(d)].log2_size);
+    }
+    return f;
+  }
+  if (bits > 16) fail("the shared layout is neither linear nor affine and has 2^{} elements; the GPU backend tables at most 2^16", bits);
+  f.form = OffsetForm::Table;
+  f.table = s.offsets();
+  return f;
+}
+
+std::string offset_form_name(OffsetForm f) {
+  switch (f) {
+    case OffsetForm::Linear: return "linear (XOR)";
+    case OffsetForm::Affine: return "affine";
+    default: return "table";
+  }
+}
+
+AccessPlan plan_access(const Access& a, const SharedLayout& s, int ebits, const BankModel& m) {
+  AccessPlan p;
+  p.vector = choose_vector(a, s, ebits, m);
+  p.ldmatrix = a.ldmatrix;
+  p.store = a.kind == AccessKind::Store;
+  p.reg_bits = a.layout.in_dim_bits("register");
+  p.lane_bits = a.layout.in_dim_bits("lane");
+  p.warp_bits = a.layout.in_dim_bits("warp");
+  p.vec_log2 = ilog2(static_cast<std::uint64_t>(p.vector.elements));
+  p.steps = 1 << (p.reg_bits - p.vec_log2);
+  p.warps = 1 << p.warp_bits;
+  p.registers = 1 << p.reg_bits;
+  for (int i = 0; i < p.lane_bits; ++i) p.lane_images.push_back(a.layout.apply("lane", std::uint64_t{1} << i));
+  for (int i = 0; i < p.warp_bits; ++i) p.warp_images.push_back(a.layout.apply("warp", std::uint64_t{1} << i));
+  for (int r = 0; r < p.registers; ++r) p.register_coords.push_back(a.layout.apply("register", static_cast<std::uint64_t>(r)));
+  if (a.ldmatrix) {
+    if (ebits != 16) fail("ldmatrix moves 16-bit elements; this problem has {}-bit elements", ebits);
+    p.instruction = fmt::format("LDSM.x{}", a.ldmatrix);
+  } else {
+    const int bits = p.vector.bits;
+    p.instruction = fmt::format("{}.{}{}", p.store ? "STS" : "LDS", bits < 32 ? "U" : "", bits);
+  }
+  return p;
+}
+
+void check_supported(const Problem& p) {
+  if (p.element_bits != 8 && p.element_bits != 16 && p.element_bits != 32 && p.element_bits != 64)
+    fail("the GPU backend moves 8-, 16-, 32- or 64-bit elements; this problem has {}-bit elements", p.element_bits);
+  if (p.bank.banks != 32 || p.bank.bank_bytes != 4 || p.bank.warp_size != 32)
+    fail("the GPU has 32 banks of 4 bytes and 32-lane warps; this problem models {} banks and {}-lane warps", p.bank.banks,
+         p.bank.warp_size);
+  if (p.store.ldmatrix) fail("the writer cannot be ldmatrix (a load)");
+  const int ws = p.store.layout.in_dim_bits("warp"), wr = p.read.layout.in_dim_bits("warp");
+  if (ws != wr) fail("the writer runs on {} warps and the reader on {}; one block needs the same warps", 1 << ws, 1 << wr);
+  if ((32 << ws) > 1024) fail("{} warps exceed 1024 threads per block", 1 << ws);
+  const std::uint64_t bytes = p.shared.extent() * static_cast<std::uint64_t>(p.element_bits) / 8;
+  if (bytes > 227 * 1024) fail("the shared layout needs {} bytes; a block gets at most 227 KB", bytes);
+  if (p.shared.shape() != p.shape) fail("the shared layout's shape differs from the problem's");
+}
+
+// -- emitting ---------------------------------------------------------------
+
+namespace {
+
+// Shared prelude: address conversion and the typed vector accesses.
+const char* kPrelude = R"(// Generated by Swizzle Workbench. Every constant below comes from the layouts.
+__device__ __forceinline__ unsigned swz_smem_address(const void* p) {
+  unsigned a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+)";
+
+// One lane's coordinate of register 0 (XOR of lane and warp bases).
+std::string emit_lane_coord(const std::string& var, const AccessPlan& p) {
+  std::string s = fmt::format("  unsigned {} = 0u;\n", var);
+  for (std::size_t i = 0; i < p.lane_images.size(); ++i)
+    if (p.lane_images[i]) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", var, i, hex(p.lane_images[i]));
+  for (std::size_t i = 0; i < p.warp_images.size(); ++i)
+    if (p.warp_images[i]) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", var, i, hex(p.warp_images[i]));
+  return s;
+}
+
+std::uint64_t linear_offset(const OffsetFunction& f, BitVec c) {
+  std::uint64_t o = 0;
+  for (int i = 0; i < f.coord_bits; ++i)
+    if ((c >> i) & 1) o ^= f.linear_images[static_cast<std::size_t>(i)];
+  return o;
+}
+
+}  // namespace
+
+std::string Emitter::offset_decls(const OffsetFunction& f, const std::string& name) {
+  if (f.form != OffsetForm::Table) return "";
+  std::string s = fmt::format("__device__ const unsigned {}[{}] = {{", name, f.table.size());
+  for (std::size_t i = 0; i < f.table.size(); ++i) s += fmt::format("{}{}{}", i ? "," : "", i % 16 == 0 ? "\n  " : "", f.table[i]);
+  return s + "\n};\n";
+}
+
+// Lane-constant part of the offset (linear form only): offset(coord(register 0, lane, warp)).
+std::string Emitter::lane_offset(const OffsetFunction& f, const AccessPlan& p, const std::string& coord_var, const std::string& var) {
+  if (f.form != OffsetForm::Linear) return "";
+  std::string s = fmt::format("  unsigned {} = 0u;\n", var);
+  for (std::size_t i = 0; i < p.lane_images.size(); ++i) {
+    const std::uint64_t o = linear_offset(f, p.lane_images[i]);
+    if (o) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", var, i, hex(o));
+  }
+  for (std::size_t i = 0; i < p.warp_images.size(); ++i) {
+    const std::uint64_t o = linear_offset(f, p.warp_images[i]);
+    if (o) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", var, i, hex(o));
+  }
+  (void)coord_var;
+  return s;
+}
+
+// Expression: element offset of coordinate `coord_expr` = lane coordinate ^ constant `reg_coord`.
+std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec reg_coord,
+                                 const std::string& table_name) {
+  const std::string c = fmt::format("({} ^ {})", lane_coord, hex(reg_coord));
+  switch (f.form) {
+    case OffsetForm::Linear: return fmt::format("({} ^ {})", lane_off, hex(linear_offset(f, reg_coord)));
+    case OffsetForm::Affine: {
+      std::string e = fmt::format("({}", f.affine_base);
+      for (std::size_t d = 0; d < f.affine_strides.size(); ++d) {
+        if (f.dim_bits[d] == 0 || f.affine_strides[d] == 0) continue;
+        e += fmt::format(" + {} * (({} >> {}) & {})", f.affine_strides[d], c, f.dim_shift[d], hex(low_bits(f.dim_bits[d])));
+      }
+      return e + ")";
+    }
+    default: return fmt::format("{}[{}]", table_name, c);
+  }
+}
+
+namespace {
+
+// PTX text for a shared store / load of `bits` (8..128) with `words` operands.
+struct VectorOp {
+  int bits;
+  int words() const { return bits <= 32 ? 1 : bits / 32; }
+  std::string st() const {
+    switch (bits) {
+      case 8: return "st.shared.u8 [%0], %1;";
+      case 16: return "st.shared.u16 [%0], %1;";
+      case 32: return "st.shared.b32 [%0], %1;";
+      case 64: return "st.shared.v2.b32 [%0], {%1, %2};";
+      default: return "st.shared.v4.b32 [%0], {%1, %2, %3, %4};";
+    }
+  }
+  std::string ld() const {
+    switch (bits) {
+      case 8: return "ld.shared.u8 %0, [%1];";
+      case 16: return "ld.shared.u16 %0, [%1];";
+      case 32: return "ld.shared.b32 %0, [%1];";
+      case 64: return "ld.shared.v2.b32 {%0, %1}, [%2];";
+      default: return "ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];";
+    }
+  }
+};
+
+// Word w (32 bits) of a vector of `count` elements held in registers `regs[first..]`.
+std::string pack_word(int ebits, const std::vector<std::string>& elems, int w) {
+  if (ebits == 64) return fmt::format("(unsigned)({} >> {})", elems[static_cast<std::size_t>(w / 2)], (w % 2) * 32);
+  const int per = 32 / ebits;
+  std::string e;
+  for (int i = 0; i < per; ++i) {
+    const std::size_t k = static_cast<std::size_t>(w * per + i);
+    if (k >= elems.size()) break;
+    e += fmt::format("{}({} << {})", i ? " | " : "", elems[k], i * ebits);
+  }
+  return "(" + e + ")";
+}
+
+// Element k of a vector from its 32-bit words w0..
+std::string unpack_elem(int ebits, const std::string& words_prefix, int k) {
+  if (ebits == 64)
+    return fmt::format("((unsigned long long){0}{1} | ((unsigned long long){0}{2} << 32))", words_prefix, 2 * k, 2 * k + 1);
+  if (ebits == 32) return fmt::format("{}{}", words_prefix, k);
+  const int per = 32 / ebits;
+  return fmt::format("(({}{} >> {}) & {})", words_prefix, k / per, (k % per) * ebits, hex(low_bits(ebits)));
+}
+
+}  // namespace
+
+// Writer: for each instruction, elements -> one shared store. `value(r, coord)` gives the element text.
+std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
+                                   const std::string& lane_off, const std::function<std::string(int)>& value) {
+  std::string s;
+  const VectorOp op{p.vector.bits};
+  const int per_vec = p.vector.elements;
+  for (int step = 0; step < p.steps; ++step) {
+    const int r0 = step * per_vec;
+    std::vector<std::string> elems;
+    for (int j = 0; j < per_vec; ++j) elems.push_back(value(r0 + j));
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
+    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * {}u;\n", p.instruction, step, off, ebits / 8);
+    std::string operands;
+    if (op.bits < 32) {
+      operands = fmt::format(", \"h\"((unsigned short){})", pack_word(ebits, elems, 0));
+    } else {
+      for (int w = 0; w < op.words(); ++w) operands += fmt::format(", \"r\"({})", pack_word(ebits, elems, w));
+    }
+    s += fmt::format("    asm volatile(\"{}\" :: \"r\"(a){} : \"memory\");\n  }}\n", op.st(), operands);
+  }
+  return s;
+}
+
+// Reader: for each instruction one shared load into words, then `sink(r, elem_expr)` per element.
+std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
+                                  const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink) {
+  std::string s;
+  const VectorOp op{p.vector.bits};
+  const int per_vec = p.vector.elements;
+  for (int step = 0; step < p.steps; ++step) {
+    const int r0 = step * per_vec;
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
+    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * {}u;\n", p.instruction, step, off, ebits / 8);
+    if (op.bits < 32) {
+      s += fmt::format("    unsigned short h;\n    asm volatile(\"{}\" : \"=h\"(h) : \"r\"(a) : \"memory\");\n    unsigned w0 = h;\n",
+                       op.ld());
+    } else {
+      std::string outs, decl;
+      for (int w = 0; w < op.words(); ++w) {
+        decl += fmt::format("{}w{}", w ? ", " : "", w);
+        outs += fmt::format("{}\"=r\"(w{})", w ? ", " : "", w);
+      }
+      s += fmt::format("    unsigned {};\n    asm volatile(\"{}\" : {} : \"r\"(a) : \"memory\");\n", decl, op.ld(), outs);
+    }
+    for (int j = 0; j < per_vec; ++j) s += "    " + sink(r0 + j, unpack_elem(ebits, "w", j)) + "\n";
+    s += "  }\n";
+  }
+  return s;
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+std::string kernel_head(const char* name, int threads, const std::string& params) {
+  return fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}({}) {{\n"
+                     "  extern __shared__ __align__(1024) unsigned char swz_smem[];\n"
+                     "  const unsigned swz_sbase = swz_smem_address(swz_smem);\n"
+                     "  const unsigned swz_lane = threadIdx.x & 31u, swz_warp = threadIdx.x >> 5;\n"
+                     "  (void)swz_sbase; (void)swz_lane; (void)swz_warp;\n",
+                     threads, name, params);
+}
+
+// ldmatrix (non-transposed): lane t receives, for matrix i, row t/4 and columns 2(t%4), 2(t%4)+1
+// of the 8x8 matrix whose rows lanes 8i..8i+7 address. As register/lane of the access layout:
+// element e of matrix i in lane t = coord(register = step*8 + 2(t%4) + e, lane = 8i + t/4, warp).
+std::string ldmatrix_loads(const AccessPlan& p, const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off,
+                           const std::function<std::string(const std::string&, const std::string&)>& sink) {
+  std::string s;
+  // coordinate helpers for arbitrary lane / register numbers
+  s += "  auto swz_lane_coord = [&](unsigned l) {\n    unsigned c = 0u;\n";
+  for (std::size_t i = 0; i < p.lane_images.size(); ++i)
+    if (p.lane_images[i]) s += fmt::format("    c ^= ((l >> {}) & 1u) * {};\n", i, fmt::format("0x{:x}u", p.lane_images[i]));
+  s += "    return c;\n  };\n  auto swz_reg_coord = [&](unsigned r) {\n    unsigned c = 0u;\n";
+  for (int i = 0; i < p.reg_bits; ++i) {
+    const BitVec img = p.register_coords[static_cast<std::size_t>(1) << i];
+    if (img) s += fmt::format("    c ^= ((r >> {}) & 1u) * {};\n", i, fmt::format("0x{:x}u", img));
+  }
+  s += "    return c;\n  };\n  unsigned swz_warp_coord = 0u;\n";
+  for (std::size_t i = 0; i < p.warp_images.size(); ++i)
+    if (p.warp_images[i]) s += fmt::format("  swz_warp_coord ^= ((swz_warp >> {}) & 1u) * 0x{:x}u;\n", i, p.warp_images[i]);
+  const int regs = p.ldmatrix;
+  for (int step = 0; step < p.steps; ++step) {
+    const int r0 = step * p.vector.elements;
+    const std::string off = Emitter::offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
+    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * 2u;\n", p.instruction, step, off);
+    std::string decl, outs, list;
+    for (int i = 0; i < regs; ++i) {
+      decl += fmt::format("{}w{}", i ? ", " : "", i);
+      outs += fmt::format("{}\"=r\"(w{})", i ? ", " : "", i);
+      list += fmt::format("{}%{}", i ? ", " : "", i);
+    }
+    s += fmt::format("    unsigned {};\n    asm volatile(\"ldmatrix.sync.aligned.m8n8.x{}.shared.b16 {{{}}}, [%{}];\" : {} : \"r\"(a) : \"memory\");\n",
+                     decl, regs, list, regs, outs);
+    for (int i = 0; i < regs; ++i)
+      for (int e = 0; e < 2; ++e) {
+        const std::string coord = fmt::format("(swz_lane_coord({}u + (swz_lane >> 2)) ^ swz_warp_coord ^ swz_reg_coord({}u + 2u * (swz_lane & 3u) + {}u))",
+                                              8 * i, r0, e);
+        s += "    " + sink(coord, fmt::format("((w{} >> {}) & 0xffffu)", i, 16 * e)) + "\n";
+      }
+    s += "  }\n";
+  }
+  return s;
+}
+
+}  // namespace
+
+GeneratedSource generate_probe_source(const Problem& p) {
+  check_supported(p);
+  const int eb = p.element_bits;
+  const AccessPlan a = plan_access(p.store, p.shared, eb, p.bank);
+  const AccessPlan b = plan_access(p.read, p.shared, eb, p.bank);
+  const OffsetFunction f = offset_function(p.shared);
+  GeneratedSource g;
+  g.plan.element_bits = eb;
+  g.plan.threads = 32 * a.warps;
+  g.plan.shared_bytes = (p.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 15) / 16 * 16;
+  g.plan.offset_form = offset_form_name(f.form);
+  const std::string T = mem_type(eb), R = reg_type(eb);
+
+  std::string s = kPrelude;
+  s += fmt::format("// problem: {}  element bits: {}  writer: {} x{}  reader: {} x{}  offsets: {}\n", safe_comment(p.name), eb,
+                   a.instruction, a.steps * a.warps, b.instruction, b.steps * b.warps, g.plan.offset_form);
+  s += Emitter::offset_decls(f, "swz_offsets");
+
+  auto writer = [&](const std::string& src) {
+    std::string w = emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
+    w += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) {
+      return fmt::format("(({}){}[a_coord ^ 0x{:x}u])", R, src, a.register_coords[static_cast<std::size_t>(r)]);
+    });
+    return w;
+  };
+  auto reader = [&](const std::string& dst) {
+    std::string r = emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off");
+    if (b.ldmatrix) {
+      r += ldmatrix_loads(b, f, "b_coord", "b_off", [&](const std::string& coord, const std::string& v) {
+        return fmt::format("{}[{}] = ({})({});", dst, coord, T, v);
+      });
+    } else {
+      r += Emitter::shared_loads(b, f, eb, "b_coord", "b_off", [&](int reg, const std::string& v) {
+        return fmt::format("{}[b_coord ^ 0x{:x}u] = ({})({});", dst, b.register_coords[static_cast<std::size_t>(reg)], T, v);
+      });
+    }
+    return r;
+  };
+
+  const std::uint64_t words = g.plan.shared_bytes / 4;
+  s += kernel_head("swz_check", g.plan.threads, fmt::format("const {0}* __restrict__ src, {0}* __restrict__ dst, unsigned poison", T));
+  s += fmt::format("  for (unsigned i = threadIdx.x; i < {}u; i += {}u) reinterpret_cast<unsigned*>(swz_smem)[i] = poison;\n", words,
+                   g.plan.threads);
+  s += "  __syncthreads();\n  {\n" + writer("src") + "  }\n  __syncthreads();\n  {\n" + reader("dst") + "  }\n}\n\n";
+  s += kernel_head("swz_store", g.plan.threads, fmt::format("const {}* __restrict__ src", T)) + writer("src") + "}\n\n";
+  s += kernel_head("swz_load", g.plan.threads, fmt::format("{}* __restrict__ dst", T)) + reader("dst") + "}\n";
+  g.source = std::move(s);
+  return g;
+}
+
+// -- transpose ------------------------------------------------------------------
+
+std::string transpose_unsupported_reason(const Problem& p) {
+  if (p.shape.size() != 2) return fmt::format("the transpose needs a 2-D tile; this problem's is {}-D", p.shape.size());
+  if (p.read.ldmatrix) return "the transpose reads with LDS; this problem's reader is ldmatrix (its data lands in fragments)";
+  if (p.element_bits < 8) return "the transpose moves 8- to 64-bit elements";
+  return "";
+}
+
+namespace {
+
+// k = how many low register bits of `p` are exactly the unit bits 0..k-1 of out dim `dim`,
+// with no other basis touching those bits: then 2^k registers are 2^k consecutive
+// elements along `dim`, aligned, for every lane and warp (one vector global access).
+int global_vector_log2(const AccessPlan& p, const LinearLayout& names, int dim, int ebits) {
+  const int shift = names.out_offset(dim);
+  const int max_k = std::min(ilog2(static_cast<std::uint64_t>(128 / ebits)), names.out_dims()[static_cast<std::size_t>(dim)].log2_size);
+  int k = 0;
+  while (k < max_k && k < p.reg_bits && p.register_coords[std::size_t{1} << k] == (BitVec{1} << (shift + k))) ++k;
+  for (; k > 0; --k) {
+    const BitVec low = low_bits(k) << shift;
+    bool clean = true;
+    for (BitVec v : p.lane_images) clean = clean && !(v & low);
+    for (BitVec v : p.warp_images) clean = clean && !(v & low);
+    for (int i = k; i < p.reg_bits; ++i) clean = clean && !(p.register_coords[std::size_t{1} << i] & low);
+    if (clean) break;
+  }
+  return k;
+}
+
+const char* vector_type(int bits) {
+  switch (bits) {
+    case 8: return "unsigned char";
+    case 16: return "unsigned short";
+    case 32: return "unsigned";
+    case 64: return "swz_v2";
+    default: return "swz_v4";
+  }
+}
+
+}  // namespace
+
+GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& layout, const TransposeSpec& spec) {
+  if (const std::string why = transpose_unsupported_reason(p); !why.empty()) fail("{}", why);
+  Problem q = p;
+  q.set_shared(layout);
+  check_supported(q);
+  const int eb = q.element_bits;
+  const std::int64_t tm = q.shape[0], tn = q.shape[1];
+  if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % tm || spec.cols % tn)
+    fail("a {}x{} matrix is not a whole number of {}x{} tiles", spec.rows, spec.cols, tm, tn);
+  if (spec.cols / tn > 0x7fffffff || spec.rows / tm > 65535) fail("too many tiles for one launch");
+  const AccessPlan a = plan_access(q.store, q.shared, eb, q.bank);
+  const AccessPlan b = plan_access(q.read, q.shared, eb, q.bank);
+  if (a.registers > 256 || b.registers > 256)
+    fail("{} elements per thread; the register-resident transpose takes at most 256", std::max(a.registers, b.registers));
+  const OffsetFunction f = offset_function(q.shared);
+  const LinearLayout& names = q.shared.coords();
+  const int m_bits = names.out_dims()[0].log2_size;
+  const std::string mmask = fmt::format("0x{:x}u", low_bits(m_bits));
+  GeneratedSource g;
+  g.plan.element_bits = eb;
+  g.plan.threads = 32 * a.warps;
+  g.plan.shared_bytes = (q.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 15) / 16 * 16;
+  g.plan.offset_form = offset_form_name(f.form);
+  const std::string T = mem_type(eb), R = reg_type(eb);
+
+  std::string s = kPrelude;
+  s += fmt::format("// transpose {}x{} through {}x{} tiles  element bits: {}  writer: {}  reader: {}  offsets: {}\n", spec.rows, spec.cols,
+                   tm, tn, eb, a.instruction, b.instruction, g.plan.offset_form);
+  s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
+  s += Emitter::offset_decls(f, "swz_offsets");
+  s += kernel_head("swz_transpose", g.plan.threads,
+                   fmt::format("const {0}* __restrict__ in, {0}* __restrict__ out, unsigned long long rows, unsigned long long cols", T));
+  s += fmt::format("  const unsigned long long m0 = (unsigned long long)blockIdx.y * {}ull, n0 = (unsigned long long)blockIdx.x * {}ull;\n",
+                   tm, tn);
+  s += emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
+  s += emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off");
+  for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{};\n", R, r);
+  // 1. global loads along n (dim1)
+  const int ga = global_vector_log2(a, names, 1, eb);
+  const int gabits = (1 << ga) * eb;
+  for (int r0 = 0; r0 < a.registers; r0 += 1 << ga) {
+    const BitVec c = a.register_coords[static_cast<std::size_t>(r0)];
+    s += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
+    s += fmt::format("    const {0} v = *reinterpret_cast<const {0}*>(in + (m0 + (c & {1})) * cols + n0 + (c >> {2}));\n",
+                     vector_type(gabits), mmask, m_bits);
+    const int words = gabits <= 32 ? 1 : gabits / 32;
+    const char* comp[] = {"x", "y", "z", "w"};
+    for (int w = 0; w < words; ++w) {
+      const std::string word = words == 1 ? (gabits < 32 ? "(unsigned)v" : "v") : fmt::format("v.{}", comp[w]);
+      s += fmt::format("    const unsigned w{} = {};\n", w, word);
+    }
+    for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{} = {};\n", r0 + j, unpack_elem(eb, "w", j));
+    s += "  }\n";
+  }
+  // 2. shared stores (the writer), barrier, 3. shared loads (the reader)
+  s += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) { return fmt::format("a{}", r); });
+  s += "  __syncthreads();\n";
+  for (int r = 0; r < b.registers; ++r) s += fmt::format("  {} b{};\n", R, r);
+  s += Emitter::shared_loads(b, f, eb, "b_coord", "b_off",
+                             [&](int r, const std::string& v) { return fmt::format("b{} = {};", r, v); });
+  // 4. global stores along m (dim0) of out[n][m]
+  const int gb = global_vector_log2(b, names, 0, eb);
+  const int gbbits = (1 << gb) * eb;
+  for (int r0 = 0; r0 < b.registers; r0 += 1 << gb) {
+    const BitVec c = b.register_coords[static_cast<std::size_t>(r0)];
+    std::vector<std::string> elems;
+    for (int j = 0; j < (1 << gb); ++j) elems.push_back(fmt::format("b{}", r0 + j));
+    s += fmt::format("  {{\n    const unsigned c = b_coord ^ 0x{:x}u;\n", c);
+    s += fmt::format("    {0}* p = reinterpret_cast<{0}*>(out + (n0 + (c >> {1})) * rows + m0 + (c & {2}));\n", vector_type(gbbits),
+                     m_bits, mmask);
+    if (gbbits <= 32) {
+      s += fmt::format("    *p = ({}){};\n", vector_type(gbbits), gbbits == eb ? elems[0] : pack_word(eb, elems, 0));
+    } else {
+      const int words = gbbits / 32;
+      std::string init;
+      for (int w = 0; w < words; ++w) init += fmt::format("{}{}", w ? ", " : "", pack_word(eb, elems, w));
+      s += fmt::format("    *p = {}{{{}}};\n", vector_type(gbbits), init);
+    }
+    s += "  }\n";
+  }
+  s += "}\n";
+  g.source = std::move(s);
+  return g;
+}
+
+}  // namespace swz::gpu

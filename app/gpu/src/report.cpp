@@ -1,0 +1,157 @@
+// report.cpp: JSON and text views of a GPU run (no CUDA needed).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "gpu_internal.h"
+#include "swz/gpu.h"
+
+namespace swz::gpu {
+
+namespace detail {
+
+std::vector<BitVec> covered_coordinates(const Access& read) {
+  const LinearLayout& l = read.layout;
+  std::vector<BitVec> out;
+  const int bits = l.in_bits();
+  out.reserve(std::size_t{1} << bits);
+  for (BitVec x = 0; x < (BitVec{1} << bits); ++x) out.push_back(l.apply_flat(x));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace detail
+
+nlohmann::json to_json(const DeviceInfo& d) {
+  nlohmann::json j;
+  j["available"] = d.available;
+  if (!d.available) {
+    j["reason"] = d.reason;
+    return j;
+  }
+  j["name"] = d.name;
+  j["compute_capability"] = fmt::format("{}.{}", d.compute_major, d.compute_minor);
+  j["multiprocessors"] = d.multiprocessors;
+  j["driver_version"] = d.driver_version;
+  j["runtime_version"] = d.runtime_version;
+  j["nvrtc_version"] = fmt::format("{}.{}", d.nvrtc_major, d.nvrtc_minor);
+  return j;
+}
+
+namespace {
+
+nlohmann::json access_json(const AccessMeasurement& a) {
+  nlohmann::json j;
+  j["instruction"] = a.instruction;
+  j["vector_bits"] = a.vector_bits;
+  j["instructions"] = a.instructions;
+  j["predicted_wavefronts"] = a.predicted_wavefronts;
+  j["predicted_worst_wavefronts"] = a.predicted_worst;
+  j["predicted_total_wavefronts"] = a.predicted_total;
+  j["measured"] = a.measured;
+  if (a.measured) {
+    j["measured_wavefronts"] = a.measured_wavefronts;
+    j["measured_total_wavefronts"] = a.measured_total;
+    j["measured_conflicts"] = a.measured_conflicts;
+    j["measured_instructions"] = a.measured_instructions >= 0 ? nlohmann::json(a.measured_instructions) : nlohmann::json(nullptr);
+    j["matches"] = a.matches();
+  } else {
+    j["measured_wavefronts"] = nullptr;
+    j["matches"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunResult& r) {
+  nlohmann::json j;
+  j["device"] = r.device.available ? nlohmann::json(r.device.name) : nlohmann::json(nullptr);
+  j["device_info"] = to_json(r.device);
+  j["problem"] = r.problem;
+  j["layout"] = r.layout;
+  j["element_bits"] = r.element_bits;
+  j["correct"] = r.correct;
+  j["checked_elements"] = r.checked;
+  j["mismatches"] = r.mismatches;
+  if (!r.correct) j["first_mismatch"] = r.first_mismatch;
+  j["check_kernel_us"] = r.check_kernel_us;
+  j["counters_available"] = r.counters_available;
+  if (!r.counters_available) j["counters_reason"] = r.counters_reason;
+  j["store"] = access_json(r.store);
+  j["read"] = access_json(r.read);
+  nlohmann::json t;
+  const TransposeResult& tr = r.transpose;
+  t["ran"] = tr.ran;
+  if (!tr.ran) {
+    t["reason"] = tr.reason;
+    t["bandwidth_gbs"] = nullptr;
+    t["memcpy_gbs"] = nullptr;
+  } else {
+    t["rows"] = tr.rows;
+    t["cols"] = tr.cols;
+    t["element_bits"] = tr.element_bits;
+    t["tile"] = {tr.tile_rows, tr.tile_cols};
+    t["threads_per_block"] = tr.threads_per_block;
+    t["memcpy_gbs"] = tr.memcpy_gbs;
+    t["memcpy_ms"] = tr.memcpy_ms;
+    t["bandwidth_gbs"] = tr.variants.empty() ? nlohmann::json(nullptr) : nlohmann::json(tr.variants.front().bandwidth_gbs);
+    t["percent_of_memcpy"] =
+        tr.variants.empty() || tr.memcpy_gbs <= 0 ? nlohmann::json(nullptr) : nlohmann::json(100.0 * tr.variants.front().bandwidth_gbs / tr.memcpy_gbs);
+    t["correct"] = std::all_of(tr.variants.begin(), tr.variants.end(), [](const auto& v) { return v.correct; });
+    nlohmann::json vs = nlohmann::json::array();
+    for (const auto& v : tr.variants) {
+      vs.push_back({{"name", v.name},
+                    {"layout", v.layout},
+                    {"bandwidth_gbs", v.bandwidth_gbs},
+                    {"milliseconds", v.milliseconds},
+                    {"percent_of_memcpy", tr.memcpy_gbs > 0 ? 100.0 * v.bandwidth_gbs / tr.memcpy_gbs : 0.0},
+                    {"correct", v.correct},
+                    {"predicted_store_wavefronts", v.predicted_store_wavefronts},
+                    {"predicted_read_wavefronts", v.predicted_read_wavefronts}});
+    }
+    t["variants"] = vs;
+  }
+  j["transpose"] = t;
+  return j;
+}
+
+namespace {
+
+std::string access_line(const char* title, const AccessMeasurement& a) {
+  std::string s = fmt::format("{:<6} {:<9} x{:<3} predicted {:>6.2f} wavefronts/instr", title, a.instruction, a.instructions,
+                              a.predicted_wavefronts);
+  if (a.measured) {
+    s += fmt::format(", measured {:>6.2f} ({} total, {} conflicts) {}", a.measured_wavefronts, a.measured_total, a.measured_conflicts,
+                     a.matches() ? "[match]" : "[DIFFERS]");
+  } else {
+    s += ", measured -";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string to_text(const RunResult& r) {
+  std::string s = fmt::format("device: {}\nproblem: {} ({}-bit elements), layout: {}\n", r.device.available ? r.device.name : r.device.reason,
+                              r.problem, r.element_bits, r.layout);
+  s += fmt::format("correct: {} ({} elements checked{}), check kernel {:.1f} us\n", r.correct ? "yes" : "NO", r.checked,
+                   r.correct ? "" : fmt::format(", {} wrong; first: {}", r.mismatches, r.first_mismatch), r.check_kernel_us);
+  if (!r.counters_available) s += fmt::format("counters: unavailable: {}\n", r.counters_reason);
+  s += access_line("store", r.store) + "\n" + access_line("read", r.read) + "\n";
+  const TransposeResult& t = r.transpose;
+  if (!t.ran) {
+    s += fmt::format("transpose: not run: {}\n", t.reason);
+  } else {
+    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles, {} threads/block: memcpy D2D {:.0f} GB/s\n", t.rows, t.cols, t.element_bits,
+                     t.tile_rows, t.tile_cols, t.threads_per_block, t.memcpy_gbs);
+    for (const auto& v : t.variants)
+      s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of memcpy  read {:.2f} wf/instr  {}  ({})\n", v.name, v.bandwidth_gbs,
+                       t.memcpy_gbs > 0 ? 100.0 * v.bandwidth_gbs / t.memcpy_gbs : 0.0, v.predicted_read_wavefronts,
+                       v.correct ? "correct" : "WRONG", v.layout);
+  }
+  return s;
+}
+
+}  // namespace swz::gpu

@@ -1,0 +1,714 @@
+// runtime_cuda.cpp: compile, run, count and time on the GPU (CUDA builds only).
+//
+// Index
+//   [SECTION] errors and driver entry points
+//   [SECTION] device
+//   [SECTION] NVRTC and modules
+//   [SECTION] counters (CUPTI range profiler)
+//   [SECTION] correctness probe
+//   [SECTION] transpose
+//   [SECTION] run
+//
+// The runtime is linked statically and loads the driver itself, so this
+// library starts on machines without a driver and says so instead of failing
+// to load. Driver calls (modules, launches, the context for CUPTI) come through
+// cudaGetDriverEntryPointByVersion for the same reason.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <fmt/format.h>
+#include <nvrtc.h>
+
+#include "gpu_internal.h"
+#include "swz/error.h"
+#include "swz/factories.h"
+#include "swz/gpu.h"
+
+namespace swz::gpu {
+
+bool built_with_cuda() { return true; }
+
+namespace {
+
+// [SECTION] errors and driver entry points
+
+[[noreturn]] void cuda_fail(const char* what, cudaError_t e) {
+  throw std::runtime_error(fmt::format("{} failed: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e)));
+}
+#define SWZ_CUDA(call)                                 \
+  do {                                                 \
+    const cudaError_t swz_e = (call);                  \
+    if (swz_e != cudaSuccess) cuda_fail(#call, swz_e); \
+  } while (0)
+
+struct Driver {
+  CUresult (*ctx_get_current)(CUcontext*) = nullptr;
+  CUresult (*module_load_data)(CUmodule*, const void*) = nullptr;
+  CUresult (*module_unload)(CUmodule) = nullptr;
+  CUresult (*module_get_function)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*func_set_attribute)(CUfunction, CUfunction_attribute, int) = nullptr;
+  CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**,
+                            void**) = nullptr;
+  CUresult (*get_error_string)(CUresult, const char**) = nullptr;
+};
+
+template <typename F>
+void entry(const char* name, F& fn) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q);
+  if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p)
+    throw Unavailable(fmt::format("the CUDA driver does not provide {} (driver too old?)", name));
+  fn = reinterpret_cast<F>(p);
+}
+
+const Driver& driver() {
+  static Driver d;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    entry("cuCtxGetCurrent", d.ctx_get_current);
+    entry("cuModuleLoadData", d.module_load_data);
+    entry("cuModuleUnload", d.module_unload);
+    entry("cuModuleGetFunction", d.module_get_function);
+    entry("cuFuncSetAttribute", d.func_set_attribute);
+    entry("cuLaunchKernel", d.launch_kernel);
+    entry("cuGetErrorString", d.get_error_string);
+  });
+  return d;
+}
+
+void cu_check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* s = "unknown error";
+  if (driver().get_error_string) driver().get_error_string(r, &s);
+  throw std::runtime_error(fmt::format("{} failed: {} ({})", what, static_cast<int>(r), s));
+}
+
+// [SECTION] device
+
+DeviceInfo probe_device() {
+  DeviceInfo d;
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) {
+    d.reason = "no CUDA GPU found on this machine";
+    return d;
+  }
+  if (e == cudaErrorInsufficientDriver) {
+    d.reason = "no NVIDIA driver loaded, or the driver is older than this build's CUDA runtime";
+    return d;
+  }
+  if (e != cudaSuccess) {
+    d.reason = fmt::format("the CUDA runtime cannot reach a GPU: {} ({})", cudaGetErrorName(e), cudaGetErrorString(e));
+    return d;
+  }
+  cudaDeviceProp prop{};
+  if (const cudaError_t pe = cudaGetDeviceProperties(&prop, 0); pe != cudaSuccess) {
+    d.reason = fmt::format("cudaGetDeviceProperties failed: {}", cudaGetErrorString(pe));
+    return d;
+  }
+  d.available = true;
+  d.name = prop.name;
+  d.compute_major = prop.major;
+  d.compute_minor = prop.minor;
+  d.multiprocessors = prop.multiProcessorCount;
+  d.shared_bytes_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  cudaDriverGetVersion(&d.driver_version);
+  cudaRuntimeGetVersion(&d.runtime_version);
+  nvrtcVersion(&d.nvrtc_major, &d.nvrtc_minor);
+  return d;
+}
+
+void require_device(const DeviceInfo& d) {
+  if (!d.available) throw Unavailable(d.reason);
+}
+
+// [SECTION] NVRTC and modules
+
+struct Compiled {
+  std::vector<char> image;
+  bool cubin = false;
+  std::string log;
+};
+
+// NVRTC: real machine code for `want` (major*10+minor) when NVRTC knows it, else PTX for the
+// newest arch it knows below it (the driver finishes the job).
+Compiled nvrtc_compile(const std::string& source, int want, bool need_exact_or_lower) {
+  nvrtcProgram prog = nullptr;
+  if (nvrtcCreateProgram(&prog, source.c_str(), "swz_generated.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS)
+    throw std::runtime_error("nvrtcCreateProgram failed");
+  std::unique_ptr<nvrtcProgram, void (*)(nvrtcProgram*)> guard(&prog, [](nvrtcProgram* p) { nvrtcDestroyProgram(p); });
+  int n = 0;
+  nvrtcGetNumSupportedArchs(&n);
+  std::vector<int> archs(static_cast<std::size_t>(n));
+  if (n) nvrtcGetSupportedArchs(archs.data());
+  int best = 0;
+  for (int a : archs)
+    if (a <= want) best = std::max(best, a);
+  if (!best) {
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    const std::string why = fmt::format("NVRTC {}.{} cannot compile for compute capability {}.{}", major, minor, want / 10, want % 10);
+    if (need_exact_or_lower) throw Unavailable(why);
+    throw std::runtime_error(why);
+  }
+  Compiled c;
+  c.cubin = best == want;
+  const std::string arch = fmt::format("--gpu-architecture={}_{}", c.cubin ? "sm" : "compute", best);
+  const char* opts[] = {arch.c_str(), "-std=c++17"};
+  const nvrtcResult r = nvrtcCompileProgram(prog, 2, opts);
+  std::size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog, &log_size);
+  c.log.assign(log_size, '\0');
+  if (log_size) nvrtcGetProgramLog(prog, c.log.data());
+  while (!c.log.empty() && (c.log.back() == '\0' || c.log.back() == '\n')) c.log.pop_back();
+  if (r != NVRTC_SUCCESS)
+    throw std::runtime_error(fmt::format("NVRTC could not compile the generated kernel: {}\n{}", nvrtcGetErrorString(r), c.log));
+  std::size_t size = 0;
+  if (c.cubin) {
+    nvrtcGetCUBINSize(prog, &size);
+    c.image.resize(size);
+    nvrtcGetCUBIN(prog, c.image.data());
+  } else {
+    nvrtcGetPTXSize(prog, &size);
+    c.image.resize(size);
+    nvrtcGetPTX(prog, c.image.data());
+  }
+  return c;
+}
+
+class Module {
+ public:
+  Module(const std::string& source, const DeviceInfo& dev) {
+    Compiled c = nvrtc_compile(source, dev.compute_major * 10 + dev.compute_minor, true);
+    image_ = std::move(c.image);
+    cu_check(driver().module_load_data(&module_, image_.data()), "cuModuleLoadData");
+  }
+  ~Module() {
+    if (module_) driver().module_unload(module_);
+  }
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  CUfunction function(const char* name, std::uint64_t shared_bytes) const {
+    CUfunction f = nullptr;
+    cu_check(driver().module_get_function(&f, module_, name), "cuModuleGetFunction");
+    cu_check(driver().func_set_attribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared_bytes)),
+             "cuFuncSetAttribute(max dynamic shared memory)");
+    return f;
+  }
+
+ private:
+  CUmodule module_ = nullptr;
+  std::vector<char> image_;
+};
+
+void launch(CUfunction f, unsigned gx, unsigned gy, unsigned threads, std::uint64_t shared_bytes, std::vector<void*> args) {
+  cu_check(driver().launch_kernel(f, gx, gy, 1, threads, 1, 1, static_cast<unsigned>(shared_bytes), nullptr, args.data(), nullptr),
+           "cuLaunchKernel");
+  SWZ_CUDA(cudaGetLastError());
+}
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) { SWZ_CUDA(cudaMalloc(&ptr_, std::max<std::size_t>(bytes, 16))); }
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+class Events {
+ public:
+  Events() {
+    SWZ_CUDA(cudaEventCreate(&start_));
+    SWZ_CUDA(cudaEventCreate(&stop_));
+  }
+  ~Events() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+  // Median milliseconds of `repeats` timed calls of `work`, after `warmup` untimed ones.
+  template <typename F>
+  double median_ms(int warmup, int repeats, F&& work) {
+    for (int i = 0; i < warmup; ++i) work();
+    SWZ_CUDA(cudaDeviceSynchronize());
+    std::vector<float> ms;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+      SWZ_CUDA(cudaEventRecord(start_));
+      work();
+      SWZ_CUDA(cudaEventRecord(stop_));
+      SWZ_CUDA(cudaEventSynchronize(stop_));
+      float t = 0;
+      SWZ_CUDA(cudaEventElapsedTime(&t, start_, stop_));
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    const std::size_t n = ms.size();
+    return n % 2 ? ms[n / 2] : 0.5 * (static_cast<double>(ms[n / 2 - 1]) + static_cast<double>(ms[n / 2]));
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+// [SECTION] counters (CUPTI range profiler)
+
+constexpr const char* kStWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr const char* kLdWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* kStConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+constexpr const char* kStInstructions = "smsp__sass_inst_executed_op_shared_st.sum";
+constexpr const char* kLdInstructions = "smsp__sass_inst_executed_op_shared_ld.sum";
+constexpr const char* kLdsmInstructions = "smsp__inst_executed_op_ldsm.sum";
+
+struct CuptiFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string cupti_reason(CUptiResult r, const char* what) {
+  const char* s = nullptr;
+  cuptiGetResultString(r, &s);
+  std::string why = fmt::format("{} returned {} ({})", what, s ? s : "unknown", static_cast<int>(r));
+  if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+    why += ": the driver restricts GPU performance counters to administrators (NVreg_RestrictProfilingToAdminUsers=1); "
+           "run as root or ask the administrator to allow profiling";
+  else if (r == CUPTI_ERROR_NOT_SUPPORTED || r == CUPTI_ERROR_NOT_COMPATIBLE)
+    why += ": this GPU, driver or virtual machine does not offer the profiling counters";
+  else if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+    why += ": another profiler (Nsight Compute?) already holds the counters";
+  return why;
+}
+// A CUPTI parameter struct: zeroed, its size set.
+template <typename T>
+T params(std::size_t struct_size) {
+  T p{};
+  p.structSize = struct_size;
+  return p;
+}
+
+void cupti(CUptiResult r, const char* what) {
+  if (r != CUPTI_SUCCESS) throw CuptiFailure(cupti_reason(r, what));
+}
+#define SWZ_CUPTI(call) cupti((call), #call)
+
+struct RangeValues {
+  std::vector<std::vector<double>> per_range;  // [range][metric]
+  std::vector<std::string> metrics;
+};
+
+// Runs `work` (kernel launches) under the range profiler, one range per kernel (auto
+// range, kernel replay), and evaluates `metrics` for every range.
+RangeValues profile_kernels(std::vector<std::string> metrics, std::size_t ranges, const std::function<void()>& work, const std::string& chip,
+                            CUcontext ctx) {
+  std::vector<const char*> names;
+  for (const auto& m : metrics) names.push_back(m.c_str());
+
+  auto hi = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  hi.pChipName = chip.c_str();
+  SWZ_CUPTI(cuptiProfilerHostInitialize(&hi));
+  CUpti_Profiler_Host_Object* host = hi.pHostObject;
+  auto host_guard = std::unique_ptr<CUpti_Profiler_Host_Object, void (*)(CUpti_Profiler_Host_Object*)>(host, [](CUpti_Profiler_Host_Object* h) {
+    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    p.pHostObject = h;
+    cuptiProfilerHostDeinitialize(&p);
+  });
+  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  add.pHostObject = host;
+  add.ppMetricNames = names.data();
+  add.numMetrics = names.size();
+  SWZ_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+  auto cs = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  cs.pHostObject = host;
+  SWZ_CUPTI(cuptiProfilerHostGetConfigImageSize(&cs));
+  std::vector<std::uint8_t> config(cs.configImageSize);
+  auto ci = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  ci.pHostObject = host;
+  ci.pConfigImage = config.data();
+  ci.configImageSize = config.size();
+  SWZ_CUPTI(cuptiProfilerHostGetConfigImage(&ci));
+
+  auto en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  en.ctx = ctx;
+  SWZ_CUPTI(cuptiRangeProfilerEnable(&en));
+  CUpti_RangeProfiler_Object* rp = en.pRangeProfilerObject;
+  auto rp_guard = std::unique_ptr<CUpti_RangeProfiler_Object, void (*)(CUpti_RangeProfiler_Object*)>(rp, [](CUpti_RangeProfiler_Object* o) {
+    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = o;
+    cuptiRangeProfilerDisable(&p);
+  });
+
+  auto ds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  ds.pRangeProfilerObject = rp;
+  ds.pMetricNames = names.data();
+  ds.numMetrics = names.size();
+  ds.maxNumOfRanges = ranges;
+  ds.maxNumRangeTreeNodes = static_cast<std::uint32_t>(ranges);
+  SWZ_CUPTI(cuptiRangeProfilerGetCounterDataSize(&ds));
+  std::vector<std::uint8_t> data(ds.counterDataSize);
+  auto di = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  di.pRangeProfilerObject = rp;
+  di.counterDataSize = data.size();
+  di.pCounterData = data.data();
+  SWZ_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&di));
+
+  auto sc = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  sc.pRangeProfilerObject = rp;
+  sc.configSize = config.size();
+  sc.pConfig = config.data();
+  sc.counterDataImageSize = data.size();
+  sc.pCounterDataImage = data.data();
+  sc.range = CUPTI_AutoRange;
+  sc.replayMode = CUPTI_KernelReplay;
+  sc.maxRangesPerPass = ranges;
+  sc.numNestingLevels = 1;
+  sc.minNestingLevel = 1;
+  sc.passIndex = 0;
+  sc.targetNestingLevel = 0;
+  SWZ_CUPTI(cuptiRangeProfilerSetConfig(&sc));
+
+  auto st = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  st.pRangeProfilerObject = rp;
+  SWZ_CUPTI(cuptiRangeProfilerStart(&st));
+  work();
+  SWZ_CUDA(cudaDeviceSynchronize());
+  auto sp = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+  sp.pRangeProfilerObject = rp;
+  SWZ_CUPTI(cuptiRangeProfilerStop(&sp));
+  auto dd = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  dd.pRangeProfilerObject = rp;
+  SWZ_CUPTI(cuptiRangeProfilerDecodeData(&dd));
+  if (dd.numOfRangeDropped) throw CuptiFailure(fmt::format("the profiler dropped {} ranges", dd.numOfRangeDropped));
+
+  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  SWZ_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  if (info.numTotalRanges != ranges)
+    throw CuptiFailure(fmt::format("the profiler recorded {} ranges for {} kernels", info.numTotalRanges, ranges));
+  RangeValues out;
+  out.metrics = metrics;
+  for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+    std::vector<double> values(names.size(), 0.0);
+    auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    ev.pHostObject = host;
+    ev.pCounterDataImage = data.data();
+    ev.counterDataImageSize = data.size();
+    ev.rangeIndex = r;
+    ev.ppMetricNames = names.data();
+    ev.numMetrics = names.size();
+    ev.pMetricValues = values.data();
+    SWZ_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
+    out.per_range.push_back(std::move(values));
+  }
+  return out;
+}
+
+class Profiler {
+ public:
+  // Sets up CUPTI once per process; records why when it cannot.
+  static Profiler& instance() {
+    static Profiler p;
+    return p;
+  }
+  bool ok() const { return ok_; }
+  const std::string& reason() const { return reason_; }
+  const std::string& chip() const { return chip_; }
+
+ private:
+  Profiler() {
+    try {
+      auto ip = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+      SWZ_CUPTI(cuptiProfilerInitialize(&ip));
+      auto cp = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+      cp.deviceIndex = 0;
+      SWZ_CUPTI(cuptiDeviceGetChipName(&cp));
+      chip_ = cp.pChipName ? cp.pChipName : "";
+      ok_ = true;
+    } catch (const std::exception& e) {
+      reason_ = e.what();
+    }
+  }
+  bool ok_ = false;
+  std::string reason_, chip_;
+};
+
+// [SECTION] correctness probe
+
+std::uint64_t element_mask(int ebits) { return low_bits(ebits); }
+
+std::uint64_t read_element(const std::vector<std::uint8_t>& buf, std::size_t i, int ebits) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, buf.data() + i * static_cast<std::size_t>(ebits / 8), static_cast<std::size_t>(ebits / 8));
+  return v;
+}
+void write_element(std::vector<std::uint8_t>& buf, std::size_t i, int ebits, std::uint64_t v) {
+  std::memcpy(buf.data() + i * static_cast<std::size_t>(ebits / 8), &v, static_cast<std::size_t>(ebits / 8));
+}
+
+void fill_access_prediction(AccessMeasurement& m, const detail::AccessPlan& p, const AccessResult& sim) {
+  m.instruction = p.instruction;
+  m.vector_bits = sim.vector.bits;
+  m.instructions = sim.instructions();
+  m.predicted_wavefronts = sim.mean_wavefronts;
+  m.predicted_worst = sim.wavefronts;
+  m.predicted_ideal = sim.ideal_wavefronts;
+  m.predicted_total = sim.total_wavefronts;
+}
+
+void run_probe(const Problem& p, const DeviceInfo& dev, const RunOptions& o, RunResult& out) {
+  const GeneratedSource g = generate_probe_source(p);
+  out.source = g.source;
+  if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin)
+    fail("the layout needs {} bytes of shared memory; this GPU gives a block {}", g.plan.shared_bytes, dev.shared_bytes_per_block_optin);
+  const Module mod(g.source, dev);
+  CUfunction check = mod.function("swz_check", g.plan.shared_bytes);
+  CUfunction store = mod.function("swz_store", g.plan.shared_bytes);
+  CUfunction load = mod.function("swz_load", g.plan.shared_bytes);
+
+  const int eb = p.element_bits;
+  const int coord_bits = p.shared.coord_bits();
+  const std::size_t n = std::size_t{1} << coord_bits;
+  const std::size_t bytes = n * static_cast<std::size_t>(eb / 8);
+  DeviceBuffer src(bytes), dst(bytes);
+  void* src_ptr = src.get();
+  void* dst_ptr = dst.get();
+  std::vector<std::uint8_t> host_src(bytes), host_dst(bytes);
+  const std::vector<BitVec> covered = detail::covered_coordinates(p.read);
+  std::vector<bool> is_covered(n, false);
+  for (BitVec c : covered) is_covered[c] = true;
+  out.checked = static_cast<std::int64_t>(covered.size());
+
+  // Values are digits of the coordinate (eb bits each), so every pair of coordinates differs in
+  // some pass; each digit runs twice with two poisons, so no unwritten element can pass both.
+  const int digits = (coord_bits + eb - 1) / eb;
+  const std::uint64_t mask = element_mask(eb);
+  const std::uint64_t poisons[2] = {0x5a5a5a5a5a5a5a5aull & mask, 0xa5a5a5a5a5a5a5a5ull & mask};
+  std::int64_t wrong = 0;
+  for (int d = 0; d < std::max(1, digits); ++d)
+    for (int k = 0; k < 2; ++k) {
+      const std::uint64_t poison = poisons[k];
+      for (std::size_t c = 0; c < n; ++c) {
+        const std::uint64_t v = eb >= 64 ? static_cast<std::uint64_t>(c) : (static_cast<std::uint64_t>(c) >> (d * eb)) & mask;
+        write_element(host_src, c, eb, v);
+        write_element(host_dst, c, eb, poison);
+      }
+      SWZ_CUDA(cudaMemcpy(src_ptr, host_src.data(), bytes, cudaMemcpyHostToDevice));
+      SWZ_CUDA(cudaMemcpy(dst_ptr, host_dst.data(), bytes, cudaMemcpyHostToDevice));
+      unsigned poison_word = static_cast<unsigned>(poisons[k] & 0xffffffffu);
+      if (eb < 32) poison_word = k == 0 ? 0x5a5a5a5au : 0xa5a5a5a5u;
+      launch(check, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&src_ptr, &dst_ptr, &poison_word});
+      SWZ_CUDA(cudaDeviceSynchronize());
+      SWZ_CUDA(cudaMemcpy(host_dst.data(), dst_ptr, bytes, cudaMemcpyDeviceToHost));
+      for (std::size_t c = 0; c < n; ++c) {
+        const std::uint64_t got = read_element(host_dst, c, eb);
+        const std::uint64_t want = is_covered[c] ? read_element(host_src, c, eb) : poison;
+        if (got != want) {
+          if (!wrong)
+            out.first_mismatch = fmt::format("element {} (pass {}): got 0x{:x}, expected 0x{:x}{}", p.shared.coords().format_coords(c),
+                                             2 * d + k, got, want, is_covered[c] ? "" : " (not read, should stay poisoned)");
+          ++wrong;
+        }
+      }
+    }
+  out.mismatches = wrong;
+  out.correct = wrong == 0;
+
+  Events ev;
+  unsigned poison_word = 0x5a5a5a5au;
+  out.check_kernel_us = 1000.0 * ev.median_ms(o.warmup, o.repeats, [&] {
+    launch(check, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&src_ptr, &dst_ptr, &poison_word});
+  });
+
+  // Counters: one range for the writer's kernel, one for the reader's.
+  if (!o.counters) {
+    out.counters_reason = "not requested";
+    return;
+  }
+  Profiler& prof = Profiler::instance();
+  if (!prof.ok()) {
+    out.counters_reason = prof.reason();
+    return;
+  }
+  CUcontext ctx = nullptr;
+  cu_check(driver().ctx_get_current(&ctx), "cuCtxGetCurrent");
+  auto work = [&] {
+    launch(store, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&src_ptr});
+    launch(load, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&dst_ptr});
+  };
+  std::vector<std::string> metrics = {kStWavefronts, kLdWavefronts, kStConflicts, kLdConflicts, kStInstructions, kLdInstructions, kLdsmInstructions};
+  RangeValues values;
+  try {
+    try {
+      values = profile_kernels(metrics, 2, work, prof.chip(), ctx);
+    } catch (const CuptiFailure&) {
+      // The instruction counts are a cross-check; retry with the wavefront metrics alone.
+      metrics.resize(4);
+      values = profile_kernels(metrics, 2, work, prof.chip(), ctx);
+    }
+  } catch (const CuptiFailure& e) {
+    out.counters_reason = e.what();
+    return;
+  }
+  auto metric = [&](std::size_t range, const char* name) -> double {
+    for (std::size_t i = 0; i < values.metrics.size(); ++i)
+      if (values.metrics[i] == name) return values.per_range[range][i];
+    return -1;
+  };
+  out.counters_available = true;
+  auto fill = [&](AccessMeasurement& m, std::size_t range, const char* wf, const char* conf, bool is_store, bool ldsm) {
+    m.measured = true;
+    m.measured_total = std::llround(metric(range, wf));
+    m.measured_conflicts = std::llround(metric(range, conf));
+    m.measured_wavefronts = m.instructions ? static_cast<double>(m.measured_total) / m.instructions : 0.0;
+    const double inst = is_store ? metric(range, kStInstructions) : ldsm ? metric(range, kLdsmInstructions) : metric(range, kLdInstructions);
+    m.measured_instructions = inst >= 0 ? std::llround(inst) : -1;
+  };
+  fill(out.store, 0, kStWavefronts, kStConflicts, true, false);
+  fill(out.read, 1, kLdWavefronts, kLdConflicts, false, p.read.ldmatrix != 0);
+}
+
+// [SECTION] transpose
+
+std::uint64_t transpose_value(std::uint64_t i, int ebits) {
+  // A bijective mix of the index; the top bit cleared so no value equals the all-ones poison.
+  std::uint64_t x = i * 0x9e3779b97f4a7c15ull;
+  x ^= x >> 29;
+  return x & (low_bits(ebits) >> 1);
+}
+
+void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o, TransposeResult& t) {
+  const std::string why = transpose_unsupported_reason(p);
+  if (!why.empty()) {
+    t.reason = why;
+    return;
+  }
+  const int eb = p.element_bits;
+  const std::int64_t size = o.transpose_size;
+  const TransposeSpec spec{size, size};
+  t.rows = t.cols = size;
+  t.element_bits = eb;
+  t.tile_rows = p.shape[0];
+  t.tile_cols = p.shape[1];
+  const std::size_t count = static_cast<std::size_t>(size) * static_cast<std::size_t>(size);
+  const std::size_t bytes = count * static_cast<std::size_t>(eb / 8);
+
+  struct Candidate {
+    std::string name;
+    SharedLayout layout;
+  };
+  std::vector<Candidate> candidates{{"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, 32 / eb > 0 ? 32 / eb : 1)}};
+  // Generate every source first: a layout the transpose cannot run is reported before any allocation.
+  std::vector<GeneratedSource> sources;
+  for (const auto& c : candidates) sources.push_back(generate_transpose_source(p, c.layout, spec));
+  t.threads_per_block = sources.front().plan.threads;
+
+  DeviceBuffer in(bytes), out(bytes);
+  {
+    std::vector<std::uint8_t> host(bytes);
+    for (std::size_t i = 0; i < count; ++i) write_element(host, i, eb, transpose_value(i, eb));
+    SWZ_CUDA(cudaMemcpy(in.get(), host.data(), bytes, cudaMemcpyHostToDevice));
+  }
+  Events ev;
+  void* in_ptr = in.get();
+  void* out_ptr = out.get();
+  t.memcpy_ms = ev.median_ms(o.warmup, o.repeats, [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); });
+  t.memcpy_gbs = 2.0 * static_cast<double>(bytes) / (t.memcpy_ms * 1e6);
+
+  std::vector<std::uint8_t> host_out(bytes);
+  for (std::size_t v = 0; v < candidates.size(); ++v) {
+    const GeneratedSource& g = sources[v];
+    TransposeVariant tv;
+    tv.name = candidates[v].name;
+    tv.layout = candidates[v].layout.description();
+    tv.predicted_store_wavefronts = simulate(p.store, candidates[v].layout, eb, p.bank).mean_wavefronts;
+    tv.predicted_read_wavefronts = simulate(p.read, candidates[v].layout, eb, p.bank).mean_wavefronts;
+    if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin) {
+      tv.layout += " (skipped: needs more shared memory than a block gets)";
+      t.variants.push_back(tv);
+      continue;
+    }
+    const Module mod(g.source, dev);
+    CUfunction f = mod.function("swz_transpose", g.plan.shared_bytes);
+    unsigned long long rows = static_cast<unsigned long long>(size), cols = rows;
+    const unsigned gx = static_cast<unsigned>(size / p.shape[1]), gy = static_cast<unsigned>(size / p.shape[0]);
+    auto go = [&] { launch(f, gx, gy, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&in_ptr, &out_ptr, &rows, &cols}); };
+    // Correctness on a poisoned output, then timing.
+    SWZ_CUDA(cudaMemset(out_ptr, 0xff, bytes));
+    go();
+    SWZ_CUDA(cudaDeviceSynchronize());
+    SWZ_CUDA(cudaMemcpy(host_out.data(), out_ptr, bytes, cudaMemcpyDeviceToHost));
+    bool ok = true;
+    const std::size_t nn = static_cast<std::size_t>(size);
+    for (std::size_t r = 0; r < nn && ok; ++r)
+      for (std::size_t c = 0; c < nn; ++c)
+        if (read_element(host_out, r * nn + c, eb) != transpose_value(c * nn + r, eb)) {
+          ok = false;
+          break;
+        }
+    tv.correct = ok;
+    tv.milliseconds = ev.median_ms(o.warmup, o.repeats, go);
+    tv.bandwidth_gbs = 2.0 * static_cast<double>(bytes) / (tv.milliseconds * 1e6);
+    t.variants.push_back(tv);
+  }
+  t.ran = true;
+}
+
+}  // namespace
+
+DeviceInfo device_info() {
+  static const DeviceInfo info = probe_device();
+  return info;
+}
+
+std::string compile_check(const std::string& source, int compute_major, int compute_minor) {
+  return nvrtc_compile(source, compute_major * 10 + compute_minor, false).log;
+}
+
+// [SECTION] run
+
+RunResult run(const Problem& problem, const RunOptions& options) {
+  RunResult r;
+  r.device = device_info();
+  require_device(r.device);
+  detail::check_supported(problem);
+  SWZ_CUDA(cudaSetDevice(0));
+  SWZ_CUDA(cudaFree(nullptr));  // make the primary context current
+  r.problem = problem.name;
+  r.layout = problem.shared.description();
+  r.element_bits = problem.element_bits;
+  // Predictions first: they validate the accesses (vector widths, shapes) before any GPU work.
+  const AccessResult ss = simulate(problem.store, problem.shared, problem.element_bits, problem.bank);
+  const AccessResult rs = simulate(problem.read, problem.shared, problem.element_bits, problem.bank);
+  fill_access_prediction(r.store, detail::plan_access(problem.store, problem.shared, problem.element_bits, problem.bank), ss);
+  fill_access_prediction(r.read, detail::plan_access(problem.read, problem.shared, problem.element_bits, problem.bank), rs);
+  run_probe(problem, r.device, options, r);
+  if (options.transpose) {
+    run_transpose(problem, r.device, options, r.transpose);
+  } else {
+    r.transpose.reason = "not requested";
+  }
+  return r;
+}
+
+}  // namespace swz::gpu

@@ -1,0 +1,27 @@
+// runtime_none.cpp: the backend in a build without the CUDA toolkit.
+//
+// Source generation still works (codegen.cpp); anything that needs a GPU says
+// exactly why it cannot run.
+#include "swz/gpu.h"
+
+namespace swz::gpu {
+
+namespace {
+constexpr const char* kWhy =
+    "this build has no CUDA backend: the CUDA toolkit was not found when it was configured "
+    "(or SWZ_ENABLE_CUDA=OFF); rebuild with the toolkit to run layouts on a GPU";
+}
+
+bool built_with_cuda() { return false; }
+
+DeviceInfo device_info() {
+  DeviceInfo d;
+  d.reason = kWhy;
+  return d;
+}
+
+RunResult run(const Problem&, const RunOptions&) { throw Unavailable(kWhy); }
+
+std::string compile_check(const std::string&, int, int) { throw Unavailable(kWhy); }
+
+}  // namespace swz::gpu

@@ -1,0 +1,190 @@
+#include "cases.h"
+
+#include <fmt/format.h>
+
+#include "swz/factories.h"
+
+namespace swz::gpu_tests {
+
+namespace {
+
+using C = Coords;
+
+Access access(LinearLayout l, AccessKind kind, int vec_bits = 0, int ldmatrix = 0) { return Access{std::move(l), kind, ldmatrix, vec_bits}; }
+
+// A hardware.md row: one instruction per lane, the same layout written then read back, row-major fp32.
+Case row(std::string name, std::string text, std::vector<std::int64_t> shape, std::vector<C> reg, std::vector<C> lane, int vec_bits,
+         std::optional<int> ref_store, std::optional<int> ref_read) {
+  const LinearLayout l = distributed(shape, reg, lane);
+  Problem p;
+  p.name = name;
+  p.description = text;
+  p.shape = shape;
+  p.element_bits = 32;
+  p.store = access(l, AccessKind::Store, vec_bits);
+  p.read = access(l, AccessKind::Load, vec_bits);
+  p.set_shared(row_major(shape));
+  return {"hardware", std::move(name), std::move(text), std::move(p), ref_store, ref_read};
+}
+
+// fp16 tile written by 128-bit row copies, read by ldmatrix.x4.
+Case ldsm(std::string name, std::string text, std::vector<std::int64_t> shape, SharedLayout layout, int ref_read) {
+  const std::int64_t per_row = shape[1] / 8;  // 16-byte chunks per row
+  Problem p;
+  p.name = name;
+  p.description = text;
+  p.shape = shape;
+  p.element_bits = 16;
+  p.store = access(blocked({1, 8}, {32 / per_row, per_row}, {1, 1}, {1, 0}, shape), AccessKind::Store);
+  p.read = access(ldmatrix(4, false, shape).addresses, AccessKind::Load, 0, 4);
+  p.set_shared(std::move(layout));
+  return {"tma", std::move(name), std::move(text), std::move(p), 1, ref_read};
+}
+
+// A grid problem (row-major tile whose rows XOR their column by masks), as the presets build them.
+Problem grid(std::string name, std::string description, std::vector<std::int64_t> shape, int ebits, LinearLayout a, LinearLayout b,
+             const std::vector<std::uint32_t>& masks) {
+  Problem p;
+  p.name = std::move(name);
+  p.description = std::move(description);
+  p.shape = std::move(shape);
+  p.element_bits = ebits;
+  p.store = access(std::move(a), AccessKind::Store);
+  p.read = access(std::move(b), AccessKind::Load);
+  p.grid = grid_for(p);
+  p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
+  p.set_masks(masks);
+  return p;
+}
+
+}  // namespace
+
+std::vector<Case> seed_cases() {
+  std::vector<Case> out;
+  const struct {
+    const char* variant;
+    const char* text;
+    int read;
+  } rows[] = {{"unswizzled", "unswizzled", 16}, {"xor-m", "XOR m (masks 1,2,4,8)", 2}, {"xor-2m", "XOR 2m (masks 2,4,8,16)", 1}};
+  for (const auto& r : rows) {
+    Problem p = make_preset("transpose16x32");
+    p.apply_variant(r.variant);
+    std::string name = fmt::format("transpose16x32_{}", r.variant);
+    for (char& c : name)
+      if (c == '-') c = '_';
+    out.push_back({"seed", name, r.text, std::move(p), 1, r.read});
+  }
+  return out;
+}
+
+std::vector<Case> hardware_cases() {
+  const std::vector<C> none{};
+  const C z{0, 0};
+  std::vector<Case> out;
+  // Shapes are row-major fp32: {rows, columns}; a 1 KB row is 256 columns.
+  out.push_back(row("lds32_linear", "LDS.32 lane t -> word t (linear)", {32, 32}, none, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}, 32,
+                    std::nullopt, 1));
+  out.push_back(row("lds32_stride32", "LDS.32 lane t -> word 32t", {32, 32}, none, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, 32,
+                    std::nullopt, 32));
+  out.push_back(row("lds32_one_word", "LDS.32 all lanes one word", {32, 32}, none, {z, z, z, z, z}, 32, std::nullopt, 1));
+  out.push_back(row("lds32_stride2", "LDS.32 lane t -> word 2t", {32, 64}, none, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, 32,
+                    std::nullopt, 2));
+  out.push_back(row("lds64_linear", "LDS.64 linear", {4, 64}, {{0, 1}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, 64, std::nullopt, 2));
+  out.push_back(row("lds64_halfwarp_rows", "LDS.64 half-warps on different 1 KB rows", {4, 256}, {{0, 1}},
+                    {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}}, 64, std::nullopt, 2));
+  out.push_back(row("lds64_even_odd_rows", "LDS.64 even/odd lanes on different rows; STS.64 phase-breaking", {4, 256}, {{0, 1}},
+                    {{1, 0}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}, 64, 4, 4));
+  out.push_back(row("lds128_linear", "LDS.128 linear", {2, 128}, {{0, 1}, {0, 2}}, {{0, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}, 128,
+                    std::nullopt, 4));
+  out.push_back(row("lds128_quarter_rows", "LDS.128 quarter-warps on different rows", {4, 256}, {{0, 1}, {0, 2}},
+                    {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, 128, std::nullopt, 4));
+  out.push_back(row("lds128_phase_breaking", "LDS.128 byte address (t>>2)*16 + (t&3)*1024; STS.128 phase-breaking", {4, 256},
+                    {{0, 1}, {0, 2}}, {{1, 0}, {2, 0}, {0, 4}, {0, 8}, {0, 16}}, 128, 16, 16));
+  out.push_back(row("lds128_lane_pairs", "LDS.128 lane pairs share an address", {2, 128}, {{0, 1}, {0, 2}},
+                    {z, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, 128, std::nullopt, 2));
+  out.push_back(row("lds128_one_address", "LDS.128 all lanes one address; STS.128 all lanes one address", {2, 128}, {{0, 1}, {0, 2}},
+                    {z, z, z, z, z}, 128, 4, 2));
+  out.push_back(row("lds128_groups_of_8", "LDS.128 groups of 8 lanes share an address", {2, 128}, {{0, 1}, {0, 2}},
+                    {z, z, z, {0, 4}, {0, 8}}, 128, std::nullopt, 2));
+  out.push_back(row("lds128_same_128_bytes", "LDS.128 all four quarter-warps read the same 128 bytes", {2, 128}, {{0, 1}, {0, 2}},
+                    {{0, 4}, {0, 8}, {0, 16}, z, z}, 128, std::nullopt, 4));
+  // ldmatrix rows of the reference.
+  out.push_back(ldsm("ldsm_128B_rows_unswizzled", "ldmatrix.x4, 16-byte rows at 128-byte stride, unswizzled", {16, 64}, row_major({16, 64}), 32));
+  out.back().group = "hardware";
+  out.push_back(ldsm("ldsm_128B_rows_swizzle343", "same with CuTe Swizzle<3,4,3> on byte addresses", {16, 64},
+                     tma_swizzle(128, {16, 64}, /*element_bits=*/16), 4));
+  out.back().group = "hardware";
+  out.push_back(ldsm("ldsm_64B_rows_unswizzled", "ldmatrix.x4, 64-byte rows, unswizzled", {32, 32}, row_major({32, 32}), 16));
+  out.back().group = "hardware";
+  out.push_back(ldsm("ldsm_64B_rows_swizzle243", "same with Swizzle<2,4,3> on byte addresses", {32, 32}, tma_swizzle(64, {32, 32}, 16), 4));
+  out.back().group = "hardware";
+  return out;
+}
+
+std::vector<Case> tma_cases() {
+  std::vector<Case> out;
+  // 128B: 64 fp16 per row; 64B: 32; 32B: 16. Tiles of 64 rows, read by ldmatrix.x4.
+  const struct {
+    int bytes;
+    std::int64_t cols;
+    int unswizzled;
+  } modes[] = {{128, 64, 32}, {64, 32, 16}, {32, 16, 8}};
+  for (const auto& m : modes) {
+    const std::vector<std::int64_t> shape{64, m.cols};
+    out.push_back(ldsm(fmt::format("ldsm_tma{}B_unswizzled", m.bytes), fmt::format("ldmatrix.x4 of {}-byte fp16 rows, unswizzled", m.bytes),
+                       shape, row_major(shape), m.unswizzled));
+    out.push_back(ldsm(fmt::format("ldsm_tma{}B", m.bytes), fmt::format("ldmatrix.x4 of fp16 rows under the TMA {}B swizzle", m.bytes), shape,
+                       tma_swizzle(m.bytes, shape, 16), 4));
+  }
+  return out;
+}
+
+std::vector<Case> preset_cases() {
+  std::vector<Case> out;
+  for (const auto& info : list_presets()) {
+    const Problem base = make_preset(info.name);
+    std::vector<std::string> variants;
+    for (const auto& v : base.variants) variants.push_back(v.name);
+    if (variants.empty()) variants.push_back("");
+    for (const auto& v : variants) {
+      Problem p = base;
+      if (!v.empty()) p.apply_variant(v);
+      std::string name = v.empty() ? info.name : fmt::format("{}_{}", info.name, v);
+      for (char& c : name)
+        if (c == '-') c = '_';
+      out.push_back({"preset", name, info.description, std::move(p), std::nullopt, std::nullopt});
+    }
+  }
+  return out;
+}
+
+std::vector<Case> transpose_cases() {
+  std::vector<Case> out;
+  {
+    Problem p = make_preset("transpose16x32");
+    p.apply_variant("xor-2m");
+    out.push_back({"transpose", "fp32_16x32_1w_xor2m", "the seed's 16x32 fp32 tile, one warp, XOR 2m", std::move(p), 1, 1});
+  }
+  {
+    // 32x32 fp32 tile, 32x8 threads (the reference's throughput kernel): lanes along n to write,
+    // along m to read; warps take rows / columns; XOR swizzle col ^ row.
+    const std::vector<std::int64_t> shape{32, 32};
+    auto a = distributed(shape, {{8, 0}, {16, 0}}, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}, {{1, 0}, {2, 0}, {4, 0}});
+    auto b = distributed(shape, {{0, 8}, {0, 16}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}, {0, 2}, {0, 4}});
+    out.push_back({"transpose", "fp32_32x32_8w_xor", "32x32 fp32 tile, 32x8 threads, XOR col ^ row",
+                   grid("transpose32x32_fp32_8w", "32x32 fp32 transpose, 8 warps", shape, 32, a, b, {1, 2, 4, 8, 16}), 1, 1});
+  }
+  {
+    // 64x64 fp16 tile, 4 warps: each lane writes two fp16 of a row (STS.32) and reads two rows of
+    // one column (2x LDS.U16), so both global sides move 128 bytes per warp instruction. Row bits
+    // 1..5 (the reader's lanes) XOR the column's word bits 1..5: every bank once per read.
+    const std::vector<std::int64_t> shape{64, 64};
+    auto a = distributed(shape, {{0, 1}, {1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, {{16, 0}, {32, 0}});
+    auto b = distributed(shape, {{1, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, {{0, 16}, {0, 32}});
+    out.push_back({"transpose", "fp16_64x64_4w_xor", "64x64 fp16 tile, 4 warps, XOR word ^ row",
+                   grid("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b, {0, 2, 4, 8, 16, 32}), 1, 1});
+  }
+  return out;
+}
+
+}  // namespace swz::gpu_tests

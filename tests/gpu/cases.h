@@ -1,0 +1,33 @@
+// cases.h: the problems the GPU suite runs, each with what the hardware reference says.
+//
+// Groups:
+//   seed      the 16x32 fp32 transpose under its three swizzles (reference: reads 16 / 2 / 1, stores 1)
+//   hardware  every measured row of shared/reference/hardware.md, as a one-warp access
+//   tma       ldmatrix.x4 reads of fp16 tiles, unswizzled and under the TMA 128B / 64B / 32B swizzles
+//   preset    every preset under every named layout (correctness and counters)
+//   transpose full-size transposes (fp32 and fp16) with a conflict-free layout
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "swz/problem.h"
+
+namespace swz::gpu_tests {
+
+struct Case {
+  std::string group;
+  std::string name;             // unique within the suite; [A-Za-z0-9_]
+  std::string description;      // the reference's wording
+  Problem problem;
+  std::optional<int> reference_store, reference_read;  // wavefronts per instruction from the reference
+};
+
+std::vector<Case> seed_cases();
+std::vector<Case> hardware_cases();
+std::vector<Case> tma_cases();
+std::vector<Case> preset_cases();    // every preset x named layout; toy8x8 included (the backend refuses it)
+std::vector<Case> transpose_cases(); // fp32 and fp16, each with a conflict-free XOR swizzle
+
+}  // namespace swz::gpu_tests

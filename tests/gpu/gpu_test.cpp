@@ -1,0 +1,173 @@
+// GPU suite: the hardware's counters against the simulator, on a real GPU.
+//
+// Skips (GTEST_SKIP, with the reason) where no GPU can run it: CI machines, builds
+// without CUDA. With SWZ_GPU_RESULTS_DIR set, writes results.md (the tables
+// tests/gpu/RESULTS.md quotes) and results.json there when the suite ends; run
+// the binary itself (not through ctest) so one process sees every case.
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "cases.h"
+#include "swz/error.h"
+#include "swz/gpu.h"
+
+namespace swz::gpu_tests {
+namespace {
+
+struct Record {
+  Case c;
+  bool ran = false;
+  std::string why;  // when !ran
+  gpu::RunResult r;
+};
+
+std::vector<Record>& records() {
+  static std::vector<Record> all;
+  return all;
+}
+
+bool have_gpu() { return gpu::device_info().available; }
+#define SWZ_REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no GPU to run on: " << gpu::device_info().reason
+
+std::string test_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
+
+// One case under the counters; returns false (and records why) when the backend refuses it.
+bool run_case(const Case& c, const gpu::RunOptions& o, gpu::RunResult& r) {
+  try {
+    r = gpu::run(c.problem, o);
+  } catch (const swz::Error& e) {
+    records().push_back({c, false, e.what(), {}});
+    return false;
+  }
+  records().push_back({c, true, "", r});
+  return true;
+}
+
+void expect_counts(const Case& c, const gpu::RunResult& r) {
+  EXPECT_TRUE(r.correct) << r.first_mismatch;
+  ASSERT_TRUE(r.counters_available) << r.counters_reason;
+  EXPECT_EQ(r.store.measured_total, r.store.predicted_total)
+      << r.store.instruction << ": measured " << r.store.measured_wavefronts << " wavefronts/instr, predicted " << r.store.predicted_wavefronts;
+  EXPECT_EQ(r.read.measured_total, r.read.predicted_total)
+      << r.read.instruction << ": measured " << r.read.measured_wavefronts << " wavefronts/instr, predicted " << r.read.predicted_wavefronts;
+  if (r.store.measured_instructions >= 0) {
+    EXPECT_EQ(r.store.measured_instructions, r.store.instructions) << "shared store instructions executed";
+  }
+  if (r.read.measured_instructions >= 0) {
+    EXPECT_EQ(r.read.measured_instructions, r.read.instructions) << "shared load instructions executed";
+  }
+  // The reference's number, where it has one, for the hardware as much as for the simulator.
+  if (c.reference_store) {
+    EXPECT_DOUBLE_EQ(r.store.measured_wavefronts, *c.reference_store) << c.description;
+  }
+  if (c.reference_read) {
+    EXPECT_DOUBLE_EQ(r.read.measured_wavefronts, *c.reference_read) << c.description;
+  }
+}
+
+class Counters : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Counters, MeasuredEqualsPredicted) {
+  SWZ_REQUIRE_GPU();
+  const Case& c = GetParam();
+  gpu::RunOptions o;
+  o.transpose = false;
+  o.repeats = 9;
+  gpu::RunResult r;
+  if (!run_case(c, o, r)) GTEST_SKIP() << "the GPU backend cannot run this problem: " << records().back().why;
+  expect_counts(c, r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed, Counters, ::testing::ValuesIn(seed_cases()), test_name);
+INSTANTIATE_TEST_SUITE_P(Hardware, Counters, ::testing::ValuesIn(hardware_cases()), test_name);
+INSTANTIATE_TEST_SUITE_P(Tma, Counters, ::testing::ValuesIn(tma_cases()), test_name);
+INSTANTIATE_TEST_SUITE_P(Preset, Counters, ::testing::ValuesIn(preset_cases()), test_name);
+
+class Transpose : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Transpose, CorrectAndNearMemcpy) {
+  SWZ_REQUIRE_GPU();
+  const Case& c = GetParam();
+  gpu::RunOptions o;
+  o.transpose_size = 8192;
+  o.repeats = 25;
+  gpu::RunResult r;
+  ASSERT_TRUE(run_case(c, o, r)) << records().back().why;
+  expect_counts(c, r);
+  ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
+  for (const auto& v : r.transpose.variants) EXPECT_TRUE(v.correct) << v.name << " (" << v.layout << ") wrote a wrong element";
+  const auto& chosen = r.transpose.variants.front();
+  ASSERT_EQ(chosen.predicted_read_wavefronts, 1.0) << "the chosen layout should be conflict-free";
+  EXPECT_GE(chosen.bandwidth_gbs, 0.95 * r.transpose.memcpy_gbs)
+      << fmt::format("{:.0f} GB/s vs memcpy {:.0f} GB/s ({:.1f}%)", chosen.bandwidth_gbs, r.transpose.memcpy_gbs,
+                     100.0 * chosen.bandwidth_gbs / r.transpose.memcpy_gbs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Throughput, Transpose, ::testing::ValuesIn(transpose_cases()), test_name);
+
+// -- the results tables ---------------------------------------------------------
+
+std::string fmt_wf(double v) { return v == static_cast<double>(static_cast<long long>(v)) ? fmt::format("{:.0f}", v) : fmt::format("{:.2f}", v); }
+
+std::string access_cells(const gpu::AccessMeasurement& a, std::optional<int> reference) {
+  const std::string measured = a.measured ? fmt_wf(a.measured_wavefronts) : "-";
+  const std::string verdict = !a.measured ? "-" : a.matches() ? "yes" : "**NO**";
+  return fmt::format("{} x{} | {} | {} | {} | {} | {}", a.instruction, a.instructions, fmt_wf(a.predicted_wavefronts), measured,
+                     reference ? std::to_string(*reference) : "", a.measured ? std::to_string(a.measured_conflicts) : "-", verdict);
+}
+
+void write_results(const std::string& dir) {
+  std::string md;
+  const gpu::DeviceInfo d = gpu::device_info();
+  md += fmt::format("Device: {} (compute capability {}.{}, {} SMs), driver {}, CUDA runtime {}, NVRTC {}.{}.\n\n", d.name, d.compute_major,
+                    d.compute_minor, d.multiprocessors, d.driver_version, d.runtime_version, d.nvrtc_major, d.nvrtc_minor);
+  md += "Wavefronts per instruction: predicted by `swz::simulate`, measured from "
+        "`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{st,ld}.sum` (CUPTI range profiler, one block) divided by the "
+        "instructions the kernel issues; reference = `shared/reference/hardware.md`.\n\n";
+  md += "| group | case | correct | store | predicted | measured | reference | conflicts | match | read | predicted | measured | reference | conflicts | match |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& rec : records()) {
+    if (!rec.ran) {
+      md += fmt::format("| {} | {} | not run: {} |||||||||||||\n", rec.c.group, rec.c.name, rec.why);
+      all.push_back({{"group", rec.c.group}, {"case", rec.c.name}, {"ran", false}, {"why", rec.why}});
+      continue;
+    }
+    md += fmt::format("| {} | {} | {} | {} | {} |\n", rec.c.group, rec.c.name, rec.r.correct ? "yes" : "**NO**",
+                      access_cells(rec.r.store, rec.c.reference_store), access_cells(rec.r.read, rec.c.reference_read));
+    nlohmann::json j = gpu::to_json(rec.r);
+    j["group"] = rec.c.group;
+    j["case"] = rec.c.name;
+    all.push_back(j);
+  }
+  md += "\nTranspose throughput (GB/s = bytes read + written / median time; cudaMemcpy device to device in the same run):\n\n";
+  md += "| case | elements | tile | threads | layout | read wf/instr (pred.) | GB/s | % of memcpy | memcpy GB/s | correct |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& rec : records()) {
+    if (!rec.ran || !rec.r.transpose.ran) continue;
+    const auto& t = rec.r.transpose;
+    for (const auto& v : t.variants)
+      md += fmt::format("| {} | {}x{} {}-bit | {}x{} | {} | {}: {} | {} | {:.0f} | {:.1f}% | {:.0f} | {} |\n", rec.c.name, t.rows, t.cols,
+                        t.element_bits, t.tile_rows, t.tile_cols, t.threads_per_block, v.name, v.layout, fmt_wf(v.predicted_read_wavefronts),
+                        v.bandwidth_gbs, 100.0 * v.bandwidth_gbs / t.memcpy_gbs, t.memcpy_gbs, v.correct ? "yes" : "**NO**");
+  }
+  std::ofstream(dir + "/results.md") << md;
+  std::ofstream(dir + "/results.json") << all.dump(1) << "\n";
+}
+
+class ResultsWriter : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const char* dir = std::getenv("SWZ_GPU_RESULTS_DIR");
+    if (dir && *dir && have_gpu() && !records().empty()) write_results(dir);
+  }
+};
+const auto* const kWriter = ::testing::AddGlobalTestEnvironment(new ResultsWriter);
+
+}  // namespace
+}  // namespace swz::gpu_tests

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Build the CUDA backend and run the GPU suite in one command, on a machine with a GPU.
+#
+#   tests/gpu/run_gpu_suite.sh [RESULTS_DIR]
+#
+# RESULTS_DIR defaults to $OUT when set, else build-gpu-suite/results. It receives
+# results.md (the tables for tests/gpu/RESULTS.md), results.json, gtest.log,
+# gtest.xml, build.log, the CLI's JSON for the seed example, and ncu.txt (Nsight
+# Compute's own reading of the same counters, when ncu is installed).
+# SWZ_DEPS_PREFIX: an install prefix holding nlohmann_json, fmt, CLI11 and GTest
+# for machines without those development packages.
+# Exit status: the test binary's (0 when every test passed or skipped).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-${OUT:-$root/build-gpu-suite/results}}
+build=${SWZ_GPU_BUILD_DIR:-$root/build-gpu-suite}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+
+args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSWZ_BUILD_GUI=OFF -DSWZ_BUILD_BENCH=OFF -DSWZ_BUILD_TESTS=ON -DSWZ_ENABLE_CUDA=ON)
+if [ -n "${SWZ_DEPS_PREFIX:-}" ]; then
+  args+=(-DCMAKE_PREFIX_PATH="$SWZ_DEPS_PREFIX")
+  command -v pkg-config >/dev/null || args+=(-DPKG_CONFIG_EXECUTABLE="$SWZ_DEPS_PREFIX/bin/pkg-config")
+  export LD_LIBRARY_PATH="$SWZ_DEPS_PREFIX/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv; } >"$out/build.log" 2>&1 || true
+if ! cmake "${args[@]}" >>"$out/build.log" 2>&1 || ! cmake --build "$build" -j "$(nproc)" --target swizzle swz_gpu_tests >>"$out/build.log" 2>&1; then
+  echo "build failed; last lines of $out/build.log:"
+  tail -40 "$out/build.log"
+  exit 1
+fi
+
+SWZ_GPU_RESULTS_DIR="$out" "$build/tests/gpu/swz_gpu_tests" --gtest_output=xml:"$out/gtest.xml" >"$out/gtest.log" 2>&1
+rc=$?
+"$build/app/cli/swizzle" gpu --preset transpose16x32 --mask 2,4,8,16 --json >"$out/cli_transpose16x32.json" 2>&1
+echo "swizzle gpu exit status: $?" >>"$out/cli_transpose16x32.json"
+
+# Nsight Compute's own reading of the seed's read (XOR m: 2 wavefronts per LDS), next to ours.
+if command -v ncu >/dev/null; then
+  ncu --kernel-name swz_check --launch-count 1 \
+      --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum \
+      "$build/app/cli/swizzle" gpu --preset transpose16x32 --mask 1,2,4,8 --no-transpose --repeats 1 --no-counters >"$out/ncu.txt" 2>&1 || true
+fi
+
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|FAILED TEST" "$out/gtest.log" | tail -15
+[ -f "$out/results.md" ] && cat "$out/results.md"
+exit $rc
