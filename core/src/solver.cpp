@@ -648,8 +648,9 @@ struct GridSearch {
   BitVec g_part(std::uint32_t toggles) const { return toggles >> kernel; }
 };
 
+// A pivot-highest echelon basis indexed by pivot; grid searches stay within 32 bits.
 struct Echelon {
-  std::array<BitVec, 64> by_pivot{};
+  std::array<BitVec, 32> by_pivot{};
   BitVec pivots = 0;
   BitVec reduce(BitVec v) const {
     while (BitVec hit = v & pivots) v ^= by_pivot[static_cast<std::size_t>(63 - std::countl_zero(hit))];
@@ -733,52 +734,58 @@ std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b) {
   return a * b;
 }
 
-// Toggle values of the last segment row that keep both spans clear.
+// Toggle values of the last segment row that keep both spans clear. The bad
+// values for one access form a coset rep + span(dirs) inside G (or nothing).
 std::uint64_t count_last(const GridSearch& gs, const Pair& at, int j) {
   const BitVec mj = gs.row_vec[static_cast<std::size_t>(j)];
   const BitVec gmask = low_bits(gs.g);
   const std::uint64_t all = std::uint64_t{1} << gs.g;
-  auto bad_coset = [&](const Echelon& e, BitVec& rep, std::vector<BitVec>& dirs) {
-    rep = e.reduce(mj);
-    if (rep & ~gmask) return false;
-    dirs.clear();
-    for (int p = 0; p < gs.g; ++p)
-      if ((e.pivots >> p) & 1u) dirs.push_back(e.by_pivot[static_cast<std::size_t>(p)]);
-    return true;
+  struct Coset {
+    bool any = false;
+    BitVec rep = 0;
+    std::array<BitVec, 32> dirs{};
+    int n = 0;
   };
-  BitVec ra = 0, rb = 0;
-  std::vector<BitVec> da, db;
-  const bool has_a = bad_coset(at.pa, ra, da), has_b = bad_coset(at.pb, rb, db);
-  if (!has_a && !has_b) return all;
-  if (has_a != has_b) return all - (std::uint64_t{1} << (has_a ? da.size() : db.size()));
-  if (gs.g <= 12) {
-    std::vector<std::uint64_t> bits((all + 63) / 64, 0);
-    auto mark = [&](BitVec rep, const std::vector<BitVec>& dirs) {
-      for (std::uint64_t i = 0; i < (std::uint64_t{1} << dirs.size()); ++i) {
-        BitVec x = rep;
-        for (std::size_t k = 0; k < dirs.size(); ++k)
-          if ((i >> k) & 1u) x ^= dirs[k];
-        bits[x / 64] |= std::uint64_t{1} << (x % 64);
-      }
-    };
-    mark(ra, da);
-    mark(rb, db);
-    std::uint64_t bad = 0;
-    for (auto w : bits) bad += static_cast<std::uint64_t>(std::popcount(w));
-    return all - bad;
+  auto bad = [&](const Echelon& e) {
+    Coset c;
+    c.rep = e.reduce(mj);
+    if (c.rep & ~gmask) return c;
+    c.any = true;
+    for (int p = 0; p < gs.g; ++p)
+      if ((e.pivots >> p) & 1u) c.dirs[static_cast<std::size_t>(c.n++)] = e.by_pivot[static_cast<std::size_t>(p)];
+    return c;
+  };
+  const Coset ca = bad(at.pa), cb = bad(at.pb);
+  if (!ca.any && !cb.any) return all;
+  if (!ca.any || !cb.any) return all - (std::uint64_t{1} << (ca.any ? ca.n : cb.n));
+  // |A ∪ B| = |A| + |B| - |A ∩ B|; the cosets meet iff ra ^ rb is in span(A) + span(B),
+  // and then in a coset of span(A) ∩ span(B), of dimension n_A + n_B - dim(span(A) + span(B)).
+  Echelon sum;
+  for (int i = 0; i < ca.n; ++i) sum.insert(ca.dirs[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < cb.n; ++i) sum.insert(cb.dirs[static_cast<std::size_t>(i)]);
+  const int sum_dim = std::popcount(sum.pivots);
+  const std::uint64_t inter = sum.reduce(ca.rep ^ cb.rep) == 0 ? std::uint64_t{1} << (ca.n + cb.n - sum_dim) : 0;
+  return all - (std::uint64_t{1} << ca.n) - (std::uint64_t{1} << cb.n) + inter;
+}
+
+// Lemma 9.5 as a prune: the rows still to place must stay independent modulo
+// P_X, and they can only use m_j.. and the toggle columns.
+bool room_left(const GridSearch& gs, const Pair& at, int j) {
+  const int need = gs.rows - j;
+  for (const Echelon* e : {&at.pa, &at.pb}) {
+    Echelon grow = *e;
+    int gained = 0;
+    for (int k = j; k < gs.rows; ++k) gained += grow.insert(gs.row_vec[static_cast<std::size_t>(k)]) ? 1 : 0;
+    for (int k = 0; k < gs.g; ++k) gained += grow.insert(BitVec{1} << k) ? 1 : 0;
+    if (gained < need) return false;
   }
-  // Large G: |A ∪ B| = |A| + |B| - |A ∩ B|, the intersection an affine subspace too.
-  Subspace sa = Subspace::span(da, 64), sb = Subspace::span(db, 64);
-  const Subspace both = sa.intersect(sb);
-  // x in both cosets: x = ra + a = rb + b  <=>  ra ^ rb in sa + sb.
-  const bool meet = sa.sum(sb).contains(ra ^ rb);
-  const std::uint64_t inter = meet ? (std::uint64_t{1} << both.dim()) : 0;
-  return all - (std::uint64_t{1} << da.size()) - (std::uint64_t{1} << db.size()) + inter;
+  return true;
 }
 
 std::uint64_t count_from(const GridSearch& gs, const Pair& at, int j) {
   if (j == gs.rows) return 1;
   if (j == gs.rows - 1) return count_last(gs, at, j);
+  if (j + 2 < gs.rows && !room_left(gs, at, j)) return 0;
   std::uint64_t total = 0;
   Pair next;
   for (std::uint32_t x = 0; x < (1u << gs.g); ++x)
@@ -876,7 +883,8 @@ std::optional<std::vector<std::uint32_t>> MaskEnumerator::next() {
         placed = true;
         break;
       }
-      if (grid_step(gs, s.stack[static_cast<std::size_t>(j)], j, x, s.stack[static_cast<std::size_t>(j) + 1])) {
+      if (grid_step(gs, s.stack[static_cast<std::size_t>(j)], j, x, s.stack[static_cast<std::size_t>(j) + 1]) &&
+          (j + 2 >= gs.rows || room_left(gs, s.stack[static_cast<std::size_t>(j) + 1], j + 1))) {
         placed = true;
         break;
       }
@@ -944,6 +952,7 @@ Repair repair(const Problem& p, const std::vector<std::uint32_t>& current_in) {
         break;  // bank rows: the cheapest choice is as good as any
       }
       if (!grid_step(gs, at, j, t, next)) continue;
+      if (j + 2 < gs.rows && !room_left(gs, next, j + 1)) continue;
       chosen[static_cast<std::size_t>(j)] = t;
       self(self, j + 1, next, c);
       if (best == 0) return;
