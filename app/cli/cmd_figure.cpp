@@ -1,0 +1,62 @@
+// swizzle figure: one picture of a problem as SVG, for slides and papers.
+//
+//   swizzle figure --preset transpose16x32 --mask 2,4,8,16 --view tensor -o fig.svg
+//   swizzle figure --preset transpose16x32 --view reader --thread 9 -o reader.svg
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "command.h"
+#include "common.h"
+#include "swz/error.h"
+#include "swz/export.h"
+#include "swz/svg.h"
+
+namespace swz::cli {
+namespace {
+
+struct Options {
+  ProblemOptions problem;
+  std::string solved;  // --solved
+  std::string view = "tensor";
+  std::string output;  // -o
+  FigureOptions figure;
+  bool no_labels = false;
+};
+
+Register reg{
+    {"figure", "Draw a view of a problem as SVG (tensor, writer, reader, matrix-a, matrix-b, matrix-m)", 70, [](CLI::App& sub) {
+       auto o = std::make_shared<Options>();
+       add_problem_options(sub, o->problem);
+       sub.add_option("--solved", o->solved, "Draw with the layout of a `swizzle solve --json` result");
+       sub.add_option("--view", o->view, fmt::format("What to draw: {}", fmt::join(figure_view_names(), ", ")))
+           ->capture_default_str();
+       sub.add_option("--thread", o->figure.highlight_thread, "writer/reader: ring this thread's elements");
+       sub.add_option("--title", o->figure.title, "Title line (default: problem and view)");
+       sub.add_flag("--no-labels", o->no_labels, "No numbers in the cells");
+       sub.add_option("-o,--output", o->output, "Output file, replaced atomically (default: stdout)");
+       sub.callback([o] {
+         const FigureView view = parse_figure_view(o->view);
+         ProblemOptions po = o->problem;
+         std::optional<SharedLayout> solved;
+         if (!o->solved.empty()) {
+           if (po.masks_given || !po.variant.empty() || !po.shared_file.empty())
+             fail("--solved gives the layout: leave out --mask, --layout and --shared");
+           SolvedLayout s = load_solved_layout(o->solved);
+           if (po.preset.empty()) po.preset = s.preset;
+           solved = std::move(s.shared);
+         }
+         Problem p = load_problem(po);
+         if (solved) p.set_shared(std::move(*solved));
+         FigureOptions options = o->figure;
+         options.labels = !o->no_labels;
+         const std::string svg = figure_svg(p, view, options);
+         if (o->output.empty())
+           std::fputs(svg.c_str(), stdout);
+         else
+           write_file_atomically(o->output, svg);
+       });
+     }}};
+
+}  // namespace
+}  // namespace swz::cli
