@@ -1,0 +1,65 @@
+// swizzle conflicts: one access (a distributed layout) against one shared layout.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "common.h"
+#include "swz/analysis.h"
+#include "swz/error.h"
+#include "swz/layout_io.h"
+
+namespace swz::cli {
+namespace {
+
+struct Options {
+  std::string dist, shared;
+  int bits = 0, vec_bits = 0, banks = 32, ldmatrix = 0;
+  bool store = false, json = false;
+};
+
+Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout reading or writing a shared layout", 30,
+              [](CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.add_option("--dist", o->dist, "Distributed layout of the access (register/lane/warp bases)")->required();
+  sub.add_option("--shared", o->shared, "Shared-memory layout (offset_bases)")->required();
+  sub.add_option("--bits", o->bits, "Element width in bits: 4, 8, 16, 32, 64 (default: the files' element_bits, else 32)");
+  sub.add_option("--vec-bits", o->vec_bits, "Bits per lane per instruction: 32, 64, 128 (default: widest allowed)");
+  sub.add_option("--banks", o->banks, "Number of banks")->default_val(32);
+  sub.add_option("--ldmatrix", o->ldmatrix, "Read with ldmatrix .x1/.x2/.x4 (the layout gives the row addresses)");
+  sub.add_flag("--store", o->store, "The access is a store (default: a load)");
+  sub.add_flag("--json", o->json, "One JSON object on stdout");
+  sub.callback([o] {
+    const LayoutFile dist = load_layout_file(o->dist);
+    if (dist.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg/lane/warp bases)", o->dist);
+    const LayoutFile shared_file = load_layout_file(o->shared);
+    if (shared_file.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases)", o->shared);
+    const SharedLayout shared = SharedLayout::from_linear(shared_file.layout, o->shared);
+    if (dist.layout.shape() != shared.shape())
+      fail("the access covers a {} tensor but the shared layout is {}", fmt::join(dist.layout.shape(), "x"), fmt::join(shared.shape(), "x"));
+    int bits = o->bits;
+    if (!bits) bits = dist.element_bits.value_or(shared_file.element_bits.value_or(32));
+    BankModel model;
+    model.banks = o->banks;
+    model.warp_size = 1 << dist.layout.in_dim_bits("lane");
+    check_bank_model(model);
+    Access access{dist.layout, o->store ? AccessKind::Store : AccessKind::Load, o->ldmatrix, o->vec_bits};
+    const AccessAnalysis a = analyze_access(access, shared, bits, model);
+    if (o->json) {
+      nlohmann::json j = to_json(a, shared.coords());
+      j["element_bits"] = bits;
+      j["banks"] = model.banks;
+      j["kind"] = o->store ? "store" : "load";
+      print_json(j);
+      return;
+    }
+    const AccessResult& s = a.simulated;
+    fmt::print("{}: {} per instruction (ideal {}, {} conflict{}), {} instructions of {}-bit vectors\n", o->store ? "store" : "load",
+               verdict_text(s), s.ideal_wavefronts, s.conflicts, s.conflicts == 1 ? "" : "s", s.instructions(), s.vector.bits);
+    if (a.lemma.applies) fmt::print("algebra: intersection dim {}, predicted {} wavefronts\n", a.lemma.intersection_dim, a.lemma.predicted_wavefronts);
+    if (!a.agrees()) fmt::print("note: {}\n", a.difference);
+  });
+}}};
+
+}  // namespace
+}  // namespace swz::cli
