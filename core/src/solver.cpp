@@ -25,6 +25,9 @@ namespace {
 int ilog2(std::uint64_t v) { return std::countr_zero(v); }
 bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
 
+// dim(a ∩ b) = dim a + dim b - dim(a + b): cheaper than building the intersection.
+int intersect_dim(const Subspace& a, const Subspace& b) { return a.dim() + b.dim() - a.sum(b).dim(); }
+
 // [SECTION] Access geometry
 
 // What the solver needs of one access: its bases by role.
@@ -172,7 +175,7 @@ Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int e
   std::vector<BitVec> w(m.images.begin(), m.images.begin() + std::min(within_word, d));
   std::vector<BitVec> sw = w;
   for (int i = seg_start; i < d; ++i) sw.push_back(m.images[static_cast<std::size_t>(i)]);
-  p.conflict_dim = t.intersect(Subspace::span(sw, width)).dim() - t.intersect(Subspace::span(w, width)).dim();
+  p.conflict_dim = intersect_dim(t, Subspace::span(sw, width)) - intersect_dim(t, Subspace::span(w, width));
   return p;
 }
 
@@ -201,11 +204,11 @@ bool vectors_fit(const AccessInfo& wide, const AccessInfo& narrow, int k_wide, i
                  int width) {
   const Subspace vec = Subspace::span(vo, width);
   Subspace rx = Subspace::span(non_vector_bases(wide, k_wide), width);
-  if (rx.intersect(vec).dim() != 0) return false;
+  if (intersect_dim(rx, vec) != 0) return false;
   Subspace z = rx.sum(Subspace::span(non_vector_bases(narrow, k_narrow), width));
   for (int i = k_narrow; i < k_wide; ++i) z.insert(vo[static_cast<std::size_t>(i)]);
   const Subspace v_narrow = Subspace::span(std::vector<BitVec>(vo.begin(), vo.begin() + k_narrow), width);
-  return z.intersect(v_narrow).dim() == 0;
+  return intersect_dim(z, v_narrow) == 0;
 }
 
 VectorPlan plan_vectors(const AccessInfo& a, const AccessInfo& b, const Geometry& g) {
@@ -336,6 +339,9 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   r.space_dim = q.dim();
   // Relevant thread spans: (T + W) ∩ Hi, modulo W'.
   auto relevant = [&](const std::vector<BitVec>& t) {
+    // Common case: no W', and the threads already lie in Hi (W is inside Vec, which meets Hi in 0).
+    if (r.within_word_extra.empty() && std::all_of(t.begin(), t.end(), [&](BitVec v) { return hi.contains(v); }))
+      return Subspace::span(t, w);
     const Subspace inter = Subspace::span(t, w).sum(wfull).intersect(hi);
     std::vector<BitVec> out;
     for (BitVec v : inter.basis()) out.push_back(red(v));
@@ -381,8 +387,8 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   }
   if (static_cast<int>(r.segment.size()) != s) throw SolverBug("the segment search ran out of directions");
   const Subspace seg = Subspace::span(r.segment, w);
-  r.claimed_a = seg.intersect(ta).dim();
-  r.claimed_b = seg.intersect(tb).dim();
+  r.claimed_a = intersect_dim(seg, ta);
+  r.claimed_b = intersect_dim(seg, tb);
   r.max_avoiding = std::max(0, r.space_dim - std::max(ta.dim(), tb.dim()));
   // Banks last: complete inside Hi.
   Subspace used = Subspace::span(plan.vec, w);
@@ -406,9 +412,10 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   if (kb == plan.k_b && r.pred_b.conflict_dim != r.claimed_b)
     throw SolverBug(fmt::format("Lemma 9.4 gives {} conflict bits for the reader, the construction {}", r.pred_b.conflict_dim, r.claimed_b));
   // Lemma 9.5 with the final phases.
-  const Subspace ta_final = relevant(phase_threads(a, r.pred_a.lanes)), tb_final = relevant(phase_threads(b, r.pred_b.lanes));
-  r.bound_a = std::max(0, s + ta_final.dim() - r.space_dim);
-  r.bound_b = std::max(0, s + tb_final.dim() - r.space_dim);
+  const int ta_final = r.pred_a.lanes == lanes_a ? ta.dim() : relevant(phase_threads(a, r.pred_a.lanes)).dim();
+  const int tb_final = r.pred_b.lanes == lanes_b ? tb.dim() : relevant(phase_threads(b, r.pred_b.lanes)).dim();
+  r.bound_a = std::max(0, s + ta_final - r.space_dim);
+  r.bound_b = std::max(0, s + tb_final - r.space_dim);
   r.vector_bits_total = ka + kb;
   return r;
 }
@@ -453,6 +460,9 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   Built best = build(a, b, plan, hi, g, model, units);
   for (const AccessInfo* x : {&a, &b}) {
     if (x->requested >= 0 || kw >= g.widest || static_cast<int>(x->regs.size()) <= kw) continue;
+    const Predicted& now = x == &a ? best.pred_a : best.pred_b;
+    if (now.vector_log2 > kw || !hi.contains(x->regs[static_cast<std::size_t>(kw)])) continue;
+    if (Subspace::span(non_vector_bases(*x, kw + 1), g.width).contains(x->regs[static_cast<std::size_t>(kw)])) continue;
     const bool conflict_free = best.pred_a.conflict_dim == 0 && best.pred_b.conflict_dim == 0;
     if (!conflict_free) break;
     std::vector<BitVec> order(x->regs.begin() + kw, x->regs.end());
