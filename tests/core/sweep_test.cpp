@@ -1,0 +1,114 @@
+// The sweep: every toggle grid of a preset, its own fast evaluation held against
+// swz::simulate and swz::predict, and the exact counts of the seed and the toy GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "swz/analysis.h"
+#include "swz/error.h"
+#include "swz/factories.h"
+#include "swz/problem.h"
+#include "swz/sweep.h"
+
+namespace {
+
+TEST(Sweep, SeedPresetEveryGrid) {
+  const swz::Problem p = swz::make_preset("transpose16x32");
+  std::int64_t last_done = -1, last_total = -1;
+  bool monotone = true;
+  const swz::SweepResult r = swz::sweep(p, [&](std::int64_t done, std::int64_t total) {
+    monotone = monotone && done >= last_done && done <= total;
+    last_done = done;
+    last_total = total;
+  });
+  EXPECT_EQ(r.configs, std::int64_t{1} << 20);
+  EXPECT_EQ(r.lemma_agrees, std::int64_t{1} << 20);
+  EXPECT_EQ(r.conflict_free, 322560);
+  const std::map<int, std::int64_t> want{{1, 322560}, {2, 604800}, {4, 117600}, {8, 3600}, {16, 16}};
+  EXPECT_EQ(r.histogram, want);
+  EXPECT_TRUE(r.first_disagreement.empty());
+  EXPECT_TRUE(r.fast_path);
+  EXPECT_GE(r.threads, 1);
+  EXPECT_TRUE(monotone);
+  if (last_total >= 0) EXPECT_EQ(last_total, r.configs);
+}
+
+TEST(Sweep, ToyGpuEveryGrid) {
+  // Column reads of the 8x8 toy tile are conflict-free iff the three masks are independent:
+  // |GL(3, 2)| = 168; otherwise 2^(3 - rank).
+  const swz::SweepResult r = swz::sweep(swz::make_preset("toy8x8"), {}, 1);
+  EXPECT_EQ(r.configs, 512);
+  EXPECT_EQ(r.conflict_free, 168);
+  EXPECT_EQ(r.lemma_agrees, 512);
+  EXPECT_EQ(r.histogram, (std::map<int, std::int64_t>{{1, 168}, {2, 294}, {4, 49}, {8, 1}}));
+}
+
+TEST(Sweep, ThreadCountDoesNotChangeTheAnswer) {
+  const swz::Problem p = swz::make_preset("ldmatrix_a_fp16");
+  const swz::SweepResult one = swz::sweep(p, {}, 1);
+  const swz::SweepResult two = swz::sweep(p, {}, 2);
+  EXPECT_EQ(one.configs, std::int64_t{1} << p.grid->configs_log2());
+  EXPECT_EQ(one.configs, two.configs);
+  EXPECT_EQ(one.histogram, two.histogram);
+  EXPECT_EQ(one.conflict_free, two.conflict_free);
+  EXPECT_EQ(one.lemma_agrees, one.configs);
+  EXPECT_EQ(two.lemma_agrees, two.configs);
+}
+
+TEST(Sweep, MasksOfConfigAreRowMajorAboveTheVectorBits) {
+  const swz::Problem seed = swz::make_preset("transpose16x32");
+  // Row bit j owns index bits 5j..5j+4.
+  EXPECT_EQ(swz::masks_of_config(*seed.grid, 0), (std::vector<std::uint32_t>{0, 0, 0, 0}));
+  EXPECT_EQ(swz::masks_of_config(*seed.grid, 0x8A3C1), (std::vector<std::uint32_t>{0x8A3C1 & 31, (0x8A3C1 >> 5) & 31,
+                                                                                    (0x8A3C1 >> 10) & 31, (0x8A3C1 >> 15) & 31}));
+  // tma128_fp16: 6 row bits, columns 3..5 toggleable (the 8-element vector stays put).
+  const swz::Problem tma = swz::make_preset("tma128_fp16");
+  const auto m = swz::masks_of_config(*tma.grid, 0b000'000'000'100'010'001);
+  EXPECT_EQ(m, (std::vector<std::uint32_t>{8, 16, 32, 0, 0, 0}));
+  EXPECT_EQ(tma.layout_for_masks(m), swz::tma_swizzle(128, {64, 64}, 16));
+}
+
+// Random configurations of a grid preset: the sweep's evaluation equals swz::simulate and
+// swz::predict on the layout those masks describe.
+void expect_evaluation_matches(const char* preset, int samples) {
+  const swz::Problem p = swz::make_preset(preset);
+  ASSERT_TRUE(p.grid.has_value()) << preset;
+  std::mt19937_64 rng(99);
+  const std::uint64_t configs = std::uint64_t{1} << p.grid->configs_log2();
+  for (int i = 0; i < samples; ++i) {
+    const std::uint64_t index = i == 0 ? 0 : i == 1 ? configs - 1 : rng() % configs;
+    const auto masks = swz::masks_of_config(*p.grid, index);
+    const swz::SharedLayout s = p.layout_for_masks(masks);
+    const swz::AccessAnalysis a = swz::analyze_access(p.read, s, p.element_bits, p.bank);
+    const auto [wavefronts, predicted] = swz::sweep_evaluate(p, masks);
+    ASSERT_EQ(wavefronts, a.simulated.wavefronts) << preset << " " << swz::format_masks(masks);
+    ASSERT_EQ(predicted, a.lemma.applies ? a.lemma.predicted_wavefronts : -1) << preset << " " << swz::format_masks(masks);
+  }
+}
+
+TEST(Sweep, EvaluationEqualsSimulatorOnSeed) { expect_evaluation_matches("transpose16x32", 3000); }
+TEST(Sweep, EvaluationEqualsSimulatorOnToy) { expect_evaluation_matches("toy8x8", 512); }
+TEST(Sweep, EvaluationEqualsSimulatorOnLdmatrixPresets) {
+  expect_evaluation_matches("tma128_fp16", 200);
+  expect_evaluation_matches("ldmatrix_a_fp16", 200);
+}
+TEST(Sweep, EvaluationEqualsSimulatorOnProductionPresets) {
+  // The production presets whose grids a sweep enumerates (at most 2^24 configurations).
+  for (const char* preset : {"transpose128_fp8_4w", "mma_to_blocked_fp16", "blocked_to_mma_a_fp16"}) {
+    ASSERT_LE(swz::make_preset(preset).grid->configs_log2(), swz::kMaxSweepBits) << preset;
+    expect_evaluation_matches(preset, 12);
+  }
+}
+
+TEST(Sweep, RefusesWhatItCannotEnumerate) {
+  EXPECT_THROW(swz::sweep(swz::make_preset("cute8x8")), swz::Error);
+  // 128x128 transposes have 7 row bits x 7 columns: 2^49 grids, past the limit.
+  const swz::Problem big = swz::make_preset("transpose128_fp32_4w");
+  ASSERT_GT(big.grid->configs_log2(), swz::kMaxSweepBits);
+  EXPECT_THROW(swz::sweep(big), swz::Error);
+}
+
+}  // namespace
