@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-asan bench clean
+.PHONY: all setup configure build run test test-asan fuzz fuzz-long bench clean
 
 all: build
 
@@ -33,8 +33,24 @@ test-asan: setup
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
+# Every parser under libFuzzer (clang, ASan + UBSan): a short run of each (make fuzz),
+# or at least a million executions each (make fuzz-long).
+FUZZ_FLAGS = -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_FUZZ=ON -DSWZ_BUILD_GUI=OFF \
+	-DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF
+fuzz: setup
+	cmake -S . -B $(BUILD)-fuzz $(FUZZ_FLAGS) $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target $$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp//')
+	cd $(BUILD)-fuzz && ctest -L fuzz --output-on-failure
+
+fuzz-long: fuzz
+	@for f in $(BUILD)-fuzz/tests/fuzz/fuzz_*; do \
+	  n=$$(basename $$f | sed 's/fuzz_//'); \
+	  echo "== $$n"; $$f -runs=1000000 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    $(BUILD)-fuzz/tests/fuzz/corpus_$$n tests/fuzz/corpus/$$n 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|Done' ; \
+	done
+
 bench: build
 	$(BUILD)/tests/bench/swz_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz

@@ -3,7 +3,7 @@
 # Otherwise: prints the one apt-get line to run, and stops.
 set -euo pipefail
 packages=(
-  cmake make g++ clang pkg-config
+  cmake make g++ clang libclang-rt-14-dev pkg-config
   libimgui-dev libglfw3-dev libstb-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
