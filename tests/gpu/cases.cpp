@@ -38,7 +38,7 @@ Case ldsm(std::string name, std::string text, std::vector<std::int64_t> shape, S
   p.store = access(blocked({1, 8}, {32 / per_row, per_row}, {1, 1}, {1, 0}, shape), AccessKind::Store);
   p.read = access(ldmatrix(4, false, shape).addresses, AccessKind::Load, 0, 4);
   p.set_shared(std::move(layout));
-  return {"tma", std::move(name), std::move(text), std::move(p), 1, ref_read};
+  return {"tma", std::move(name), std::move(text), std::move(p), std::nullopt, ref_read};
 }
 
 // A grid problem (row-major tile whose rows XOR their column by masks), as the presets build them.

@@ -146,16 +146,24 @@ void write_results(const std::string& dir) {
     all.push_back(j);
   }
   md += "\nTranspose throughput (GB/s = bytes read + written / median time; cudaMemcpy device to device in the same run):\n\n";
-  md += "| case | elements | tile | threads | layout | read wf/instr (pred.) | GB/s | % of memcpy | memcpy GB/s | correct |\n";
+  md += "| case | elements | tile x per block | threads | layout | read wf/instr (pred.) | GB/s | % of memcpy | memcpy GB/s | correct |\n";
   md += "|---|---|---|---|---|---|---|---|---|---|\n";
+  std::string tuning;
   for (const auto& rec : records()) {
     if (!rec.ran || !rec.r.transpose.ran) continue;
     const auto& t = rec.r.transpose;
     for (const auto& v : t.variants)
-      md += fmt::format("| {} | {}x{} {}-bit | {}x{} | {} | {}: {} | {} | {:.0f} | {:.1f}% | {:.0f} | {} |\n", rec.c.name, t.rows, t.cols,
-                        t.element_bits, t.tile_rows, t.tile_cols, t.threads_per_block, v.name, v.layout, fmt_wf(v.predicted_read_wavefronts),
-                        v.bandwidth_gbs, 100.0 * v.bandwidth_gbs / t.memcpy_gbs, t.memcpy_gbs, v.correct ? "yes" : "**NO**");
+      md += fmt::format("| {} | {}x{} {}-bit | {}x{} x{}{}{} | {} | {}: {} | {} | {:.0f} | {:.1f}% | {:.0f} | {} |\n", rec.c.name, t.rows, t.cols,
+                        t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.streaming ? " .cs" : "", t.m_fastest ? " m-first" : "",
+                        t.threads_per_block, v.name, v.layout,
+                        fmt_wf(v.predicted_read_wavefronts), v.bandwidth_gbs, 100.0 * v.bandwidth_gbs / t.memcpy_gbs, t.memcpy_gbs,
+                        v.correct ? "yes" : "**NO**");
+    for (const auto& c : t.tuning)
+      tuning += fmt::format("| {} | {} | {} | {} | {:.0f} |\n", rec.c.name, c.batch, c.streaming ? "yes" : "no", c.m_fastest ? "m" : "n",
+                            c.bandwidth_gbs);
   }
+  md += "\nKernel configurations tried on the chosen layout (fastest kept for every variant; fewer repeats):\n\n";
+  md += "| case | tiles per block | .cs hint | blocks walk | GB/s |\n|---|---|---|---|---|\n" + tuning;
   std::ofstream(dir + "/results.md") << md;
   std::ofstream(dir + "/results.json") << all.dump(1) << "\n";
 }

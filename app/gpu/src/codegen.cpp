@@ -222,25 +222,29 @@ std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lan
 namespace {
 
 // PTX text for a shared store / load of `bits` (8..128) with `words` operands.
+// `exact`: .volatile, so ptxas keeps one SASS instruction per access (it may otherwise merge
+// neighbouring accesses into wider ones, which changes what the counters see).
 struct VectorOp {
   int bits;
+  bool exact;
   int words() const { return bits <= 32 ? 1 : bits / 32; }
+  std::string space() const { return exact ? "volatile.shared" : "shared"; }
   std::string st() const {
     switch (bits) {
-      case 8: return "st.shared.u8 [%0], %1;";
-      case 16: return "st.shared.u16 [%0], %1;";
-      case 32: return "st.shared.b32 [%0], %1;";
-      case 64: return "st.shared.v2.b32 [%0], {%1, %2};";
-      default: return "st.shared.v4.b32 [%0], {%1, %2, %3, %4};";
+      case 8: return "st." + space() + ".u8 [%0], %1;";
+      case 16: return "st." + space() + ".u16 [%0], %1;";
+      case 32: return "st." + space() + ".b32 [%0], %1;";
+      case 64: return "st." + space() + ".v2.b32 [%0], {%1, %2};";
+      default: return "st." + space() + ".v4.b32 [%0], {%1, %2, %3, %4};";
     }
   }
   std::string ld() const {
     switch (bits) {
-      case 8: return "ld.shared.u8 %0, [%1];";
-      case 16: return "ld.shared.u16 %0, [%1];";
-      case 32: return "ld.shared.b32 %0, [%1];";
-      case 64: return "ld.shared.v2.b32 {%0, %1}, [%2];";
-      default: return "ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];";
+      case 8: return "ld." + space() + ".u8 %0, [%1];";
+      case 16: return "ld." + space() + ".u16 %0, [%1];";
+      case 32: return "ld." + space() + ".b32 %0, [%1];";
+      case 64: return "ld." + space() + ".v2.b32 {%0, %1}, [%2];";
+      default: return "ld." + space() + ".v4.b32 {%0, %1, %2, %3}, [%4];";
     }
   }
 };
@@ -271,16 +275,17 @@ std::string unpack_elem(int ebits, const std::string& words_prefix, int k) {
 
 // Writer: for each instruction, elements -> one shared store. `value(r, coord)` gives the element text.
 std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
-                                   const std::string& lane_off, const std::function<std::string(int)>& value) {
+                                   const std::string& lane_off, const std::function<std::string(int)>& value, bool exact,
+                                   const std::string& base) {
   std::string s;
-  const VectorOp op{p.vector.bits};
+  const VectorOp op{p.vector.bits, exact};
   const int per_vec = p.vector.elements;
   for (int step = 0; step < p.steps; ++step) {
     const int r0 = step * per_vec;
     std::vector<std::string> elems;
     for (int j = 0; j < per_vec; ++j) elems.push_back(value(r0 + j));
     const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
-    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * {}u;\n", p.instruction, step, off, ebits / 8);
+    s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     std::string operands;
     if (op.bits < 32) {
       operands = fmt::format(", \"h\"((unsigned short){})", pack_word(ebits, elems, 0));
@@ -294,14 +299,15 @@ std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f,
 
 // Reader: for each instruction one shared load into words, then `sink(r, elem_expr)` per element.
 std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
-                                  const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink) {
+                                  const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink,
+                                  bool exact, const std::string& base) {
   std::string s;
-  const VectorOp op{p.vector.bits};
+  const VectorOp op{p.vector.bits, exact};
   const int per_vec = p.vector.elements;
   for (int step = 0; step < p.steps; ++step) {
     const int r0 = step * per_vec;
     const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
-    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * {}u;\n", p.instruction, step, off, ebits / 8);
+    s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     if (op.bits < 32) {
       s += fmt::format("    unsigned short h;\n    asm volatile(\"{}\" : \"=h\"(h) : \"r\"(a) : \"memory\");\n    unsigned w0 = h;\n",
                        op.ld());
@@ -400,7 +406,7 @@ GeneratedSource generate_probe_source(const Problem& p) {
     std::string w = emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
     w += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) {
       return fmt::format("(({}){}[a_coord ^ 0x{:x}u])", R, src, a.register_coords[static_cast<std::size_t>(r)]);
-    });
+    }, /*exact=*/true);
     return w;
   };
   auto reader = [&](const std::string& dst) {
@@ -412,7 +418,7 @@ GeneratedSource generate_probe_source(const Problem& p) {
     } else {
       r += Emitter::shared_loads(b, f, eb, "b_coord", "b_off", [&](int reg, const std::string& v) {
         return fmt::format("{}[b_coord ^ 0x{:x}u] = ({})({});", dst, b.register_coords[static_cast<std::size_t>(reg)], T, v);
-      });
+      }, /*exact=*/true);
     }
     return r;
   };
@@ -476,79 +482,132 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   q.set_shared(layout);
   check_supported(q);
   const int eb = q.element_bits;
+  const int batch = spec.batch;
+  if (batch != 1 && batch != 2 && batch != 4 && batch != 8) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
   const std::int64_t tm = q.shape[0], tn = q.shape[1];
-  if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % tm || spec.cols % tn)
-    fail("a {}x{} matrix is not a whole number of {}x{} tiles", spec.rows, spec.cols, tm, tn);
-  if (spec.cols / tn > 0x7fffffff || spec.rows / tm > 65535) fail("too many tiles for one launch");
+  if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % (tm * batch) || spec.cols % tn)
+    fail("a {}x{} matrix is not a whole number of {}x{} blocks ({} tiles of {}x{})", spec.rows, spec.cols, tm * batch, tn, batch, tm, tn);
+  const std::int64_t n_blocks = spec.cols / tn, m_blocks = spec.rows / (tm * batch);
+  if ((spec.m_fastest ? n_blocks : m_blocks) > 65535 || (spec.m_fastest ? m_blocks : n_blocks) > 0x7fffffff)
+    fail("too many tiles for one launch");
   const AccessPlan a = plan_access(q.store, q.shared, eb, q.bank);
   const AccessPlan b = plan_access(q.read, q.shared, eb, q.bank);
-  if (a.registers > 256 || b.registers > 256)
-    fail("{} elements per thread; the register-resident transpose takes at most 256", std::max(a.registers, b.registers));
+  if (std::max(a.registers, b.registers) * batch > 256)
+    fail("{} elements per thread; the register-resident transpose takes at most 256", std::max(a.registers, b.registers) * batch);
   const OffsetFunction f = offset_function(q.shared);
   const LinearLayout& names = q.shared.coords();
   const int m_bits = names.out_dims()[0].log2_size;
   const std::string mmask = fmt::format("0x{:x}u", low_bits(m_bits));
+  // Each tile of the batch has its own copy of the layout, 128-byte aligned: same banks.
+  const std::uint64_t tile_bytes = (q.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 127) / 128 * 128;
   GeneratedSource g;
   g.plan.element_bits = eb;
   g.plan.threads = 32 * a.warps;
-  g.plan.shared_bytes = (q.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 15) / 16 * 16;
+  g.plan.shared_bytes = tile_bytes * static_cast<std::uint64_t>(batch);
   g.plan.offset_form = offset_form_name(f.form);
+  if (g.plan.shared_bytes > 227 * 1024) fail("{} tiles need {} bytes of shared memory; a block gets at most 227 KB", batch, g.plan.shared_bytes);
   const std::string T = mem_type(eb), R = reg_type(eb);
+  const int ga = global_vector_log2(a, names, 1, eb), gb = global_vector_log2(b, names, 0, eb);
+  const int gabits = (1 << ga) * eb, gbbits = (1 << gb) * eb;
+  // Global accesses: plain C++, or PTX with the evict-first hint.
+  auto ptx_type = [](int bits) -> std::string {
+    switch (bits) {
+      case 8: return "u8";
+      case 16: return "u16";
+      case 32: return "b32";
+      case 64: return "v2.b32";
+      default: return "v4.b32";
+    }
+  };
 
   std::string s = kPrelude;
-  s += fmt::format("// transpose {}x{} through {}x{} tiles  element bits: {}  writer: {}  reader: {}  offsets: {}\n", spec.rows, spec.cols,
-                   tm, tn, eb, a.instruction, b.instruction, g.plan.offset_form);
+  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per block{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
+                   spec.rows, spec.cols, tm, tn, batch, spec.streaming ? ", evict-first" : "", eb, a.instruction, b.instruction,
+                   g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
   s += Emitter::offset_decls(f, "swz_offsets");
   s += kernel_head("swz_transpose", g.plan.threads,
                    fmt::format("const {0}* __restrict__ in, {0}* __restrict__ out, unsigned long long rows, unsigned long long cols", T));
-  s += fmt::format("  const unsigned long long m0 = (unsigned long long)blockIdx.y * {}ull, n0 = (unsigned long long)blockIdx.x * {}ull;\n",
-                   tm, tn);
+  const char* n_block = spec.m_fastest ? "blockIdx.y" : "blockIdx.x";
+  const char* m_block = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
+  s += fmt::format("  const unsigned long long n0 = (unsigned long long){} * {}ull;\n", n_block, tn);
   s += emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
   s += emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off");
-  for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{};\n", R, r);
-  // 1. global loads along n (dim1)
-  const int ga = global_vector_log2(a, names, 1, eb);
-  const int gabits = (1 << ga) * eb;
-  for (int r0 = 0; r0 < a.registers; r0 += 1 << ga) {
-    const BitVec c = a.register_coords[static_cast<std::size_t>(r0)];
-    s += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
-    s += fmt::format("    const {0} v = *reinterpret_cast<const {0}*>(in + (m0 + (c & {1})) * cols + n0 + (c >> {2}));\n",
-                     vector_type(gabits), mmask, m_bits);
-    const int words = gabits <= 32 ? 1 : gabits / 32;
-    const char* comp[] = {"x", "y", "z", "w"};
-    for (int w = 0; w < words; ++w) {
-      const std::string word = words == 1 ? (gabits < 32 ? "(unsigned)v" : "v") : fmt::format("v.{}", comp[w]);
-      s += fmt::format("    const unsigned w{} = {};\n", w, word);
+  const char* comp[] = {"x", "y", "z", "w"};
+  // 1. global loads along n (dim1), every tile of the batch
+  for (int t = 0; t < batch; ++t) {
+    s += fmt::format("  const unsigned long long m0_{} = ((unsigned long long){} * {}ull + {}ull) * {}ull;\n", t, m_block, batch, t, tm);
+    for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
+    for (int r0 = 0; r0 < a.registers; r0 += 1 << ga) {
+      const BitVec c = a.register_coords[static_cast<std::size_t>(r0)];
+      s += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
+      s += fmt::format("    const {0}* p = in + (m0_{1} + (c & {2})) * cols + n0 + (c >> {3});\n", T, t, mmask, m_bits);
+      const int words = gabits <= 32 ? 1 : gabits / 32;
+      if (spec.streaming) {
+        std::string outs, list;
+        for (int w = 0; w < words; ++w) {
+          outs += fmt::format("{}\"={}\"(w{})", w ? ", " : "", gabits < 32 ? "h" : "r", w);
+          list += fmt::format("{}%{}", w ? ", " : "", w);
+        }
+        if (gabits < 32) {
+          s += fmt::format("    unsigned short w0;\n    asm volatile(\"ld.global.cs.{} %0, [%1];\" : {} : \"l\"(p));\n", ptx_type(gabits), outs);
+        } else {
+          std::string decl;
+          for (int w = 0; w < words; ++w) decl += fmt::format("{}w{}", w ? ", " : "", w);
+          s += fmt::format("    unsigned {};\n    asm volatile(\"ld.global.cs.{} {}, [%{}];\" : {} : \"l\"(p));\n", decl, ptx_type(gabits),
+                           words == 1 ? std::string("%0") : "{" + list + "}", words, outs);
+        }
+      } else {
+        s += fmt::format("    const {0} v = *reinterpret_cast<const {0}*>(p);\n", vector_type(gabits));
+        for (int w = 0; w < words; ++w) {
+          const std::string word = words == 1 ? (gabits < 32 ? "(unsigned)v" : "v") : fmt::format("v.{}", comp[w]);
+          s += fmt::format("    const unsigned w{} = {};\n", w, word);
+        }
+      }
+      for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{}_{} = {};\n", t, r0 + j, unpack_elem(eb, "w", j));
+      s += "  }\n";
     }
-    for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{} = {};\n", r0 + j, unpack_elem(eb, "w", j));
-    s += "  }\n";
   }
   // 2. shared stores (the writer), barrier, 3. shared loads (the reader)
-  s += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) { return fmt::format("a{}", r); });
+  for (int t = 0; t < batch; ++t) {
+    const std::string base = fmt::format("(swz_sbase + {}u)", tile_bytes * static_cast<std::uint64_t>(t));
+    s += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) { return fmt::format("a{}_{}", t, r); }, false, base);
+  }
   s += "  __syncthreads();\n";
-  for (int r = 0; r < b.registers; ++r) s += fmt::format("  {} b{};\n", R, r);
-  s += Emitter::shared_loads(b, f, eb, "b_coord", "b_off",
-                             [&](int r, const std::string& v) { return fmt::format("b{} = {};", r, v); });
+  for (int t = 0; t < batch; ++t) {
+    const std::string base = fmt::format("(swz_sbase + {}u)", tile_bytes * static_cast<std::uint64_t>(t));
+    for (int r = 0; r < b.registers; ++r) s += fmt::format("  {} b{}_{};\n", R, t, r);
+    s += Emitter::shared_loads(b, f, eb, "b_coord", "b_off",
+                               [&](int r, const std::string& v) { return fmt::format("b{}_{} = {};", t, r, v); }, false, base);
+  }
   // 4. global stores along m (dim0) of out[n][m]
-  const int gb = global_vector_log2(b, names, 0, eb);
-  const int gbbits = (1 << gb) * eb;
-  for (int r0 = 0; r0 < b.registers; r0 += 1 << gb) {
-    const BitVec c = b.register_coords[static_cast<std::size_t>(r0)];
-    std::vector<std::string> elems;
-    for (int j = 0; j < (1 << gb); ++j) elems.push_back(fmt::format("b{}", r0 + j));
-    s += fmt::format("  {{\n    const unsigned c = b_coord ^ 0x{:x}u;\n", c);
-    s += fmt::format("    {0}* p = reinterpret_cast<{0}*>(out + (n0 + (c >> {1})) * rows + m0 + (c & {2}));\n", vector_type(gbbits),
-                     m_bits, mmask);
-    if (gbbits <= 32) {
-      s += fmt::format("    *p = ({}){};\n", vector_type(gbbits), gbbits == eb ? elems[0] : pack_word(eb, elems, 0));
-    } else {
-      const int words = gbbits / 32;
-      std::string init;
-      for (int w = 0; w < words; ++w) init += fmt::format("{}{}", w ? ", " : "", pack_word(eb, elems, w));
-      s += fmt::format("    *p = {}{{{}}};\n", vector_type(gbbits), init);
+  for (int t = 0; t < batch; ++t) {
+    for (int r0 = 0; r0 < b.registers; r0 += 1 << gb) {
+      const BitVec c = b.register_coords[static_cast<std::size_t>(r0)];
+      std::vector<std::string> elems;
+      for (int j = 0; j < (1 << gb); ++j) elems.push_back(fmt::format("b{}_{}", t, r0 + j));
+      s += fmt::format("  {{\n    const unsigned c = b_coord ^ 0x{:x}u;\n", c);
+      s += fmt::format("    {0}* p = out + (n0 + (c >> {1})) * rows + m0_{2} + (c & {3});\n", T, m_bits, t, mmask);
+      const int words = gbbits <= 32 ? 1 : gbbits / 32;
+      std::vector<std::string> packed;
+      for (int w = 0; w < words; ++w) packed.push_back(gbbits <= 32 && gbbits == eb ? elems[0] : pack_word(eb, elems, w));
+      if (spec.streaming) {
+        std::string ins, list;
+        for (int w = 0; w < words; ++w) {
+          ins += fmt::format(", \"{}\"(({})({}))", gbbits < 32 ? "h" : "r", gbbits < 32 ? "unsigned short" : "unsigned", packed[static_cast<std::size_t>(w)]);
+          list += fmt::format("{}%{}", w ? ", " : "", w + 1);
+        }
+        s += fmt::format("    asm volatile(\"st.global.cs.{} [%0], {};\" :: \"l\"(p){} : \"memory\");\n", ptx_type(gbbits),
+                         words == 1 ? std::string("%1") : "{" + list + "}", ins);
+      } else if (gbbits <= 32) {
+        s += fmt::format("    *reinterpret_cast<{0}*>(p) = ({0}){1};\n", vector_type(gbbits), packed[0]);
+      } else {
+        std::string init;
+        for (int w = 0; w < words; ++w) init += fmt::format("{}{}", w ? ", " : "", packed[static_cast<std::size_t>(w)]);
+        s += fmt::format("    *reinterpret_cast<{0}*>(p) = {0}{{{1}}};\n", vector_type(gbbits), init);
+      }
+      s += "  }\n";
     }
-    s += "  }\n";
   }
   s += "}\n";
   g.source = std::move(s);

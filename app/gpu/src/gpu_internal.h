@@ -48,9 +48,11 @@ struct Emitter {
   static std::string offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec reg_coord,
                                  const std::string& table_name);
   static std::string shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
-                                   const std::string& lane_off, const std::function<std::string(int)>& value);
+                                   const std::string& lane_off, const std::function<std::string(int)>& value, bool exact,
+                                   const std::string& base = "swz_sbase");
   static std::string shared_loads(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
-                                  const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink);
+                                  const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink,
+                                  bool exact, const std::string& base = "swz_sbase");
 };
 
 // Coordinates the reader covers (flat), sorted; the elements a correct run must deliver.

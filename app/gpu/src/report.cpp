@@ -94,6 +94,12 @@ nlohmann::json to_json(const RunResult& r) {
     t["element_bits"] = tr.element_bits;
     t["tile"] = {tr.tile_rows, tr.tile_cols};
     t["threads_per_block"] = tr.threads_per_block;
+    t["tiles_per_block"] = tr.batch;
+    t["evict_first_hint"] = tr.streaming;
+    t["blocks_walk_m_first"] = tr.m_fastest;
+    nlohmann::json tune = nlohmann::json::array();
+    for (const auto& c : tr.tuning) tune.push_back({{"tiles_per_block", c.batch}, {"evict_first_hint", c.streaming}, {"blocks_walk_m_first", c.m_fastest}, {"bandwidth_gbs", c.bandwidth_gbs}});
+    t["tuning"] = tune;
     t["memcpy_gbs"] = tr.memcpy_gbs;
     t["memcpy_ms"] = tr.memcpy_ms;
     t["bandwidth_gbs"] = tr.variants.empty() ? nlohmann::json(nullptr) : nlohmann::json(tr.variants.front().bandwidth_gbs);
@@ -144,8 +150,9 @@ std::string to_text(const RunResult& r) {
   if (!t.ran) {
     s += fmt::format("transpose: not run: {}\n", t.reason);
   } else {
-    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles, {} threads/block: memcpy D2D {:.0f} GB/s\n", t.rows, t.cols, t.element_bits,
-                     t.tile_rows, t.tile_cols, t.threads_per_block, t.memcpy_gbs);
+    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per block{}{}), {} threads/block: memcpy D2D {:.0f} GB/s\n", t.rows, t.cols,
+                     t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "",
+                     t.threads_per_block, t.memcpy_gbs);
     for (const auto& v : t.variants)
       s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of memcpy  read {:.2f} wf/instr  {}  ({})\n", v.name, v.bandwidth_gbs,
                        t.memcpy_gbs > 0 ? 100.0 * v.bandwidth_gbs / t.memcpy_gbs : 0.0, v.predicted_read_wavefronts,

@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include <cuda.h>
@@ -605,7 +606,6 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   }
   const int eb = p.element_bits;
   const std::int64_t size = o.transpose_size;
-  const TransposeSpec spec{size, size};
   t.rows = t.cols = size;
   t.element_bits = eb;
   t.tile_rows = p.shape[0];
@@ -617,11 +617,10 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     std::string name;
     SharedLayout layout;
   };
-  std::vector<Candidate> candidates{{"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, 32 / eb > 0 ? 32 / eb : 1)}};
-  // Generate every source first: a layout the transpose cannot run is reported before any allocation.
-  std::vector<GeneratedSource> sources;
-  for (const auto& c : candidates) sources.push_back(generate_transpose_source(p, c.layout, spec));
-  t.threads_per_block = sources.front().plan.threads;
+  const std::vector<Candidate> candidates{
+      {"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, std::max(1, 32 / eb))}};
+  // The chosen layout at batch 1 must generate: a layout the transpose cannot run is reported before any allocation.
+  t.threads_per_block = generate_transpose_source(p, p.shared, TransposeSpec{size, size, 1, false, false}).plan.threads;
 
   DeviceBuffer in(bytes), out(bytes);
   {
@@ -635,25 +634,73 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   t.memcpy_ms = ev.median_ms(o.warmup, o.repeats, [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); });
   t.memcpy_gbs = 2.0 * static_cast<double>(bytes) / (t.memcpy_ms * 1e6);
 
+  // A compiled transpose kernel, ready to launch.
+  struct Kernel {
+    std::unique_ptr<Module> module;
+    CUfunction fn = nullptr;
+    GeneratedSource source;
+    unsigned gx = 0, gy = 0;
+  };
+  auto build = [&](const SharedLayout& layout, const TransposeSpec& spec) -> std::optional<Kernel> {
+    Kernel k;
+    try {
+      k.source = generate_transpose_source(p, layout, spec);
+    } catch (const swz::Error&) {
+      return std::nullopt;  // this batch does not fit (registers, shared memory, tile count)
+    }
+    if (static_cast<std::int64_t>(k.source.plan.shared_bytes) > dev.shared_bytes_per_block_optin) return std::nullopt;
+    k.module = std::make_unique<Module>(k.source.source, dev);
+    k.fn = k.module->function("swz_transpose", k.source.plan.shared_bytes);
+    k.gx = static_cast<unsigned>(size / p.shape[1]);
+    k.gy = static_cast<unsigned>(size / (p.shape[0] * spec.batch));
+    if (spec.m_fastest) std::swap(k.gx, k.gy);
+    return k;
+  };
+  unsigned long long rows = static_cast<unsigned long long>(size), cols = rows;
+  auto launcher = [&](const Kernel& k) {
+    return [&, fn = k.fn, gx = k.gx, gy = k.gy, threads = static_cast<unsigned>(k.source.plan.threads), smem = k.source.plan.shared_bytes] {
+      launch(fn, gx, gy, threads, smem, {&in_ptr, &out_ptr, &rows, &cols});
+    };
+  };
+
+  // Kernel configuration: the fastest on the chosen layout; every variant then runs with it.
+  TransposeSpec best{size, size, 1, false, false};
+  if (o.transpose_tune) {
+    double best_gbs = -1;
+    for (int batch : {1, 2, 4})
+      for (bool streaming : {false, true})
+        for (bool m_fastest : {false, true}) {
+          const TransposeSpec spec{size, size, batch, streaming, m_fastest};
+          const std::optional<Kernel> k = build(p.shared, spec);
+          if (!k) continue;
+          const double ms = ev.median_ms(o.warmup, std::max(5, o.repeats / 3), launcher(*k));
+          const double gbs = 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+          t.tuning.push_back({batch, streaming, m_fastest, gbs});
+          if (gbs > best_gbs) {
+            best_gbs = gbs;
+            best = spec;
+          }
+        }
+  }
+  t.batch = best.batch;
+  t.streaming = best.streaming;
+  t.m_fastest = best.m_fastest;
+
   std::vector<std::uint8_t> host_out(bytes);
-  for (std::size_t v = 0; v < candidates.size(); ++v) {
-    const GeneratedSource& g = sources[v];
+  for (const Candidate& c : candidates) {
     TransposeVariant tv;
-    tv.name = candidates[v].name;
-    tv.layout = candidates[v].layout.description();
-    tv.predicted_store_wavefronts = simulate(p.store, candidates[v].layout, eb, p.bank).mean_wavefronts;
-    tv.predicted_read_wavefronts = simulate(p.read, candidates[v].layout, eb, p.bank).mean_wavefronts;
-    if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin) {
-      tv.layout += " (skipped: needs more shared memory than a block gets)";
+    tv.name = c.name;
+    tv.layout = c.layout.description();
+    tv.predicted_store_wavefronts = simulate(p.store, c.layout, eb, p.bank).mean_wavefronts;
+    tv.predicted_read_wavefronts = simulate(p.read, c.layout, eb, p.bank).mean_wavefronts;
+    std::optional<Kernel> k = build(c.layout, best);
+    if (!k) {
+      tv.layout += " (not run: does not fit this kernel configuration)";
       t.variants.push_back(tv);
       continue;
     }
-    const Module mod(g.source, dev);
-    CUfunction f = mod.function("swz_transpose", g.plan.shared_bytes);
-    unsigned long long rows = static_cast<unsigned long long>(size), cols = rows;
-    const unsigned gx = static_cast<unsigned>(size / p.shape[1]), gy = static_cast<unsigned>(size / p.shape[0]);
-    auto go = [&] { launch(f, gx, gy, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&in_ptr, &out_ptr, &rows, &cols}); };
-    // Correctness on a poisoned output, then timing.
+    const auto go = launcher(*k);
+    // Correctness on a poisoned output (all ones; no input value has its top bit set), then timing.
     SWZ_CUDA(cudaMemset(out_ptr, 0xff, bytes));
     go();
     SWZ_CUDA(cudaDeviceSynchronize());
@@ -661,8 +708,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     bool ok = true;
     const std::size_t nn = static_cast<std::size_t>(size);
     for (std::size_t r = 0; r < nn && ok; ++r)
-      for (std::size_t c = 0; c < nn; ++c)
-        if (read_element(host_out, r * nn + c, eb) != transpose_value(c * nn + r, eb)) {
+      for (std::size_t col = 0; col < nn; ++col)
+        if (read_element(host_out, r * nn + col, eb) != transpose_value(col * nn + r, eb)) {
           ok = false;
           break;
         }

@@ -94,8 +94,14 @@ GeneratedSource generate_probe_source(const Problem& problem);
 // The transpose: tile (m, n) of a rows x cols matrix goes in through A, out
 // through B, to out[n][m]. Needs a 2-D problem whose accesses are LDS/STS (not
 // ldmatrix); `layout` replaces the problem's shared layout (variants).
+// A block moves `batch` tiles stacked along m (each in its own copy of the layout,
+// 128-byte aligned so the bank pattern is the layout's): all loads first, so more
+// bytes are in flight and each output row gets batch x longer runs.
 struct TransposeSpec {
   std::int64_t rows = 8192, cols = 8192;
+  int batch = 1;           // tiles per block, along m
+  bool streaming = false;  // global loads/stores with the .cs (evict-first) cache hint
+  bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
@@ -135,6 +141,14 @@ struct TransposeVariant {
   bool correct = false;       // every output element checked
 };
 
+// One kernel configuration tried on the chosen layout before the variants run.
+struct TransposeTuning {
+  int batch = 1;
+  bool streaming = false;
+  bool m_fastest = false;
+  double bandwidth_gbs = 0;
+};
+
 struct TransposeResult {
   bool ran = false;
   std::string reason;         // why not, when !ran
@@ -142,6 +156,10 @@ struct TransposeResult {
   int element_bits = 0;
   std::int64_t tile_rows = 0, tile_cols = 0;
   int threads_per_block = 0;
+  int batch = 1;              // the configuration every variant ran with (fastest on the chosen layout)
+  bool streaming = false;
+  bool m_fastest = false;
+  std::vector<TransposeTuning> tuning;
   double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes, same run
   std::vector<TransposeVariant> variants;  // chosen first
 };
@@ -150,6 +168,7 @@ struct RunOptions {
   bool counters = true;          // read the hardware counters
   bool transpose = true;         // run the full-size transpose
   std::int64_t transpose_size = 8192;  // rows = cols
+  bool transpose_tune = true;    // try tiles per block 1/2/4 x cache hint x block order on the chosen layout, keep the fastest
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
 };
