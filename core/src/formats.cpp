@@ -8,12 +8,12 @@
 //   [SECTION] Dispatch   detect, write
 #include "swz/formats.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/factories.h"
@@ -86,13 +86,19 @@ LayoutFile make_file(const std::map<std::string, std::vector<Coords>>& bases, co
                      const char* what) {
   bool shared = false, distributed = false;
   for (const auto& [name, _] : bases) {
-    if (name == "offset") shared = true;
-    else if (name == "register" || name == "lane" || name == "warp") distributed = true;
-    else if (name != "block") fail("{}: unknown input dim '{}' (distributed: register, lane, warp, block; shared: offset, block)", what, name);
+    if (name == "offset")
+      shared = true;
+    else if (name == "register" || name == "lane" || name == "warp")
+      distributed = true;
+    else if (name != "block")
+      fail("{}: unknown input dim '{}' (distributed: register, lane, warp, block; shared: offset, block)", what, name);
   }
   if (shared && distributed) fail("{}: mixes offset with register/lane/warp input dims", what);
   if (!shared && !distributed) fail("{}: needs offset (shared) or register/lane/warp (distributed) bases", what);
-  auto get = [&](const char* n) { auto it = bases.find(n); return it == bases.end() ? std::vector<Coords>{} : it->second; };
+  auto get = [&](const char* n) {
+    auto it = bases.find(n);
+    return it == bases.end() ? std::vector<Coords>{} : it->second;
+  };
   const auto outs = LinearLayout::out_dims_for_shape(shape);
   LayoutFile f;
   if (shared) {
@@ -211,11 +217,16 @@ int element_bits_of_type(const std::string& type, const char* what) {
 
 const char* mlir_type_for(int bits) {
   switch (bits) {
-    case 4: return "i4";
-    case 8: return "i8";
-    case 16: return "f16";
-    case 64: return "f64";
-    default: return "f32";
+    case 4:
+      return "i4";
+    case 8:
+      return "i8";
+    case 16:
+      return "f16";
+    case 64:
+      return "f64";
+    default:
+      return "f32";
   }
 }
 
@@ -224,7 +235,8 @@ std::vector<std::int64_t> inferred_shape(const std::map<std::string, std::vector
   for (const auto& [_, list] : bases)
     for (const auto& c : list)
       for (std::size_t d = 0; d < rank; ++d)
-        shape[d] = std::max<std::int64_t>(shape[d], static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(c[d]) + 1)));
+        shape[d] =
+            std::max<std::int64_t>(shape[d], static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(c[d]) + 1)));
   return shape;
 }
 
@@ -261,8 +273,10 @@ LayoutFile parse_mlir(const std::string& text) {
   }
   Cursor c{t, at, what};
   bool shared = false;
-  if (c.accept("#ttg.shared_linear<")) shared = true;
-  else if (!c.accept("#ttg.linear<")) fail("{}: expected #ttg.linear<...> or #ttg.shared_linear<...>, found '{}'", what, c.excerpt());
+  if (c.accept("#ttg.shared_linear<"))
+    shared = true;
+  else if (!c.accept("#ttg.linear<"))
+    fail("{}: expected #ttg.linear<...> or #ttg.shared_linear<...>, found '{}'", what, c.excerpt());
   c.expect("{");
   std::map<std::string, std::vector<Coords>> bases;
   std::size_t rank = 0;
@@ -422,7 +436,8 @@ LayoutFile parse_cute(const std::string& text) {
   if (!c.at_end()) fail("{}: unexpected '{}' after the layout", what, c.excerpt());
   CuteLayout layout;
   if (shape.is_tuple) {
-    if (!stride.is_tuple || shape.items.size() != stride.items.size()) fail("{}: the stride does not have the shape's structure", what);
+    if (!stride.is_tuple || shape.items.size() != stride.items.size())
+      fail("{}: the stride does not have the shape's structure", what);
     for (std::size_t i = 0; i < shape.items.size(); ++i) layout.dims.push_back(modes_of(shape.items[i], stride.items[i], what));
   } else {
     layout.dims.push_back(modes_of(shape, stride, what));
@@ -465,8 +480,10 @@ std::optional<std::string> to_cute(const LinearLayout& shared_layout) {
       std::vector<CuteMode> modes;
       for (int i = 0; i < out.log2_size; ++i, ++flat) {
         const auto stride = static_cast<std::int64_t>(g[static_cast<std::size_t>(flat)]);
-        if (!modes.empty() && modes.back().stride * modes.back().size == stride) modes.back().size *= 2;
-        else modes.push_back({2, stride});
+        if (!modes.empty() && modes.back().stride * modes.back().size == stride)
+          modes.back().size *= 2;
+        else
+          modes.push_back({2, stride});
       }
       if (modes.empty()) modes.push_back({1, 0});
       layout.dims.push_back(std::move(modes));
@@ -494,10 +511,14 @@ TextFormat parse_text_format(const std::string& name) {
 
 const char* format_name(TextFormat f) {
   switch (f) {
-    case TextFormat::Json: return "json";
-    case TextFormat::Triton: return "triton";
-    case TextFormat::Mlir: return "mlir";
-    case TextFormat::Cute: return "cute";
+    case TextFormat::Json:
+      return "json";
+    case TextFormat::Triton:
+      return "triton";
+    case TextFormat::Mlir:
+      return "mlir";
+    case TextFormat::Cute:
+      return "cute";
   }
   return "?";
 }
@@ -508,23 +529,28 @@ std::optional<TextFormat> detect_format(const std::string& text) {
   if (t.front() == '{') return TextFormat::Json;
   if (t.find("#ttg.") != std::string::npos) return TextFormat::Mlir;
   if (t.find("->") != std::string::npos || t.find("where out dims are") != std::string::npos) return TextFormat::Triton;
-  if (t.find(':') != std::string::npos && (t.front() == '(' || std::isdigit(static_cast<unsigned char>(t.front())) ||
-                                           t.rfind("Swizzle<", 0) == 0))
+  if (t.find(':') != std::string::npos &&
+      (t.front() == '(' || std::isdigit(static_cast<unsigned char>(t.front())) || t.rfind("Swizzle<", 0) == 0))
     return TextFormat::Cute;
   return std::nullopt;
 }
 
 std::string write_layout(const LayoutFile& file, TextFormat format) {
   switch (format) {
-    case TextFormat::Json: return layout_to_json(file.layout, file.element_bits).dump(2) + "\n";
-    case TextFormat::Triton: return to_triton_text(file.layout);
-    case TextFormat::Mlir: return to_mlir(file.layout, file.element_bits) + "\n";
+    case TextFormat::Json:
+      return layout_to_json(file.layout, file.element_bits).dump(2) + "\n";
+    case TextFormat::Triton:
+      return to_triton_text(file.layout);
+    case TextFormat::Mlir:
+      return to_mlir(file.layout, file.element_bits) + "\n";
     case TextFormat::Cute: {
       if (file.kind != LayoutKind::Shared)
         fail("a distributed layout (register/lane/warp) has no CuTe shared-layout form; write it as json, triton or mlir");
       const auto cute = to_cute(file.layout);
       if (!cute)
-        fail("this shared layout is not a CuTe Swizzle<B,M,S> of a power-of-two shape:stride layout; write it as json, triton or mlir");
+        fail(
+            "this shared layout is not a CuTe Swizzle<B,M,S> of a power-of-two shape:stride layout; write it as json, triton or "
+            "mlir");
       return *cute + (file.element_bits ? fmt::format(" ; element_bits={}", *file.element_bits) : std::string{}) + "\n";
     }
   }

@@ -1,8 +1,8 @@
 #include "swz/recognize.h"
 
-#include <bit>
-
 #include <fmt/format.h>
+
+#include <bit>
 
 #include "swz/factories.h"
 
@@ -44,7 +44,8 @@ void match_cute(const SharedLayout& s, int ebits, std::vector<LayoutMatch>& out)
       for (int m = 0; m + sb <= bits && !found; ++m)
         for (int sh = sb; m + sh + sb <= bits && !found; ++sh) {
           bool same = true;
-          for (int i = 0; i < bits && same; ++i) same = cute_swizzle_apply(sb, m, sh, b[static_cast<std::size_t>(i)]) == f[static_cast<std::size_t>(i)];
+          for (int i = 0; i < bits && same; ++i)
+            same = cute_swizzle_apply(sb, m, sh, b[static_cast<std::size_t>(i)]) == f[static_cast<std::size_t>(i)];
           if (!same) continue;
           found = true;
           LayoutMatch lm{"cute", fmt::format("CuTe Swizzle<{},{},{}> o {} on element offsets", sb, m, sh, base.to_string()), {}};
@@ -61,7 +62,8 @@ void match_tma(const SharedLayout& s, int ebits, std::vector<LayoutMatch>& out) 
   for (int bytes : {32, 64, 128})
     if (s.shape()[1] * (ebits / 8) == bytes && s == tma_swizzle(bytes, s.shape(), ebits)) {
       const int b = ilog2(bytes / 16);
-      out.push_back({"tma", fmt::format("TMA {}B swizzle (= Swizzle<{},4,3> on byte addresses)", bytes, b), {{"swizzle_bytes", bytes}}});
+      out.push_back(
+          {"tma", fmt::format("TMA {}B swizzle (= Swizzle<{},4,3> on byte addresses)", bytes, b), {{"swizzle_bytes", bytes}}});
     }
 }
 

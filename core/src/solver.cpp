@@ -8,12 +8,12 @@
 //   [SECTION] Toggle grids      masks, family count, lazy enumeration, repair
 #include "swz/solver.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/factories.h"
@@ -33,11 +33,11 @@ int intersect_dim(const Subspace& a, const Subspace& b) { return a.dim() + b.dim
 // What the solver needs of one access: its bases by role.
 struct AccessInfo {
   const Access* access = nullptr;
-  const char* role = "";         // "writer" / "reader"
-  const char* letter = "";       // "A" / "B"
+  const char* role = "";    // "writer" / "reader"
+  const char* letter = "";  // "A" / "B"
   std::vector<BitVec> regs, lanes, warps;
   int lane_bits = 0;
-  int requested = -1;            // vector (log2 elements) the access insists on; -1 = free
+  int requested = -1;  // vector (log2 elements) the access insists on; -1 = free
 };
 
 void check_access_for_solver(const Access& a, const char* role, int ebits, const BankModel& m) {
@@ -65,8 +65,10 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
   x.warps = a.layout.bases("warp");
   x.lane_bits = a.layout.in_dim_bits("lane");
   const int widest = ilog2(static_cast<std::uint64_t>(128 / ebits));
-  if (a.ldmatrix) x.requested = widest;
-  else if (a.vec_bits) x.requested = ilog2(static_cast<std::uint64_t>(a.vec_bits / ebits));
+  if (a.ldmatrix)
+    x.requested = widest;
+  else if (a.vec_bits)
+    x.requested = ilog2(static_cast<std::uint64_t>(a.vec_bits / ebits));
   return x;
 }
 
@@ -140,14 +142,16 @@ int vector_under(const AccessInfo& x, const OffsetMap& m, int cap) {
   auto valid = [&](int k) {
     if (k > static_cast<int>(x.regs.size()) || k > static_cast<int>(m.images.size())) return false;
     for (int i = 0; i < k; ++i)
-      if (x.regs[static_cast<std::size_t>(i)] == 0 || x.regs[static_cast<std::size_t>(i)] != m.images[static_cast<std::size_t>(i)])
+      if (x.regs[static_cast<std::size_t>(i)] == 0 ||
+          x.regs[static_cast<std::size_t>(i)] != m.images[static_cast<std::size_t>(i)])
         return false;
     for (BitVec b : non_vector_bases(x, k))
       if (m.inverse.apply(b) & low_bits(k)) return false;
     return true;
   };
   if (x.requested >= 0) {
-    if (!valid(x.requested)) throw SolverBug(fmt::format("the {}'s requested vector is not contiguous in the constructed layout", x.role));
+    if (!valid(x.requested))
+      throw SolverBug(fmt::format("the {}'s requested vector is not contiguous in the constructed layout", x.role));
     return x.requested;
   }
   int k = 0;
@@ -182,20 +186,20 @@ Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int e
 // [SECTION] Construction
 
 struct Geometry {
-  int width = 0;        // coordinate bits d
+  int width = 0;  // coordinate bits d
   int ebits = 32;
-  int seg_start = 0;    // first segment offset bit
-  int within_word = 0;  // |W|: offset bits inside one bank word
-  int widest = 0;       // log2 elements in 128 bits
-  int segment_bits = 0; // s
+  int seg_start = 0;     // first segment offset bit
+  int within_word = 0;   // |W|: offset bits inside one bank word
+  int widest = 0;        // log2 elements in 128 bits
+  int segment_bits = 0;  // s
 };
 
 struct VectorPlan {
   int k_a = 0, k_b = 0;
-  const AccessInfo* wide = nullptr;    // the access whose registers are Vec
+  const AccessInfo* wide = nullptr;  // the access whose registers are Vec
   const AccessInfo* narrow = nullptr;
-  std::vector<BitVec> vec;             // Vo
-  std::string note;                    // why the vectors are what they are
+  std::vector<BitVec> vec;  // Vo
+  std::string note;         // why the vectors are what they are
 };
 
 // Constraint (2): every non-vector basis of an access must have no component on
@@ -215,12 +219,15 @@ VectorPlan plan_vectors(const AccessInfo& a, const AccessInfo& b, const Geometry
   const int lead_a = independent_prefix(a.regs, g.widest, g.width);
   const int lead_b = independent_prefix(b.regs, g.widest, g.width);
   int common = 0;
-  while (common < lead_a && common < lead_b && a.regs[static_cast<std::size_t>(common)] == b.regs[static_cast<std::size_t>(common)]) ++common;
+  while (common < lead_a && common < lead_b &&
+         a.regs[static_cast<std::size_t>(common)] == b.regs[static_cast<std::size_t>(common)])
+    ++common;
   for (const AccessInfo* x : {&a, &b}) {
     const int lead = x == &a ? lead_a : lead_b;
     if (x->requested > lead) {
       if (x->access->ldmatrix)
-        fail("ldmatrix reads 128-bit rows: the {}'s first {} register bases must be distinct nonzero directions", x->role, x->requested);
+        fail("ldmatrix reads 128-bit rows: the {}'s first {} register bases must be distinct nonzero directions", x->role,
+             x->requested);
       fail("the {} asks for {}-bit vectors but only its first {} register bases are distinct nonzero directions", x->role,
            (1 << x->requested) * g.ebits, lead);
     }
@@ -243,11 +250,16 @@ VectorPlan plan_vectors(const AccessInfo& a, const AccessInfo& b, const Geometry
     // Some lane, warp or register moves along a vector direction: narrow the free side(s).
     const bool free_a = a.requested < 0 && ka > 0, free_b = b.requested < 0 && kb > 0;
     if (!free_a && !free_b)
-      fail("no layout gives the accesses their vectors: a lane, warp or later register of one access moves along a vector "
-           "register of the other");
-    if (free_a && free_b) { --ka; --kb; }
-    else if (free_a) --ka;
-    else --kb;
+      fail(
+          "no layout gives the accesses their vectors: a lane, warp or later register of one access moves along a vector "
+          "register of the other");
+    if (free_a && free_b) {
+      --ka;
+      --kb;
+    } else if (free_a)
+      --ka;
+    else
+      --kb;
     plan.note = "narrowed because another basis of an access moves along a shared register direction";
   }
   return plan;
@@ -292,7 +304,11 @@ Subspace choose_hi(const VectorPlan& plan, const Geometry& g, const BankModel& m
     if (grow.insert(c)) hi_prime.insert(c);
   if (u.empty()) return hi_prime;
   // Pair the narrow access's lanes with U modulo Rx.
-  const Subspace u_red = [&] { std::vector<BitVec> r; for (BitVec v : u) r.push_back(rx.reduce(v)); return Subspace::span(r, w); }();
+  const Subspace u_red = [&] {
+    std::vector<BitVec> r;
+    for (BitVec v : u) r.push_back(rx.reduce(v));
+    return Subspace::span(r, w);
+  }();
   std::vector<BitVec> j_red;
   for (BitVec t : phase_threads(*plan.narrow, phase_lanes(*plan.narrow, kn, g.ebits, model))) j_red.push_back(rx.reduce(t));
   const Subspace j_space = Subspace::span(j_red, w);
@@ -408,9 +424,11 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   r.pred_a = predict_on_bases(a, m, ka, g.ebits, model, g.seg_start, g.within_word, w);
   r.pred_b = predict_on_bases(b, m, kb, g.ebits, model, g.seg_start, g.within_word, w);
   if (ka == plan.k_a && r.pred_a.conflict_dim != r.claimed_a)
-    throw SolverBug(fmt::format("Lemma 9.4 gives {} conflict bits for the writer, the construction {}", r.pred_a.conflict_dim, r.claimed_a));
+    throw SolverBug(
+        fmt::format("Lemma 9.4 gives {} conflict bits for the writer, the construction {}", r.pred_a.conflict_dim, r.claimed_a));
   if (kb == plan.k_b && r.pred_b.conflict_dim != r.claimed_b)
-    throw SolverBug(fmt::format("Lemma 9.4 gives {} conflict bits for the reader, the construction {}", r.pred_b.conflict_dim, r.claimed_b));
+    throw SolverBug(
+        fmt::format("Lemma 9.4 gives {} conflict bits for the reader, the construction {}", r.pred_b.conflict_dim, r.claimed_b));
   // Lemma 9.5 with the final phases.
   const int ta_final = r.pred_a.lanes == lanes_a ? ta.dim() : relevant(phase_threads(a, r.pred_a.lanes)).dim();
   const int tb_final = r.pred_b.lanes == lanes_b ? tb.dim() : relevant(phase_threads(b, r.pred_b.lanes)).dim();
@@ -435,8 +453,10 @@ void check_inputs(const Access& a, const Access& b, int ebits, const BankModel& 
   check_access_for_solver(a, "writer", ebits, model);
   check_access_for_solver(b, "reader", ebits, model);
   if (a.layout.out_dims() != b.layout.out_dims())
-    fail("the writer covers a {} tensor but the reader a {} one", fmt::join(a.layout.shape(), "x"), fmt::join(b.layout.shape(), "x"));
-  if (a.layout.out_bits() > kMaxAddressBits) fail("the tensor has 2^{} elements; at most 2^{}", a.layout.out_bits(), kMaxAddressBits);
+    fail("the writer covers a {} tensor but the reader a {} one", fmt::join(a.layout.shape(), "x"),
+         fmt::join(b.layout.shape(), "x"));
+  if (a.layout.out_bits() > kMaxAddressBits)
+    fail("the tensor has 2^{} elements; at most 2^{}", a.layout.out_bits(), kMaxAddressBits);
 }
 
 }  // namespace
@@ -506,15 +526,17 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   if (g.segment_bits == 0)
     lb.reason = "the tensor fits in one row of banks: there are no segment bits, so nothing can conflict";
   else if (g.segment_bits <= best.max_avoiding)
-    lb.reason = fmt::format("Lemma 9.5: in the {}-dim space left after the vector and within-word bits, a subspace avoiding "
-                            "span(A_Thr) and span(B_Thr) can have dimension {} - max(dim A_Thr, dim B_Thr) = {} >= {} segment "
-                            "bits, so both accesses can be conflict-free",
-                            best.space_dim, best.space_dim, best.max_avoiding, g.segment_bits);
+    lb.reason = fmt::format(
+        "Lemma 9.5: in the {}-dim space left after the vector and within-word bits, a subspace avoiding "
+        "span(A_Thr) and span(B_Thr) can have dimension {} - max(dim A_Thr, dim B_Thr) = {} >= {} segment "
+        "bits, so both accesses can be conflict-free",
+        best.space_dim, best.space_dim, best.max_avoiding, g.segment_bits);
   else
-    lb.reason = fmt::format("Lemma 9.5: a subspace avoiding both thread spans has dimension at most {}, but {} segment bits are "
-                            "needed; any {} segment directions meet span(A_Thr) in at least {} and span(B_Thr) in at least {} "
-                            "dimensions",
-                            best.max_avoiding, g.segment_bits, g.segment_bits, best.bound_a, best.bound_b);
+    lb.reason = fmt::format(
+        "Lemma 9.5: a subspace avoiding both thread spans has dimension at most {}, but {} segment bits are "
+        "needed; any {} segment directions meet span(A_Thr) in at least {} and span(B_Thr) in at least {} "
+        "dimensions",
+        best.max_avoiding, g.segment_bits, g.segment_bits, best.bound_a, best.bound_b);
 
   // The trace.
   const int v = kw;
@@ -525,26 +547,30 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
     std::vector<BitVec> ar(a.regs.begin(), a.regs.end()), br(b.regs.begin(), b.regs.end());
     st.sets = {{"A_Reg", ar}, {"B_Reg", br}, {"V", plan.vec}};
     if (plan.k_a == plan.k_b)
-      st.sentence = fmt::format("V = the registers A and B share, in the same order: {}, so v = {} and each lane moves {} bits "
-                                "per instruction{}.",
-                                names(coords, plan.vec), v, (1 << v) * ebits,
-                                v == 0 ? " (scalar accesses: no register direction is common to both)" : "");
+      st.sentence = fmt::format(
+          "V = the registers A and B share, in the same order: {}, so v = {} and each lane moves {} bits "
+          "per instruction{}.",
+          names(coords, plan.vec), v, (1 << v) * ebits,
+          v == 0 ? " (scalar accesses: no register direction is common to both)" : "");
     else
-      st.sentence = fmt::format("The {} needs {}-bit vectors {}; the {} shares the first {} of them, so it moves {} bits per lane.",
-                                plan.wide->role, (1 << kw) * ebits, names(coords, plan.vec), plan.narrow->role,
-                                std::min(plan.k_a, plan.k_b), (1 << std::min(plan.k_a, plan.k_b)) * ebits);
+      st.sentence =
+          fmt::format("The {} needs {}-bit vectors {}; the {} shares the first {} of them, so it moves {} bits per lane.",
+                      plan.wide->role, (1 << kw) * ebits, names(coords, plan.vec), plan.narrow->role,
+                      std::min(plan.k_a, plan.k_b), (1 << std::min(plan.k_a, plan.k_b)) * ebits);
     if (!plan.note.empty()) st.sentence += " (" + plan.note + ".)";
     t.push_back(std::move(st));
   }
   {
     SolveStep st{"Space sizes", "", {}};
-    st.sentence = fmt::format("b = log2(128 bytes / {} bits per vector) = {} bank bits, s = {} - {} - {} = {} segment bits "
-                              "(one segment = one 128-byte row of all {} banks).",
-                              (1 << v) * ebits, bank_bits, g.width, v, bank_bits, g.segment_bits, model.banks);
+    st.sentence = fmt::format(
+        "b = log2(128 bytes / {} bits per vector) = {} bank bits, s = {} - {} - {} = {} segment bits "
+        "(one segment = one 128-byte row of all {} banks).",
+        (1 << v) * ebits, bank_bits, g.width, v, bank_bits, g.segment_bits, model.banks);
     if (!best.w_full.empty() && static_cast<int>(best.w_full.size()) > v) {
-      st.sentence += fmt::format(" Elements are {} bits, so W' = {} share a bank word with the vector: lanes that differ "
-                                 "only there read the same word.",
-                                 ebits, names(coords, best.within_word_extra));
+      st.sentence += fmt::format(
+          " Elements are {} bits, so W' = {} share a bank word with the vector: lanes that differ "
+          "only there read the same word.",
+          ebits, names(coords, best.within_word_extra));
       st.sets.push_back({"W'", best.within_word_extra});
     }
     t.push_back(std::move(st));
@@ -584,18 +610,19 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
       st.sentence = fmt::format("|H| + |C| = {} >= s = {}: no fallback needed, Seg = {}.", have, g.segment_bits,
                                 names(coords, best.segment));
     else
-      st.sentence = fmt::format("|H| + |C| = {} < s = {}: conflict-free is impossible; padding with {} costs the fewest "
-                                "conflicts (Lemma 9.5: at least 2^{} for A and 2^{} for B per phase).",
-                                have, g.segment_bits, names(coords, best.pad), best.bound_a, best.bound_b);
+      st.sentence = fmt::format(
+          "|H| + |C| = {} < s = {}: conflict-free is impossible; padding with {} costs the fewest "
+          "conflicts (Lemma 9.5: at least 2^{} for A and 2^{} for B per phase).",
+          have, g.segment_bits, names(coords, best.pad), best.bound_a, best.bound_b);
     t.push_back(std::move(st));
   }
   {
     SolveStep st{"Banks last", "", {{"Bank", best.bank}, {"Seg", best.segment}}};
-    st.sentence = fmt::format("Bank = {} completes the basis (bank choice cannot create conflicts). Writer: {} wavefront{} "
-                              "per instruction ({}-bit vectors), reader: {} ({}-bit vectors).",
-                              names(coords, best.bank), r.claimed_write_wavefronts, r.claimed_write_wavefronts == 1 ? "" : "s",
-                              (1 << best.pred_a.vector_log2) * ebits, r.claimed_read_wavefronts,
-                              (1 << best.pred_b.vector_log2) * ebits);
+    st.sentence = fmt::format(
+        "Bank = {} completes the basis (bank choice cannot create conflicts). Writer: {} wavefront{} "
+        "per instruction ({}-bit vectors), reader: {} ({}-bit vectors).",
+        names(coords, best.bank), r.claimed_write_wavefronts, r.claimed_write_wavefronts == 1 ? "" : "s",
+        (1 << best.pred_a.vector_log2) * ebits, r.claimed_read_wavefronts, (1 << best.pred_b.vector_log2) * ebits);
     t.push_back(std::move(st));
   }
   return r;
@@ -612,12 +639,12 @@ SolveResult solve(const Access& writer, const Access& reader, int ebits, const B
   auto compare = [&](const char* role, const AccessResult& sim, int claimed) {
     if (sim.wavefronts == claimed) return;
     if (sim.merged && sim.wavefronts < claimed) {
-      notes += fmt::format("{}the {}'s 128-bit loads merge quarter-warps: {} wavefronts where the lemma counts {}", notes.empty() ? "" : "; ",
-                           role, sim.wavefronts, claimed);
+      notes += fmt::format("{}the {}'s 128-bit loads merge quarter-warps: {} wavefronts where the lemma counts {}",
+                           notes.empty() ? "" : "; ", role, sim.wavefronts, claimed);
       return;
     }
-    throw SolverBug(fmt::format("the construction claims {} wavefronts for the {}, the simulator counts {}", claimed, role,
-                                sim.wavefronts));
+    throw SolverBug(
+        fmt::format("the construction claims {} wavefronts for the {}, the simulator counts {}", claimed, role, sim.wavefronts));
   };
   compare("writer", r.write, r.claimed_write_wavefronts);
   compare("reader", r.read, r.claimed_read_wavefronts);
@@ -637,16 +664,16 @@ namespace {
 // a vector keeps the toggleable columns G lowest so that a pivot-highest
 // echelon basis splits into "inside G" and "outside G" parts.
 struct GridSearch {
-  int rows = 0, cols = 0, vec = 0;      // row bits r, column bits c, untouched low columns
-  int within_word = 0;                  // |W| (low columns inside one bank word)
-  int seg_start = 0;                    // offset bit where segments start
-  int g = 0;                            // toggle columns that matter (modulo W)
-  int kernel = 0;                       // toggle columns inside W (free)
-  int first_seg_row = 0;                // rows j >= this are segment rows
-  std::vector<int> perm;                // flat coordinate bit -> search bit (-1: inside W, dropped)
+  int rows = 0, cols = 0, vec = 0;  // row bits r, column bits c, untouched low columns
+  int within_word = 0;              // |W| (low columns inside one bank word)
+  int seg_start = 0;                // offset bit where segments start
+  int g = 0;                        // toggle columns that matter (modulo W)
+  int kernel = 0;                   // toggle columns inside W (free)
+  int first_seg_row = 0;            // rows j >= this are segment rows
+  std::vector<int> perm;            // flat coordinate bit -> search bit (-1: inside W, dropped)
   std::vector<BitVec> threads_a, threads_b, fixed_segments;
-  std::vector<BitVec> row_vec;          // row_vec[j] = m_j in search bits
-  bool possible = true;                 // fixed segment columns avoid both thread spans
+  std::vector<BitVec> row_vec;  // row_vec[j] = m_j in search bits
+  bool possible = true;         // fixed segment columns avoid both thread spans
 
   BitVec map(BitVec flat) const {
     BitVec out = 0;
@@ -740,7 +767,8 @@ bool grid_step(const GridSearch& gs, const Pair& in, int j, std::uint32_t toggle
 }
 
 std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) fail("the family has more than 2^64 members; too large to count");
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+    fail("the family has more than 2^64 members; too large to count");
   return a * b;
 }
 
@@ -845,8 +873,10 @@ std::uint64_t family_size(const Problem& p) {
   const int toggles = gs.cols - gs.vec;
   std::uint64_t factor = 1;
   for (int j = 0; j < gs.rows; ++j) {
-    if (j < gs.first_seg_row) factor = checked_mul(factor, std::uint64_t{1} << toggles);
-    else factor = checked_mul(factor, std::uint64_t{1} << gs.kernel);
+    if (j < gs.first_seg_row)
+      factor = checked_mul(factor, std::uint64_t{1} << toggles);
+    else
+      factor = checked_mul(factor, std::uint64_t{1} << gs.kernel);
   }
   return checked_mul(factor, count_from(gs, *root, gs.first_seg_row));
 }
@@ -879,7 +909,10 @@ std::optional<std::vector<std::uint32_t>> MaskEnumerator::next() {
   int j = 0;
   if (s.started) {
     j = gs.rows - 1;
-    if (j < 0) { s.done = true; return std::nullopt; }
+    if (j < 0) {
+      s.done = true;
+      return std::nullopt;
+    }
     ++s.toggles[static_cast<std::size_t>(j)];
   }
   s.started = true;
@@ -947,9 +980,15 @@ Repair repair(const Problem& p, const std::vector<std::uint32_t>& current_in) {
   std::uint64_t nodes = 0;
   constexpr std::uint64_t kNodeLimit = 20'000'000;
   auto dfs = [&](auto&& self, int j, const Pair& at, int so_far) -> void {
-    if (++nodes > kNodeLimit) { out.exact = false; return; }
+    if (++nodes > kNodeLimit) {
+      out.exact = false;
+      return;
+    }
     if (j == gs.rows) {
-      if (so_far < best) { best = so_far; best_masks = chosen; }
+      if (so_far < best) {
+        best = so_far;
+        best_masks = chosen;
+      }
       return;
     }
     Pair next;

@@ -1,12 +1,13 @@
 // Text formats: exact Triton text, round trips through every format, CuTe
 // against the factories, and one test per bad-input class.
+#include "swz/formats.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "swz/error.h"
 #include "swz/factories.h"
-#include "swz/formats.h"
 #include "swz/recognize.h"
 #include "swz/solver.h"
 
@@ -49,8 +50,9 @@ TEST(Formats, MlirAttributes) {
   EXPECT_EQ(t.layout.shape(), (std::vector<std::int64_t>{16, 32}));
   EXPECT_EQ(t.element_bits, 16);
   EXPECT_EQ(parse_layout_text(to_mlir(t.layout, 16)).layout, t.layout);
-  const LayoutFile m = parse_layout_text("!ttg.memdesc<8x16xbf16, #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], "
-                                         "[1, 0], [2, 0], [4, 0]], block = []}, alignment = 128>, #ttg.shared_memory>");
+  const LayoutFile m = parse_layout_text(
+      "!ttg.memdesc<8x16xbf16, #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], "
+      "[1, 0], [2, 0], [4, 0]], block = []}, alignment = 128>, #ttg.shared_memory>");
   EXPECT_EQ(m.layout.shape(), (std::vector<std::int64_t>{8, 16}));
   EXPECT_EQ(m.element_bits, 16);
 }
@@ -146,8 +148,10 @@ TEST(Formats, BadInputClasses) {
   // not invertible / not linear (shared layouts fail when built)
   bad("(8,8):(1,9)");
   bad("(4,4):(1,2)");
-  EXPECT_THROW(SharedLayout::from_linear(parse_layout_text("#ttg.shared_linear<{offset = [[0, 1], [0, 1], [1, 0], [2, 0]]}, alignment = 16>").layout, "x"),
-               Error);
+  EXPECT_THROW(
+      SharedLayout::from_linear(
+          parse_layout_text("#ttg.shared_linear<{offset = [[0, 1], [0, 1], [1, 0], [2, 0]]}, alignment = 16>").layout, "x"),
+      Error);
   EXPECT_THROW(parse_text_format("yaml"), Error);
 }
 
@@ -182,11 +186,15 @@ TEST(Recognize, NamesTheFamilies) {
   EXPECT_NE(tma[0].name.find("Swizzle<3,4,3> on byte addresses"), std::string::npos);
   // A transposed NVMMA layout: the contiguous dim is dim0.
   bool transposed = false;
-  for (const auto& m : recognize(column_major({64, 8}).is_linear() ? SharedLayout::from_linear(LinearLayout::from_coordinates(
-                                     {{"offset", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}}}},
-                                     LinearLayout::out_dims_for_shape({64, 8})), "t")
-                                                                   : column_major({64, 8}),
-                                 16))
+  for (const auto& m :
+       recognize(column_major({64, 8}).is_linear()
+                     ? SharedLayout::from_linear(
+                           LinearLayout::from_coordinates(
+                               {{"offset", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}}}},
+                               LinearLayout::out_dims_for_shape({64, 8})),
+                           "t")
+                     : column_major({64, 8}),
+                 16))
     if (m.family == "nvmma") transposed = transposed || m.name.find("transposed=true") != std::string::npos;
   EXPECT_TRUE(transposed);
 }

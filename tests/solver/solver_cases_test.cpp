@@ -1,9 +1,8 @@
 // The solver on every preset and on the production shapes the issue lists:
 // each answer is simulated, meets the Lemma 9.5 bound, and is conflict-free
 // whenever the bound says it can be.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "swz/error.h"
 #include "swz/factories.h"
@@ -30,7 +29,8 @@ void expect_optimal(const Access& a, const Access& b, int ebits, const BankModel
     EXPECT_EQ(rb.wavefronts, rb.ideal_wavefronts);
   }
   // The lemma, run independently on the table, agrees with the construction.
-  const LemmaResult la = predict(a, r.shared, ebits, model, wa.vector.bits), lb = predict(b, r.shared, ebits, model, rb.vector.bits);
+  const LemmaResult la = predict(a, r.shared, ebits, model, wa.vector.bits),
+                    lb = predict(b, r.shared, ebits, model, rb.vector.bits);
   EXPECT_EQ(la.predicted_wavefronts, r.claimed_write_wavefronts);
   EXPECT_EQ(lb.predicted_wavefronts, r.claimed_read_wavefronts);
   EXPECT_FALSE(r.trace.empty());
@@ -136,7 +136,8 @@ TEST(SolverCases, BadInputIsOneLine) {
   odd.vec_bits = 48;
   EXPECT_THROW(solve(p.store, odd, 32, BankModel{}), Error);
   odd = p.read;
-  odd.ldmatrix = 4;  // ldmatrix needs three distinct leading register directions; this reader's are fine, but it is a load of 32-bit elements
+  odd.ldmatrix = 4;  // ldmatrix needs three distinct leading register directions; this reader's are fine, but it is a load of
+                     // 32-bit elements
   EXPECT_NO_THROW(solve(p.store, odd, 32, BankModel{}));
   Access stored_ldmatrix = p.store;
   stored_ldmatrix.ldmatrix = 4;

@@ -1,10 +1,9 @@
 // Optimality against exhaustive search: on problems small enough, every
 // invertible shared layout is simulated, and no layout beats the solver.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
-
-#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/factories.h"

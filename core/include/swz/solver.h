@@ -66,29 +66,29 @@ struct NamedSet {
 
 // One step of the construction, replayable by a front end.
 struct SolveStep {
-  std::string title;          // "Vectorization", "Sort the thread bits", ...
-  std::string sentence;       // what was done and why, one or two sentences
-  std::vector<NamedSet> sets; // the sets this step produced or used
+  std::string title;           // "Vectorization", "Sort the thread bits", ...
+  std::string sentence;        // what was done and why, one or two sentences
+  std::vector<NamedSet> sets;  // the sets this step produced or used
 };
 
 // Lemma 9.5 for the chosen vector and within-word bits.
 struct LowerBound {
-  int space_dim = 0;            // n: offset bits left after Vec and W'
-  int segment_bits = 0;         // s
-  int max_avoiding_dim = 0;     // n - max(dim T_A, dim T_B): the most segment bits that avoid both
-  int write_conflict_dim = 0;   // dim(Seg ∩ T_A) can be no smaller
-  int read_conflict_dim = 0;    // dim(Seg ∩ T_B) can be no smaller
-  int write_wavefronts = 0;     // per instruction: phases * 2^write_conflict_dim
+  int space_dim = 0;           // n: offset bits left after Vec and W'
+  int segment_bits = 0;        // s
+  int max_avoiding_dim = 0;    // n - max(dim T_A, dim T_B): the most segment bits that avoid both
+  int write_conflict_dim = 0;  // dim(Seg ∩ T_A) can be no smaller
+  int read_conflict_dim = 0;   // dim(Seg ∩ T_B) can be no smaller
+  int write_wavefronts = 0;    // per instruction: phases * 2^write_conflict_dim
   int read_wavefronts = 0;
-  std::string reason;           // one sentence
+  std::string reason;  // one sentence
 };
 
 struct SolveResult {
   LinearLayout offset_bases;  // offset -> coords, in dims "offset" and "block" (empty)
   SharedLayout shared;        // the same layout as the simulator runs it
   int element_bits = 32;
-  int vec_bits = 0;           // bits per lane of the common vector Vec (element_bits * 2^|Vec|)
-  AccessResult write, read;   // simulated under `shared`
+  int vec_bits = 0;          // bits per lane of the common vector Vec (element_bits * 2^|Vec|)
+  AccessResult write, read;  // simulated under `shared`
   int claimed_write_wavefronts = 0, claimed_read_wavefronts = 0;  // predicted by the construction
   LowerBound bound;
   bool conflict_free = false;  // both accesses at their ideal
