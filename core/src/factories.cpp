@@ -287,7 +287,8 @@ SharedLayout cute_swizzle(int b, int m, int s, const CuteLayout& layout, Swizzle
   if (element_bits < 8 || element_bits % 8) fail("a swizzle on byte addresses needs whole-byte elements, not {} bits", element_bits);
   const std::uint64_t eb = static_cast<std::uint64_t>(element_bits / 8);
   const int eb_log = std::countr_zero(eb);
-  if (m + std::min(0, s) < eb_log) fail("Swizzle<{},{},{}> on bytes would split {}-byte elements", b, m, s, eb);
+  // Source and target bits both lie at or above bit M (targets at M for S > 0, at M + |S| for S < 0).
+  if (m < eb_log) fail("Swizzle<{},{},{}> on bytes would split {}-byte elements", b, m, s, eb);
   return SharedLayout::from_function(layout.shape(), [&](const Coords& c) { return cute_swizzle_apply(b, m, s, layout.offset(c) * eb) / eb; }, name);
 }
 

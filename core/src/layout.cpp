@@ -214,8 +214,17 @@ LinearLayout LinearLayout::invert() const {
     fail("layout is not invertible: {} input bits map to {} output bits", in_bits(), out_bits());
   auto inv = matrix().inverse();
   if (!inv) {
-    const Subspace ker = matrix().kernel();
-    fail("layout is not invertible: inputs {} and 0 map to the same point", in_bit_name(std::countr_zero(ker.basis().back())));
+    // A kernel vector k = first ^ rest: inputs `first` and `rest` have the same image.
+    const BitVec k = matrix().kernel().basis().back();
+    const BitVec first = k & (~k + 1);
+    auto names = [&](BitVec v) {
+      std::string s;
+      for (int b = 0; v != 0; ++b, v >>= 1)
+        if (v & 1u) s += (s.empty() ? "" : "^") + in_bit_name(b);
+      return s;
+    };
+    if (k == first) fail("layout is not invertible: input {} maps to the same point as input 0", names(first));
+    fail("layout is not invertible: inputs {} and {} map to the same point", names(first), names(k ^ first));
   }
   // New in dims = old out dims; new out dims = old in dims.
   std::vector<InDim> ins;

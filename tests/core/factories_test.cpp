@@ -368,6 +368,19 @@ TEST(CuteSwizzle, Swizzle333OnHalfElementsEqualsSwizzle343OnBytes) {
   EXPECT_THROW(swz::cute_swizzle(3, 0, 3, rm, swz::SwizzleUnits::Bytes, 16), swz::Error);
 }
 
+TEST(CuteSwizzle, NegativeShiftOnBytes) {
+  // S < 0: sources at bits M.., targets at M+|S|..; Swizzle<2,1,-3> on fp16 byte addresses moves
+  // whole elements, as Swizzle<2,0,-3> on element offsets does.
+  const swz::CuteLayout rm{{{{16, 64}}, {{64, 1}}}};
+  for (std::uint64_t o = 0; o < 2048; ++o)
+    ASSERT_EQ(swz::cute_swizzle_apply(2, 1, -3, 2 * o), 2 * swz::cute_swizzle_apply(2, 0, -3, o));
+  EXPECT_EQ(swz::cute_swizzle(2, 1, -3, rm, swz::SwizzleUnits::Bytes, 16),
+            swz::cute_swizzle(2, 0, -3, rm, swz::SwizzleUnits::Elements, 16));
+  // Sources inside an element (M = 0 on fp16 bytes) would split it, whatever the shift's sign.
+  EXPECT_THROW(swz::cute_swizzle(1, 0, -4, rm, swz::SwizzleUnits::Bytes, 16), swz::Error);
+  EXPECT_THROW(swz::cute_swizzle(2, 1, -3, rm, swz::SwizzleUnits::Bytes, 32), swz::Error);
+}
+
 TEST(CuteSwizzle, CuteLayoutOffsetsAndText) {
   const swz::CuteLayout hier{{{{8, 4}, {2, 32}}, {{4, 1}, {4, 64}}}};  // ((8,2),(4,4)):((4,32),(1,64))
   EXPECT_EQ(hier.shape(), (std::vector<std::int64_t>{16, 16}));
