@@ -22,6 +22,7 @@ constexpr ImU32 kRegisterBit = IM_COL32(36, 140, 140, 255);
 constexpr ImU32 kWarpBit = IM_COL32(120, 80, 190, 255);
 
 struct LayoutsPanel final : Panel {
+  CellImage images[2];  // A's and B's ownership pictures when they have many cells
   const char* id() const override { return "layouts"; }
   const char* title() const override { return "Layouts A and B"; }
 
@@ -102,7 +103,7 @@ struct LayoutsPanel final : Panel {
     const auto& owners = m.owners(side);
     std::vector<ImU32> palette(static_cast<std::size_t>(lanes));
     for (int t = 0; t < lanes; ++t) palette[static_cast<std::size_t>(t)] = thread_color(t, lanes);
-    CellPicture pic{rows, ncols, cell, pic_pos, 1.0f};
+    CellPicture pic{rows, ncols, cell, pic_pos, 1.0f, &images[a ? 0 : 1]};
     const ImVec2 clip_max(pic_pos.x + cell * static_cast<float>(ncols), pic_pos.y + cell * static_cast<float>(rows));
     const auto hit = draw_cells(
         dl, pic,

@@ -40,6 +40,7 @@ void element_tooltip(const Model& m, BitVec coord) {
 namespace {
 
 struct TensorPanel final : Panel {
+  CellImage image;  // the cells when there are many
   const char* id() const override { return "tensor"; }
   const char* title() const override { return "Tensor view"; }
 
@@ -110,7 +111,7 @@ struct TensorPanel final : Panel {
     // Cells, one batched reservation, colored by the core's bank of each element.
     std::vector<ImU32> palette(static_cast<std::size_t>(m.problem.bank.banks));
     for (int b = 0; b < m.problem.bank.banks; ++b) palette[static_cast<std::size_t>(b)] = bank_color(b, m.problem.bank.banks);
-    CellPicture pic{rows, cols, cell, origin, cell >= 10 ? 1.0f : 0.0f};
+    CellPicture pic{rows, cols, cell, origin, cell >= 10 ? 1.0f : 0.0f, &image};
     dl->PushClipRect(grid_min, cmax, true);
     const auto hit = draw_cells(
         dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.bank[m.cell_coord(r, c)])]; }, grid_min, cmax);

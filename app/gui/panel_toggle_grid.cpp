@@ -117,6 +117,16 @@ struct ToggleGridPanel final : Panel {
     if (ImGui::Button("Classic XOR m")) ctx.post(cmd::set_masks("Classic XOR m", staircase(g, 0)));
     ImGui::SameLine();
     if (ImGui::Button("XOR 2m")) ctx.post(cmd::set_masks("XOR 2m", staircase(g, 1)));
+    ImGui::SameLine();
+    const SolverAnswer& answer = ctx.bench.solver_answer();
+    ImGui::BeginDisabled(!answer.masks);
+    const ImVec2 sp = ImGui::GetCursorScreenPos();
+    if (ImGui::Button("Solver's answer") && answer.masks) ctx.post(cmd::set_masks("Solver's answer", *answer.masks));
+    ctx.probe("grid.solver", sp, ImGui::GetItemRectMax());
+    ImGui::EndDisabled();
+    if (!answer.masks && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", answer.result ? "The solver's layout is not a toggle-grid layout here; apply it from the Solver panel"
+                                            : answer.error.c_str());
     const auto xor_m = staircase(g, 0), xor_2m = staircase(g, 1);
     auto same = [](std::vector<std::uint32_t> a, std::vector<std::uint32_t> b) {
       a.resize(std::max(a.size(), b.size()), 0);

@@ -3,8 +3,8 @@
 //
 //   column 0              column 1          column 2
 //   Problem               Tensor view       Layouts A and B
-//   Toggle grid                             Algebra
-//   Live M matrix         Access trace      Physical memory
+//   Toggle grid           Access trace      Algebra
+//   Live M matrix         Solver            Physical memory
 #include "panel.h"
 
 namespace swz::gui {
@@ -17,17 +17,19 @@ std::unique_ptr<Panel> make_layouts_panel();
 std::unique_ptr<Panel> make_matrix_panel();
 std::unique_ptr<Panel> make_algebra_panel();
 std::unique_ptr<Panel> make_memory_panel();
+std::unique_ptr<Panel> make_solver_panel();
 
 std::vector<PanelSlot> make_panels() {
   std::vector<PanelSlot> p;
   p.push_back({make_problem_panel(), 0, 1.25f});
   p.push_back({make_toggle_grid_panel(), 0, 1.0f});
-  p.push_back({make_tensor_panel(), 1, 1.25f});
-  p.push_back({make_trace_panel(), 1, 1.0f});
+  p.push_back({make_tensor_panel(), 1, 1.15f});
+  p.push_back({make_trace_panel(), 1, 0.9f});
   p.push_back({make_layouts_panel(), 2, 1.35f});
   p.push_back({make_matrix_panel(), 0, 1.05f});
   p.push_back({make_algebra_panel(), 2, 0.95f});
   p.push_back({make_memory_panel(), 2, 0.85f});
+  p.push_back({make_solver_panel(), 1, 0.95f});
   return p;
 }
 

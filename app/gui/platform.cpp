@@ -115,7 +115,13 @@ void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
 }
 
 void Platform::render() {
-  ImGui::Render();
+  end_frame();
+  submit();
+}
+
+void Platform::end_frame() { ImGui::Render(); }
+
+void Platform::submit() {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);

@@ -42,8 +42,10 @@ class Platform {
   void set_title(const std::string& title);
   // Polls events, applies the UI scale (rebuilding the font atlas when it changed), starts an ImGui frame.
   void begin_frame(float ui_scale, const InjectedInput* inject = nullptr);
-  // Renders the ImGui frame into the back buffer.
+  // Renders the ImGui frame into the back buffer: end_frame() then submit().
   void render();
+  void end_frame();  // ImGui::Render: the frame's draw lists are final
+  void submit();     // GL: clear and draw the draw lists
   void present();
   void finish();  // waits for GL to complete the frame
   // Back-buffer pixels as RGBA, top row first; call after render() and before present().

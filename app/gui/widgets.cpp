@@ -107,7 +107,18 @@ std::optional<std::pair<int, int>> draw_cells(ImDrawList* dl, const CellPicture&
   const int c1 = std::min(pic.cols, static_cast<int>(std::ceil((clip_max.x - pic.origin.x) / cell)));
   const int r0 = std::max(0, static_cast<int>(std::floor((clip_min.y - pic.origin.y) / cell)));
   const int r1 = std::min(pic.rows, static_cast<int>(std::ceil((clip_max.y - pic.origin.y) / cell)));
-  if (c1 > c0 && r1 > r0) {
+  const int visible = std::max(0, c1 - c0) * std::max(0, r1 - r0);
+  if (pic.image && visible > 0 && (cell < 6.0f || visible > 4096)) {
+    // One texel per visible cell, one quad.
+    static std::vector<ImU32> texels;
+    texels.resize(static_cast<std::size_t>(visible));
+    std::size_t i = 0;
+    for (int r = r0; r < r1; ++r)
+      for (int c = c0; c < c1; ++c) texels[i++] = color(r, c);
+    const ImTextureID tex = pic.image->upload(c1 - c0, r1 - r0, texels);
+    const ImVec2 a(pic.origin.x + static_cast<float>(c0) * cell, pic.origin.y + static_cast<float>(r0) * cell);
+    dl->AddImage(tex, a, ImVec2(a.x + static_cast<float>(c1 - c0) * cell, a.y + static_cast<float>(r1 - r0) * cell));
+  } else if (c1 > c0 && r1 > r0) {
     // One reservation for all visible cells: 4 vertices and 6 indices each.
     const int n = (c1 - c0) * (r1 - r0);
     dl->PrimReserve(n * 6, n * 4);

@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include "cell_image.h"
 #include "panel.h"
 #include "swz/analysis.h"
 
@@ -35,6 +36,7 @@ struct CellPicture {
   float cell = 8.0f;            // px
   ImVec2 origin;                // screen position of cell (0, 0)
   float gap = 1.0f;             // px between cells when cells are large enough
+  CellImage* image = nullptr;   // when set, many small cells are drawn as one texture
 };
 std::optional<std::pair<int, int>> draw_cells(ImDrawList* dl, const CellPicture& pic, const std::function<ImU32(int, int)>& color,
                                               ImVec2 clip_min, ImVec2 clip_max);

@@ -8,6 +8,7 @@
 
 #include "swz/error.h"
 #include "swz/layout_io.h"
+#include "classroom.h"
 #include "theme.h"
 
 namespace swz::gui {
@@ -330,6 +331,7 @@ void Workbench::menus() {
     ImGui::TextDisabled("UI scale %.0f%%", session_.view.ui_scale * 100.0f);
     ImGui::EndMenu();
   }
+  classroom_menu(*this);
   if (ImGui::BeginMenu("Help")) {
     if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;
     if (ImGui::MenuItem("About")) show_about_ = true;

@@ -19,6 +19,7 @@
 #include "model.h"
 #include "panel.h"
 #include "session.h"
+#include "solver_state.h"
 
 namespace swz::gui {
 
@@ -70,6 +71,11 @@ class Workbench {
   bool load_layout_file(LayoutRole role, const std::filesystem::path& path);
   void request_open(LayoutRole role);
 
+  // The solver's answer for the current problem (cached), and the grid family in the background.
+  const SolverAnswer& solver_answer() { return solver_.answer(model_->problem, session_.problem); }
+  std::optional<FamilyAnswer> solver_family() { return solver_.family(model_->problem, session_.problem); }
+  const SolverState& solver() const { return solver_; }
+
   const std::string& error() const { return error_; }
   const std::string& status() const { return status_; }
   void show_error(std::string message);
@@ -101,6 +107,7 @@ class Workbench {
   std::unique_ptr<Model> model_;
   StepTrace trace_;
   History history_;
+  SolverState solver_;
   std::vector<Command> pending_;
   std::vector<std::function<void()>> deferred_;
   std::vector<PanelSlot> panels_;

@@ -1,0 +1,419 @@
+// classroom.cpp: lesson files, the Classroom menu, the floating lesson and quiz
+// panels, the highlight overlay and the high-contrast theme.
+//
+// [SECTION] Lessons on disk
+// [SECTION] Applying a step
+// [SECTION] Highlights
+// [SECTION] Floating panels and the menu
+// [SECTION] High-contrast theme
+#include "classroom.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
+
+#include "swz/error.h"
+#include "theme.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+Classroom& classroom() {
+  static Classroom c;
+  return c;
+}
+
+const Lesson* Classroom::lesson() const {
+  if (open_lesson < 0 || open_lesson >= static_cast<int>(lessons.size())) return nullptr;
+  const auto& e = lessons[static_cast<std::size_t>(open_lesson)];
+  return e.lesson ? &*e.lesson : nullptr;
+}
+
+const LessonStep* Classroom::current_step() const {
+  const Lesson* l = lesson();
+  if (!l || step < 0 || step >= static_cast<int>(l->steps.size())) return nullptr;
+  return &l->steps[static_cast<std::size_t>(step)];
+}
+
+// [SECTION] Lessons on disk
+
+std::filesystem::path lessons_dir() {
+  if (const char* env = std::getenv("SWZ_LESSONS_DIR"); env && *env) return env;
+  std::error_code ec;
+  auto search_up = [&](std::filesystem::path dir) -> std::optional<std::filesystem::path> {
+    for (int i = 0; i < 8 && !dir.empty(); ++i) {
+      const auto candidate = dir / "assets" / "lessons";
+      if (std::filesystem::is_directory(candidate, ec)) return candidate;
+      if (dir == dir.parent_path()) break;
+      dir = dir.parent_path();
+    }
+    return std::nullopt;
+  };
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec)
+    if (auto found = search_up(exe.parent_path())) return *found;
+  if (auto found = search_up(std::filesystem::current_path(ec))) return *found;
+  return std::filesystem::path("assets") / "lessons";
+}
+
+void scan_lessons(Classroom& c) {
+  std::string open_name;
+  if (const Lesson* l = c.lesson()) open_name = l->name;
+  c.lessons.clear();
+  for (const auto& path : lesson_files(lessons_dir())) {
+    LessonEntry e{path, std::nullopt, {}};
+    try {
+      e.lesson = load_lesson_file(path);
+    } catch (const Error& err) {
+      e.error = err.what();
+    }
+    c.lessons.push_back(std::move(e));
+  }
+  std::stable_sort(c.lessons.begin(), c.lessons.end(), [](const LessonEntry& a, const LessonEntry& b) {
+    if (a.lesson.has_value() != b.lesson.has_value()) return a.lesson.has_value();
+    if (a.lesson && b.lesson && a.lesson->order != b.lesson->order) return a.lesson->order < b.lesson->order;
+    return a.path.filename() < b.path.filename();
+  });
+  c.scanned = true;
+  c.open_lesson = -1;
+  for (std::size_t i = 0; i < c.lessons.size(); ++i)
+    if (c.lessons[i].lesson && c.lessons[i].lesson->name == open_name) c.open_lesson = static_cast<int>(i);
+  if (const Lesson* l = c.lesson()) c.step = std::clamp(c.step, 0, static_cast<int>(l->steps.size()) - 1);
+}
+
+namespace {
+
+// The index of lesson NAME in c.lessons (a file outside the directory is added), or -1 with `error`.
+int find_lesson(Classroom& c, const std::string& name, int step, std::string& error) {
+  if (!c.scanned) scan_lessons(c);
+  int index = -1;
+  const std::filesystem::path as_path(name);
+  if (as_path.extension() == ".json") {  // a teacher's own file, wherever it is
+    for (std::size_t i = 0; i < c.lessons.size(); ++i)
+      if (c.lessons[i].path == as_path && c.lessons[i].lesson) index = static_cast<int>(i);
+    if (index < 0) {
+      LessonEntry e{as_path, std::nullopt, {}};
+      try {
+        e.lesson = load_lesson_file(as_path);
+      } catch (const Error& err) {
+        error = err.what();
+        return -1;
+      }
+      c.lessons.push_back(std::move(e));
+      index = static_cast<int>(c.lessons.size()) - 1;
+    }
+  } else {
+    std::vector<std::string> known;
+    for (std::size_t i = 0; i < c.lessons.size(); ++i) {
+      const LessonEntry& e = c.lessons[i];
+      if (e.path.stem() == name) {
+        if (!e.lesson) {
+          error = e.error;
+          return -1;
+        }
+        index = static_cast<int>(i);
+      }
+      if (e.lesson) known.push_back(e.lesson->name);
+    }
+    if (index < 0) {
+      error = fmt::format("no lesson '{}' in {} (lessons: {})", name, lessons_dir().string(),
+                          known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
+      return -1;
+    }
+  }
+  const Lesson& lesson = *c.lessons[static_cast<std::size_t>(index)].lesson;
+  const int steps = static_cast<int>(lesson.steps.size());
+  if (step < 1 || step > steps) {
+    error = fmt::format("lesson '{}' has steps 1 to {}, not {}", lesson.name, steps, step);
+    return -1;
+  }
+  return index;
+}
+
+}  // namespace
+
+bool check_lesson(const std::string& name, int step, std::string& error) { return find_lesson(classroom(), name, step, error) >= 0; }
+
+bool open_lesson(Workbench& bench, const std::string& name, int step, std::string& error) {
+  Classroom& c = classroom();
+  const int index = find_lesson(c, name, step, error);
+  if (index < 0) return false;
+  c.open_lesson = index;
+  c.step = step - 1;
+  c.lesson_error.clear();
+  apply_lesson_step(bench);
+  return true;
+}
+
+// [SECTION] Applying a step
+
+Side side_for(LessonAccess access) { return access == LessonAccess::Store ? Side::Store : Side::Read; }
+
+ProblemState state_for_step(const LessonStep& s) {
+  ProblemState p;
+  p.preset = s.preset;
+  if (s.shared) {
+    p.shared = LoadedLayout{*s.shared, s.shared_text};
+  } else if (!s.layout.empty()) {
+    // Mask layouts go to the grid (so toggles start from them), others replace it, as the Problem panel does.
+    const Problem preset = make_preset(s.preset);
+    for (const Variant& v : preset.variants)
+      if (v.name == s.layout) {
+        if (v.masks) p.masks = *v.masks;
+        else p.variant = v.name;
+      }
+  } else if (s.masks) {
+    p.masks = *s.masks;
+  }
+  while (!p.masks.empty() && p.masks.back() == 0) p.masks.pop_back();
+  return p;
+}
+
+void apply_lesson_step(Workbench& bench) {
+  const Classroom& c = classroom();
+  const LessonStep* s = c.current_step();
+  if (!s) return;
+  const ProblemState state = state_for_step(*s);
+  const Side side = side_for(s->access);
+  const int step = s->step;
+  bench.post({fmt::format("Lesson step: {}", s->title), [state, side, step](Session& session) {
+                session.problem = state;
+                session.trace.side = side;
+                session.trace.step = step;
+                session.trace.warp = 0;
+                session.trace.playing = false;
+              }});
+}
+
+// [SECTION] Highlights
+
+namespace {
+
+std::optional<ImRect> panel_rect(const std::string& id) {
+  ImGuiWindow* w = ImGui::FindWindowByName(("###" + id).c_str());
+  if (!w || !w->WasActive) return std::nullopt;
+  return ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
+}
+
+// Indices after a prefix: "tensor.cell.3.5" -> {3, 5}.
+std::vector<int> indices(const std::string& target, std::size_t prefix) {
+  std::vector<int> out;
+  std::size_t pos = prefix;
+  while (pos < target.size()) {
+    const auto dot = target.find('.', pos);
+    out.push_back(std::atoi(target.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos).c_str()));
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  return out;
+}
+
+// The screen rectangle of one highlight target this frame, if it is on screen.
+std::optional<ImRect> target_rect(const Workbench& bench, const std::string& target) {
+  if (target.rfind("panel:", 0) == 0) return panel_rect(target.substr(6));
+  if (target.rfind("tensor.", 0) == 0) {
+    const auto grid = bench.probe("tensor.grid");
+    const auto window = panel_rect("tensor");
+    if (!grid || !window) return std::nullopt;
+    const Model& m = bench.model();
+    const float cell = (grid->max.x - grid->min.x) / static_cast<float>(m.cols());
+    ImRect r;
+    if (target.rfind("tensor.cell.", 0) == 0) {
+      const auto v = indices(target, 12);
+      if (v.size() != 2) return std::nullopt;
+      r = ImRect(ImVec2(grid->min.x + static_cast<float>(v[1]) * cell, grid->min.y + static_cast<float>(v[0]) * cell),
+                 ImVec2(grid->min.x + static_cast<float>(v[1] + 1) * cell, grid->min.y + static_cast<float>(v[0] + 1) * cell));
+    } else if (target.rfind("tensor.row.", 0) == 0) {
+      const auto v = indices(target, 11);
+      if (v.size() != 1) return std::nullopt;
+      r = ImRect(ImVec2(grid->min.x, grid->min.y + static_cast<float>(v[0]) * cell), ImVec2(grid->max.x, grid->min.y + static_cast<float>(v[0] + 1) * cell));
+    } else if (target.rfind("tensor.col.", 0) == 0) {
+      const auto v = indices(target, 11);
+      if (v.size() != 1) return std::nullopt;
+      r = ImRect(ImVec2(grid->min.x + static_cast<float>(v[0]) * cell, grid->min.y), ImVec2(grid->min.x + static_cast<float>(v[0] + 1) * cell, grid->max.y));
+    } else {
+      return std::nullopt;
+    }
+    r.ClipWithFull(*window);
+    if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return std::nullopt;
+    return r;
+  }
+  if (const auto p = bench.probe(target)) return ImRect(p->min, p->max);
+  return std::nullopt;
+}
+
+constexpr ImU32 kHighlight = IM_COL32(255, 110, 0, 255);
+constexpr ImU32 kHighlightHalo = IM_COL32(20, 20, 20, 200);
+
+void draw_highlights(const Workbench& bench, const LessonStep& step, std::vector<ImRect>& drawn) {
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float s = bench.ui_scale();
+  const float pulse = 0.75f + 0.25f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
+  for (const std::string& target : step.highlight) {
+    const auto r = target_rect(bench, target);
+    if (!r) continue;
+    drawn.push_back(*r);
+    const bool panel = target.rfind("panel:", 0) == 0;
+    const float pad = panel ? -2.0f * s : 2.0f * s;
+    const ImVec2 a(r->Min.x - pad, r->Min.y - pad), b(r->Max.x + pad, r->Max.y + pad);
+    const float thick = (panel ? 4.0f : 3.0f) * s;
+    dl->AddRect(ImVec2(a.x - thick * 0.5f, a.y - thick * 0.5f), ImVec2(b.x + thick * 0.5f, b.y + thick * 0.5f), kHighlightHalo, 3.0f * s, 0,
+                thick * 0.6f);
+    ImU32 color = kHighlight;
+    color = (color & ~IM_COL32_A_MASK) | (static_cast<ImU32>(255.0f * pulse) << IM_COL32_A_SHIFT);
+    dl->AddRect(a, b, color, 3.0f * s, 0, thick);
+  }
+}
+
+// [SECTION] Floating panels and the menu
+
+// Where the lesson card goes: the bottom of the column that covers the fewest highlights.
+ImVec2 card_position(const std::vector<ImRect>& highlights, ImVec2 size) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float bottom = display.y - ImGui::GetFrameHeight() * 1.6f;
+  const float xs[] = {display.x - size.x - 8.0f, 8.0f, (display.x - size.x) * 0.5f};
+  ImVec2 best(xs[0], bottom - size.y);
+  float best_overlap = -1.0f;
+  for (float x : xs) {
+    const ImRect card(ImVec2(x, bottom - size.y), ImVec2(x + size.x, bottom));
+    float overlap = 0.0f;
+    for (const ImRect& h : highlights) {
+      ImRect i = h;
+      i.ClipWithFull(card);
+      if (i.GetWidth() > 0 && i.GetHeight() > 0) overlap += i.GetWidth() * i.GetHeight();
+    }
+    if (best_overlap < 0 || overlap < best_overlap) {
+      best_overlap = overlap;
+      best = card.Min;
+    }
+  }
+  return best;
+}
+
+void floating(Workbench& bench, Panel& panel, ImVec2 pos, ImVec2 size, bool& open, bool follow) {
+  ImGui::SetNextWindowPos(pos, follow ? ImGuiCond_Always : ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
+  ImGui::SetNextWindowBgAlpha(0.97f);
+  const std::string title = fmt::format("{}###{}", panel.title(), panel.id());
+  if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    PanelContext ctx{bench.session(), bench.model(), bench.trace(), bench};
+    panel.draw(ctx);
+  }
+  ImGui::End();
+}
+
+bool card_follows = true;  // the lesson card moves to keep highlights visible until the learner drags it
+
+void end_of_frame(Workbench& bench) {
+  Classroom& c = classroom();
+  std::vector<ImRect> highlights;
+  if (const LessonStep* s = c.current_step()) draw_highlights(bench, *s, highlights);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  if (c.open_lesson >= 0 || !c.lesson_error.empty()) {
+    if (!c.lesson_panel) c.lesson_panel = make_lesson_panel();
+    const ImVec2 size(std::min(display.x * 0.36f, em() * 40.0f), std::min(display.y * 0.42f, em() * 26.0f));
+    bool open = true;
+    floating(bench, *c.lesson_panel, card_position(highlights, size), size, open, card_follows);
+    // Once the learner drags the card, it stays where they put it.
+    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && ImGui::GetActiveID() == w->MoveId) card_follows = false;
+    if (!open) {
+      c.open_lesson = -1;
+      c.lesson_error.clear();
+      card_follows = true;
+    }
+  }
+  if (c.quiz_open) {
+    if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
+    const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
+    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open, false);
+  }
+}
+
+}  // namespace
+
+void classroom_menu(Workbench& bench) {
+  Classroom& c = classroom();
+  if (c.high_contrast) apply_high_contrast_theme();  // every frame: a UI-scale change reloads the light theme
+  else if (c.was_high_contrast) apply_theme(bench.ui_scale());
+  c.was_high_contrast = c.high_contrast;
+
+  if (ImGui::BeginMenu("Classroom")) {
+    if (!c.scanned) scan_lessons(c);
+    ImGui::TextDisabled("Lessons (%s)", lessons_dir().string().c_str());
+    for (std::size_t i = 0; i < c.lessons.size(); ++i) {
+      const LessonEntry& e = c.lessons[i];
+      if (e.lesson) {
+        if (ImGui::MenuItem(e.lesson->title.c_str(), nullptr, c.open_lesson == static_cast<int>(i))) {
+          std::string error;
+          if (!open_lesson(bench, e.lesson->name, 1, error)) bench.show_error(error);
+          card_follows = true;
+        }
+        if (ImGui::IsItemHovered() && !e.lesson->summary.empty()) ImGui::SetTooltip("%s", e.lesson->summary.c_str());
+      } else {
+        const std::string label = fmt::format("{} (does not load)", e.path.filename().string());
+        if (ImGui::MenuItem(label.c_str())) {
+          c.open_lesson = -1;
+          c.lesson_error = e.error;
+          bench.show_error(e.error);
+        }
+      }
+    }
+    if (c.lessons.empty()) ImGui::TextDisabled("no lesson files found");
+    if (ImGui::MenuItem("Reload lesson files")) scan_lessons(c);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quiz", nullptr, c.quiz_open)) c.quiz_open = !c.quiz_open;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Presentation mode (large text)", nullptr, c.presentation)) {
+      c.presentation = !c.presentation;
+      if (c.presentation) c.scale_before = bench.ui_scale();
+      bench.post(cmd::set_ui_scale(c.presentation ? std::max(kPresentationScale, bench.ui_scale()) : c.scale_before));
+    }
+    if (ImGui::MenuItem("High-contrast theme", nullptr, c.high_contrast)) c.high_contrast = !c.high_contrast;
+    ImGui::EndMenu();
+  }
+  bench.defer([&bench] { end_of_frame(bench); });
+}
+
+// [SECTION] High-contrast theme
+
+void apply_high_contrast_theme() {
+  ImGuiStyle& s = ImGui::GetStyle();
+  s.WindowBorderSize = 2.0f;
+  s.FrameBorderSize = 1.0f;
+  s.PopupBorderSize = 2.0f;
+  ImVec4* c = s.Colors;
+  const ImVec4 black(0, 0, 0, 1), white(1, 1, 1, 1);
+  c[ImGuiCol_Text] = black;
+  c[ImGuiCol_TextDisabled] = ImVec4(0.22f, 0.22f, 0.22f, 1);
+  c[ImGuiCol_WindowBg] = white;
+  c[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 0);
+  c[ImGuiCol_PopupBg] = white;
+  c[ImGuiCol_Border] = black;
+  c[ImGuiCol_FrameBg] = white;
+  c[ImGuiCol_FrameBgHovered] = ImVec4(1.0f, 0.93f, 0.55f, 1);
+  c[ImGuiCol_FrameBgActive] = ImVec4(1.0f, 0.85f, 0.20f, 1);
+  c[ImGuiCol_TitleBg] = ImVec4(0.82f, 0.82f, 0.82f, 1);
+  c[ImGuiCol_TitleBgActive] = ImVec4(1.0f, 0.85f, 0.20f, 1);
+  c[ImGuiCol_TitleBgCollapsed] = ImVec4(0.82f, 0.82f, 0.82f, 1);
+  c[ImGuiCol_MenuBarBg] = ImVec4(0.90f, 0.90f, 0.90f, 1);
+  c[ImGuiCol_Button] = ImVec4(0.88f, 0.88f, 0.88f, 1);
+  c[ImGuiCol_ButtonHovered] = ImVec4(1.0f, 0.93f, 0.55f, 1);
+  c[ImGuiCol_ButtonActive] = ImVec4(1.0f, 0.85f, 0.20f, 1);
+  c[ImGuiCol_Header] = ImVec4(1.0f, 0.90f, 0.40f, 1);
+  c[ImGuiCol_HeaderHovered] = ImVec4(1.0f, 0.93f, 0.55f, 1);
+  c[ImGuiCol_HeaderActive] = ImVec4(1.0f, 0.85f, 0.20f, 1);
+  c[ImGuiCol_CheckMark] = black;
+  c[ImGuiCol_SliderGrab] = black;
+  c[ImGuiCol_SliderGrabActive] = black;
+  c[ImGuiCol_Separator] = black;
+  c[ImGuiCol_ScrollbarBg] = ImVec4(0.92f, 0.92f, 0.92f, 1);
+  c[ImGuiCol_ScrollbarGrab] = ImVec4(0.30f, 0.30f, 0.30f, 1);
+  c[ImGuiCol_TableBorderStrong] = black;
+  c[ImGuiCol_TableBorderLight] = ImVec4(0.35f, 0.35f, 0.35f, 1);
+  c[ImGuiCol_TableRowBgAlt] = ImVec4(0.93f, 0.93f, 0.93f, 1);
+}
+
+}  // namespace swz::gui

@@ -1,0 +1,88 @@
+// classroom.h: classroom mode. Lessons (swz/lesson.h) and the quiz
+// (swz/quiz.h) over the live workbench, a presentation mode and a
+// high-contrast theme for projectors.
+//
+// The Lesson and Quiz panels are Panel structs like the others, but they float
+// above the tiles instead of taking a tile: opening a lesson must not move the
+// panels the learner already knows, and a card can sit wherever the step's
+// highlights are not. The Classroom menu opens them; the classroom owns them.
+//
+//   Classroom menu  ->  classroom_menu(bench), called from the main menu bar
+//                       (it also schedules the floating panels and the
+//                       highlight overlay for the end of the frame)
+//   --lesson NAME --step K  ->  open_lesson(bench, NAME, K)
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "panel.h"
+#include "swz/lesson.h"
+#include "swz/quiz.h"
+
+namespace swz::gui {
+
+class Workbench;
+
+// A lesson file as found on disk: loaded, or the one-line reason it did not load.
+struct LessonEntry {
+  std::filesystem::path path;
+  std::optional<Lesson> lesson;
+  std::string error;
+};
+
+struct Classroom {
+  std::vector<LessonEntry> lessons;   // sorted by (order, name); failed files last
+  bool scanned = false;
+  int open_lesson = -1;               // index into lessons; -1: no lesson card
+  int step = 0;                       // 0-based step of the open lesson
+  std::string lesson_error;           // shown on the card when a lesson failed to open
+  bool quiz_open = false;
+  QuizScore score;
+  std::optional<QuizQuestion> question;
+  std::optional<int> answer;          // the learner's pick for the current question
+  std::uint64_t next_seed = 1;
+  bool presentation = false;          // large text (UI scale kPresentationScale)
+  float scale_before = 1.0f;          // UI scale to return to when presentation ends
+  bool high_contrast = false;
+  bool was_high_contrast = false;     // to restore the light theme once when turned off
+  std::unique_ptr<Panel> lesson_panel, quiz_panel;
+
+  const Lesson* lesson() const;
+  const LessonStep* current_step() const;
+};
+inline constexpr float kPresentationScale = 1.6f;
+
+// One per process: the menu, the floating panels and the launch flags share it.
+Classroom& classroom();
+
+// Where lesson files live: $SWZ_LESSONS_DIR, else the nearest assets/lessons above the
+// executable or the working directory.
+std::filesystem::path lessons_dir();
+// (Re)reads every lesson file of lessons_dir().
+void scan_lessons(Classroom& c);
+
+// Opens lesson NAME (a file stem in lessons_dir(), or a path to a .json file) at 1-based
+// step `step` and applies that step. False with the reason in `error` when it cannot.
+bool open_lesson(Workbench& bench, const std::string& name, int step, std::string& error);
+// The same lookup without a workbench (for flags checked before any window opens).
+bool check_lesson(const std::string& name, int step, std::string& error);
+// Applies the open lesson's current step to the workbench (undoable, like any edit).
+void apply_lesson_step(Workbench& bench);
+// The workbench state a lesson step describes.
+ProblemState state_for_step(const LessonStep& step);
+Side side_for(LessonAccess access);
+
+// The Classroom menu; call inside the main menu bar every frame.
+void classroom_menu(Workbench& bench);
+
+// Theme for projectors: black on white, strong borders. Call after apply_theme.
+void apply_high_contrast_theme();
+
+std::unique_ptr<Panel> make_lesson_panel();
+std::unique_ptr<Panel> make_quiz_panel();
+
+}  // namespace swz::gui

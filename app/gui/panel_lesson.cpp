@@ -1,0 +1,126 @@
+// The Lesson panel: the open lesson's current step, Next / Back, and whether
+// the workbench still shows that step (the learner may play and come back).
+#include <GLFW/glfw3.h>  // key codes only: presenters' remotes send Page Up / Page Down
+#include <fmt/format.h>
+
+#include "classroom.h"
+#include "swz/error.h"
+#include "theme.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+namespace {
+
+struct LessonPanel final : Panel {
+  // The claims of the step last shown, checked against the core once per step.
+  const LessonStep* checked_step = nullptr;
+  std::vector<ClaimCheck> checks;
+  std::string check_error;
+
+  const char* id() const override { return "lesson"; }
+  const char* title() const override { return "Lesson"; }
+
+  void draw(PanelContext& ctx) override {
+    Classroom& c = classroom();
+    if (!c.lesson_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.70f, 0.05f, 0.05f, 1));
+      ImGui::TextWrapped("This lesson file does not load:\n%s", c.lesson_error.c_str());
+      ImGui::PopStyleColor();
+      ImGui::TextDisabled("Fix the file, then Classroom > Reload lesson files.");
+      return;
+    }
+    const Lesson* lesson = c.lesson();
+    const LessonStep* step = c.current_step();
+    if (!lesson || !step) return;
+    const int steps = static_cast<int>(lesson->steps.size());
+    check(*step);
+
+    // Header: lesson and position, then the step title large.
+    ImGui::TextDisabled("%s  %s  step %d of %d", lesson->title.c_str(), sym("\xc2\xb7", "-"), c.step + 1, steps);
+    ImGui::PushFont(fonts().heading);
+    ImGui::SetWindowFontScale(1.3f);
+    ImGui::TextWrapped("%s", step->title.c_str());
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::PopFont();
+    ImGui::Separator();
+
+    // Navigation stays at the bottom; the text scrolls above it.
+    const float nav_h = ImGui::GetFrameHeightWithSpacing() * (at_step(ctx, *step) ? 1.15f : 2.3f);
+    ImGui::BeginChild("text", ImVec2(0, -nav_h), false);
+    for (const std::string& para : step->paragraphs) {
+      ImGui::TextWrapped("%s", pretty_xor(para).c_str());
+      ImGui::Spacing();
+    }
+    claims_list();
+    ImGui::EndChild();
+
+    if (!at_step(ctx, *step)) {
+      ImGui::TextColored(ImVec4(0.55f, 0.35f, 0.0f, 1), "You changed the workbench since this step.");
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Return to this step")) apply_lesson_step(ctx.bench);
+    }
+    const bool back = ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false);
+    const bool next = ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false);
+    ImGui::BeginDisabled(c.step == 0);
+    const ImVec2 bp = ImGui::GetCursorScreenPos();
+    if ((ImGui::Button("< Back") || back) && c.step > 0) go(ctx, c.step - 1);
+    ctx.probe("lesson.back", bp, ImGui::GetItemRectMax());
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(c.step + 1 >= steps);
+    const ImVec2 np = ImGui::GetCursorScreenPos();
+    if ((ImGui::Button("Next >") || next) && c.step + 1 < steps) go(ctx, c.step + 1);
+    ctx.probe("lesson.next", np, ImGui::GetItemRectMax());
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("Page Up / Page Down");
+  }
+
+  static void go(PanelContext& ctx, int step) {
+    classroom().step = step;
+    apply_lesson_step(ctx.bench);
+  }
+
+  static bool at_step(const PanelContext& ctx, const LessonStep& s) {
+    const Session& session = ctx.session;
+    return session.problem == state_for_step(s) && session.trace.side == side_for(s.access) && session.trace.step == s.step;
+  }
+
+  void check(const LessonStep& s) {
+    if (checked_step == &s) return;
+    checked_step = &s;
+    checks.clear();
+    check_error.clear();
+    try {
+      checks = check_claims(s);
+    } catch (const Error& e) {
+      check_error = e.what();
+    }
+  }
+
+  void claims_list() const {
+    if (checks.empty() && check_error.empty()) return;
+    ImGui::Spacing();
+    ImGui::TextDisabled("The workbench says:");
+    for (const ClaimCheck& k : checks) {
+      const std::string value = k.actual.is_string() ? k.actual.get<std::string>() : k.actual.dump();
+      if (k.holds) {
+        ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s", sym("\xe2\x9c\x93", "ok"));
+        ImGui::SameLine();
+        ImGui::Text("%s = %s", k.claim.quantity.c_str(), pretty_xor(value).c_str());
+      } else {
+        ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", sym("\xe2\x9c\x97", "X"));
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s = %s, but the lesson says %s", k.claim.quantity.c_str(), pretty_xor(value).c_str(), k.claim.expected.dump().c_str());
+      }
+    }
+    if (!check_error.empty()) ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", check_error.c_str());
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_lesson_panel() { return std::make_unique<LessonPanel>(); }
+
+}  // namespace swz::gui

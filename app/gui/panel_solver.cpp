@@ -1,0 +1,174 @@
+// Solver: the construction of an optimal layout, replayed step by step (Vec,
+// bank / segment sizes, split, I / E / F, H, C, banks) with each step's sets;
+// its answer applied to the grid; the family size and a repair for the grid.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "panel.h"
+#include "swz/layout_io.h"
+#include "theme.h"
+#include "widgets.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+// The answer as a command: masks for a grid problem, else the shared layout itself.
+std::optional<Command> solver_command(const SolverAnswer& a) {
+  if (!a.result) return std::nullopt;
+  if (a.masks) return cmd::set_masks("Solver's answer", *a.masks);
+  LoadedLayout l{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"};
+  return cmd::load_layout(LayoutRole::Shared, std::move(l));
+}
+
+namespace {
+
+std::string set_text(const std::vector<BitVec>& v, const LinearLayout& names) {
+  if (v.empty()) return "{}";
+  std::vector<std::string> parts;
+  for (BitVec x : v) parts.push_back(pretty_xor(names.describe_out(x)));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+struct SolverPanel final : Panel {
+  static constexpr long long kAutoFamilyBits = 24;  // larger grids are counted on request
+  bool replaying = false;                           // stepping through the trace on a timer
+  float clock = 0.0f;
+  std::optional<ProblemState> counted_for;          // the big grid the user asked to count
+
+  const char* id() const override { return "solver"; }
+  const char* title() const override { return "Solver"; }
+
+  void draw(PanelContext& ctx) override {
+    const Model& m = ctx.model;
+    const SolverAnswer& a = ctx.bench.solver_answer();
+    if (!a.result) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextColored(ImVec4(0.8f, 0.15f, 0.15f, 1), "The solver cannot answer this problem: %s", a.error.c_str());
+      ImGui::PopTextWrapPos();
+      return;
+    }
+    const SolveResult& r = *a.result;
+    const LinearLayout& names = m.problem.shared.coords();
+    const int steps = static_cast<int>(r.trace.size());
+    const int step = std::clamp(ctx.session.view.solver_step, 0, std::max(0, steps - 1));
+
+    // Replay controls.
+    {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::Button(replaying ? "Stop" : "Run the construction")) {
+        replaying = !replaying;
+        clock = 0.0f;
+        if (replaying) ctx.post(cmd::set_solver_step(0));
+      }
+      ctx.probe("solver.run", p, ImGui::GetItemRectMax());
+    }
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("prev", ImGuiDir_Left)) ctx.post(cmd::set_solver_step(std::max(0, step - 1)));
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("next", ImGuiDir_Right)) ctx.post(cmd::set_solver_step(std::min(steps - 1, step + 1)));
+    ImGui::SameLine();
+    ImGui::Text("step %d of %d", step + 1, steps);
+    if (replaying) {
+      clock += ImGui::GetIO().DeltaTime;
+      if (clock > 1.4f) {
+        clock = 0.0f;
+        if (step + 1 < steps) ctx.post(cmd::set_solver_step(step + 1));
+        else replaying = false;
+      }
+    }
+
+    // Steps on the left, the chosen one on the right.
+    const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * 3.3f + ImGui::GetFrameHeightWithSpacing();
+    const float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
+    ImGui::BeginChild("steps", ImVec2(em() * 11.0f, body_h), true);
+    for (int i = 0; i < steps; ++i) {
+      const std::string label = fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title);
+      if (ImGui::Selectable(label.c_str(), i == step)) {
+        replaying = false;
+        ctx.post(cmd::set_solver_step(i));
+      }
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("detail", ImVec2(0, body_h), true);
+    if (steps > 0) {
+      const SolveStep& s = r.trace[static_cast<std::size_t>(step)];
+      heading(s.title.c_str());
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextUnformatted(s.sentence.c_str());
+      for (const NamedSet& set : s.sets) {
+        ImGui::TextDisabled("%s =", set.name.c_str());
+        ImGui::SameLine();
+        ImGui::PushFont(fonts().mono);
+        ImGui::TextUnformatted(set_text(set.vectors, names).c_str());
+        ImGui::PopFont();
+      }
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndChild();
+
+    // The answer.
+    const bool free = r.conflict_free;
+    ImGui::TextColored(free ? ImVec4(0.13f, 0.60f, 0.27f, 1) : ImVec4(0.85f, 0.55f, 0.05f, 1), "%s: store %d, read %d wavefront%s%s",
+                       free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts, r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
+                       r.fallback ? " (the bound makes conflict-free impossible)" : "");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", r.bound.reason.c_str(), r.check.c_str());
+    ImGui::SameLine();
+    const auto apply = solver_command(a);
+    const ImVec2 ap = ImGui::GetCursorScreenPos();
+    if (ImGui::Button(a.masks ? "Apply to the grid" : "Use as the shared layout") && apply) ctx.post(*apply);
+    ctx.probe("solver.apply", ap, ImGui::GetItemRectMax());
+    if (a.masks) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("masks %s", format_masks(*a.masks).c_str());
+    }
+
+    // The family and a repair for the current grid.
+    if (!m.problem.grid) {
+      ImGui::TextDisabled("Family and repair: for toggle-grid problems.");
+      return;
+    }
+    // Small grids are counted at once; big ones (seconds of work) when asked.
+    const long long bits = static_cast<long long>(m.problem.grid->configs_log2());
+    if (bits > kAutoFamilyBits && counted_for != ctx.session.problem) {
+      ImGui::TextDisabled("Family and repair over 2^%lld mask sets:", bits);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Count them")) counted_for = ctx.session.problem;
+      return;
+    }
+    const auto fam = ctx.bench.solver_family();
+    if (!fam) {
+      ImGui::TextDisabled("Counting the conflict-free family of 2^%lld mask sets... %.0f s",
+                          static_cast<long long>(m.problem.grid->configs_log2()), ctx.bench.solver().running_seconds());
+      return;
+    }
+    if (!fam->error.empty()) {
+      ImGui::TextColored(ImVec4(0.8f, 0.15f, 0.15f, 1), "%s", fam->error.c_str());
+      return;
+    }
+    ImGui::Text("Family: %llu conflict-free mask sets of 2^%lld", static_cast<unsigned long long>(fam->size),
+                static_cast<long long>(m.problem.grid->configs_log2()));
+    const Repair& rep = fam->repair;
+    if (!rep.possible) {
+      ImGui::TextDisabled("No grid mask set is conflict-free here: no repair.");
+    } else if (rep.flips == 0) {
+      ImGui::TextColored(ImVec4(0.13f, 0.60f, 0.27f, 1), "Your grid is conflict-free %s", sym("\xe2\x9c\x93", "(ok)"));
+    } else {
+      std::vector<std::string> flips;
+      for (const auto& [j, k] : rep.cells) flips.push_back(fmt::format("{}{}{}", names.out_bit_name(j), sym("\xe2\x86\x92", "->"), names.out_bit_name(m.row_bits + k)));
+      ImGui::Text("Repair: %d flip%s%s: %s", rep.flips, rep.flips == 1 ? "" : "s", rep.exact ? "" : " (search cut short)",
+                  fmt::format("{}", fmt::join(flips, ", ")).c_str());
+      ImGui::SameLine();
+      const ImVec2 rp = ImGui::GetCursorScreenPos();
+      if (ImGui::SmallButton("Apply repair")) ctx.post(cmd::set_masks(fmt::format("Repair ({} flips)", rep.flips), rep.masks));
+      ctx.probe("solver.repair", rp, ImGui::GetItemRectMax());
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_solver_panel() { return std::make_unique<SolverPanel>(); }
+
+}  // namespace swz::gui

@@ -1,0 +1,73 @@
+#include "solver_state.h"
+
+#include <chrono>
+#include <thread>
+
+#include "swz/error.h"
+
+namespace swz::gui {
+
+namespace {
+double now_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+}  // namespace
+
+SolverState::~SolverState() = default;  // a running worker owns its job through shared_ptr and finishes alone
+
+const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemState& key) {
+  if (answer_ && answer_->key == key) return *answer_;
+  SolverAnswer a;
+  a.key = key;
+  try {
+    a.result = solve(problem);
+    if (problem.grid) a.masks = masks_of(problem, a.result->offset_bases);
+  } catch (const Error& e) {
+    a.error = e.what();
+  } catch (const SolverBug& e) {
+    a.error = e.what();
+  }
+  answer_ = std::move(a);
+  return *answer_;
+}
+
+std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const ProblemState& key) {
+  if (!problem.grid) return std::nullopt;
+  if (job_) {
+    std::lock_guard<std::mutex> lock(job_->mutex);
+    if (job_->key == key) {
+      if (job_->answer.done) return job_->answer;
+      return std::nullopt;
+    }
+    // One worker at a time: a newer question waits until the running one is answered.
+    if (!job_->answer.done) return std::nullopt;
+  }
+  // Stale or none: start a worker on a copy of the problem.
+  auto job = std::make_shared<Job>();
+  job->key = key;
+  job->started = now_seconds();
+  job_ = job;
+  std::thread([job, problem]() {
+    FamilyAnswer a;
+    const double t0 = now_seconds();
+    try {
+      a.size = family_size(problem);
+      a.repair = repair(problem, problem.masks);
+    } catch (const std::exception& e) {
+      a.error = e.what();
+    }
+    a.seconds = now_seconds() - t0;
+    a.done = true;
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->answer = std::move(a);
+  }).detach();
+  return std::nullopt;
+}
+
+bool SolverState::busy() const {
+  if (!job_) return false;
+  std::lock_guard<std::mutex> lock(job_->mutex);
+  return !job_->answer.done;
+}
+
+double SolverState::running_seconds() const { return job_ ? now_seconds() - job_->started : 0.0; }
+
+}  // namespace swz::gui
