@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -127,6 +129,31 @@ TEST(Blocked, TritonRegisterOrderForSeedStore) {
   const LinearLayout a = swz::distributed({16, 32}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}});
   EXPECT_EQ(l.bases("register"), a.bases("register"));
   EXPECT_EQ(l.bases("lane"), a.bases("lane"));
+}
+
+TEST(Blocked, RandomConfigurationsOfRankOneToThree) {
+  std::mt19937_64 rng(31337);
+  auto pow2 = [&](int max_log) { return std::int64_t{1} << (rng() % static_cast<std::uint64_t>(max_log + 1)); };
+  for (int iter = 0; iter < 300; ++iter) {
+    const std::size_t rank = 1 + rng() % 3;
+    BlockedRef ref;
+    ref.order.resize(rank);
+    for (std::size_t d = 0; d < rank; ++d) ref.order[d] = static_cast<std::int64_t>(d);
+    std::shuffle(ref.order.begin(), ref.order.end(), rng);
+    int lane_log = 5, warp_log = static_cast<int>(rng() % 3);
+    for (std::size_t d = 0; d < rank; ++d) {
+      ref.spt.push_back(pow2(2));
+      const int l = d + 1 == rank ? lane_log : static_cast<int>(rng() % static_cast<std::uint64_t>(lane_log + 1));
+      const int w = d + 1 == rank ? warp_log : static_cast<int>(rng() % static_cast<std::uint64_t>(warp_log + 1));
+      ref.tpw.push_back(std::int64_t{1} << l);
+      ref.wpc.push_back(std::int64_t{1} << w);
+      lane_log -= l;
+      warp_log -= w;
+      ref.shape.push_back(pow2(rank == 1 ? 9 : rank == 2 ? 6 : 4));
+    }
+    expect_blocked_matches(ref);
+    if (HasFatalFailure()) return;
+  }
 }
 
 TEST(Blocked, RejectsBadParameters) {
@@ -327,6 +354,27 @@ TEST(SharedFactories, FromLinearChecks) {
   EXPECT_NE(error_of([&] { SharedLayout::from_linear(short_one, "s"); }).find("not invertible"), std::string::npos);
   const LinearLayout wrong_dim = LinearLayout::from_coordinates({{"lane", {{0, 1}, {0, 2}, {1, 0}, {2, 0}}}}, outs);
   EXPECT_THROW(SharedLayout::from_linear(wrong_dim, "s"), swz::Error);
+}
+
+TEST(SharedFactories, AddressFunctionOfARandomLinearLayoutIsRecognised) {
+  // offset -> coords L, its table, and the table read back as a function: the same L.
+  std::mt19937_64 rng(5);
+  const auto outs = LinearLayout::out_dims_for_shape({8, 16});
+  for (int iter = 0; iter < 200; ++iter) {
+    swz::Subspace taken(7);
+    std::vector<BitVec> cols;
+    while (cols.size() < 7) {
+      const BitVec v = rng() & 0x7F;
+      if (v != 0 && taken.insert(v)) cols.push_back(v);
+    }
+    const LinearLayout l({swz::InDim{"offset", cols}}, outs);
+    const SharedLayout a = SharedLayout::from_linear(l, "a");
+    for (BitVec o = 0; o < 128; ++o) ASSERT_EQ(a.offset(l.apply("offset", o)), o);
+    const SharedLayout b = SharedLayout::from_function({8, 16}, [&](const Coords& c) { return std::uint64_t{a.offset(a.coords().flatten(c))}; }, "b");
+    ASSERT_TRUE(b.is_linear());
+    ASSERT_EQ(b.linear().bases("offset"), cols);
+    ASSERT_EQ(a, b);
+  }
 }
 
 TEST(SharedFactories, FitLinear) {

@@ -65,6 +65,31 @@ TEST(Seeds, SixteenTwoOneTable) {
   }
 }
 
+TEST(Seeds, BankHitsOfTheReadTrace) {
+  // Unswizzled: columns 0 and 1 stack 16 rows into banks 0 and 1. XOR m: the two half-warps
+  // double-book banks 0-15 while 16-31 idle. XOR 2m: even banks for column 2r, odd for 2r+1.
+  swz::Problem p = swz::make_preset("transpose16x32");
+  auto hits = [&](const std::vector<std::uint32_t>& masks, int step) {
+    p.set_masks(masks);
+    return swz::trace_instruction(p.read, p.shared, 32, p.bank, 0, step).bank_words;
+  };
+  std::vector<int> unswizzled(32, 0);
+  unswizzled[0] = unswizzled[1] = 16;
+  EXPECT_EQ(hits({}, 0), unswizzled);
+  std::vector<int> xor_m(32, 0);
+  for (int b = 0; b < 16; ++b) xor_m[static_cast<std::size_t>(b)] = 2;
+  EXPECT_EQ(hits({1, 2, 4, 8}, 0), xor_m);
+  EXPECT_EQ(hits({2, 4, 8, 16}, 0), std::vector<int>(32, 1));
+  for (int step = 0; step < 16; ++step) EXPECT_EQ(hits({2, 4, 8, 16}, step), std::vector<int>(32, 1));
+  // Every lane's bank in the XOR 2m read: n ^ 2m mod 32, so lanes 0-15 even banks, 16-31 odd.
+  const swz::InstructionResult ir = swz::trace_instruction(p.read, p.shared, 32, p.bank, 0, 3);
+  for (const auto& la : ir.lanes) {
+    const int m = la.lane % 16, n = 2 * 3 + la.lane / 16;
+    EXPECT_EQ(la.bank, (n ^ (2 * m)) % 32);
+    EXPECT_EQ(la.bank % 2, la.lane / 16);
+  }
+}
+
 TEST(Seeds, NamedVariantsOfTheSeedPreset) {
   swz::Problem p = swz::make_preset("transpose16x32");
   for (auto [variant, read] : std::vector<std::pair<std::string, int>>{{"unswizzled", 16}, {"xor-m", 2}, {"xor-2m", 1}, {"padded", 2}}) {
