@@ -46,14 +46,14 @@ int seed_read_by_hand(const std::array<std::uint32_t, 4>& masks) {
   for (std::uint32_t m = 0; m < 16; ++m)
     for (int j = 0; j < 4; ++j)
       if ((m >> j) & 1u) row_mask[m] ^= masks[static_cast<std::size_t>(j)];
+  // The 32 lanes of a step read 32 different elements, so hits per bank are distinct words.
   int worst = 0;
   for (std::uint32_t r = 0; r < 16; ++r) {
-    std::array<std::uint32_t, 32> rows_in_bank{};  // per bank: the set of rows (segments) touched
+    std::array<int, 32> hits{};
     for (std::uint32_t t = 0; t < 32; ++t) {
       const std::uint32_t m = t % 16, n = 2 * r + t / 16;
-      rows_in_bank[(n ^ row_mask[m]) % 32] |= 1u << m;
+      worst = std::max(worst, ++hits[(n ^ row_mask[m]) % 32]);
     }
-    for (std::uint32_t b : rows_in_bank) worst = std::max(worst, std::popcount(b));
   }
   return worst;
 }
