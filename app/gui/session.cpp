@@ -223,7 +223,7 @@ Session load_session_file(const std::filesystem::path& path) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     fail("{}: not a valid session file (broken JSON: {})", path.string(), e.what());
   }
   try {

@@ -110,7 +110,7 @@ LayoutFile parse_layout_text(const std::string& text, const std::string& origin)
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for numbers that overflow
     fail("{}: not valid JSON ({})", origin, e.what());
   }
   try {

@@ -462,7 +462,7 @@ Lesson load_lesson_file(const std::filesystem::path& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     fail("{}: not valid JSON ({})", origin, e.what());
   }
   return parse_lesson(j, path.stem().string(), origin);

@@ -87,8 +87,10 @@ SharedLayout SharedLayout::from_function(const std::vector<std::int64_t>& shape,
     max_off = std::max(max_off, o);
   }
   s.extent_ = max_off + 1;
-  if (s.extent_ > (std::uint64_t{1} << (kMaxAddressBits + 2)))
-    fail("layout '{}' spans {} element slots: too large", s.description_, s.extent_);
+  // Offsets far beyond the element count (huge strides or padding) would make the
+  // physical-memory tables explode: refuse them with the numbers.
+  if (s.extent_ > 16 * s.offsets_.size() + 65536 || s.extent_ > (std::uint64_t{1} << 25))
+    fail("layout '{}' spreads {} elements over {} slots: strides or padding too large", s.description_, s.offsets_.size(), s.extent_);
   // Two elements at one offset would lose data: reject.
   {
     std::vector<std::uint32_t> sorted = s.offsets_;
@@ -128,7 +130,7 @@ const LinearLayout& SharedLayout::linear() const {
 
 void SharedLayout::build_reverse() {
   coord_at_.assign(extent_, -1);
-  for (BitVec f = 0; f < offsets_.size(); ++f) coord_at_[offsets_[f]] = static_cast<std::int64_t>(f);
+  for (BitVec f = 0; f < offsets_.size(); ++f) coord_at_[offsets_[f]] = static_cast<std::int32_t>(f);
 }
 
 std::optional<BitVec> SharedLayout::coord_at(std::uint64_t off) const {

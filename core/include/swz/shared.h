@@ -64,7 +64,7 @@ class SharedLayout {
   int coord_bits_ = 0;
   std::uint64_t extent_ = 0;
   std::vector<std::uint32_t> offsets_;
-  std::vector<std::int64_t> coord_at_;  // coord_at_[offset] = flat coordinate, -1 for padding
+  std::vector<std::int32_t> coord_at_;  // coord_at_[offset] = flat coordinate, -1 for padding
   void build_reverse();
   LinearLayout coords_;
   std::optional<LinearLayout> linear_;

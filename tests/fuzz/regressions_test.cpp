@@ -1,0 +1,45 @@
+// Every input a fuzzer found that crashed or hung a parser: it must now end in one
+// swz::Error (or parse), quickly. Files live in tests/fuzz/regressions/, named <parser>-<what>.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "swz/error.h"
+#include "swz/formats.h"
+#include "swz/layout_io.h"
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(FuzzRegressions, EveryFoundInputEndsInOneClearError) {
+  const std::filesystem::path dir = SWZ_FUZZ_REGRESSIONS;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    const std::string text = slurp(entry.path());
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      if (name.rfind("cute-", 0) == 0) (void)swz::parse_cute(text);
+      else if (name.rfind("mlir-", 0) == 0) (void)swz::parse_mlir(text);
+      else if (name.rfind("triton-", 0) == 0) (void)swz::parse_triton_text(text);
+      else (void)swz::parse_layout_text(text, name);
+    } catch (const swz::Error& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << name << ": the message is one line";
+    }
+    // Not a timing assertion on the machine's speed: these inputs used to take minutes.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << name;
+    ++files;
+  }
+  EXPECT_GE(files, 2);
+}
+
+}  // namespace
