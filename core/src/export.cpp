@@ -281,7 +281,7 @@ std::string access_summary(const char* title, const AccessAnalysis& a) {
 std::string access_layout_text(const Access& access) {
   std::string text;
   if (access.ldmatrix) text += fmt::format("ldmatrix.x{} row addresses:\n", access.ldmatrix);
-  return text + access.layout.to_string();
+  return text + to_triton_text(access.layout);
 }
 
 void append_problem_comments(std::string& out, const Problem& p) {
@@ -742,16 +742,19 @@ std::string default_command(const ExportRequest& r, ExportFormat format, const s
   if (preset) {
     const Problem& p = *r.problem;
     words.insert(words.end(), {"--preset", p.name});
-    if (p.grid && !p.masks.empty() && p.shared == p.layout_for_masks(p.masks)) {
-      words.insert(words.end(), {"--mask", format_masks(p.masks)});
+    // Masks say exactly what the grid holds; a layout without masks goes by its name in the preset.
+    std::vector<std::uint32_t> masks = p.masks;
+    while (!masks.empty() && masks.back() == 0) masks.pop_back();
+    if (p.grid && !masks.empty() && p.shared == p.layout_for_masks(masks)) {
+      words.insert(words.end(), {"--mask", format_masks(masks)});
       reproduced = true;
-    } else {
-      for (const Variant& v : p.variants)
-        if (v.layout && *v.layout == p.shared) {
-          words.insert(words.end(), {"--layout", v.name});
-          reproduced = true;
-          break;
-        }
+    }
+    for (const Variant& v : p.variants) {
+      if (reproduced) break;
+      if (v.layout ? *v.layout == p.shared : p.grid && p.layout_for_masks(*v.masks) == p.shared) {
+        words.insert(words.end(), {"--layout", v.name});
+        reproduced = true;
+      }
     }
     if (p.bank.banks != preset->bank.banks) words.insert(words.end(), {"--banks", std::to_string(p.bank.banks)});
   }
@@ -828,7 +831,7 @@ SolvedLayout load_solved_layout(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(read_text_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     fail("{}: not valid JSON ({})", path, e.what());
   }
   return solved_layout_from_json(j, path);
