@@ -9,6 +9,7 @@
 #include "swz/error.h"
 #include "swz/layout_io.h"
 #include "classroom.h"
+#include "classroom.h"
 #include "theme.h"
 
 namespace swz::gui {
@@ -331,6 +332,7 @@ void Workbench::menus() {
     ImGui::TextDisabled("UI scale %.0f%%", session_.view.ui_scale * 100.0f);
     ImGui::EndMenu();
   }
+  classroom_menu(*this);
   classroom_menu(*this);
   if (ImGui::BeginMenu("Help")) {
     if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;
