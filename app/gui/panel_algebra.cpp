@@ -47,10 +47,10 @@ struct AlgebraPanel final : Panel {
 
     // 2^dim against the simulation.
     const AccessResult& sim = an.simulated;
-    ImGui::Text("dim = %d:  2^%d = %d wavefront%s per phase x %d phase%s = %d predicted", L.intersection_dim, L.intersection_dim,
-                L.wavefronts_per_phase, L.wavefronts_per_phase == 1 ? "" : "s", L.phases, L.phases == 1 ? "" : "s", L.predicted_wavefronts);
+    ImGui::Text("dim = %d:  2^%d x %d phase%s = %d wavefront%s predicted,", L.intersection_dim, L.intersection_dim, L.phases,
+                L.phases == 1 ? "" : "s", L.predicted_wavefronts, L.predicted_wavefronts == 1 ? "" : "s");
     const bool agree = an.agrees();
-    ImGui::Text("simulated: %d wavefront%s", sim.wavefronts, sim.wavefronts == 1 ? "" : "s");
+    ImGui::Text("%d simulated", sim.wavefronts);
     ImGui::SameLine();
     const ImVec4 ok(0.13f, 0.60f, 0.27f, 1), bad(0.82f, 0.16f, 0.16f, 1);
     ImGui::PushFont(fonts().heading);

@@ -81,7 +81,11 @@ struct SolverPanel final : Panel {
     // Steps on the left, the chosen one on the right.
     const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * 3.3f + ImGui::GetFrameHeightWithSpacing();
     const float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
-    ImGui::BeginChild("steps", ImVec2(em() * 11.0f, body_h), true);
+    float list_w = em() * 6.0f;
+    for (int i = 0; i < steps; ++i)
+      list_w = std::max(list_w, ImGui::CalcTextSize(fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title).c_str()).x);
+    list_w = std::min(list_w + em() * 1.6f, ImGui::GetContentRegionAvail().x * 0.42f);
+    ImGui::BeginChild("steps", ImVec2(list_w, body_h), true);
     for (int i = 0; i < steps; ++i) {
       const std::string label = fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title);
       if (ImGui::Selectable(label.c_str(), i == step)) {
@@ -121,7 +125,9 @@ struct SolverPanel final : Panel {
     ctx.probe("solver.apply", ap, ImGui::GetItemRectMax());
     if (a.masks) {
       ImGui::SameLine();
-      ImGui::TextDisabled("masks %s", format_masks(*a.masks).c_str());
+      std::vector<std::uint32_t> shown = *a.masks;
+      while (!shown.empty() && shown.back() == 0) shown.pop_back();
+      ImGui::TextDisabled("masks %s", shown.empty() ? "none" : format_masks(shown).c_str());
     }
 
     // The family and a repair for the current grid.

@@ -111,14 +111,24 @@ struct ToggleGridPanel final : Panel {
     ImGui::TextUnformatted(sentence.c_str());
     ImGui::PopTextWrapPos();
 
-    // Named swizzles.
+    // Named swizzles, wrapping onto new lines as the panel narrows.
+    bool first_button = true;
+    auto flow = [&](const char* label) {
+      const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+      if (!first_button) {
+        ImGui::SameLine();
+        if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+      }
+      first_button = false;
+    };
+    flow("Unswizzled");
     if (ImGui::Button("Unswizzled")) ctx.post(cmd::set_masks("Unswizzled", {}));
-    ImGui::SameLine();
+    flow("Classic XOR m");
     if (ImGui::Button("Classic XOR m")) ctx.post(cmd::set_masks("Classic XOR m", staircase(g, 0)));
-    ImGui::SameLine();
+    flow("XOR 2m");
     if (ImGui::Button("XOR 2m")) ctx.post(cmd::set_masks("XOR 2m", staircase(g, 1)));
-    ImGui::SameLine();
     const SolverAnswer& answer = ctx.bench.solver_answer();
+    flow("Solver's answer");
     ImGui::BeginDisabled(!answer.masks);
     const ImVec2 sp = ImGui::GetCursorScreenPos();
     if (ImGui::Button("Solver's answer") && answer.masks) ctx.post(cmd::set_masks("Solver's answer", *answer.masks));
@@ -134,16 +144,10 @@ struct ToggleGridPanel final : Panel {
       return a == b;
     };
     for (const auto& v : p.variants) {
-      // The preset's own mask layouts, unless a button above already makes them.
-      if (!v.masks || same(*v.masks, {}) || same(*v.masks, xor_m) || same(*v.masks, xor_2m)) continue;
-      ImGui::SameLine();
-      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(v.name.c_str()).x + em()) ImGui::NewLine();
+      // The preset's own layouts, unless a button above already makes them.
+      if (v.masks && (same(*v.masks, {}) || same(*v.masks, xor_m) || same(*v.masks, xor_2m))) continue;
+      flow(v.name.c_str());
       if (ImGui::Button(v.name.c_str())) ctx.post(cmd::variant_command(v));
-    }
-    if (const Variant* other = first_layout_variant(p)) {
-      ImGui::SameLine();
-      if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(other->name.c_str()).x + em()) ImGui::NewLine();
-      if (ImGui::Button(other->name.c_str())) ctx.post(cmd::variant_command(*other));
     }
 
     // Undo / redo, named.
@@ -165,11 +169,6 @@ struct ToggleGridPanel final : Panel {
     for (const auto& v : p.variants)
       if (v.name == name) return v.masks.has_value();
     return false;
-  }
-  static const Variant* first_layout_variant(const Problem& p) {
-    for (const auto& v : p.variants)
-      if (v.layout) return &v;
-    return nullptr;
   }
 };
 

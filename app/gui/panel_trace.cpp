@@ -105,7 +105,13 @@ struct TracePanel final : Panel {
     const float bw = plot_w / static_cast<float>(std::max(1, banks));
     dl->AddText(ImVec2(p.x, p.y), kTextDim, "Bank hits this step (distinct words per bank)");
     // Gridlines at every count (or every few when tall).
-    const int tick = ymax <= 8 ? 1 : ymax <= 16 ? 2 : ymax <= 40 ? 5 : 10;
+    // Gridline labels at least a line and a half apart.
+    int tick = 1;
+    for (int t : {1, 2, 4, 5, 10, 20, 50, 100})
+      if (plot_h * static_cast<float>(t) / static_cast<float>(ymax) >= line * 1.5f || t == 100) {
+        tick = t;
+        break;
+      }
     for (int y = 0; y <= ymax; y += tick) {
       const float yy = y0 - plot_h * static_cast<float>(y) / static_cast<float>(ymax);
       dl->AddLine(ImVec2(x0, yy), ImVec2(x0 + plot_w, yy), y == 0 ? IM_COL32(120, 125, 135, 255) : IM_COL32(215, 218, 224, 255));

@@ -9,7 +9,6 @@
 #include "swz/error.h"
 #include "swz/layout_io.h"
 #include "classroom.h"
-#include "classroom.h"
 #include "theme.h"
 
 namespace swz::gui {
@@ -253,6 +252,21 @@ void Workbench::draw() {
   help_windows();
   dialogs();
   apply_pending();
+  autosave();
+}
+
+// The last session follows the work a couple of seconds behind, not only at exit.
+void Workbench::autosave() {
+  if (!options_.autosave || session_.trace.playing) return;
+  if (autosaved_ && *autosaved_ == session_) {
+    changed_at_ = -1.0;
+    return;
+  }
+  const double now = ImGui::GetTime();
+  if (changed_at_ < 0) changed_at_ = now;
+  if (now - changed_at_ < 2.0) return;
+  if (save_last_session()) autosaved_ = session_;
+  changed_at_ = -1.0;
 }
 
 void Workbench::play(float dt) {
@@ -332,7 +346,6 @@ void Workbench::menus() {
     ImGui::TextDisabled("UI scale %.0f%%", session_.view.ui_scale * 100.0f);
     ImGui::EndMenu();
   }
-  classroom_menu(*this);
   classroom_menu(*this);
   if (ImGui::BeginMenu("Help")) {
     if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;

@@ -98,6 +98,7 @@ class Workbench {
   void help_windows();
   void dialogs();
   void play(float dt);
+  void autosave();
   void ask_file(FileAction action);
   void retrace();
   bool rebuild(const ProblemState& state);
@@ -118,6 +119,8 @@ class Workbench {
   FileDialog dialog_;
   FileAction dialog_action_ = FileAction::OpenSession;
   float play_clock_ = 0.0f;
+  std::optional<Session> autosaved_;  // what the last-session file holds
+  double changed_at_ = -1.0;          // ImGui time the session first differed from it
   bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
 };
 
