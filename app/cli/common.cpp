@@ -18,7 +18,12 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, bool need_preset) {
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape) {
   const LayoutFile f = load_layout_file(path);
   if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", path);
-  SharedLayout s = SharedLayout::from_linear(f.layout, path);
+  SharedLayout s;
+  try {
+    s = SharedLayout::from_linear(f.layout, path);
+  } catch (const Error& e) {
+    fail("{}: {}", path, e.what());
+  }
   if (!expected_shape.empty() && s.shape() != expected_shape)
     fail("{}: shared layout covers a {} tensor; the problem's is {}", path, fmt::join(s.shape(), "x"), fmt::join(expected_shape, "x"));
   return s;
