@@ -11,7 +11,6 @@
 #include "platform.h"
 #include "swz/error.h"
 #include "classroom.h"
-#include "classroom.h"
 #include "workbench.h"
 
 namespace swz::gui {
@@ -31,9 +30,6 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_option("--frames", o.frames, "Frames rendered before the screenshot (default 5)")->check(CLI::Range(1, 1000));
   cli.add_option("--bench-frames", o.bench_frames, "Render N frames and print mean and p95 CPU frame time")->check(CLI::Range(1, 1000000));
   cli.add_option("--scale", o.scale, "UI scale (1 = 15 px text)")->check(CLI::Range(0.5, 4.0));
-  cli.add_option("--lesson", o.lesson, "Open this lesson (a name from assets/lessons, or a lesson .json file)");
-  cli.add_option("--step", o.lesson_step, "Lesson step to open, from 1 (default 1)");
-  cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
   cli.add_option("--lesson", o.lesson, "Open this lesson (a name from assets/lessons, or a lesson .json file)");
   cli.add_option("--step", o.lesson_step, "Lesson step to open, from 1 (default 1)");
   cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
@@ -90,10 +86,6 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       std::string why;
       if (!check_lesson(o.lesson, o.lesson_step, why)) fail("{}", why);
     }
-    if (!o.lesson.empty()) {
-      std::string why;
-      if (!check_lesson(o.lesson, o.lesson_step, why)) fail("{}", why);
-    }
   } catch (const Error& e) {
     exit_now = true;
     std::fprintf(stderr, "swizzle-workbench: error: %s\n", e.what());
@@ -133,14 +125,6 @@ int run(const LaunchOptions& o) {
   wo.autosave = !o.headless();
   Workbench bench(wo);
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
-  classroom().high_contrast = o.high_contrast;
-  if (!o.lesson.empty()) {
-    if (!open_lesson(bench, o.lesson, o.lesson_step, error)) {
-      std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
-      return 2;
-    }
-    bench.apply_pending();
-  }
   classroom().high_contrast = o.high_contrast;
   if (!o.lesson.empty()) {
     if (!open_lesson(bench, o.lesson, o.lesson_step, error)) {

@@ -4,7 +4,6 @@
 //   swizzle-workbench [--preset NAME] [--mask 2,4,8,16] [--layout NAME] [--session FILE]
 //                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
 //                     [--lesson NAME [--step K]] [--high-contrast]
-//                     [--lesson NAME [--step K]] [--high-contrast]
 #pragma once
 
 #include <optional>
@@ -23,9 +22,6 @@ struct LaunchOptions {
   int frames = 5;                     // frames rendered before the screenshot
   int bench_frames = 0;               // --bench-frames N
   float scale = 0.0f;                 // --scale (0: the session's)
-  std::string lesson;                 // --lesson NAME: open this lesson (assets/lessons/NAME.json or a path)
-  int lesson_step = 1;                // --step K: at its K-th step
-  bool high_contrast = false;         // --high-contrast
   std::string lesson;                 // --lesson NAME: open this lesson (assets/lessons/NAME.json or a path)
   int lesson_step = 1;                // --step K: at its K-th step
   bool high_contrast = false;         // --high-contrast
