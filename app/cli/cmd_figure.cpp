@@ -22,6 +22,7 @@ struct Options {
   std::string output;  // -o
   FigureOptions figure;
   bool no_labels = false;
+  std::string access;  // --access store|read
 };
 
 Register reg{
@@ -34,6 +35,9 @@ Register reg{
        sub.add_option("--thread", o->figure.highlight_thread, "writer/reader: ring this thread's elements");
        sub.add_option("--title", o->figure.title, "Title line (default: problem and view)");
        sub.add_flag("--no-labels", o->no_labels, "No numbers in the cells");
+       sub.add_option("--access", o->access, "tensor: outline the elements one store or read instruction touches (store, read)");
+       sub.add_option("--step", o->figure.trace_step, "with --access: the instruction's register step")->capture_default_str();
+       sub.add_option("--warp", o->figure.trace_warp, "with --access: the instruction's warp")->capture_default_str();
        sub.add_option("-o,--output", o->output, "Output file, replaced atomically (default: stdout)");
        sub.callback([o] {
          const FigureView view = parse_figure_view(o->view);
@@ -50,6 +54,13 @@ Register reg{
          if (solved) p.set_shared(std::move(*solved));
          FigureOptions options = o->figure;
          options.labels = !o->no_labels;
+         if (o->access == "store")
+           options.trace = TracedAccess::Store;
+         else if (o->access == "read")
+           options.trace = TracedAccess::Read;
+         else if (!o->access.empty())
+           fail("--access takes store or read, not '{}'", o->access);
+         if (options.trace != TracedAccess::None && view != FigureView::Tensor) fail("--access draws on the tensor view only");
          const std::string svg = figure_svg(p, view, options);
          if (o->output.empty())
            std::fputs(svg.c_str(), stdout);

@@ -217,9 +217,25 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
   Canvas canvas;
   const std::string title =
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
-  const GridFrame f =
-      draw_tensor_axes(canvas, grid, options, title,
-                       fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = bank", shared.description()));
+  std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = bank", shared.description());
+  // The traced instruction: the cells each active lane's vector covers.
+  std::vector<std::pair<BitVec, int>> touched;  // (flat coordinate, lane)
+  if (options.trace != TracedAccess::None) {
+    const bool store = options.trace == TracedAccess::Store;
+    const Access& access = store ? p.store : p.read;
+    const InstructionResult ir =
+        trace_instruction(access, shared, p.element_bits, p.bank, options.trace_warp, options.trace_step);
+    const int elements = choose_vector(access, shared, p.element_bits, p.bank).elements;
+    for (const LaneAccess& lane : ir.lanes)
+      if (lane.active)
+        for (int k = 0; k < elements; ++k)
+          touched.push_back({lane.coord ^ access.layout.apply("register", static_cast<std::uint64_t>(k)), lane.lane});
+    caption += fmt::format("  |  {} step {}{}: {} wavefront{} (ideal {}); solid = lanes 0-{}, dashed = the rest",
+                           store ? "store" : "read", options.trace_step,
+                           options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
+                           ir.wavefronts == 1 ? "" : "s", ir.ideal, p.bank.warp_size / 2 - 1);
+  }
+  const GridFrame f = draw_tensor_axes(canvas, grid, options, title, caption);
   for (BitVec flat = 0; flat < static_cast<BitVec>(shared.elements()); ++flat) {
     const Coords c = shared.coords().unflatten(flat);
     const auto [row, col] = grid.place(c);
@@ -232,6 +248,15 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         "data-coords=\"{}\" data-offset=\"{}\" data-bank=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
     if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(bank), fill);
+  }
+  for (const auto& [flat, lane] : touched) {
+    const auto [row, col] = grid.place(shared.coords().unflatten(flat));
+    const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
+    canvas.body += fmt::format(
+        "<rect class=\"access\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "
+        "data-lane=\"{}\" data-coords=\"{}\"/>\n",
+        x + 1, y + 1, f.cell - 2, f.cell - 2, kInk, lane < p.bank.warp_size / 2 ? "" : " stroke-dasharray=\"3,2\"", lane,
+        fmt::join(shared.coords().unflatten(flat), ","));
   }
   draw_legend(canvas, p.bank.banks, "bank", 8, canvas.height);
   return canvas.finish("tensor", title, shared.elements());
@@ -359,7 +384,10 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
     }
   }
   canvas.fit(left + cols * kCell + 16, top + rows * kCell + 16);
-  if (!dark_note.empty()) canvas.text(8, canvas.height + 4, 11, dark_note, "start", kMuted), canvas.fit(0, canvas.height + 12);
+  if (!dark_note.empty()) {
+    canvas.text(8, canvas.height + 4, 11, dark_note, "start", kMuted);
+    canvas.fit(0, canvas.height + 12);
+  }
   return canvas.finish(view, title, static_cast<std::int64_t>(rows) * cols);
 }
 

@@ -187,3 +187,35 @@ TEST(Palette, NeighboursShareAHueAndOddIsDarker) {
 
 }  // namespace
 }  // namespace swz::test
+
+namespace swz::test {
+namespace {
+
+TEST(Figures, TracedReadOutlinesItsThirtyTwoElementsAndCountsWavefronts) {
+  Problem p = make_preset("transpose16x32");
+  p.set_masks({1, 2, 4, 8});  // XOR m: the read of columns 4 and 5 costs 2 wavefronts
+  FigureOptions o;
+  o.trace = TracedAccess::Read;
+  o.trace_step = 2;
+  const XmlReport r = check_xml(figure_svg(p, FigureView::Tensor, o));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.count("rect", "access"), 32u);
+  EXPECT_EQ(r.count("rect", "cell"), 512u);
+  EXPECT_NE(r.text.find("read step 2: 2 wavefronts (ideal 1)"), std::string::npos) << r.text.substr(0, 300);
+  // Every outlined element is in column 4 (lanes 0-15) or 5 (lanes 16-31).
+  std::size_t dashed = 0;
+  for (const auto& e : r.elements)
+    if (e.name == "rect" && e.attributes.count("class") && e.attributes.at("class") == "access") {
+      const int lane = std::stoi(e.attributes.at("data-lane"));
+      EXPECT_EQ(e.attributes.at("data-coords"), fmt::format("{},{}", lane % 16, 4 + lane / 16));
+      dashed += e.attributes.count("stroke-dasharray");
+    }
+  EXPECT_EQ(dashed, 16u);
+  p.set_masks({2, 4, 8, 16});
+  EXPECT_NE(check_xml(figure_svg(p, FigureView::Tensor, o)).text.find("read step 2: 1 wavefront (ideal 1)"), std::string::npos);
+  o.trace_step = 16;
+  EXPECT_THROW(figure_svg(p, FigureView::Tensor, o), Error);
+}
+
+}  // namespace
+}  // namespace swz::test

@@ -2,7 +2,8 @@
 //
 // Views (the pictures of the article, one per call):
 //   tensor     the tensor, one cell per element, colored by the bank it lands in
-//              (hue = bank / 2, darker = odd bank; number = bank)
+//              (hue = bank / 2, darker = odd bank; number = bank); optionally the
+//              elements one store or read instruction touches, outlined
 //   writer     who stores what: colored by owning thread (hue walks t0..t31, odd
 //   reader     threads darker), number = the register holding it
 //   matrix-a   the store layout A as a 0/1 matrix: columns = input bits
@@ -28,10 +29,17 @@ namespace swz {
 
 enum class FigureView { Tensor, Writer, Reader, MatrixA, MatrixB, MatrixM };
 
+enum class TracedAccess { None, Store, Read };
+
 struct FigureOptions {
   int highlight_thread = -1;  // writer/reader: ring this thread's elements (-1: none)
   bool labels = true;         // numbers in the cells, where the cells are large enough
   std::string title;          // "" = a title naming the problem and the view
+  // tensor: outline the elements one instruction touches (solid: lower half-warp, dashed:
+  // upper), and give its wavefronts in the caption, as the simulator counts them.
+  TracedAccess trace = TracedAccess::None;
+  int trace_step = 0;  // register step of that instruction
+  int trace_warp = 0;
 };
 
 // Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).
