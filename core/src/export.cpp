@@ -4,7 +4,7 @@
 // [SECTION] Known forms (CuTe, TMA, Triton)
 // [SECTION] Linear maps as shift/mask/XOR terms
 // [SECTION] Header
-// [SECTION] Triton, JSON
+// [SECTION] Triton, CuTe, JSON
 // [SECTION] Names, formats, commands
 // [SECTION] Files
 #include "swz/export.h"
@@ -478,7 +478,7 @@ std::string export_header(const ExportRequest& r) {
   return out;
 }
 
-// [SECTION] Triton, JSON
+// [SECTION] Triton, CuTe, JSON
 
 std::string export_triton(const ExportRequest& r) {
   check_request(r, ExportFormat::Triton);
@@ -553,7 +553,6 @@ std::string cute_layout_type(std::string_view shape_stride) {
   std::string shape_type = cute_tuple_type(shape, pos, "Shape");
   pos = 0;
   std::string stride_type = cute_tuple_type(stride, pos, "Stride");
-  // A rank-1 layout prints as "16:1": CuTe still wants the plain integer types there.
   return fmt::format("cute::Layout<{}, {}>", shape_type, stride_type);
 }
 
