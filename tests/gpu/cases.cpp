@@ -184,6 +184,18 @@ std::vector<Case> transpose_cases() {
     out.push_back({"transpose", "fp16_64x64_4w_xor", "64x64 fp16 tile, 4 warps, XOR word ^ row",
                    grid("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b, {0, 2, 4, 8, 16, 32}), 1, 1});
   }
+  {
+    // 128x64 fp16 tile, 8 warps: the writer as above; the reader holds 4 rows of 2 columns, so each
+    // lane stores 8 bytes of an output row (256 bytes per warp instruction). Row bits 2..6 (the
+    // reader's lanes) XOR the column's word bits 1..5.
+    const std::vector<std::int64_t> shape{128, 64};
+    auto a = distributed(shape, {{0, 1}, {1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
+                         {{16, 0}, {32, 0}, {64, 0}});
+    auto b = distributed(shape, {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}}, {{4, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}},
+                         {{0, 8}, {0, 16}, {0, 32}});
+    out.push_back({"transpose", "fp16_128x64_8w_xor", "128x64 fp16 tile, 8 warps, 8-byte output runs per lane, XOR word ^ row",
+                   grid("transpose128x64_fp16_8w", "128x64 fp16 transpose, 8 warps", shape, 16, a, b, {0, 0, 2, 4, 8, 16, 32}), 1, 1});
+  }
   return out;
 }
 

@@ -482,12 +482,14 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   q.set_shared(layout);
   check_supported(q);
   const int eb = q.element_bits;
-  const int batch = spec.batch;
+  const int batch = spec.batch, groups = spec.groups;
   if (batch != 1 && batch != 2 && batch != 4 && batch != 8) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
+  if (groups != 1 && groups != 2 && groups != 4 && groups != 8) fail("transpose groups {} is not 1, 2, 4 or 8", groups);
   const std::int64_t tm = q.shape[0], tn = q.shape[1];
-  if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % (tm * batch) || spec.cols % tn)
-    fail("a {}x{} matrix is not a whole number of {}x{} blocks ({} tiles of {}x{})", spec.rows, spec.cols, tm * batch, tn, batch, tm, tn);
-  const std::int64_t n_blocks = spec.cols / tn, m_blocks = spec.rows / (tm * batch);
+  const std::int64_t block_rows = tm * batch * groups;
+  if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % block_rows || spec.cols % tn)
+    fail("a {}x{} matrix is not a whole number of {}x{} blocks ({} tiles of {}x{})", spec.rows, spec.cols, block_rows, tn, batch * groups, tm, tn);
+  const std::int64_t n_blocks = spec.cols / tn, m_blocks = spec.rows / block_rows;
   if ((spec.m_fastest ? n_blocks : m_blocks) > 65535 || (spec.m_fastest ? m_blocks : n_blocks) > 0x7fffffff)
     fail("too many tiles for one launch");
   const AccessPlan a = plan_access(q.store, q.shared, eb, q.bank);
@@ -502,10 +504,12 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   const std::uint64_t tile_bytes = (q.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 127) / 128 * 128;
   GeneratedSource g;
   g.plan.element_bits = eb;
-  g.plan.threads = 32 * a.warps;
-  g.plan.shared_bytes = tile_bytes * static_cast<std::uint64_t>(batch);
+  g.plan.threads = 32 * a.warps * groups;
+  g.plan.shared_bytes = tile_bytes * static_cast<std::uint64_t>(batch * groups);
   g.plan.offset_form = offset_form_name(f.form);
-  if (g.plan.shared_bytes > 227 * 1024) fail("{} tiles need {} bytes of shared memory; a block gets at most 227 KB", batch, g.plan.shared_bytes);
+  if (g.plan.threads > 1024) fail("{} groups of {} warps exceed 1024 threads per block", groups, a.warps);
+  if (g.plan.shared_bytes > 227 * 1024)
+    fail("{} tiles need {} bytes of shared memory; a block gets at most 227 KB", batch * groups, g.plan.shared_bytes);
   const std::string T = mem_type(eb), R = reg_type(eb);
   const int ga = global_vector_log2(a, names, 1, eb), gb = global_vector_log2(b, names, 0, eb);
   const int gabits = (1 << ga) * eb, gbbits = (1 << gb) * eb;
@@ -521,8 +525,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
 
   std::string s = kPrelude;
-  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per block{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
-                   spec.rows, spec.cols, tm, tn, batch, spec.streaming ? ", evict-first" : "", eb, a.instruction, b.instruction,
+  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
+                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", eb, a.instruction, b.instruction,
                    g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
   s += Emitter::offset_decls(f, "swz_offsets");
@@ -530,13 +534,22 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
                    fmt::format("const {0}* __restrict__ in, {0}* __restrict__ out, unsigned long long rows, unsigned long long cols", T));
   const char* n_block = spec.m_fastest ? "blockIdx.y" : "blockIdx.x";
   const char* m_block = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
+  // Warp groups: each runs the problem's warps on its own tiles (swz_warp is the warp inside the group).
+  s += fmt::format("  const unsigned swz_group = threadIdx.x >> {};\n", 5 + ilog2(static_cast<std::uint64_t>(a.warps)));
+  s += fmt::format("  const unsigned swz_warp_in_group = swz_warp & {}u;\n  (void)swz_group; (void)swz_warp_in_group;\n", a.warps - 1);
   s += fmt::format("  const unsigned long long n0 = (unsigned long long){} * {}ull;\n", n_block, tn);
-  s += emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
-  s += emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off");
+  auto in_group = [](std::string code) {
+    for (std::size_t at = code.find("swz_warp >>"); at != std::string::npos; at = code.find("swz_warp >>", at))
+      code.replace(at, 8, "swz_warp_in_group");
+    return code;
+  };
+  s += in_group(emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off"));
+  s += in_group(emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off"));
   const char* comp[] = {"x", "y", "z", "w"};
   // 1. global loads along n (dim1), every tile of the batch
   for (int t = 0; t < batch; ++t) {
-    s += fmt::format("  const unsigned long long m0_{} = ((unsigned long long){} * {}ull + {}ull) * {}ull;\n", t, m_block, batch, t, tm);
+    s += fmt::format("  const unsigned long long m0_{} = (((unsigned long long){} * {}ull + swz_group) * {}ull + {}ull) * {}ull;\n", t, m_block,
+                     groups, batch, t, tm);
     for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
     for (int r0 = 0; r0 < a.registers; r0 += 1 << ga) {
       const BitVec c = a.register_coords[static_cast<std::size_t>(r0)];
@@ -570,12 +583,14 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   }
   // 2. shared stores (the writer), barrier, 3. shared loads (the reader)
   for (int t = 0; t < batch; ++t) {
-    const std::string base = fmt::format("(swz_sbase + {}u)", tile_bytes * static_cast<std::uint64_t>(t));
+    const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
+                                         tile_bytes * static_cast<std::uint64_t>(t));
     s += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) { return fmt::format("a{}_{}", t, r); }, false, base);
   }
   s += "  __syncthreads();\n";
   for (int t = 0; t < batch; ++t) {
-    const std::string base = fmt::format("(swz_sbase + {}u)", tile_bytes * static_cast<std::uint64_t>(t));
+    const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
+                                         tile_bytes * static_cast<std::uint64_t>(t));
     for (int r = 0; r < b.registers; ++r) s += fmt::format("  {} b{}_{};\n", R, t, r);
     s += Emitter::shared_loads(b, f, eb, "b_coord", "b_off",
                                [&](int r, const std::string& v) { return fmt::format("b{}_{} = {};", t, r, v); }, false, base);

@@ -263,6 +263,34 @@ class Events {
       SWZ_CUDA(cudaEventElapsedTime(&t, start_, stop_));
       ms.push_back(t);
     }
+    return median(ms);
+  }
+  // Medians of `first` and `second` timed alternately, so drift (clocks, temperature) hits both alike.
+  template <typename F, typename G>
+  std::pair<double, double> paired_median_ms(int warmup, int repeats, F&& first, G&& second) {
+    for (int i = 0; i < warmup; ++i) {
+      first();
+      second();
+    }
+    SWZ_CUDA(cudaDeviceSynchronize());
+    std::vector<float> a, b;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+      a.push_back(time_once(first));
+      b.push_back(time_once(second));
+    }
+    return {median(a), median(b)};
+  }
+  template <typename F>
+  float time_once(F&& work) {
+    SWZ_CUDA(cudaEventRecord(start_));
+    work();
+    SWZ_CUDA(cudaEventRecord(stop_));
+    SWZ_CUDA(cudaEventSynchronize(stop_));
+    float t = 0;
+    SWZ_CUDA(cudaEventElapsedTime(&t, start_, stop_));
+    return t;
+  }
+  static double median(std::vector<float> ms) {
     std::sort(ms.begin(), ms.end());
     const std::size_t n = ms.size();
     return n % 2 ? ms[n / 2] : 0.5 * (static_cast<double>(ms[n / 2 - 1]) + static_cast<double>(ms[n / 2]));
@@ -620,7 +648,7 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   const std::vector<Candidate> candidates{
       {"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, std::max(1, 32 / eb))}};
   // The chosen layout at batch 1 must generate: a layout the transpose cannot run is reported before any allocation.
-  t.threads_per_block = generate_transpose_source(p, p.shared, TransposeSpec{size, size, 1, false, false}).plan.threads;
+  t.threads_per_block = generate_transpose_source(p, p.shared, TransposeSpec{size, size, 1, false, false, 1}).plan.threads;
 
   DeviceBuffer in(bytes), out(bytes);
   {
@@ -631,8 +659,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   Events ev;
   void* in_ptr = in.get();
   void* out_ptr = out.get();
-  t.memcpy_ms = ev.median_ms(o.warmup, o.repeats, [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); });
-  t.memcpy_gbs = 2.0 * static_cast<double>(bytes) / (t.memcpy_ms * 1e6);
+  const auto memcpy_d2d = [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); };
+  auto gbs_of = [&](double ms) { return 2.0 * static_cast<double>(bytes) / (ms * 1e6); };
 
   // A compiled transpose kernel, ready to launch.
   struct Kernel {
@@ -652,7 +680,7 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     k.module = std::make_unique<Module>(k.source.source, dev);
     k.fn = k.module->function("swz_transpose", k.source.plan.shared_bytes);
     k.gx = static_cast<unsigned>(size / p.shape[1]);
-    k.gy = static_cast<unsigned>(size / (p.shape[0] * spec.batch));
+    k.gy = static_cast<unsigned>(size / (p.shape[0] * spec.batch * spec.groups));
     if (spec.m_fastest) std::swap(k.gx, k.gy);
     return k;
   };
@@ -664,29 +692,32 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   };
 
   // Kernel configuration: the fastest on the chosen layout; every variant then runs with it.
-  TransposeSpec best{size, size, 1, false, false};
+  TransposeSpec best{size, size, 1, false, false, 1};
   if (o.transpose_tune) {
     double best_gbs = -1;
-    for (int batch : {1, 2, 4})
-      for (bool streaming : {false, true})
-        for (bool m_fastest : {false, true}) {
-          const TransposeSpec spec{size, size, batch, streaming, m_fastest};
-          const std::optional<Kernel> k = build(p.shared, spec);
-          if (!k) continue;
-          const double ms = ev.median_ms(o.warmup, std::max(5, o.repeats / 3), launcher(*k));
-          const double gbs = 2.0 * static_cast<double>(bytes) / (ms * 1e6);
-          t.tuning.push_back({batch, streaming, m_fastest, gbs});
-          if (gbs > best_gbs) {
-            best_gbs = gbs;
-            best = spec;
+    for (int groups : {1, 2, 4})
+      for (int batch : {1, 2, 4})
+        for (bool streaming : {false, true})
+          for (bool m_fastest : {false, true}) {
+            const TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
+            const std::optional<Kernel> k = build(p.shared, spec);
+            if (!k) continue;
+            const double gbs = gbs_of(ev.median_ms(o.warmup, std::max(5, o.repeats / 3), launcher(*k)));
+            t.tuning.push_back({batch, streaming, m_fastest, groups, gbs});
+            if (gbs > best_gbs) {
+              best_gbs = gbs;
+              best = spec;
+            }
           }
-        }
   }
+  t.groups = best.groups;
+  t.threads_per_block = generate_transpose_source(p, p.shared, best).plan.threads;
   t.batch = best.batch;
   t.streaming = best.streaming;
   t.m_fastest = best.m_fastest;
 
   std::vector<std::uint8_t> host_out(bytes);
+  std::vector<float> copy_samples;  // each variant's paired memcpy median
   for (const Candidate& c : candidates) {
     TransposeVariant tv;
     tv.name = c.name;
@@ -714,9 +745,17 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
           break;
         }
     tv.correct = ok;
-    tv.milliseconds = ev.median_ms(o.warmup, o.repeats, go);
-    tv.bandwidth_gbs = 2.0 * static_cast<double>(bytes) / (tv.milliseconds * 1e6);
+    // Timed alternately with the device-to-device copy of the same bytes.
+    const auto [copy_ms, kernel_ms] = ev.paired_median_ms(o.warmup, o.repeats, memcpy_d2d, go);
+    tv.milliseconds = kernel_ms;
+    tv.bandwidth_gbs = gbs_of(kernel_ms);
+    tv.memcpy_gbs = gbs_of(copy_ms);
+    copy_samples.push_back(static_cast<float>(copy_ms));
     t.variants.push_back(tv);
+  }
+  if (!copy_samples.empty()) {
+    t.memcpy_ms = Events::median(copy_samples);
+    t.memcpy_gbs = gbs_of(t.memcpy_ms);
   }
   t.ran = true;
 }

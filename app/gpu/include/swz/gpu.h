@@ -102,6 +102,7 @@ struct TransposeSpec {
   int batch = 1;           // tiles per block, along m
   bool streaming = false;  // global loads/stores with the .cs (evict-first) cache hint
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
+  int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
@@ -138,6 +139,8 @@ struct TransposeVariant {
   double predicted_store_wavefronts = 0, predicted_read_wavefronts = 0;  // mean per instruction
   double milliseconds = 0;    // median
   double bandwidth_gbs = 0;   // (bytes read + written) / median time
+  double memcpy_gbs = 0;      // cudaMemcpy device to device of the same bytes, timed alternately with this kernel
+  double percent_of_memcpy() const { return memcpy_gbs > 0 ? 100.0 * bandwidth_gbs / memcpy_gbs : 0.0; }
   bool correct = false;       // every output element checked
 };
 
@@ -146,6 +149,7 @@ struct TransposeTuning {
   int batch = 1;
   bool streaming = false;
   bool m_fastest = false;
+  int groups = 1;
   double bandwidth_gbs = 0;
 };
 
@@ -159,8 +163,9 @@ struct TransposeResult {
   int batch = 1;              // the configuration every variant ran with (fastest on the chosen layout)
   bool streaming = false;
   bool m_fastest = false;
+  int groups = 1;
   std::vector<TransposeTuning> tuning;
-  double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes, same run
+  double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes: median over the variants' paired runs
   std::vector<TransposeVariant> variants;  // chosen first
 };
 
@@ -168,7 +173,8 @@ struct RunOptions {
   bool counters = true;          // read the hardware counters
   bool transpose = true;         // run the full-size transpose
   std::int64_t transpose_size = 8192;  // rows = cols
-  bool transpose_tune = true;    // try tiles per block 1/2/4 x cache hint x block order on the chosen layout, keep the fastest
+  bool transpose_tune = true;    // try tiles per warp group 1/2/4 x groups per block 1/2/4 x cache hint x block order
+                                 // on the chosen layout, keep the fastest
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
 };
