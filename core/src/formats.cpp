@@ -299,6 +299,7 @@ LayoutFile parse_mlir(const std::string& text) {
         if (!co.empty()) c.expect(",");
         co.push_back(c.integer());
       }
+      if (co.empty()) fail("{}: a basis of '{}' has no coordinates", what, name);
       if (rank == 0) rank = co.size();
       check_coords(co, rank, name, what);
       list.push_back(std::move(co));
