@@ -33,7 +33,7 @@ Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout r
     const LayoutFile dist = load_layout_file(o->dist);
     if (dist.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg/lane/warp bases)", o->dist);
     const LayoutFile shared_file = load_layout_file(o->shared);
-    const SharedLayout shared = load_shared_file(o->shared, {});
+    const SharedLayout shared = shared_from_file(shared_file, o->shared, {});
     if (dist.layout.shape() != shared.shape())
       fail("the access covers a {} tensor but the shared layout is {}", fmt::join(dist.layout.shape(), "x"), fmt::join(shared.shape(), "x"));
     int bits = o->bits;

@@ -16,7 +16,10 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, bool need_preset) {
 }
 
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape) {
-  const LayoutFile f = load_layout_file(path);
+  return shared_from_file(load_layout_file(path), path, expected_shape);
+}
+
+SharedLayout shared_from_file(const LayoutFile& f, const std::string& path, const std::vector<std::int64_t>& expected_shape) {
   if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", path);
   SharedLayout s;
   try {

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "swz/layout_io.h"
 #include "swz/problem.h"
 
 namespace swz::cli {
@@ -26,5 +27,7 @@ Problem load_problem(const ProblemOptions& o);
 
 // Reads a shared layout file (any supported format) into a SharedLayout for `shape`.
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape);
+// The same from a file already read (`path` names it in messages).
+SharedLayout shared_from_file(const LayoutFile& file, const std::string& path, const std::vector<std::int64_t>& expected_shape);
 
 }  // namespace swz::cli
