@@ -114,6 +114,8 @@ Register reg{
          const auto matches = recognize(r.shared, p.element_bits);
          nlohmann::json j;
          if (o->json) {
+           // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
+           if (!files) j["preset"] = p.name;
            j["shared"] = layout_to_json(r.offset_bases, p.element_bits);
            j["vec_bits"] = r.vec_bits;
            j["element_bits"] = p.element_bits;

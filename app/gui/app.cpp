@@ -1,12 +1,14 @@
 #include "app.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "capture.h"
 #include "model.h"
 #include "platform.h"
 #include "swz/error.h"
@@ -33,6 +35,8 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_option("--lesson", o.lesson, "Open this lesson (a name from assets/lessons, or a lesson .json file)");
   cli.add_option("--step", o.lesson_step, "Lesson step to open, from 1 (default 1)");
   cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
+  cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, tensor, ...)")
+      ->delimiter(',');
   cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
   try {
     cli.parse(argc, argv);
@@ -126,6 +130,16 @@ int run(const LaunchOptions& o) {
   Workbench bench(wo);
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
   classroom().high_contrast = o.high_contrast;
+  for (const std::string& id : o.show) {
+    const auto tiles = bench.tile_panels();
+    if (!bench.is_tool(id) && std::none_of(tiles.begin(), tiles.end(), [&](const auto& t) { return t.first == id; })) {
+      std::string known = "export, gpu";
+      for (const auto& t : tiles) known += ", " + t.first;
+      std::fprintf(stderr, "swizzle-workbench: error: --show: no panel '%s' (panels: %s)\n", id.c_str(), known.c_str());
+      return 2;
+    }
+    bench.apply(cmd::show_panel(id, true));
+  }
   if (!o.lesson.empty()) {
     if (!open_lesson(bench, o.lesson, o.lesson_step, error)) {
       std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
@@ -140,9 +154,14 @@ int run(const LaunchOptions& o) {
 
   using clock = std::chrono::steady_clock;
   auto frame = [&](bool swap) {
-    platform->begin_frame(bench.ui_scale());
+    // PNGs (captures and --screenshot) are taken from frames without hover highlights or tooltips.
+    InjectedInput away;
+    const bool capture = bench.capture_due() || o.headless();
+    if (capture) away.mouse_pos = ImVec2(-FLT_MAX, -FLT_MAX);
+    platform->begin_frame(bench.ui_scale(), capture ? &away : nullptr);
     bench.draw();
     platform->render();
+    service_capture(*platform, bench);
     if (swap) platform->present();
   };
 

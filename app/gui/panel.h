@@ -46,5 +46,7 @@ inline constexpr float kColumnShare[kColumns] = {0.265f, 0.385f, 0.35f};
 
 // Every panel of the workbench, in View-menu order.
 std::vector<PanelSlot> make_panels();
+// Tool windows: they float over the tiles, start hidden, and open from the Tools menu.
+std::vector<std::unique_ptr<Panel>> make_tools();
 
 }  // namespace swz::gui

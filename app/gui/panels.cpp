@@ -5,6 +5,8 @@
 //   Problem               Tensor view       Layouts A and B
 //   Toggle grid           Access trace      Algebra
 //   Live M matrix         Solver            Physical memory
+//
+// Tool windows (Export, GPU) float above the tiles and open from the Tools menu.
 #include "panel.h"
 
 namespace swz::gui {
@@ -18,6 +20,8 @@ std::unique_ptr<Panel> make_matrix_panel();
 std::unique_ptr<Panel> make_algebra_panel();
 std::unique_ptr<Panel> make_memory_panel();
 std::unique_ptr<Panel> make_solver_panel();
+std::unique_ptr<Panel> make_export_panel();
+std::unique_ptr<Panel> make_gpu_panel();
 
 std::vector<PanelSlot> make_panels() {
   std::vector<PanelSlot> p;
@@ -31,6 +35,13 @@ std::vector<PanelSlot> make_panels() {
   p.push_back({make_memory_panel(), 2, 0.85f});
   p.push_back({make_solver_panel(), 1, 0.95f});
   return p;
+}
+
+std::vector<std::unique_ptr<Panel>> make_tools() {
+  std::vector<std::unique_ptr<Panel>> t;
+  t.push_back(make_export_panel());
+  t.push_back(make_gpu_panel());
+  return t;
 }
 
 }  // namespace swz::gui

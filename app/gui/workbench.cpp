@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "swz/error.h"
+#include "swz/export.h"
 #include "swz/layout_io.h"
+#include "swz/svg.h"
 #include "classroom.h"
 #include "theme.h"
 
@@ -22,6 +24,9 @@ void PanelContext::probe(const std::string& id, ImVec2 min, ImVec2 max) const { 
 
 Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   panels_ = make_panels();
+  tools_ = make_tools();
+  std::error_code cwd_ec;
+  export_dir_ = std::filesystem::current_path(cwd_ec);
   model_ = std::make_unique<Model>(build_model(session_.problem));
   if (options_.session_file) {
     open_session(*options_.session_file);
@@ -36,9 +41,12 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
         if (rebuild(s.problem)) {
           session_ = std::move(s);
           show_status("Reopened the last session");
+        } else {
+          options_.autosave = false;  // the file is left as it is, not replaced by this run's session
         }
       } catch (const Error& e) {
-        show_error(fmt::format("Could not reopen the last session: {}", e.what()));
+        options_.autosave = false;  // e.g. written by a newer version: left as it is, not replaced by this run's session
+        show_error(fmt::format("Could not reopen the last session (left as it is; this run does not replace it): {}", e.what()));
       }
     }
   }
@@ -213,7 +221,117 @@ void Workbench::ask_file(FileAction action) {
     case FileAction::LoadWriter: dialog_.open("Open writer (A) layout", false, start); break;
     case FileAction::LoadReader: dialog_.open("Open reader (B) layout", false, start); break;
     case FileAction::LoadShared: dialog_.open("Open shared layout", false, start); break;
+    case FileAction::SaveExport:
+      dialog_.open(fmt::format("Export {} as", export_format_name(export_.format)), true,
+                   export_dir_ / (export_.name + std::string(export_extension(export_.format))));
+      break;
+    case FileAction::SaveSvg:
+      dialog_.open("Save figure as SVG", true,
+                   export_dir_ / fmt::format("{}-{}.svg", model_->problem.name, figure_view_name(export_.figure)));
+      break;
+    case FileAction::SavePng:
+      dialog_.open("Save PNG as", true,
+                   export_dir_ / fmt::format("{}-{}.png", model_->problem.name, export_.png_panel.empty() ? "window" : export_.png_panel));
+      break;
   }
+}
+
+// [SECTION] Export
+
+namespace {
+// The command that regenerates an export written to `file` (its name only: the
+// command runs in the folder the file is in).
+ExportRequest export_request(const Problem& problem, const ExportSettings& s, const std::filesystem::path& file) {
+  ExportRequest r = ExportRequest::from_problem(problem, s.name);
+  r.command = default_command(r, s.format, file.filename().string());
+  return r;
+}
+}  // namespace
+
+const std::string& Workbench::export_preview(std::string& why) {
+  ExportCache& c = export_cache_;
+  if (!c.valid || c.problem != session_.problem || c.name != export_.name || c.format != export_.format) {
+    c = ExportCache{session_.problem, export_.name, export_.format, {}, {}, true};
+    try {
+      check_export_name(export_.name, export_.format);
+      c.text = export_text(export_request(model_->problem, export_, export_.name + std::string(export_extension(export_.format))),
+                           export_.format);
+    } catch (const Error& e) {
+      c.why = e.what();
+    }
+  }
+  why = c.why;
+  return c.text;
+}
+
+bool Workbench::save_export(const std::filesystem::path& path) {
+  try {
+    check_export_name(export_.name, export_.format);
+    const std::string text = export_text(export_request(model_->problem, export_, path), export_.format);
+    swz::write_file_atomically(path.string(), text);
+    export_dir_ = path.parent_path();
+    show_status(fmt::format("Exported the {} to {}", export_format_name(export_.format), path.string()));
+    return true;
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+void Workbench::request_save_export() {
+  session_.view.panels["export"] = true;
+  std::string why;
+  export_preview(why);
+  if (!why.empty()) {
+    show_error("Nothing to export: " + why);
+    return;
+  }
+  ask_file(FileAction::SaveExport);
+}
+
+bool Workbench::save_figure_svg(const std::filesystem::path& path) {
+  try {
+    FigureOptions o;
+    const TraceState& t = session_.trace;
+    if (export_.figure == FigureView::Tensor) {
+      o.trace = t.side == Side::Store ? TracedAccess::Store : TracedAccess::Read;
+      o.trace_step = t.step;
+      o.trace_warp = t.warp;
+    } else if (export_.figure == FigureView::Writer) {
+      o.highlight_thread = session_.view.ring_warp_a * model_->problem.bank.warp_size + session_.view.ring_lane_a;
+    } else if (export_.figure == FigureView::Reader) {
+      o.highlight_thread = session_.view.ring_warp_b * model_->problem.bank.warp_size + session_.view.ring_lane_b;
+    }
+    swz::write_file_atomically(path.string(), figure_svg(model_->problem, export_.figure, o));
+    export_dir_ = path.parent_path();
+    show_status(fmt::format("Wrote the {} figure to {}", figure_view_name(export_.figure), path.string()));
+    return true;
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+void Workbench::request_figure(bool png) { ask_file(png ? FileAction::SavePng : FileAction::SaveSvg); }
+
+void Workbench::request_capture(CaptureRequest request) {
+  capture_ = std::move(request);
+  capture_wait_ = 1;  // the frame that asked may still show a menu or a dialog
+}
+
+std::optional<CaptureRequest> Workbench::take_capture() {
+  std::optional<CaptureRequest> c;
+  c.swap(capture_);
+  return c;
+}
+
+void Workbench::capture_finished(const std::filesystem::path& path, const std::string& error) {
+  if (!error.empty()) {
+    show_error(error);
+    return;
+  }
+  export_dir_ = path.parent_path();
+  show_status("Wrote " + path.string());
 }
 
 // [SECTION] Messages and probes
@@ -229,7 +347,17 @@ std::optional<Probe> Workbench::probe(const std::string& id) const {
 
 bool Workbench::panel_visible(const std::string& id) const {
   auto it = session_.view.panels.find(id);
-  return it == session_.view.panels.end() || it->second;
+  return it == session_.view.panels.end() ? !is_tool(id) : it->second;
+}
+
+bool Workbench::is_tool(const std::string& id) const {
+  return std::any_of(tools_.begin(), tools_.end(), [&](const auto& t) { return id == t->id(); });
+}
+
+std::vector<std::pair<std::string, std::string>> Workbench::tile_panels() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const PanelSlot& s : panels_) out.emplace_back(s.panel->id(), s.panel->title());
+  return out;
 }
 
 std::string Workbench::window_title() const {
@@ -241,6 +369,7 @@ std::string Workbench::window_title() const {
 
 void Workbench::draw() {
   probes_.clear();
+  capturing_ = capture_due();
   ImGuiIO& io = ImGui::GetIO();
   shortcuts();
   play(io.DeltaTime);
@@ -249,10 +378,33 @@ void Workbench::draw() {
   const float status_h = ImGui::GetFrameHeight() + 2.0f;
   tiles(top, io.DisplaySize.y - status_h);
   status_bar(status_h);
+  if (!capturing_) tool_windows();
   help_windows();
   dialogs();
   apply_pending();
   autosave();
+  if (capture_ && capture_wait_ > 0) --capture_wait_;
+}
+
+void Workbench::tool_windows() {
+  const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+  for (const auto& tool : tools_) {
+    if (!panel_visible(tool->id())) continue;
+    ImGui::SetNextWindowPos(center, ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
+    const bool wide = std::string_view(tool->id()) == "export";  // the header preview wants width
+    ImGui::SetNextWindowSize(wide ? ImVec2(em() * 54.0f, em() * 38.0f) : ImVec2(em() * 44.0f, em() * 20.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(em() * 24.0f, em() * 12.0f), ImGui::GetIO().DisplaySize);
+    bool open = true;
+    const std::string title = fmt::format("{}###{}", tool->title(), tool->id());
+    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+      add_probe(std::string("panel.") + tool->id(), ImGui::GetWindowPos(),
+                ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
+      PanelContext ctx{session_, *model_, trace_, *this};
+      tool->draw(ctx);
+    }
+    ImGui::End();
+    if (!open) post(cmd::show_panel(tool->id(), false));
+  }
 }
 
 // The last session follows the work a couple of seconds behind, not only at exit.
@@ -299,6 +451,7 @@ void Workbench::shortcuts() {
     if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) post(cmd::set_ui_scale(session_.view.ui_scale - 0.125f));
     if (pressed(GLFW_KEY_0)) post(cmd::set_ui_scale(1.0f));
     if (pressed(GLFW_KEY_Q)) quit_ = true;
+    if (pressed(GLFW_KEY_E)) request_save_export();
     return;
   }
   if (ImGui::IsAnyItemActive()) return;
@@ -346,6 +499,17 @@ void Workbench::menus() {
     ImGui::TextDisabled("UI scale %.0f%%", session_.view.ui_scale * 100.0f);
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Tools")) {
+    for (const auto& tool : tools_) {
+      const bool shown = panel_visible(tool->id());
+      if (ImGui::MenuItem(tool->title(), nullptr, shown)) post(cmd::show_panel(tool->id(), !shown));
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save export...", "Ctrl+E")) request_save_export();
+    if (ImGui::MenuItem("Save figure as SVG...")) request_figure(false);
+    if (ImGui::MenuItem("Save panel as PNG...")) request_figure(true);
+    ImGui::EndMenu();
+  }
   classroom_menu(*this);
   if (ImGui::BeginMenu("Help")) {
     if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;
@@ -380,6 +544,7 @@ void Workbench::tiles(float top, float bottom) {
       bool open = true;
       const std::string title = fmt::format("{}###{}", s.panel->title(), s.panel->id());
       if (ImGui::Begin(title.c_str(), &open, flags)) {
+        add_probe(std::string("panel.") + s.panel->id(), ImVec2(x, y), ImVec2(x + col_w, y + std::min(h, bottom - y)));
         PanelContext ctx{session_, *model_, trace_, *this};
         s.panel->draw(ctx);
       }
@@ -447,6 +612,7 @@ void Workbench::help_windows() {
       static const char* rows[][2] = {{"Ctrl+O", "Open a session"},
                                       {"Ctrl+S / Ctrl+Shift+S", "Save / Save as"},
                                       {"Ctrl+Z / Ctrl+Shift+Z", "Undo / Redo"},
+                                      {"Ctrl+E", "Save the export (header, Triton, CuTe or JSON)"},
                                       {"Ctrl+= / Ctrl+- / Ctrl+0", "Larger / smaller / default UI scale"},
                                       {"Left / Right", "Previous / next register step r"},
                                       {"Home / End", "First / last step"},
@@ -476,6 +642,9 @@ void Workbench::dialogs() {
     case FileAction::LoadWriter: load_layout_file(LayoutRole::Writer, *chosen); break;
     case FileAction::LoadReader: load_layout_file(LayoutRole::Reader, *chosen); break;
     case FileAction::LoadShared: load_layout_file(LayoutRole::Shared, *chosen); break;
+    case FileAction::SaveExport: save_export(*chosen); break;
+    case FileAction::SaveSvg: save_figure_svg(*chosen); break;
+    case FileAction::SavePng: request_capture({*chosen, export_.png_panel}); break;
   }
 }
 

@@ -20,6 +20,8 @@
 #include "panel.h"
 #include "session.h"
 #include "solver_state.h"
+#include "swz/export.h"
+#include "swz/svg.h"
 
 namespace swz::gui {
 
@@ -28,6 +30,20 @@ struct WorkbenchOptions {
   std::optional<ProblemState> start;                   // else start on this problem
   bool restore_last = true;                            // else, when neither is given, reopen the last session
   bool autosave = true;                                // keep the last-session file current
+};
+
+// What the Export window hands over: the name, the format and the figure chosen.
+struct ExportSettings {
+  std::string name = "tile_swizzle";
+  ExportFormat format = ExportFormat::Header;
+  FigureView figure = FigureView::Tensor;  // SVG figure
+  std::string png_panel = "tensor";        // panel written as PNG ("" = the whole window)
+};
+
+// A PNG of a panel (or of the whole window), taken from the frame after the request.
+struct CaptureRequest {
+  std::filesystem::path path;
+  std::string panel;  // panel id; "" = the whole window
 };
 
 // A screen rectangle a panel registered this frame under a stable id ("grid.cell.0.1").
@@ -76,6 +92,22 @@ class Workbench {
   std::optional<FamilyAnswer> solver_family() { return solver_.family(model_->problem, session_.problem); }
   const SolverState& solver() const { return solver_; }
 
+  // Export: the current problem's shared layout in the chosen format. The text is
+  // cached per (problem, name, format); `why` says why there is none (a bad name,
+  // a layout the format cannot express).
+  ExportSettings& export_settings() { return export_; }
+  const std::string& export_preview(std::string& why);
+  bool save_export(const std::filesystem::path& path);  // atomic; status or error
+  void request_save_export();                           // Ctrl+E: ask where, then save
+  bool save_figure_svg(const std::filesystem::path& path);
+  void request_figure(bool png);                        // ask where, then write the SVG / PNG
+  // PNG capture: the platform loop takes the pixels of the frame after the request.
+  void request_capture(CaptureRequest request);
+  bool capture_due() const { return capture_ && capture_wait_ == 0; }
+  std::optional<CaptureRequest> take_capture();
+  void capture_finished(const std::filesystem::path& path, const std::string& error);
+
+  const FileDialog& file_dialog() const { return dialog_; }
   const std::string& error() const { return error_; }
   const std::string& status() const { return status_; }
   void show_error(std::string message);
@@ -88,12 +120,17 @@ class Workbench {
   std::string window_title() const;
   float ui_scale() const { return session_.view.ui_scale; }
   bool panel_visible(const std::string& id) const;
+  // Tool windows (Export, GPU) float over the tiles and start hidden.
+  bool is_tool(const std::string& id) const;
+  // (id, title) of every tiled panel, in View-menu order.
+  std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
  private:
-  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared };
+  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng };
   void menus();
   void shortcuts();
   void tiles(float top, float bottom);
+  void tool_windows();
   void status_bar(float height);
   void help_windows();
   void dialogs();
@@ -112,6 +149,7 @@ class Workbench {
   std::vector<Command> pending_;
   std::vector<std::function<void()>> deferred_;
   std::vector<PanelSlot> panels_;
+  std::vector<std::unique_ptr<Panel>> tools_;
   std::map<std::string, Probe> probes_;
   std::string error_, status_;
   std::optional<std::filesystem::path> session_path_;
@@ -122,6 +160,18 @@ class Workbench {
   std::optional<Session> autosaved_;  // what the last-session file holds
   double changed_at_ = -1.0;          // ImGui time the session first differed from it
   bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
+  ExportSettings export_;
+  std::filesystem::path export_dir_ = ".";  // where the last export or figure went
+  struct ExportCache {
+    ProblemState problem;
+    std::string name;
+    ExportFormat format = ExportFormat::Header;
+    std::string text, why;
+    bool valid = false;
+  } export_cache_;
+  std::optional<CaptureRequest> capture_;
+  int capture_wait_ = 0;
+  bool capturing_ = false;  // this frame is the one captured: tool windows stay hidden
 };
 
 }  // namespace swz::gui

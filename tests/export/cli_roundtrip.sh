@@ -16,14 +16,18 @@ offset_line() { grep -A1 'constexpr std::uint32_t offset(' "$1" | tail -n 1; }
 "$swizzle" export --preset transpose16x32 --shared "$dir/tile.json" --name tile -o "$dir/from_json_preset.h"
 "$swizzle" solve --preset transpose16x32 --json > "$dir/solved.json"
 "$swizzle" export --solved "$dir/solved.json" --preset transpose16x32 --name tile -o "$dir/from_solve.h"
+# The result names its preset, so --preset can be left out.
+grep -q '"preset": "transpose16x32"' "$dir/solved.json" || fail "solve --json does not name its preset"
+"$swizzle" export --solved "$dir/solved.json" --name tile -o "$dir/from_solve_alone.h"
 
 want=$(offset_line "$dir/direct.h")
 [ -n "$want" ] || fail "no offset() in direct.h"
-for f in from_json.h from_json_preset.h from_solve.h; do
+for f in from_json.h from_json_preset.h from_solve.h from_solve_alone.h; do
   [ "$(offset_line "$dir/$f")" = "$want" ] || fail "$f computes a different offset()"
 done
 grep -q 'swizzle export --preset transpose16x32 --mask 2,4,8,16 --name tile -o' "$dir/direct.h" || fail "no regenerating command"
 grep -q 'Read (B, the reader): 1 wavefront per instruction' "$dir/from_solve.h" || fail "solve result lost the problem"
+grep -q 'Read (B, the reader): 1 wavefront per instruction' "$dir/from_solve_alone.h" || fail "the preset in the solve result was not used"
 
 # Replacing an existing file: same bytes, same permissions, no temporary left behind.
 chmod 640 "$dir/direct.h"

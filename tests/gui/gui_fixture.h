@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "capture.h"
 #include "platform.h"
 #include "workbench.h"
 
@@ -66,6 +67,7 @@ class GuiTest : public ::testing::Test {
     platform_->begin_frame(bench_->ui_scale(), in);
     bench_->draw();
     platform_->render();
+    service_capture(*platform_, *bench_);
     platform_->present();
   }
   void frames(int n) {
