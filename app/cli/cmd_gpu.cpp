@@ -14,6 +14,7 @@
 #include "swz/error.h"
 #include "swz/gpu.h"
 #include "swz/layout_io.h"
+#include "swz/solver.h"
 
 namespace swz::cli {
 namespace {
@@ -26,6 +27,8 @@ struct Options {
   bool no_transpose = false;
   std::int64_t size = 8192;
   int repeats = 25;
+  int rounds = 1;
+  bool solve = false;
   bool print_source = false;
 };
 
@@ -49,12 +52,20 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.add_flag("--no-transpose", o->no_transpose, "Skip the full-size transpose");
   sub.add_option("--size", o->size, "Transpose matrix size (rows = cols; a multiple of the tile)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 15));
   sub.add_option("--repeats", o->repeats, "Timed runs per measurement (median reported)")->check(CLI::Range(1, 1000));
+  sub.add_option("--rounds", o->rounds, "Transpose timing rounds (each --repeats pairs of memcpy and kernel, interleaved)")
+      ->check(CLI::Range(1, 100));
+  sub.add_flag("--solve", o->solve, "Run the shared layout swz::solve constructs for the writer and reader (instead of the problem's)");
   sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
     Problem p = load_problem(o->problem);
     if (!o->src_file.empty()) p.store = load_access_file(o->src_file, AccessKind::Store, p);
     if (!o->dst_file.empty()) p.read = load_access_file(o->dst_file, AccessKind::Load, p);
+    if (o->solve) {
+      const SolveResult s = swz::solve(p.store, p.read, p.element_bits, p.bank);
+      p.grid.reset();
+      p.set_shared(s.shared);
+    }
     if (o->print_source) {
       std::fputs(gpu::generate_probe_source(p).source.c_str(), stdout);
       return;
@@ -64,6 +75,7 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     ro.transpose = !o->no_transpose;
     ro.transpose_size = o->size;
     ro.repeats = o->repeats;
+    ro.transpose_rounds = o->rounds;
     gpu::RunResult r;
     try {
       r = gpu::run(p, ro);

@@ -525,19 +525,16 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
 
   std::string s = kPrelude;
-  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
-                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", eb, a.instruction, b.instruction,
+  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
+                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? ", grid-stride" : "", eb, a.instruction, b.instruction,
                    g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
   s += Emitter::offset_decls(f, "swz_offsets");
   s += kernel_head("swz_transpose", g.plan.threads,
                    fmt::format("const {0}* __restrict__ in, {0}* __restrict__ out, unsigned long long rows, unsigned long long cols", T));
-  const char* n_block = spec.m_fastest ? "blockIdx.y" : "blockIdx.x";
-  const char* m_block = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
   // Warp groups: each runs the problem's warps on its own tiles (swz_warp is the warp inside the group).
   s += fmt::format("  const unsigned swz_group = threadIdx.x >> {};\n", 5 + ilog2(static_cast<std::uint64_t>(a.warps)));
   s += fmt::format("  const unsigned swz_warp_in_group = swz_warp & {}u;\n  (void)swz_group; (void)swz_warp_in_group;\n", a.warps - 1);
-  s += fmt::format("  const unsigned long long n0 = (unsigned long long){} * {}ull;\n", n_block, tn);
   auto in_group = [](std::string code) {
     for (std::size_t at = code.find("swz_warp >>"); at != std::string::npos; at = code.find("swz_warp >>", at))
       code.replace(at, 8, "swz_warp_in_group");
@@ -545,6 +542,20 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
   s += in_group(emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off"));
   s += in_group(emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off"));
+  // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn.
+  if (spec.persistent) {
+    const std::int64_t total = n_blocks * m_blocks;
+    const std::int64_t fast = spec.m_fastest ? m_blocks : n_blocks;
+    s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total);
+    s += fmt::format("  const unsigned long long swz_bfast = swz_blk % {0}ull, swz_bslow = swz_blk / {0}ull;\n", fast);
+    s += fmt::format("  const unsigned long long swz_bn = {}, swz_bm = {};\n", spec.m_fastest ? "swz_bslow" : "swz_bfast",
+                     spec.m_fastest ? "swz_bfast" : "swz_bslow");
+  } else {
+    s += fmt::format("  const unsigned long long swz_bn = {}, swz_bm = {};\n", spec.m_fastest ? "blockIdx.y" : "blockIdx.x",
+                     spec.m_fastest ? "blockIdx.x" : "blockIdx.y");
+  }
+  const char* m_block = "swz_bm";
+  s += fmt::format("  const unsigned long long n0 = swz_bn * {}ull;\n", tn);
   const char* comp[] = {"x", "y", "z", "w"};
   // 1. global loads along n (dim1), every tile of the batch
   for (int t = 0; t < batch; ++t) {
@@ -624,6 +635,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
       s += "  }\n";
     }
   }
+  if (spec.persistent) s += "  __syncthreads();  // the next block of tiles reuses shared memory\n  }\n";
   s += "}\n";
   g.source = std::move(s);
   return g;

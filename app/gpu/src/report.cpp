@@ -98,9 +98,13 @@ nlohmann::json to_json(const RunResult& r) {
     t["evict_first_hint"] = tr.streaming;
     t["blocks_walk_m_first"] = tr.m_fastest;
     t["warp_groups_per_block"] = tr.groups;
+    t["grid_stride"] = tr.persistent;
+    t["grid_blocks"] = tr.grid_blocks;
+    t["timing_rounds"] = tr.rounds;
+    t["pairs_per_round"] = tr.repeats;
     nlohmann::json tune = nlohmann::json::array();
     for (const auto& c : tr.tuning) tune.push_back({{"tiles_per_block", c.batch}, {"evict_first_hint", c.streaming}, {"blocks_walk_m_first", c.m_fastest},
-                     {"warp_groups_per_block", c.groups}, {"bandwidth_gbs", c.bandwidth_gbs}});
+                     {"warp_groups_per_block", c.groups}, {"grid_stride", c.persistent}, {"bandwidth_gbs", c.bandwidth_gbs}});
     t["tuning"] = tune;
     // Beside bandwidth_gbs: the copy timed alternately with the chosen layout's kernel.
     t["memcpy_gbs"] = tr.variants.empty() ? tr.memcpy_gbs : tr.variants.front().memcpy_gbs;
@@ -118,6 +122,9 @@ nlohmann::json to_json(const RunResult& r) {
                     {"memcpy_gbs", v.memcpy_gbs},
                     {"percent_of_memcpy", v.percent_of_memcpy()},
                     {"correct", v.correct},
+                    {"rounds", v.rounds},
+                    {"percent_of_memcpy_min_round", v.percent_min},
+                    {"percent_of_memcpy_max_round", v.percent_max},
                     {"predicted_store_wavefronts", v.predicted_store_wavefronts},
                     {"predicted_read_wavefronts", v.predicted_read_wavefronts}});
     }
@@ -154,13 +161,14 @@ std::string to_text(const RunResult& r) {
   if (!t.ran) {
     s += fmt::format("transpose: not run: {}\n", t.reason);
   } else {
-    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per warp group, {} group{} per block{}{}): memcpy D2D {:.0f} GB/s\n", t.rows,
-                     t.cols, t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.groups, t.groups == 1 ? "" : "s",
-                     t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.memcpy_gbs);
+    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per warp group, {} group{} per block{}{}{}, {} blocks): memcpy D2D {:.0f} GB/s\n",
+                     t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.groups, t.groups == 1 ? "" : "s",
+                     t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
+                     t.grid_blocks, t.memcpy_gbs);
     for (const auto& v : t.variants)
-      s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of memcpy ({:.0f} GB/s alongside)  read {:.2f} wf/instr  {}  ({})\n", v.name,
-                       v.bandwidth_gbs, v.percent_of_memcpy(), v.memcpy_gbs, v.predicted_read_wavefronts, v.correct ? "correct" : "WRONG",
-                       v.layout);
+      s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of memcpy ({:.0f} GB/s alongside; rounds {:.1f}-{:.1f}%)  read {:.2f} wf/instr  {}  ({})\n",
+                       v.name, v.bandwidth_gbs, v.percent_of_memcpy(), v.memcpy_gbs, v.percent_min, v.percent_max,
+                       v.predicted_read_wavefronts, v.correct ? "correct" : "WRONG", v.layout);
   }
   return s;
 }

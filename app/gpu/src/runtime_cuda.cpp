@@ -14,6 +14,7 @@
 // to load. Driver calls (modules, launches, the context for CUPTI) come through
 // cudaGetDriverEntryPointByVersion for the same reason.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -21,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -63,6 +65,7 @@ struct Driver {
   CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**,
                             void**) = nullptr;
   CUresult (*get_error_string)(CUresult, const char**) = nullptr;
+  CUresult (*occupancy)(int*, CUfunction, int, std::size_t) = nullptr;
 };
 
 template <typename F>
@@ -86,6 +89,7 @@ const Driver& driver() {
     entry("cuFuncSetAttribute", d.func_set_attribute);
     entry("cuLaunchKernel", d.launch_kernel);
     entry("cuGetErrorString", d.get_error_string);
+    entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", d.occupancy);
   });
   return d;
 }
@@ -192,8 +196,8 @@ Compiled nvrtc_compile(const std::string& source, int want, bool need_exact_or_l
 
 class Module {
  public:
-  Module(const std::string& source, const DeviceInfo& dev) {
-    Compiled c = nvrtc_compile(source, dev.compute_major * 10 + dev.compute_minor, true);
+  Module(const std::string& source, const DeviceInfo& dev) : Module(nvrtc_compile(source, dev.compute_major * 10 + dev.compute_minor, true)) {}
+  explicit Module(Compiled c) {
     image_ = std::move(c.image);
     cu_check(driver().module_load_data(&module_, image_.data()), "cuModuleLoadData");
   }
@@ -669,20 +673,59 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     GeneratedSource source;
     unsigned gx = 0, gy = 0;
   };
-  auto build = [&](const SharedLayout& layout, const TransposeSpec& spec) -> std::optional<Kernel> {
-    Kernel k;
+  // Source for a layout and configuration; nullopt when it does not fit (registers, shared memory, tile count).
+  auto generate = [&](const SharedLayout& layout, const TransposeSpec& spec) -> std::optional<GeneratedSource> {
     try {
-      k.source = generate_transpose_source(p, layout, spec);
+      GeneratedSource g = generate_transpose_source(p, layout, spec);
+      if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin) return std::nullopt;
+      return g;
     } catch (const swz::Error&) {
-      return std::nullopt;  // this batch does not fit (registers, shared memory, tile count)
+      return std::nullopt;
     }
-    if (static_cast<std::int64_t>(k.source.plan.shared_bytes) > dev.shared_bytes_per_block_optin) return std::nullopt;
-    k.module = std::make_unique<Module>(k.source.source, dev);
+  };
+  const int want_arch = dev.compute_major * 10 + dev.compute_minor;
+  // Loads a compiled image; the grid: one block per block of tiles, or (grid-stride) as many as are resident at once.
+  auto load = [&](GeneratedSource g, Compiled image, const TransposeSpec& spec) -> Kernel {
+    Kernel k;
+    k.source = std::move(g);
+    k.module = std::make_unique<Module>(std::move(image));
     k.fn = k.module->function("swz_transpose", k.source.plan.shared_bytes);
-    k.gx = static_cast<unsigned>(size / p.shape[1]);
-    k.gy = static_cast<unsigned>(size / (p.shape[0] * spec.batch * spec.groups));
-    if (spec.m_fastest) std::swap(k.gx, k.gy);
+    const auto n_blocks = static_cast<unsigned>(size / p.shape[1]);
+    const auto m_blocks = static_cast<unsigned>(size / (p.shape[0] * spec.batch * spec.groups));
+    if (spec.persistent) {
+      int per_sm = 0;
+      cu_check(driver().occupancy(&per_sm, k.fn, k.source.plan.threads, static_cast<std::size_t>(k.source.plan.shared_bytes)),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+      k.gx = std::min(n_blocks * m_blocks, static_cast<unsigned>(std::max(1, per_sm) * dev.multiprocessors));
+      k.gy = 1;
+    } else {
+      k.gx = spec.m_fastest ? m_blocks : n_blocks;
+      k.gy = spec.m_fastest ? n_blocks : m_blocks;
+    }
     return k;
+  };
+  // NVRTC compiles independent programs concurrently: the configurations are compiled on every core.
+  auto compile_all = [&](const std::vector<GeneratedSource>& sources) {
+    std::vector<Compiled> images(sources.size());
+    std::vector<std::string> errors(sources.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t i = next++; i < sources.size(); i = next++) {
+        try {
+          images[i] = nvrtc_compile(sources[i].source, want_arch, true);
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      }
+    };
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads && i < sources.size(); ++i) pool.emplace_back(worker);
+    worker();
+    for (auto& th : pool) th.join();
+    for (const auto& e : errors)
+      if (!e.empty()) throw std::runtime_error(e);
+    return images;
   };
   unsigned long long rows = static_cast<unsigned long long>(size), cols = rows;
   auto launcher = [&](const Kernel& k) {
@@ -691,47 +734,100 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     };
   };
 
-  // Kernel configuration: the fastest on the chosen layout; every variant then runs with it.
+  // Kernel configuration: the fastest on the chosen layout; every variant then runs with it. The
+  // configurations are timed in interleaved passes, so drift (clocks, temperature) hits all alike.
   TransposeSpec best{size, size, 1, false, false, 1};
   if (o.transpose_tune) {
-    double best_gbs = -1;
-    for (int groups : {1, 2, 4})
-      for (int batch : {1, 2, 4})
-        for (bool streaming : {false, true})
-          for (bool m_fastest : {false, true}) {
-            const TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
-            const std::optional<Kernel> k = build(p.shared, spec);
-            if (!k) continue;
-            const double gbs = gbs_of(ev.median_ms(o.warmup, std::max(5, o.repeats / 3), launcher(*k)));
-            t.tuning.push_back({batch, streaming, m_fastest, groups, gbs});
-            if (gbs > best_gbs) {
-              best_gbs = gbs;
-              best = spec;
+    std::vector<TransposeSpec> specs;
+    std::vector<GeneratedSource> sources;
+    for (bool persistent : {false, true})
+      for (int groups : {1, 2, 4})
+        for (int batch : {1, 2, 4})
+          for (bool streaming : {false, true})
+            for (bool m_fastest : {false, true}) {
+              TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
+              spec.persistent = persistent;
+              if (std::optional<GeneratedSource> g = generate(p.shared, spec)) {
+                specs.push_back(spec);
+                sources.push_back(std::move(*g));
+              }
             }
+    std::vector<Compiled> images = compile_all(sources);
+    std::vector<Kernel> kernels;
+    for (std::size_t i = 0; i < specs.size(); ++i) kernels.push_back(load(std::move(sources[i]), std::move(images[i]), specs[i]));
+    // Each timed run follows a copy, as in the variants' paired timing below. Stage 1: every
+    // configuration; stage 2: the four fastest again, with more runs, for the choice.
+    auto measure = [&](const std::vector<std::size_t>& which, int passes, int per_pass, std::vector<std::vector<float>>& samples) {
+      for (int pass = 0; pass < passes; ++pass)
+        for (std::size_t i : which) {
+          const auto go = launcher(kernels[i]);
+          for (int w = 0; w < (pass == 0 ? o.warmup : 1); ++w) go();
+          for (int r = 0; r < per_pass; ++r) {
+            memcpy_d2d();
+            samples[i].push_back(ev.time_once(go));
           }
+        }
+    };
+    std::vector<std::size_t> all(kernels.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    std::vector<std::vector<float>> samples(kernels.size());
+    measure(all, 3, std::max(3, o.repeats / 6), samples);
+    std::vector<double> gbs(kernels.size());
+    for (std::size_t i = 0; i < kernels.size(); ++i) gbs[i] = gbs_of(Events::median(samples[i]));
+    std::vector<std::size_t> order = all;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return gbs[x] > gbs[y]; });
+    order.resize(std::min<std::size_t>(order.size(), 4));
+    std::vector<std::vector<float>> finals(kernels.size());
+    measure(order, 5, std::max(5, o.repeats / 3), finals);
+    for (std::size_t i : order) gbs[i] = gbs_of(Events::median(finals[i]));
+    double best_gbs = -1;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      TransposeTuning tt{specs[i].batch, specs[i].streaming, specs[i].m_fastest, specs[i].groups, gbs[i]};
+      tt.persistent = specs[i].persistent;
+      t.tuning.push_back(tt);
+      if (std::find(order.begin(), order.end(), i) != order.end() && gbs[i] > best_gbs) {
+        best_gbs = gbs[i];
+        best = specs[i];
+      }
+    }
   }
   t.groups = best.groups;
   t.threads_per_block = generate_transpose_source(p, p.shared, best).plan.threads;
   t.batch = best.batch;
   t.streaming = best.streaming;
   t.m_fastest = best.m_fastest;
+  t.persistent = best.persistent;
 
+  // The variants: each checked element for element, then timed against the copy.
   std::vector<std::uint8_t> host_out(bytes);
-  std::vector<float> copy_samples;  // each variant's paired memcpy median
-  for (const Candidate& c : candidates) {
+  std::vector<std::optional<Kernel>> kernels;
+  {
+    std::vector<GeneratedSource> sources;
+    std::vector<std::size_t> which;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (std::optional<GeneratedSource> g = generate(candidates[i].layout, best)) {
+        sources.push_back(std::move(*g));
+        which.push_back(i);
+      }
+    std::vector<Compiled> images = compile_all(sources);
+    kernels.resize(candidates.size());
+    for (std::size_t j = 0; j < which.size(); ++j) kernels[which[j]] = load(std::move(sources[j]), std::move(images[j]), best);
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
     TransposeVariant tv;
     tv.name = c.name;
     tv.layout = c.layout.description();
     tv.predicted_store_wavefronts = simulate(p.store, c.layout, eb, p.bank).mean_wavefronts;
     tv.predicted_read_wavefronts = simulate(p.read, c.layout, eb, p.bank).mean_wavefronts;
-    std::optional<Kernel> k = build(c.layout, best);
-    if (!k) {
+    if (!kernels[i]) {
       tv.layout += " (not run: does not fit this kernel configuration)";
       t.variants.push_back(tv);
       continue;
     }
-    const auto go = launcher(*k);
-    // Correctness on a poisoned output (all ones; no input value has its top bit set), then timing.
+    if (i == 0) t.grid_blocks = kernels[i]->gx * kernels[i]->gy;
+    const auto go = launcher(*kernels[i]);
+    // Correctness on a poisoned output (all ones; no input value has its top bit set).
     SWZ_CUDA(cudaMemset(out_ptr, 0xff, bytes));
     go();
     SWZ_CUDA(cudaDeviceSynchronize());
@@ -745,13 +841,38 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
           break;
         }
     tv.correct = ok;
-    // Timed alternately with the device-to-device copy of the same bytes.
-    const auto [copy_ms, kernel_ms] = ev.paired_median_ms(o.warmup, o.repeats, memcpy_d2d, go);
+    t.variants.push_back(tv);
+  }
+  // Timing: rounds x variants, each round of a variant `repeats` pairs of (memcpy, kernel) timed
+  // alternately; the variants' rounds interleave.
+  const int rounds = std::max(1, o.transpose_rounds);
+  t.rounds = rounds;
+  t.repeats = std::max(1, o.repeats);
+  std::vector<std::vector<float>> copy_rounds(candidates.size()), kernel_rounds(candidates.size());
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!kernels[i]) continue;
+      const auto [copy_ms, kernel_ms] = ev.paired_median_ms(round == 0 ? o.warmup : 1, o.repeats, memcpy_d2d, launcher(*kernels[i]));
+      copy_rounds[i].push_back(static_cast<float>(copy_ms));
+      kernel_rounds[i].push_back(static_cast<float>(kernel_ms));
+    }
+  std::vector<float> copy_samples;  // each variant's memcpy median
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!kernels[i]) continue;
+    TransposeVariant& tv = t.variants[i];
+    const double copy_ms = Events::median(copy_rounds[i]), kernel_ms = Events::median(kernel_rounds[i]);
     tv.milliseconds = kernel_ms;
     tv.bandwidth_gbs = gbs_of(kernel_ms);
     tv.memcpy_gbs = gbs_of(copy_ms);
+    tv.rounds = rounds;
+    tv.percent_min = 1e9;
+    tv.percent_max = 0;
+    for (std::size_t r = 0; r < copy_rounds[i].size(); ++r) {
+      const double pct = 100.0 * static_cast<double>(copy_rounds[i][r]) / static_cast<double>(kernel_rounds[i][r]);
+      tv.percent_min = std::min(tv.percent_min, pct);
+      tv.percent_max = std::max(tv.percent_max, pct);
+    }
     copy_samples.push_back(static_cast<float>(copy_ms));
-    t.variants.push_back(tv);
   }
   if (!copy_samples.empty()) {
     t.memcpy_ms = Events::median(copy_samples);

@@ -103,6 +103,7 @@ struct TransposeSpec {
   bool streaming = false;  // global loads/stores with the .cs (evict-first) cache hint
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
   int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles
+  bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
@@ -142,6 +143,10 @@ struct TransposeVariant {
   double memcpy_gbs = 0;      // cudaMemcpy device to device of the same bytes, timed alternately with this kernel
   double percent_of_memcpy() const { return memcpy_gbs > 0 ? 100.0 * bandwidth_gbs / memcpy_gbs : 0.0; }
   bool correct = false;       // every output element checked
+  // Each round times `repeats` alternating (memcpy, kernel) pairs; the rounds of all variants are
+  // interleaved. milliseconds / memcpy_gbs are the medians over the rounds' medians.
+  int rounds = 1;
+  double percent_min = 0, percent_max = 0;  // lowest / highest round's % of memcpy
 };
 
 // One kernel configuration tried on the chosen layout before the variants run.
@@ -150,7 +155,8 @@ struct TransposeTuning {
   bool streaming = false;
   bool m_fastest = false;
   int groups = 1;
-  double bandwidth_gbs = 0;
+  double bandwidth_gbs = 0;   // median over every timed run of this configuration
+  bool persistent = false;
 };
 
 struct TransposeResult {
@@ -165,6 +171,9 @@ struct TransposeResult {
   bool m_fastest = false;
   int groups = 1;
   std::vector<TransposeTuning> tuning;
+  bool persistent = false;    // grid-stride kernel (see TransposeSpec)
+  unsigned grid_blocks = 0;   // blocks launched
+  int rounds = 1, repeats = 0;  // timing: rounds x (memcpy, kernel) pairs per variant
   double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes: median over the variants' paired runs
   std::vector<TransposeVariant> variants;  // chosen first
 };
@@ -174,9 +183,10 @@ struct RunOptions {
   bool transpose = true;         // run the full-size transpose
   std::int64_t transpose_size = 8192;  // rows = cols
   bool transpose_tune = true;    // try tiles per warp group 1/2/4 x groups per block 1/2/4 x cache hint x block order
-                                 // on the chosen layout, keep the fastest
+                                 // x grid-stride on the chosen layout, keep the fastest
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
+  int transpose_rounds = 1;      // rounds of `repeats` (memcpy, kernel) pairs per transpose variant, interleaved
 };
 
 struct RunResult {
