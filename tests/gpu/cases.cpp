@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "swz/factories.h"
+#include "swz/solver.h"
 
 namespace swz::gpu_tests {
 
@@ -39,22 +42,6 @@ Case ldsm(std::string name, std::string text, std::vector<std::int64_t> shape, S
   p.read = access(ldmatrix(4, false, shape).addresses, AccessKind::Load, 0, 4);
   p.set_shared(std::move(layout));
   return {"tma", std::move(name), std::move(text), std::move(p), std::nullopt, ref_read};
-}
-
-// A grid problem (row-major tile whose rows XOR their column by masks), as the presets build them.
-Problem grid(std::string name, std::string description, std::vector<std::int64_t> shape, int ebits, LinearLayout a, LinearLayout b,
-             const std::vector<std::uint32_t>& masks) {
-  Problem p;
-  p.name = std::move(name);
-  p.description = std::move(description);
-  p.shape = std::move(shape);
-  p.element_bits = ebits;
-  p.store = access(std::move(a), AccessKind::Store);
-  p.read = access(std::move(b), AccessKind::Load);
-  p.grid = grid_for(p);
-  p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
-  p.set_masks(masks);
-  return p;
 }
 
 }  // namespace
@@ -158,43 +145,109 @@ std::vector<Case> preset_cases() {
   return out;
 }
 
+namespace {
+
+// A transpose access whose global side walks `fast` (1: n, the input rows; 0: m, the output
+// rows): the low 2^vec_log2 elements along it are one lane's vector, the next 5 bits the lanes,
+// then 2^warps_log2 warps, the remaining bits more registers.
+LinearLayout transpose_access(const std::vector<std::int64_t>& shape, int fast, int vec_log2, int warps_log2) {
+  std::vector<C> bits;
+  for (int dim : {fast, 1 - fast})
+    for (std::int64_t v = 1; v < shape[static_cast<std::size_t>(dim)]; v <<= 1) bits.push_back(dim == 0 ? C{v, 0} : C{0, v});
+  std::vector<C> reg, lane, warp;
+  std::size_t i = 0;
+  for (int k = 0; k < vec_log2; ++k) reg.push_back(bits.at(i++));
+  for (int k = 0; k < 5; ++k) lane.push_back(bits.at(i++));
+  for (int k = 0; k < warps_log2; ++k) warp.push_back(bits.at(i++));
+  for (; i < bits.size(); ++i) reg.push_back(bits[i]);
+  return distributed(shape, reg, lane, warp);
+}
+
+// The transpose problem with the shared layout `swz::solve` constructs for its writer and reader.
+Problem solved(std::string name, std::string description, std::vector<std::int64_t> shape, int ebits, LinearLayout a, LinearLayout b) {
+  Problem p;
+  p.name = std::move(name);
+  p.description = std::move(description);
+  p.shape = std::move(shape);
+  p.element_bits = ebits;
+  p.store = access(std::move(a), AccessKind::Store);
+  p.read = access(std::move(b), AccessKind::Load);
+  return with_solved_layout(std::move(p));
+}
+
+}  // namespace
+
+Problem with_solved_layout(Problem p) {
+  const SolveResult s = solve(p.store, p.read, p.element_bits, p.bank);
+  if (!s.conflict_free) throw std::logic_error(fmt::format("{}: the solver found no conflict-free layout", p.name));
+  p.grid.reset();
+  p.set_shared(s.shared);
+  return p;
+}
+
 std::vector<Case> transpose_cases() {
   std::vector<Case> out;
+  // The seed's one-warp tile and the reference's 32x8-thread kernel move 4 bytes per lane per
+  // global access: reported beside the others, not held to the 95% target.
   {
     Problem p = make_preset("transpose16x32");
-    p.apply_variant("xor-2m");
-    out.push_back({"transpose", "fp32_16x32_1w_xor2m", "the seed's 16x32 fp32 tile, one warp, XOR 2m", std::move(p), 1, 1});
+    out.push_back({"transpose", "fp32_16x32_1w", "the seed's 16x32 fp32 tile, one warp", with_solved_layout(std::move(p)), 1, 1});
   }
   {
     // 32x32 fp32 tile, 32x8 threads (the reference's throughput kernel): lanes along n to write,
-    // along m to read; warps take rows / columns; XOR swizzle col ^ row.
+    // along m to read; warps take rows / columns.
     const std::vector<std::int64_t> shape{32, 32};
     auto a = distributed(shape, {{8, 0}, {16, 0}}, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}}, {{1, 0}, {2, 0}, {4, 0}});
     auto b = distributed(shape, {{0, 8}, {0, 16}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, {{0, 1}, {0, 2}, {0, 4}});
-    out.push_back({"transpose", "fp32_32x32_8w_xor", "32x32 fp32 tile, 32x8 threads, XOR col ^ row",
-                   grid("transpose32x32_fp32_8w", "32x32 fp32 transpose, 8 warps", shape, 32, a, b, {1, 2, 4, 8, 16}), 1, 1});
+    out.push_back({"transpose", "fp32_32x32_8w", "32x32 fp32 tile, 32x8 threads",
+                   solved("transpose32x32_fp32_8w", "32x32 fp32 transpose, 8 warps", shape, 32, a, b), 1, 1});
+  }
+  // fp32 tiles moved with 64- / 128-bit global accesses on both sides: each lane loads 2 / 4
+  // consecutive elements of an input row and stores 2 / 4 consecutive elements of an output row.
+  const struct {
+    std::int64_t m, n;
+    int vec_log2, warps_log2;
+  } wide[] = {{64, 64, 2, 2}, {64, 64, 2, 3}, {128, 64, 2, 3}};
+  for (const auto& w : wide) {
+    const std::vector<std::int64_t> shape{w.m, w.n};
+    const int vbits = 32 << w.vec_log2;
+    std::string name = fmt::format("fp32_{}x{}_{}w_v{}", w.m, w.n, 1 << w.warps_log2, vbits);
+    std::string text = fmt::format("{}x{} fp32 tile, {} warps, {}-bit global loads and stores", w.m, w.n, 1 << w.warps_log2, vbits);
+    Problem p = solved(name, text, shape, 32, transpose_access(shape, 1, w.vec_log2, w.warps_log2), transpose_access(shape, 0, w.vec_log2, w.warps_log2));
+    out.push_back({"transpose", std::move(name), std::move(text), std::move(p), std::nullopt, std::nullopt, true});
+  }
+  // fp16 tiles moved with 64- / 128-bit global accesses on both sides (4 / 8 consecutive elements per lane).
+  const struct {
+    std::int64_t m, n;
+    int vec_log2, warps_log2;
+  } wide16[] = {{64, 128, 3, 3}};
+  for (const auto& w : wide16) {
+    const std::vector<std::int64_t> shape{w.m, w.n};
+    const int vbits = 16 << w.vec_log2;
+    std::string name = fmt::format("fp16_{}x{}_{}w_v{}", w.m, w.n, 1 << w.warps_log2, vbits);
+    std::string text = fmt::format("{}x{} fp16 tile, {} warps, {}-bit global loads and stores", w.m, w.n, 1 << w.warps_log2, vbits);
+    Problem p = solved(name, text, shape, 16, transpose_access(shape, 1, w.vec_log2, w.warps_log2), transpose_access(shape, 0, w.vec_log2, w.warps_log2));
+    out.push_back({"transpose", std::move(name), std::move(text), std::move(p), std::nullopt, std::nullopt, true});
   }
   {
     // 64x64 fp16 tile, 4 warps: each lane writes two fp16 of a row (STS.32) and reads two rows of
-    // one column (2x LDS.U16), so both global sides move 128 bytes per warp instruction. Row bits
-    // 1..5 (the reader's lanes) XOR the column's word bits 1..5: every bank once per read.
+    // one column (2x LDS.U16), so both global sides move 128 bytes per warp instruction.
     const std::vector<std::int64_t> shape{64, 64};
     auto a = distributed(shape, {{0, 1}, {1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, {{16, 0}, {32, 0}});
     auto b = distributed(shape, {{1, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, {{0, 16}, {0, 32}});
-    out.push_back({"transpose", "fp16_64x64_4w_xor", "64x64 fp16 tile, 4 warps, XOR word ^ row",
-                   grid("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b, {0, 2, 4, 8, 16, 32}), 1, 1});
+    out.push_back({"transpose", "fp16_64x64_4w", "64x64 fp16 tile, 4 warps",
+                   solved("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b), 1, 1, true});
   }
   {
     // 128x64 fp16 tile, 8 warps: the writer as above; the reader holds 4 rows of 2 columns, so each
-    // lane stores 8 bytes of an output row (256 bytes per warp instruction). Row bits 2..6 (the
-    // reader's lanes) XOR the column's word bits 1..5.
+    // lane stores 8 bytes of an output row (256 bytes per warp instruction).
     const std::vector<std::int64_t> shape{128, 64};
     auto a = distributed(shape, {{0, 1}, {1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}},
                          {{16, 0}, {32, 0}, {64, 0}});
     auto b = distributed(shape, {{1, 0}, {2, 0}, {0, 1}, {0, 2}, {0, 4}}, {{4, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}},
                          {{0, 8}, {0, 16}, {0, 32}});
-    out.push_back({"transpose", "fp16_128x64_8w_xor", "128x64 fp16 tile, 8 warps, 8-byte output runs per lane, XOR word ^ row",
-                   grid("transpose128x64_fp16_8w", "128x64 fp16 transpose, 8 warps", shape, 16, a, b, {0, 0, 2, 4, 8, 16, 32}), 1, 1});
+    out.push_back({"transpose", "fp16_128x64_8w", "128x64 fp16 tile, 8 warps, 8-byte output runs per lane",
+                   solved("transpose128x64_fp16_8w", "128x64 fp16 transpose, 8 warps", shape, 16, a, b), 1, 1, true});
   }
   return out;
 }

@@ -5,7 +5,7 @@
 //   hardware  every measured row of shared/reference/hardware.md, as a one-warp access
 //   tma       ldmatrix.x4 reads of fp16 tiles, unswizzled and under the TMA 128B / 64B / 32B swizzles
 //   preset    every preset under every named layout (correctness and counters)
-//   transpose full-size transposes (fp32 and fp16) with a conflict-free layout
+//   transpose full-size transposes (fp32 and fp16) with the solver's conflict-free layout
 #pragma once
 
 #include <optional>
@@ -22,12 +22,17 @@ struct Case {
   std::string description;      // the reference's wording
   Problem problem;
   std::optional<int> reference_store, reference_read;  // wavefronts per instruction from the reference
+  bool near_memcpy = false;     // transpose: held to >= 95% of the device-to-device copy
 };
 
 std::vector<Case> seed_cases();
 std::vector<Case> hardware_cases();
 std::vector<Case> tma_cases();
 std::vector<Case> preset_cases();    // every preset x named layout; toy8x8 included (the backend refuses it)
-std::vector<Case> transpose_cases(); // fp32 and fp16, each with a conflict-free XOR swizzle
+std::vector<Case> transpose_cases(); // fp32 and fp16, each with the shared layout swz::solve constructs
+
+// `p` with the shared layout swz::solve constructs for its writer and reader (throws when
+// the solver finds no conflict-free one).
+Problem with_solved_layout(Problem p);
 
 }  // namespace swz::gpu_tests

@@ -32,7 +32,9 @@ TEST(GpuCodegen, EveryCaseCompilesWithNvrtc) {
     EXPECT_NO_THROW(gpu::compile_check(g.source, 9, 0));
     if (gpu::transpose_unsupported_reason(c.problem).empty() && c.group == "transpose") {
       for (const SharedLayout& l : {c.problem.shared, row_major(c.problem.shape), padded(c.problem.shape, 32 / c.problem.element_bits)}) {
-        for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, gpu::TransposeSpec{8192, 8192, 2, true, true, 2}}) {
+        gpu::TransposeSpec strided{8192, 8192, 2, true, true, 2};
+        strided.persistent = true;
+        for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided}) {
           const gpu::GeneratedSource t = gpu::generate_transpose_source(c.problem, l, spec);
           EXPECT_NO_THROW(gpu::compile_check(t.source, 9, 0)) << l.description() << " batch " << spec.batch;
         }

@@ -15,6 +15,7 @@
 #include "cases.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "swz/solver.h"
 
 namespace swz::gpu_tests {
 namespace {
@@ -94,18 +95,26 @@ class Transpose : public ::testing::TestWithParam<Case> {};
 TEST_P(Transpose, CorrectAndNearMemcpy) {
   SWZ_REQUIRE_GPU();
   const Case& c = GetParam();
+  // The layout is the solver's, and the simulator finds both accesses at their ideal under it.
+  const Problem& p = c.problem;
+  EXPECT_EQ(solve(p.store, p.read, p.element_bits, p.bank).shared.offsets(), p.shared.offsets()) << "not the solver's layout";
+  const AccessResult ws = simulate(p.store, p.shared, p.element_bits, p.bank), rs = simulate(p.read, p.shared, p.element_bits, p.bank);
+  ASSERT_EQ(ws.wavefronts, ws.ideal_wavefronts) << "the solver's layout should be conflict-free for the writer";
+  ASSERT_EQ(rs.wavefronts, rs.ideal_wavefronts) << "the solver's layout should be conflict-free for the reader";
   gpu::RunOptions o;
   o.transpose_size = 8192;
   o.repeats = 41;
+  o.transpose_rounds = 7;
   gpu::RunResult r;
   ASSERT_TRUE(run_case(c, o, r)) << records().back().why;
   expect_counts(c, r);
   ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
   for (const auto& v : r.transpose.variants) EXPECT_TRUE(v.correct) << v.name << " (" << v.layout << ") wrote a wrong element";
   const auto& chosen = r.transpose.variants.front();
-  ASSERT_EQ(chosen.predicted_read_wavefronts, 1.0) << "the chosen layout should be conflict-free";
-  EXPECT_GE(chosen.percent_of_memcpy(), 95.0)
-      << fmt::format("{:.0f} GB/s vs memcpy {:.0f} GB/s alongside ({:.1f}%)", chosen.bandwidth_gbs, chosen.memcpy_gbs, chosen.percent_of_memcpy());
+  if (c.near_memcpy) {
+    EXPECT_GE(chosen.percent_of_memcpy(), 95.0)
+        << fmt::format("{:.0f} GB/s vs memcpy {:.0f} GB/s alongside ({:.1f}%)", chosen.bandwidth_gbs, chosen.memcpy_gbs, chosen.percent_of_memcpy());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Throughput, Transpose, ::testing::ValuesIn(transpose_cases()), test_name);
@@ -146,29 +155,32 @@ void write_results(const std::string& dir) {
     all.push_back(j);
   }
   md += "\nTranspose throughput (GB/s = bytes read + written / median time; memcpy = cudaMemcpy device to device of the same bytes, "
-        "timed alternately with each kernel; "
+        "timed alternately with each kernel, in interleaved rounds; GB/s and % are medians over the rounds; "
         "kernel configuration = the fastest on the chosen layout, used for every variant):\n\n";
-  md += "| case | elements | tile | kernel configuration | threads | layout | read wf/instr (pred.) | GB/s | % of memcpy | memcpy GB/s | correct |\n";
-  md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  auto config = [](int batch, int groups, bool streaming, bool m_fastest) {
-    return fmt::format("{} tile{}/group, {} group{}/block{}{}", batch, batch == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
-                       streaming ? ", .cs hint" : "", m_fastest ? ", blocks along m" : "");
+  md += "| case | held to 95% | elements | tile | kernel configuration | threads | blocks | layout | store / read wf/instr (pred.) | GB/s | % of memcpy | "
+        "rounds: lowest-highest % | memcpy GB/s | correct |\n";
+  md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  auto config = [](int batch, int groups, bool streaming, bool m_fastest, bool persistent) {
+    return fmt::format("{} tile{}/group, {} group{}/block{}{}{}", batch, batch == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
+                       streaming ? ", .cs hint" : "", m_fastest ? ", blocks along m" : "", persistent ? ", grid-stride" : "");
   };
   std::string tuning;
   for (const auto& rec : records()) {
     if (!rec.ran || !rec.r.transpose.ran) continue;
     const auto& t = rec.r.transpose;
     for (const auto& v : t.variants)
-      md += fmt::format("| {} | {}x{} {}-bit | {}x{} | {} | {} | {}: {} | {} | {:.0f} | {:.1f}% | {:.0f} | {} |\n", rec.c.name, t.rows, t.cols,
-                        t.element_bits, t.tile_rows, t.tile_cols, config(t.batch, t.groups, t.streaming, t.m_fastest), t.threads_per_block,
-                        v.name, v.layout, fmt_wf(v.predicted_read_wavefronts), v.bandwidth_gbs, v.percent_of_memcpy(), v.memcpy_gbs,
-                        v.correct ? "yes" : "**NO**");
+      md += fmt::format("| {} | {} | {}x{} {}-bit | {}x{} | {} | {} | {} | {}: {} | {} / {} | {:.0f} | {:.1f}% | {:.1f}-{:.1f}% | {:.0f} | {} |\n",
+                        rec.c.name, rec.c.near_memcpy ? "yes" : "no", t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols,
+                        config(t.batch, t.groups, t.streaming, t.m_fastest, t.persistent), t.threads_per_block, t.grid_blocks, v.name,
+                        v.layout, fmt_wf(v.predicted_store_wavefronts), fmt_wf(v.predicted_read_wavefronts), v.bandwidth_gbs,
+                        v.percent_of_memcpy(), v.percent_min, v.percent_max, v.memcpy_gbs, v.correct ? "yes" : "**NO**");
     std::vector<gpu::TransposeTuning> sorted = t.tuning;
     std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.bandwidth_gbs > y.bandwidth_gbs; });
     if (!sorted.empty())
       tuning += fmt::format("| {} | {} | {:.0f} | {:.0f} | {} |\n", rec.c.name, sorted.size(), sorted.front().bandwidth_gbs,
                             sorted.back().bandwidth_gbs,
-                            config(sorted.back().batch, sorted.back().groups, sorted.back().streaming, sorted.back().m_fastest));
+                            config(sorted.back().batch, sorted.back().groups, sorted.back().streaming, sorted.back().m_fastest,
+                                   sorted.back().persistent));
   }
   md += "\nKernel configurations tried on the chosen layout (fewer repeats; every one in results.json):\n\n";
   md += "| case | configurations | fastest GB/s | slowest GB/s | slowest configuration |\n|---|---|---|---|---|\n" + tuning;
