@@ -1,7 +1,13 @@
 #include "workbench.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <fstream>
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <GLFW/glfw3.h>  // key codes only: the platform layer feeds GLFW keys to ImGui
 #include <fmt/format.h>
@@ -28,11 +34,12 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   std::error_code cwd_ec;
   export_dir_ = std::filesystem::current_path(cwd_ec);
   model_ = std::make_unique<Model>(build_model(session_.problem));
+  if (options_.autosave) check_for_crash();
   if (options_.session_file) {
     open_session(*options_.session_file);
   } else if (options_.start) {
     if (rebuild(*options_.start)) session_.problem = *options_.start;
-  } else if (options_.restore_last) {
+  } else if (options_.restore_last && !recovery_) {
     std::error_code ec;
     const auto last = last_session_path();
     if (std::filesystem::exists(last, ec)) {
@@ -52,10 +59,150 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   }
   session_.trace.playing = false;
   retrace();
+  if (options_.autosave) write_running_marker();
 }
 
 Workbench::~Workbench() {
-  if (options_.autosave) save_last_session();
+  if (!options_.autosave) return;
+  // Work a crash left behind and nobody answered for stays where it is.
+  if (!recovery_) save_last_session();
+  std::error_code ec;
+  std::filesystem::remove(running_marker_path(), ec);
+}
+
+// [SECTION] Crash recovery
+
+std::filesystem::path Workbench::running_marker_path() { return config_dir() / "running.json"; }
+
+namespace {
+bool process_alive(long pid) {
+  if (pid <= 0) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+}  // namespace
+
+void Workbench::check_for_crash() {
+  std::error_code ec;
+  const auto marker = running_marker_path();
+  if (!std::filesystem::exists(marker, ec)) return;
+  long pid = 0;
+  std::optional<std::filesystem::path> file;
+  try {
+    std::ifstream in(marker);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    pid = j.value("pid", 0L);
+    if (j.contains("session_file") && j.at("session_file").is_string()) file = j.at("session_file").get<std::string>();
+  } catch (const std::exception&) {
+    pid = 0;  // a torn marker: its process is gone all the same
+  }
+  if (pid == static_cast<long>(::getpid()) || process_alive(pid)) return;  // another workbench is running
+  const auto last = last_session_path();
+  if (!std::filesystem::exists(last, ec)) {
+    std::filesystem::remove(marker, ec);
+    return;
+  }
+  RecoveryOffer offer{last, file, pid, {}};
+  try {
+    const Session s = load_session_file(last);
+    offer.summary = s.problem.preset;
+    if (!s.problem.masks.empty()) offer.summary += ", masks " + format_masks(s.problem.masks);
+    if (!s.problem.variant.empty()) offer.summary += ", " + s.problem.variant;
+    if (s.problem.shared) offer.summary += ", shared layout " + s.problem.shared->origin;
+  } catch (const Error& e) {
+    show_error(fmt::format("The last run did not close normally and its autosave cannot be read: {}", e.what()));
+    std::filesystem::remove(marker, ec);
+    return;
+  }
+  recovery_ = std::move(offer);
+}
+
+void Workbench::write_running_marker() {
+  nlohmann::json j;
+  j["pid"] = static_cast<long>(::getpid());
+  if (session_path_) {
+    std::error_code ec;
+    j["session_file"] = std::filesystem::absolute(*session_path_, ec).string();
+  }
+  try {
+    write_file_atomically(running_marker_path(), j.dump(2) + "\n");
+  } catch (const Error&) {
+    // Without the marker a crash is not detected; the autosave itself still happens.
+  }
+}
+
+bool Workbench::recover() {
+  if (!recovery_) return false;
+  const RecoveryOffer offer = *recovery_;
+  recovery_.reset();
+  try {
+    Session s = load_session_file(offer.autosave);
+    if (!rebuild(s.problem)) return false;
+    s.trace.playing = false;
+    session_ = std::move(s);
+    history_.clear();
+    session_path_ = offer.session_file;
+    saved_.reset();  // recovered work is unsaved work: the title shows it
+    if (offer.session_file) {
+      try {
+        saved_ = load_session_file(*offer.session_file);  // dirty only where it differs from the file
+      } catch (const Error&) {
+        saved_.reset();
+      }
+    }
+    error_.clear();
+    show_status(offer.session_file ? fmt::format("Recovered the work on {} from the last run", offer.session_file->filename().string())
+                                   : std::string("Recovered the work of the last run"));
+    retrace();
+    write_running_marker();
+    return true;
+  } catch (const Error& e) {
+    show_error(fmt::format("Could not recover the last run's work: {}", e.what()));
+  }
+  return false;
+}
+
+void Workbench::discard_recovery() {
+  if (!recovery_) return;
+  const RecoveryOffer offer = *recovery_;
+  recovery_.reset();
+  // Kept aside with a time stamp, never deleted: "start fresh" must not lose anything.
+  const auto stamp = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto kept = offer.autosave.parent_path() / fmt::format("crashed-session-{}.json", stamp);
+  std::error_code ec;
+  std::filesystem::rename(offer.autosave, kept, ec);
+  show_status(ec ? std::string("Started fresh") : fmt::format("Started fresh; the last run's work is kept in {}", kept.string()));
+}
+
+void Workbench::recovery_window() {
+  if (!recovery_) return;
+  const char* title = "Recover the last session?";
+  if (!recovery_popup_opened_) {
+    ImGui::OpenPopup(title);
+    recovery_popup_opened_ = true;
+  }
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    recovery_popup_opened_ = false;  // closed some other way: ask again next frame
+    return;
+  }
+  const RecoveryOffer& r = *recovery_;
+  ImGui::TextUnformatted("Swizzle Workbench did not close normally last time.");
+  ImGui::Text("Its work was autosaved: %s", r.summary.c_str());
+  if (r.session_file) ImGui::Text("It had %s open.", r.session_file->string().c_str());
+  ImGui::TextDisabled("Start fresh keeps the autosave aside in %s.", r.autosave.parent_path().string().c_str());
+  ImGui::Spacing();
+  if (ImGui::Button("Recover")) {
+    ImGui::CloseCurrentPopup();
+    defer([this] { recover(); });
+  }
+  add_probe("recovery.recover", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::SameLine();
+  if (ImGui::Button("Start fresh")) {
+    ImGui::CloseCurrentPopup();
+    defer([this] { discard_recovery(); });
+  }
+  add_probe("recovery.discard", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::EndPopup();
 }
 
 // [SECTION] Commands
@@ -155,6 +302,7 @@ bool Workbench::open_session(const std::filesystem::path& path) {
     session_path_ = path;
     saved_ = session_;
     history_.clear();
+    if (options_.autosave) write_running_marker();
     error_.clear();
     show_status("Opened " + path.string());
     retrace();
@@ -170,6 +318,7 @@ bool Workbench::save_session(const std::filesystem::path& path) {
     save_session_file(path, session_);
     session_path_ = path;
     saved_ = session_;
+    if (options_.autosave) write_running_marker();
     show_status("Saved " + path.string());
     return true;
   } catch (const Error& e) {
@@ -380,6 +529,7 @@ void Workbench::draw() {
   status_bar(status_h);
   if (!capturing_) tool_windows();
   help_windows();
+  recovery_window();
   dialogs();
   apply_pending();
   autosave();
@@ -409,7 +559,7 @@ void Workbench::tool_windows() {
 
 // The last session follows the work a couple of seconds behind, not only at exit.
 void Workbench::autosave() {
-  if (!options_.autosave || session_.trace.playing) return;
+  if (!options_.autosave || session_.trace.playing || recovery_) return;  // never over a crash's work before it is answered
   if (autosaved_ && *autosaved_ == session_) {
     changed_at_ = -1.0;
     return;

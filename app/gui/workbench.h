@@ -46,6 +46,15 @@ struct CaptureRequest {
   std::string panel;  // panel id; "" = the whole window
 };
 
+// Work left behind by a run that did not close normally (a crash, a kill): the
+// last autosave, and the session file that run had open.
+struct RecoveryOffer {
+  std::filesystem::path autosave;                    // the last-session file it kept current
+  std::optional<std::filesystem::path> session_file;  // the file it had open, if any
+  long pid = 0;                                        // the process that did not finish
+  std::string summary;                                 // "transpose16x32, masks 2,4,8,16"
+};
+
 // A screen rectangle a panel registered this frame under a stable id ("grid.cell.0.1").
 struct Probe {
   ImVec2 min, max;
@@ -116,6 +125,14 @@ class Workbench {
   std::optional<Probe> probe(const std::string& id) const;
   void add_probe(const std::string& id, ImVec2 min, ImVec2 max) { probes_[id] = Probe{min, max}; }
 
+  // Crash recovery: an interactive workbench (autosave on) leaves a marker while it
+  // runs; finding one from a process that is gone means the last run crashed, and
+  // the next start offers its autosaved work instead of reopening it silently.
+  const std::optional<RecoveryOffer>& recovery_offer() const { return recovery_; }
+  bool recover();           // reopen the autosaved work (and the file it belonged to)
+  void discard_recovery();  // start fresh; the autosave is kept aside, not deleted
+  static std::filesystem::path running_marker_path();
+
   bool quit_requested() const { return quit_; }
   std::string window_title() const;
   float ui_scale() const { return session_.view.ui_scale; }
@@ -131,6 +148,9 @@ class Workbench {
   void shortcuts();
   void tiles(float top, float bottom);
   void tool_windows();
+  void recovery_window();
+  void check_for_crash();
+  void write_running_marker();
   void status_bar(float height);
   void help_windows();
   void dialogs();
@@ -169,6 +189,8 @@ class Workbench {
     std::string text, why;
     bool valid = false;
   } export_cache_;
+  std::optional<RecoveryOffer> recovery_;
+  bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;
   int capture_wait_ = 0;
   bool capturing_ = false;  // this frame is the one captured: tool windows stay hidden
