@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -143,10 +144,13 @@ Session session_from_json(const json& j) {
   if (fmt_it == j.end() || !fmt_it->is_string() || fmt_it->get<std::string>() != kFormat)
     fail("session file: not a workbench session ('format' must be \"{}\")", kFormat);
   const auto ver_it = j.find("version");
-  if (ver_it == j.end() || !ver_it->is_number_integer()) fail("session file: 'version' is missing");
+  if (ver_it == j.end()) fail("session file: 'version' is missing");
+  if (!ver_it->is_number_integer()) fail("session file: 'version' must be an integer, not {}", ver_it->dump());
+  if (ver_it->is_number_unsigned() && ver_it->get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion))
+    fail("session file was written by a newer version ({}) of swizzle-workbench; this one reads version {}",
+         ver_it->get<std::uint64_t>(), kSessionVersion);
   const auto version = ver_it->get<std::int64_t>();
-  if (version < 1 || version > kSessionVersion)
-    fail("session file: version {} is not supported (this workbench reads version {})", version, kSessionVersion);
+  if (version < 1) fail("session file: 'version' = {} is not a session version (this one reads version {})", version, kSessionVersion);
 
   Session s;
   const Reader root{j, ""};
@@ -199,6 +203,12 @@ Session session_from_json(const json& j) {
     if (const json* x = v.find(key)) {
       if (!x->is_array() || x->size() != 2 || !(*x)[0].is_number() || !(*x)[1].is_number()) v.bad(key, "a pair of numbers");
       using A = std::remove_reference_t<decltype(a)>;
+      // Range-checked before the conversion: a double far outside int (or float) does not convert.
+      const double lo = std::is_integral_v<A> ? 0.0 : -1e30, hi = std::is_integral_v<A> ? double(1 << 20) : 1e30;
+      for (const auto& e : *x)
+        if (!(e.get<double>() >= lo && e.get<double>() <= hi))
+          fail("session file: '{}{}' = {} is outside {}..{}", v.where, key, e.dump(), lo, hi);
+      if (std::is_integral_v<A> && (!(*x)[0].is_number_integer() || !(*x)[1].is_number_integer())) v.bad(key, "a pair of integers");
       a = static_cast<A>((*x)[0].get<double>());
       b = static_cast<A>((*x)[1].get<double>());
     }
@@ -229,7 +239,9 @@ Session load_session_file(const std::filesystem::path& path) {
   try {
     return session_from_json(j);
   } catch (const Error& e) {
-    fail("{}: {}", path.string(), e.what());
+    const std::string what = e.what();
+    if (what.rfind("session file was", 0) == 0) fail("{}: this {}", path.string(), what);
+    fail("{}: {}", path.string(), what);
   } catch (const json::exception& e) {
     fail("{}: session file: {}", path.string(), e.what());
   }

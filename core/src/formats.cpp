@@ -209,7 +209,8 @@ int element_bits_of_type(const std::string& type, const char* what) {
   std::size_t i = 0;
   while (i < type.size() && !std::isdigit(static_cast<unsigned char>(type[i]))) ++i;
   while (i < type.size() && std::isdigit(static_cast<unsigned char>(type[i]))) digits += type[i++];
-  const int bits = digits.empty() ? 0 : std::stoi(digits);
+  // More than two digits is no supported width (and would overflow stoi past nine).
+  const int bits = digits.empty() || digits.size() > 2 ? 0 : std::stoi(digits);
   if (bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
     fail("{}: element type '{}' is not 4, 8, 16, 32 or 64 bits wide", what, type);
   return bits;

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -199,8 +201,32 @@ std::vector<ClaimCheck> check_claims(const LessonStep& step) {
   return check_claims(step, p, analyze(p));
 }
 
+namespace {
+
+// Building a preset (its variants' tables, the grid geometry) costs more than copying one, and a
+// lesson's steps, and then its claim checks, ask for the same few presets over and over.
+Problem preset_copy(const std::string& name) {
+  static std::mutex mutex;
+  static std::vector<std::pair<std::string, Problem>> cache;  // most recently used last
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+      if (it->first == name) {
+        std::rotate(it, it + 1, cache.end());
+        return cache.back().second;
+      }
+  }
+  Problem p = make_preset(name);  // throws for an unknown name: nothing is cached
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 4) cache.erase(cache.begin());
+  cache.emplace_back(name, p);
+  return p;
+}
+
+}  // namespace
+
 Problem problem_for_step(const LessonStep& s) {
-  Problem p = make_preset(s.preset);
+  Problem p = preset_copy(s.preset);
   if (s.shared) p.set_shared(SharedLayout::from_linear(*s.shared, s.shared_text));
   else if (!s.layout.empty()) p.apply_variant(s.layout);
   else if (s.masks) p.set_masks(*s.masks);
@@ -239,6 +265,9 @@ std::string text_of(const nlohmann::json& j, const char* key, const std::string&
 
 int int_of(const nlohmann::json& v, const char* key, const std::string& where) {
   if (!v.is_number_integer()) fail("{}'{}' must be an integer, not {}", where, key, type_name(v));
+  // Checked before narrowing: 4294967296 is not step 0.
+  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 1000000u : (v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000))
+    fail("{}'{}' = {} is outside -1000000..1000000", where, key, v.dump());
   return v.get<int>();
 }
 

@@ -10,6 +10,9 @@
 #include "swz/error.h"
 #include "swz/formats.h"
 #include "swz/layout_io.h"
+#include "swz/lesson.h"
+
+#include "session.h"
 
 namespace {
 
@@ -31,6 +34,10 @@ TEST(FuzzRegressions, EveryFoundInputEndsInOneClearError) {
       if (name.rfind("cute-", 0) == 0) (void)swz::parse_cute(text);
       else if (name.rfind("mlir-", 0) == 0) (void)swz::parse_mlir(text);
       else if (name.rfind("triton-", 0) == 0) (void)swz::parse_triton_text(text);
+      else if (name.rfind("session-", 0) == 0) (void)swz::gui::load_session_file(entry.path());
+      else if (name.rfind("lesson-", 0) == 0) {
+        for (const swz::LessonStep& step : swz::load_lesson_file(entry.path()).steps) (void)swz::check_claims(step);
+      }
       else (void)swz::parse_layout_text(text, name);
     } catch (const swz::Error& e) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << name << ": the message is one line";
