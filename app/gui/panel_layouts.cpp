@@ -45,6 +45,9 @@ struct LayoutsPanel final : Panel {
     int warp = a ? ctx.session.view.ring_warp_a : ctx.session.view.ring_warp_b;
     const int lanes = 1 << l.in_dim_bits("lane");
     const int warps = 1 << l.in_dim_bits("warp");
+    // The field shows the thread actually ringed (a smaller warp than the chosen lane clamps it).
+    lane = std::clamp(lane, 0, lanes - 1);
+    warp = std::clamp(warp, 0, warps - 1);
     ImGui::TextDisabled("ring thread");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(em() * 5.5f);

@@ -1,5 +1,8 @@
 // The Lesson panel: the open lesson's current step, Next / Back, and whether
 // the workbench still shows that step (the learner may play and come back).
+#include <algorithm>
+#include <cstdio>
+
 #include <GLFW/glfw3.h>  // key codes only: presenters' remotes send Page Up / Page Down
 #include <fmt/format.h>
 
@@ -52,6 +55,7 @@ struct LessonPanel final : Panel {
       ImGui::TextWrapped("%s", pretty_xor(para).c_str());
       ImGui::Spacing();
     }
+    xor_tables(ctx, *step);
     claims_list();
     ImGui::EndChild();
 
@@ -96,6 +100,51 @@ struct LessonPanel final : Panel {
       checks = check_claims(s);
     } catch (const Error& e) {
       check_error = e.what();
+    }
+  }
+
+  // Steps about XOR on small tiles (claims "xor_table(R,C)...") show the tile: each
+  // cell is where element (m, n) goes, n ^ m, in red where that is past the last column.
+  static void xor_tables(PanelContext& ctx, const LessonStep& s) {
+    std::vector<std::pair<int, int>> tables;
+    for (const LessonClaim& claim : s.claims) {
+      int r = 0, c = 0;
+      if (std::sscanf(claim.quantity.c_str(), "xor_table(%d,%d)", &r, &c) != 2 || r < 1 || c < 1 || r > 16 || c > 16) continue;
+      if (std::find(tables.begin(), tables.end(), std::make_pair(r, c)) == tables.end()) tables.emplace_back(r, c);
+    }
+    const float cell = ImGui::GetFrameHeight() * 1.1f;
+    const ImU32 inside = IM_COL32(222, 236, 250, 255), outside = IM_COL32(232, 76, 61, 255), line = IM_COL32(255, 255, 255, 255);
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+      const auto [rows, cols] = tables[t];
+      ImGui::TextDisabled("%dx%d tile, element (m, n) goes to column n ^ m%s", rows, cols,
+                          (cols & (cols - 1)) == 0 ? ": a power of two, all inside" : "; red: past the last column");
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const ImVec2 o = ImGui::GetCursorScreenPos();
+      const float label = em() * 1.6f;
+      for (int n = 0; n < cols; ++n) {
+        const std::string h = std::to_string(n);
+        dl->AddText(ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - ImGui::CalcTextSize(h.c_str()).x * 0.5f, o.y), kTextDim, h.c_str());
+      }
+      const float top = o.y + ImGui::GetTextLineHeight() + 2.0f;
+      for (int m = 0; m < rows; ++m) {
+        const float y = top + static_cast<float>(m) * cell;
+        dl->AddText(ImVec2(o.x, y + (cell - ImGui::GetTextLineHeight()) * 0.5f), kTextDim, fmt::format("m{}", m).c_str());
+        const auto row = xor_swizzle_row(m, cols);
+        for (int n = 0; n < cols; ++n) {
+          const ImVec2 a(o.x + label + static_cast<float>(n) * cell, y), b(a.x + cell, a.y + cell);
+          const bool out = row[static_cast<std::size_t>(n)] >= cols;
+          dl->AddRectFilled(a, b, out ? outside : inside);
+          dl->AddRect(a, b, line);
+          const std::string v = std::to_string(row[static_cast<std::size_t>(n)]);
+          const ImVec2 ts = ImGui::CalcTextSize(v.c_str());
+          dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), out ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 22, 28, 255),
+                      v.c_str());
+        }
+      }
+      const ImVec2 end(o.x + label + static_cast<float>(cols) * cell, top + static_cast<float>(rows) * cell);
+      ctx.probe(fmt::format("lesson.xor_table.{}x{}", rows, cols), o, end);
+      ImGui::Dummy(ImVec2(end.x - o.x, end.y - o.y));
+      ImGui::Spacing();
     }
   }
 

@@ -1,4 +1,5 @@
 // Problem: which tensor, element type, bank model and layouts are on the bench.
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
@@ -52,7 +53,7 @@ struct ProblemPanel final : Panel {
       if (shape_rows <= 0) shape_rows = cur_r + 1;
       if (shape_cols <= 0) shape_cols = cur_c + 1;
       int r = shape_rows - 1, c = shape_cols - 1;
-      const float w = (ImGui::GetContentRegionAvail().x - em() * 6.0f) * 0.5f;
+      const float w = std::max(em() * 3.6f, (ImGui::GetContentRegionAvail().x - em() * 6.0f) * 0.5f);
       ImGui::SetNextItemWidth(w);
       if (ImGui::Combo("##rows", &r, sizes, 10)) shape_rows = r + 1;
       ImGui::SameLine();
@@ -63,7 +64,7 @@ struct ProblemPanel final : Panel {
       ImGui::SameLine();
       const bool changed = r != cur_r || c != cur_c;
       ImGui::BeginDisabled(!changed);
-      if (ImGui::Button("Apply", ImVec2(-1, 0))) {
+      if (ImGui::Button("Apply", ImVec2(std::max(em() * 4.0f, ImGui::GetContentRegionAvail().x), 0))) {
         ctx.post(cmd::set_shape({std::int64_t{1} << (r + 1), std::int64_t{1} << (c + 1)}));
       }
       ImGui::EndDisabled();

@@ -120,6 +120,17 @@ TEST_F(LessonScreenshot, EveryLessonOpensAtItsFirstStepAndHighContrastIsBlackOnW
   EXPECT_GT(contrast.count(0, 0, 0, 10), plain.count(0, 0, 0, 10));
 }
 
+// The toy lesson's 4x6 step draws its XOR table on the card: the four cells past
+// the sixth column (rows 2 and 3, columns 4 and 5) in the out-of-bounds red.
+TEST_F(LessonScreenshot, ToyLessonShowsTheXorTableWithItsOutOfBoundsCells) {
+  const Image with_table = shot("toy-gpu", 3);
+  const Image without = shot("toy-gpu", 1);  // a 2x2 tile: nothing out of bounds
+  if (skipped_) GTEST_SKIP() << "no OpenGL window could be opened";
+  const int red = with_table.count(232, 76, 61, 6), none = without.count(232, 76, 61, 6);
+  EXPECT_GT(red, 4 * 200) << "four red cells of at least 15x15 px";
+  EXPECT_LT(none, red / 4);
+}
+
 TEST_F(LessonScreenshot, BadLessonFlagsExitWithOneLine) {
   RunResult r = workbench("--lesson no-such-lesson --screenshot " + (dir_ / "x.png").string());
   EXPECT_EQ(r.code, 2) << r.output;
