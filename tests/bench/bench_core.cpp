@@ -40,4 +40,24 @@ void BM_SweepSeed(benchmark::State& state) {
 }
 BENCHMARK(BM_SweepSeed)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
+// The same sweep on one thread with the bank-counting kernel capped: 0 scalar, 1 AVX2, 2 AVX-512
+// (a kernel the CPU lacks is reported as skipped).
+void BM_SweepSeedKernel(benchmark::State& state) {
+  const swz::Problem p = swz::make_preset("transpose16x32");
+  const auto kernel = static_cast<swz::SweepKernel>(state.range(0));
+  swz::set_sweep_kernel(kernel);
+  if (swz::sweep_kernel() != kernel) {
+    swz::set_sweep_kernel(swz::SweepKernel::Auto);
+    state.SkipWithError("kernel not supported by this CPU");
+    return;
+  }
+  for (auto _ : state) {
+    const swz::SweepResult r = swz::sweep(p, {}, 1);
+    if (r.lemma_agrees != r.configs) state.SkipWithError("lemma disagreed");
+    benchmark::DoNotOptimize(r);
+  }
+  swz::set_sweep_kernel(swz::SweepKernel::Auto);
+}
+BENCHMARK(BM_SweepSeedKernel)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
 }  // namespace

@@ -103,6 +103,43 @@ TEST(Sweep, EvaluationEqualsSimulatorOnProductionPresets) {
   }
 }
 
+// The bank-counting kernels the CPU has (the scalar one always) give the same sweep.
+TEST(Sweep, EveryKernelGivesTheSameSweep) {
+  const swz::SweepKernel widest = swz::sweep_kernel();
+  for (const char* preset : {"toy8x8", "ldmatrix_a_fp16", "tma128_fp16", "transpose16x32"}) {
+    const swz::Problem p = swz::make_preset(preset);
+    swz::set_sweep_kernel(swz::SweepKernel::Auto);
+    const swz::SweepResult want = swz::sweep(p, {}, 2);
+    for (const swz::SweepKernel k : {swz::SweepKernel::Scalar, swz::SweepKernel::Avx2, swz::SweepKernel::Avx512}) {
+      if (k > widest) continue;
+      swz::set_sweep_kernel(k);
+      EXPECT_EQ(swz::sweep_kernel(), k);
+      for (int threads : {1, 3}) {
+        const swz::SweepResult got = swz::sweep(p, {}, threads);
+        EXPECT_EQ(got.histogram, want.histogram) << preset << " kernel " << static_cast<int>(k) << " threads " << threads;
+        EXPECT_EQ(got.conflict_free, want.conflict_free) << preset;
+        EXPECT_EQ(got.lemma_agrees, got.configs) << preset;
+        EXPECT_EQ(got.first_disagreement, want.first_disagreement) << preset;
+      }
+    }
+  }
+  swz::set_sweep_kernel(swz::SweepKernel::Auto);
+  EXPECT_EQ(swz::sweep_kernel(), widest);
+}
+
+TEST(Sweep, EvaluationEqualsSimulatorWithEveryKernel) {
+  const swz::SweepKernel widest = swz::sweep_kernel();
+  for (const swz::SweepKernel k : {swz::SweepKernel::Scalar, swz::SweepKernel::Avx2, swz::SweepKernel::Avx512}) {
+    if (k > widest) continue;
+    swz::set_sweep_kernel(k);
+    expect_evaluation_matches("transpose16x32", 300);
+    expect_evaluation_matches("toy8x8", 64);
+    expect_evaluation_matches("tma128_fp16", 40);
+    expect_evaluation_matches("mma_to_blocked_fp16", 4);
+  }
+  swz::set_sweep_kernel(swz::SweepKernel::Auto);
+}
+
 TEST(Sweep, RefusesWhatItCannotEnumerate) {
   EXPECT_THROW(swz::sweep(swz::make_preset("cute8x8")), swz::Error);
   // 128x128 transposes have 7 row bits x 7 columns: 2^49 grids, past the limit.

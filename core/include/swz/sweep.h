@@ -7,11 +7,18 @@
 // histogram of read wavefronts, how many sets read conflict-free and how
 // many the lemma predicts exactly.
 //
-// Speed: a grid layout is linear, so each lane's address is the XOR of
-// per-bit address images computed once per configuration; the bank counting
-// itself is the plain per-instruction histogram. Problems the fast path does
-// not cover (sub-word elements, broadcast, the LDS.128 merge) run through
-// swz::simulate unchanged.
+// Speed: a grid layout is linear, so each lane's and each instruction's bank
+// is the XOR of per-bit images, and flipping one toggle bit changes them (and
+// the lemma's segment vectors) by one precomputed delta. Each worker walks its
+// share of the configurations in Gray-code order, updating that state with one
+// delta per step, then simulates every lane of every instruction and evaluates
+// the lemma from the updated segment vectors (their ranks by counting the
+// subsets whose XOR vanishes, or by elimination), for each configuration.
+// The bank counting adds the lanes' one-hot bank bits in a
+// carry-save adder tree, 8 (AVX2) or 16 (AVX-512) instructions per vector,
+// with a scalar byte-counter fallback. Problems the fast path does not cover
+// (sub-word elements, broadcast, the LDS.128 merge) run through swz::simulate
+// unchanged.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +50,13 @@ SweepResult sweep(const Problem& problem, const std::function<void(std::int64_t,
 
 // Masks of configuration number `index` (toggle bits row-major: row bit j, column k above the vector bits).
 std::vector<std::uint32_t> masks_of_config(const GridSpec& grid, std::uint64_t index);
+
+// Bank-counting kernel of the fast path, narrowest first. Auto = the widest the CPU supports.
+enum class SweepKernel { Scalar, Avx2, Avx512, Auto };
+// The kernel sweeps use now: the widest the CPU supports, capped by set_sweep_kernel.
+SweepKernel sweep_kernel();
+// Caps the kernel for later sweeps (process-wide; tests hold the kernels against each other).
+void set_sweep_kernel(SweepKernel cap);
 
 // The sweep's own evaluation of one configuration: (read wavefronts of the worst instruction,
 // lemma prediction or -1). Exposed so tests can hold it against swz::simulate.
