@@ -38,6 +38,7 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
   cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, tensor, ...)")
       ->delimiter(',');
+  cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
   cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
   try {
     cli.parse(argc, argv);
@@ -140,6 +141,15 @@ int run(const LaunchOptions& o) {
       return 2;
     }
     bench.apply(cmd::show_panel(id, true));
+  }
+  if (!o.focus.empty()) {
+    bench.set_focus(o.focus);
+    if (bench.focus() != o.focus) {
+      std::string known;
+      for (const auto& t : bench.tile_panels()) known += (known.empty() ? "" : ", ") + t.first;
+      std::fprintf(stderr, "swizzle-workbench: error: --focus: no panel '%s' (panels: %s)\n", o.focus.c_str(), known.c_str());
+      return 2;
+    }
   }
   if (!o.lesson.empty()) {
     if (!open_lesson(bench, o.lesson, o.lesson_step, error)) {

@@ -503,6 +503,12 @@ bool Workbench::is_tool(const std::string& id) const {
   return std::any_of(tools_.begin(), tools_.end(), [&](const auto& t) { return id == t->id(); });
 }
 
+void Workbench::set_focus(const std::string& panel_id) {
+  const bool known = std::any_of(panels_.begin(), panels_.end(), [&](const PanelSlot& p) { return panel_id == p.panel->id(); });
+  focus_ = known ? panel_id : std::string();
+  if (known) session_.view.panels[panel_id] = true;
+}
+
 std::vector<std::pair<std::string, std::string>> Workbench::tile_panels() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const PanelSlot& s : panels_) out.emplace_back(s.panel->id(), s.panel->title());
@@ -611,6 +617,7 @@ void Workbench::shortcuts() {
   if (pressed(GLFW_KEY_HOME)) post(cmd::set_step(0));
   if (pressed(GLFW_KEY_END)) post(cmd::set_step(steps - 1));
   if (pressed(GLFW_KEY_SPACE)) post(cmd::set_playing(!session_.trace.playing));
+  if (pressed(GLFW_KEY_ESCAPE)) focus_.clear();
 }
 
 void Workbench::menus() {
@@ -642,6 +649,12 @@ void Workbench::menus() {
       const bool shown = panel_visible(slot.panel->id());
       if (ImGui::MenuItem(slot.panel->title(), nullptr, shown)) post(cmd::show_panel(slot.panel->id(), !shown));
     }
+    if (ImGui::BeginMenu("Focus")) {
+      if (ImGui::MenuItem("Every panel", "Esc", focus_.empty())) focus_.clear();
+      for (const PanelSlot& slot : panels_)
+        if (ImGui::MenuItem(slot.panel->title(), nullptr, focus_ == slot.panel->id())) set_focus(slot.panel->id());
+      ImGui::EndMenu();
+    }
     ImGui::Separator();
     if (ImGui::MenuItem("Larger UI", "Ctrl+=")) post(cmd::set_ui_scale(session_.view.ui_scale + 0.125f));
     if (ImGui::MenuItem("Smaller UI", "Ctrl+-")) post(cmd::set_ui_scale(session_.view.ui_scale - 0.125f));
@@ -672,6 +685,7 @@ void Workbench::menus() {
 void Workbench::tiles(float top, float bottom) {
   const float width = ImGui::GetIO().DisplaySize.x;
   const float height = std::max(1.0f, bottom - top);
+  if (!focus_.empty() && !panel_visible(focus_)) focus_.clear();
   float weight[kColumns] = {};
   for (const PanelSlot& s : panels_)
     if (panel_visible(s.panel->id())) weight[s.column] += s.weight;
@@ -681,6 +695,30 @@ void Workbench::tiles(float top, float bottom) {
   float x = 0.0f;
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  // Double-clicking a title bar focuses that panel, or returns from focus.
+  auto title_double_clicked = [] {
+    if (!ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) || !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) return false;
+    const float y = ImGui::GetIO().MousePos.y - ImGui::GetWindowPos().y;
+    return y >= 0.0f && y < ImGui::GetFrameHeight();
+  };
+  if (!focus_.empty()) {
+    for (PanelSlot& s : panels_) {
+      if (focus_ != s.panel->id()) continue;
+      ImGui::SetNextWindowPos(ImVec2(0.0f, top), ImGuiCond_Always);
+      ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
+      bool open = true;
+      const std::string title = fmt::format("{}  (focused: double-click here or Esc to see every panel)###{}", s.panel->title(), s.panel->id());
+      if (ImGui::Begin(title.c_str(), &open, flags)) {
+        add_probe(std::string("panel.") + s.panel->id(), ImVec2(0.0f, top), ImVec2(width, top + height));
+        PanelContext ctx{session_, *model_, trace_, *this};
+        s.panel->draw(ctx);
+        if (title_double_clicked()) focus_.clear();
+      }
+      ImGui::End();
+      if (!open) focus_.clear();
+    }
+    return;
+  }
   for (int c = 0; c < kColumns; ++c) {
     if (weight[c] <= 0) continue;
     const float w = std::round(width * kColumnShare[c] / share_total);
@@ -697,6 +735,7 @@ void Workbench::tiles(float top, float bottom) {
         add_probe(std::string("panel.") + s.panel->id(), ImVec2(x, y), ImVec2(x + col_w, y + std::min(h, bottom - y)));
         PanelContext ctx{session_, *model_, trace_, *this};
         s.panel->draw(ctx);
+        if (title_double_clicked()) focus_ = s.panel->id();
       }
       ImGui::End();
       if (!open) post(cmd::show_panel(s.panel->id(), false));
@@ -767,6 +806,7 @@ void Workbench::help_windows() {
                                       {"Left / Right", "Previous / next register step r"},
                                       {"Home / End", "First / last step"},
                                       {"Space", "Play / pause the trace"},
+                                      {"Double-click a title / Esc", "Focus one panel / see every panel"},
                                       {"Mouse wheel, drag", "Zoom and pan the tensor view"},
                                       {"Ctrl+Q", "Quit"}};
       if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

@@ -139,6 +139,10 @@ class Workbench {
   bool panel_visible(const std::string& id) const;
   // Tool windows (Export, GPU) float over the tiles and start hidden.
   bool is_tool(const std::string& id) const;
+  // Focus: one tiled panel fills the whole tile area (a projector at a large UI
+  // scale); "" = the usual arrangement. Double-click a title bar, View > Focus, Esc.
+  void set_focus(const std::string& panel_id);
+  const std::string& focus() const { return focus_; }
   // (id, title) of every tiled panel, in View-menu order.
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
@@ -189,6 +193,7 @@ class Workbench {
     std::string text, why;
     bool valid = false;
   } export_cache_;
+  std::string focus_;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;
