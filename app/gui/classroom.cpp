@@ -296,7 +296,7 @@ ImVec2 card_position(const std::vector<ImRect>& highlights, ImVec2 size) {
 void floating(Workbench& bench, Panel& panel, ImVec2 pos, ImVec2 size, bool& open, bool follow) {
   ImGui::SetNextWindowPos(pos, follow ? ImGuiCond_Always : ImGuiCond_Appearing);
   ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
-  ImGui::SetNextWindowBgAlpha(0.97f);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: text of the panels below must not show through on a projector
   const std::string title = fmt::format("{}###{}", panel.title(), panel.id());
   if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     PanelContext ctx{bench.session(), bench.model(), bench.trace(), bench};
