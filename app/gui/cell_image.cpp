@@ -1,5 +1,6 @@
 #include "cell_image.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <GL/gl.h>  // GL 1.1 texture entry points, exported by libGL itself
@@ -14,6 +15,10 @@ CellImage::~CellImage() {
 }
 
 ImTextureID CellImage::upload(int width, int height, const std::vector<ImU32>& texels) {
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  if (texture_ && width == width_ && height == height_ && last_.size() == n && std::equal(last_.begin(), last_.end(), texels.begin()))
+    return reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture_));
+  last_.assign(texels.begin(), texels.begin() + static_cast<std::ptrdiff_t>(n));
   if (!texture_) {
     GLuint t = 0;
     glGenTextures(1, &t);

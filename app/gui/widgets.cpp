@@ -118,6 +118,26 @@ std::optional<std::pair<int, int>> draw_cells(ImDrawList* dl, const CellPicture&
     const ImTextureID tex = pic.image->upload(c1 - c0, r1 - r0, texels);
     const ImVec2 a(pic.origin.x + static_cast<float>(c0) * cell, pic.origin.y + static_cast<float>(r0) * cell);
     dl->AddImage(tex, a, ImVec2(a.x + static_cast<float>(c1 - c0) * cell, a.y + static_cast<float>(r1 - r0) * cell));
+  } else if (pic.image && visible > 0 && cell <= 48.0f) {
+    // Larger cells: a block of k x k texels per cell (k ~ the cell's size in pixels),
+    // the gap transparent, still one quad; unchanged pictures are not uploaded again.
+    // Far fewer vertices than a rectangle per cell for the software rasterizer to set up.
+    const int k = std::clamp(static_cast<int>(std::lround(cell)), 6, 48);
+    const int g = gap > 0.0f ? std::max(1, static_cast<int>(std::lround(gap * static_cast<float>(k) / cell))) : 0;
+    const int w = (c1 - c0) * k, h = (r1 - r0) * k;
+    static std::vector<ImU32> texels;
+    texels.assign(static_cast<std::size_t>(w) * static_cast<std::size_t>(h), IM_COL32(0, 0, 0, 0));
+    for (int r = r0; r < r1; ++r)
+      for (int c = c0; c < c1; ++c) {
+        const ImU32 col = color(r, c);
+        for (int y = 0; y < k - g; ++y) {
+          ImU32* row = texels.data() + static_cast<std::size_t>((r - r0) * k + y) * static_cast<std::size_t>(w) + static_cast<std::size_t>((c - c0) * k);
+          std::fill(row, row + (k - g), col);
+        }
+      }
+    const ImTextureID tex = pic.image->upload(w, h, texels);
+    const ImVec2 a(pic.origin.x + static_cast<float>(c0) * cell, pic.origin.y + static_cast<float>(r0) * cell);
+    dl->AddImage(tex, a, ImVec2(a.x + static_cast<float>(c1 - c0) * cell, a.y + static_cast<float>(r1 - r0) * cell));
   } else if (c1 > c0 && r1 > r0) {
     // One reservation for all visible cells: 4 vertices and 6 indices each.
     const int n = (c1 - c0) * (r1 - r0);
