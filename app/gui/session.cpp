@@ -146,9 +146,11 @@ Session session_from_json(const json& j) {
   const auto ver_it = j.find("version");
   if (ver_it == j.end()) fail("session file: 'version' is missing");
   if (!ver_it->is_number_integer()) fail("session file: 'version' must be an integer, not {}", ver_it->dump());
-  if (ver_it->is_number_unsigned() && ver_it->get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion))
-    fail("session file was written by a newer version ({}) of swizzle-workbench; this one reads version {}",
-         ver_it->get<std::uint64_t>(), kSessionVersion);
+  const bool newer = ver_it->is_number_unsigned() ? ver_it->get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion)
+                                                   : ver_it->get<std::int64_t>() > kSessionVersion;
+  if (newer)
+    fail("session file was written by a newer version ({}) of swizzle-workbench; this one reads version {}", ver_it->dump(),
+         kSessionVersion);
   const auto version = ver_it->get<std::int64_t>();
   if (version < 1) fail("session file: 'version' = {} is not a session version (this one reads version {})", version, kSessionVersion);
 
