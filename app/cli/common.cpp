@@ -21,6 +21,9 @@ SharedLayout load_shared_file(const std::string& path, const std::vector<std::in
 
 SharedLayout shared_from_file(const LayoutFile& f, const std::string& path, const std::vector<std::int64_t>& expected_shape) {
   if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", path);
+  // A tensor of the wrong shape is refused before its tables are built (2^24 elements take a second and 128 MiB).
+  if (!expected_shape.empty() && f.layout.shape() != expected_shape)
+    fail("{}: shared layout covers a {} tensor; the problem's is {}", path, fmt::join(f.layout.shape(), "x"), fmt::join(expected_shape, "x"));
   SharedLayout s;
   try {
     s = SharedLayout::from_linear(f.layout, path);
