@@ -25,7 +25,7 @@
 #define SWZ_SOAK_ACTIONS 10000
 #endif
 #ifndef SWZ_SOAK_FRAME_EVERY
-#define SWZ_SOAK_FRAME_EVERY 16
+#define SWZ_SOAK_FRAME_EVERY 64
 #endif
 
 namespace swz::gui::test {
