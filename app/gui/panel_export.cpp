@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "panel.h"
-#include "swz/recognize.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"
@@ -71,11 +70,8 @@ struct ExportPanel final : Panel {
     const bool ok = why.empty();
 
     // The names the layout also goes by.
-    const Problem& p = ctx.model.problem;
-    if (p.shared.is_linear()) {
-      const auto matches = recognize(p.shared, p.element_bits);
-      std::vector<std::string> names;
-      for (const LayoutMatch& m : matches) names.push_back(m.name);
+    if (ctx.model.problem.shared.is_linear()) {
+      const std::vector<std::string>& names = bench.export_aliases();
       ImGui::PushTextWrapPos(0.0f);
       if (names.empty()) ImGui::TextDisabled("Not a CuTe, TMA or Triton named layout: the header and the bases carry it.");
       else ImGui::TextDisabled("Also known as: %s", fmt::format("{}", fmt::join(names, "; ")).c_str());

@@ -15,6 +15,7 @@
 #include "swz/error.h"
 #include "swz/export.h"
 #include "swz/layout_io.h"
+#include "swz/recognize.h"
 #include "swz/svg.h"
 #include "classroom.h"
 #include "theme.h"
@@ -411,6 +412,17 @@ const std::string& Workbench::export_preview(std::string& why) {
   }
   why = c.why;
   return c.text;
+}
+
+const std::vector<std::string>& Workbench::export_aliases() {
+  if (!aliases_ || aliases_->first != session_.problem) {
+    std::vector<std::string> names;
+    const Problem& p = model_->problem;
+    if (p.shared.is_linear())
+      for (const LayoutMatch& m : recognize(p.shared, p.element_bits)) names.push_back(m.name);
+    aliases_.emplace(session_.problem, std::move(names));
+  }
+  return aliases_->second;
 }
 
 bool Workbench::save_export(const std::filesystem::path& path) {

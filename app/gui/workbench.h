@@ -106,6 +106,8 @@ class Workbench {
   // a layout the format cannot express).
   ExportSettings& export_settings() { return export_; }
   const std::string& export_preview(std::string& why);
+  // The names the current shared layout also goes by (CuTe, TMA, Triton), computed once per problem.
+  const std::vector<std::string>& export_aliases();
   bool save_export(const std::filesystem::path& path);  // atomic; status or error
   void request_save_export();                           // Ctrl+E: ask where, then save
   bool save_figure_svg(const std::filesystem::path& path);
@@ -193,6 +195,7 @@ class Workbench {
     std::string text, why;
     bool valid = false;
   } export_cache_;
+  std::optional<std::pair<ProblemState, std::vector<std::string>>> aliases_;
   std::string focus_;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;

@@ -258,15 +258,7 @@ class Events {
     for (int i = 0; i < warmup; ++i) work();
     SWZ_CUDA(cudaDeviceSynchronize());
     std::vector<float> ms;
-    for (int i = 0; i < std::max(1, repeats); ++i) {
-      SWZ_CUDA(cudaEventRecord(start_));
-      work();
-      SWZ_CUDA(cudaEventRecord(stop_));
-      SWZ_CUDA(cudaEventSynchronize(stop_));
-      float t = 0;
-      SWZ_CUDA(cudaEventElapsedTime(&t, start_, stop_));
-      ms.push_back(t);
-    }
+    for (int i = 0; i < std::max(1, repeats); ++i) ms.push_back(time_once(work));
     return median(ms);
   }
   // Medians of `first` and `second` timed alternately, so drift (clocks, temperature) hits both alike.
