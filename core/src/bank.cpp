@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "swz/error.h"
+#include "swz/warp_access.h"
 
 namespace swz {
 
@@ -33,6 +34,12 @@ void check_access(const Access& a, const BankModel& m, int element_bits) {
   if (a.layout.in_bits() > kMaxAddressBits + 2) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
 }
 
+// The warp instruction an access issues for one vector of `vec_bits` per lane.
+InstructionKind instruction_kind(const Access& a, int vec_bits) {
+  if (a.ldmatrix) return {WarpOp::LoadMatrix, 16, a.ldmatrix, false};
+  return {a.kind == AccessKind::Load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
+}
+
 struct Geometry {
   int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
 };
@@ -46,9 +53,8 @@ void check_bank_model(const BankModel& m) {
 }
 
 int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model) {
-  if (access.ldmatrix) return 8;
-  const int bits = std::max(model.bank_bytes * 8, access.vec_bits);
-  return std::min(1 << lane_bits, model.wavefront_bytes() * 8 / bits);
+  const int bits = access.ldmatrix ? 128 : std::max(8, access.vec_bits);
+  return std::min(1 << lane_bits, phase_lanes(instruction_kind(access, bits), model));
 }
 
 VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
@@ -101,32 +107,29 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
 
 namespace {
 
-// Evaluate one instruction: fills result; lanes recorded when `trace` is set.
+// Evaluate one instruction: the lanes' byte addresses go to serve() (warp_access.h),
+// which holds the bank model's rules; lanes recorded when `trace` is set.
 void run_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, const Geometry& g, int warp,
                      int step, bool trace, InstructionResult& out) {
   const int vec_bits_total = (1 << g.vec_log2) * ebits;
-  const int word_bits = m.bank_bytes * 8;
   const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(warp));
   const BitVec reg_part = a.layout.apply("register", static_cast<std::uint64_t>(step) << g.vec_log2);
-  const int phase_count = g.active_lanes / g.lanes_per_phase;
+  WarpRequest request;
+  request.kind = instruction_kind(a, vec_bits_total);
+  request.address.assign(static_cast<std::size_t>(1 << g.lane_bits), -1);
   out.warp = warp;
   out.step = step;
-  out.bank_words.assign(static_cast<std::size_t>(m.banks), 0);
-  out.phase_wavefronts.clear();
   out.lanes.clear();
-  // words[phase] = distinct words the phase touches
-  std::vector<std::vector<std::uint64_t>> words(static_cast<std::size_t>(phase_count));
+  const int word_bits = m.bank_bytes * 8;
   for (int lane = 0; lane < (1 << g.lane_bits); ++lane) {
     const bool active = lane < g.active_lanes;
     const BitVec coord = a.layout.apply("lane", static_cast<std::uint64_t>(lane)) ^ warp_part ^ reg_part;
     const std::uint32_t off = s.offset(coord);
     const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
-    const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
-    const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
-    const int phase = active ? lane / g.lanes_per_phase : -1;
-    if (active)
-      for (std::uint64_t w = w0; w <= w1; ++w) words[static_cast<std::size_t>(phase)].push_back(w);
+    if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
     if (trace) {
+      const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
+      const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
       LaneAccess la;
       la.lane = lane;
       la.active = active;
@@ -134,49 +137,18 @@ void run_instruction(const Access& a, const SharedLayout& s, int ebits, const Ba
       la.offset = off;
       la.byte_address = first_bit / 8;
       la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(m.banks));
-      la.phase = phase;
+      la.phase = active ? lane / g.lanes_per_phase : -1;
       la.words = static_cast<int>(w1 - w0 + 1);
       la.register_index = step << g.vec_log2;
       out.lanes.push_back(la);
     }
   }
-  auto cost = [&](std::vector<std::uint64_t>& ws, bool record) {
-    std::sort(ws.begin(), ws.end());
-    ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
-    std::vector<int> per_bank(static_cast<std::size_t>(m.banks), 0);
-    for (std::uint64_t w : ws) ++per_bank[w % static_cast<std::uint64_t>(m.banks)];
-    if (record)
-      for (int b = 0; b < m.banks; ++b) out.bank_words[static_cast<std::size_t>(b)] += per_bank[static_cast<std::size_t>(b)];
-    return ws.empty() ? 0 : *std::max_element(per_bank.begin(), per_bank.end());
-  };
-  for (auto& ws : words) {
-    std::sort(ws.begin(), ws.end());
-    ws.erase(std::unique(ws.begin(), ws.end()), ws.end());
-  }
-  // The LDS.128 merge: a half-warp whose quarter-warps each touch at most half the
-  // banks' words is one pass.
-  const bool can_merge = a.kind == AccessKind::Load && !a.ldmatrix && vec_bits_total == 128 && g.lanes_per_phase * 2 <= (1 << g.lane_bits);
-  const std::size_t half_words = static_cast<std::size_t>(m.banks / 2);
-  out.wavefronts = 0;
-  out.ideal = 0;
-  out.merged = false;
-  for (std::size_t p = 0; p < words.size(); ++p) {
-    if (can_merge && p % 2 == 0 && p + 1 < words.size() && words[p].size() <= half_words && words[p + 1].size() <= half_words) {
-      std::vector<std::uint64_t> both = words[p];
-      both.insert(both.end(), words[p + 1].begin(), words[p + 1].end());
-      const int c = cost(both, true);
-      out.phase_wavefronts.push_back(c);
-      out.wavefronts += c;
-      out.ideal += 1;
-      out.merged = true;
-      ++p;
-      continue;
-    }
-    const int c = cost(words[p], true);
-    out.phase_wavefronts.push_back(c);
-    out.wavefronts += c;
-    out.ideal += 1;
-  }
+  const Service service = serve(request, m);
+  out.wavefronts = service.wavefronts;
+  out.ideal = service.ideal;
+  out.merged = service.merged;
+  out.phase_wavefronts = service.pass_wavefronts;
+  out.bank_words = service.bank_words;
 }
 
 Geometry geometry(const Access& a, const VectorChoice& v, const BankModel& m) {

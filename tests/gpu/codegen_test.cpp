@@ -73,6 +73,18 @@ TEST(GpuCodegen, RefusesWhatTheGpuCannotRun) {
   EXPECT_FALSE(gpu::transpose_unsupported_reason(make_preset("tma128_fp16")).empty());
 }
 
+TEST(GpuCodegen, CalibrationProbesCompileForEveryKind) {
+  const std::vector<InstructionKind> kinds = all_instruction_kinds();
+  const std::string src = gpu::generate_calibration_source(kinds);
+  for (const InstructionKind& k : kinds) {
+    EXPECT_NE(src.find(gpu::calibration_kernel_name(k) + "("), std::string::npos) << k.name();
+    EXPECT_FALSE(gpu::expected_sass(k).empty()) << k.name();
+  }
+  if (!gpu::built_with_cuda()) GTEST_SKIP() << "built without CUDA: no NVRTC to compile with";
+  EXPECT_NO_THROW(gpu::compile_check(src, 9, 0));
+  EXPECT_FALSE(gpu::calibration_cubin(kinds, 9, 0).empty());
+}
+
 TEST(GpuBackend, SaysWhyItCannotRun) {
   const gpu::DeviceInfo d = gpu::device_info();
   if (d.available) GTEST_SKIP() << "a GPU is present: " << d.name;

@@ -24,4 +24,8 @@ RunResult run(const Problem&, const RunOptions&) { throw Unavailable(kWhy); }
 
 std::string compile_check(const std::string&, int, int) { throw Unavailable(kWhy); }
 
+CalibrationInfo calibrate(std::vector<CorpusCase>&, const CalibrationOptions&) { throw Unavailable(kWhy); }
+
+std::vector<char> calibration_cubin(const std::vector<InstructionKind>&, int, int) { throw Unavailable(kWhy); }
+
 }  // namespace swz::gpu

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "swz/corpus.h"
 #include "swz/problem.h"
 
 namespace swz::gpu {
@@ -217,5 +219,37 @@ nlohmann::json to_json(const RunResult& result);
 nlohmann::json to_json(const DeviceInfo& device);
 // Human-readable report.
 std::string to_text(const RunResult& result);
+
+// -- calibration: single warp instructions on raw addresses ------------------
+//
+// Each case of a corpus (corpus.h) runs as exactly its instruction (inline PTX:
+// ld/st.shared, ldmatrix, stmatrix, cp.async) in one warp of a one-block
+// kernel, one launch per case, and the range profiler reads that launch's
+// shared-memory wavefronts and instruction count. Many cases share one module
+// and one profiler session.
+
+// The probe kernels' CUDA source, one kernel per kind (no GPU needed).
+std::string generate_calibration_source(const std::vector<InstructionKind>& kinds);
+// The kernel that runs `kind` in that source.
+std::string calibration_kernel_name(const InstructionKind& kind);
+// The SASS opcode (as cuobjdump prints it) the kernel for `kind` must contain, as a regular expression.
+std::string expected_sass(const InstructionKind& kind);
+
+struct CalibrationOptions {
+  std::size_t batch = 256;  // cases per profiler session
+  std::string date;         // stamped on every case (YYYY-MM-DD)
+  std::function<void(std::size_t done, std::size_t total)> progress;
+};
+struct CalibrationInfo {
+  DeviceInfo device;
+  std::vector<std::string> metrics;  // the counters that were read
+  std::vector<std::string> notes;    // counters this GPU does not offer, and what follows
+};
+// Measures every case in place (device, cc, date, wavefronts, instructions).
+// Throws Unavailable without a GPU or counters, swz::Error for a case that is
+// not valid for the probe's shared memory.
+CalibrationInfo calibrate(std::vector<CorpusCase>& cases, const CalibrationOptions& options = {});
+// The probe module compiled to machine code for compute capability major.minor (for cuobjdump).
+std::vector<char> calibration_cubin(const std::vector<InstructionKind>& kinds, int compute_major, int compute_minor);
 
 }  // namespace swz::gpu

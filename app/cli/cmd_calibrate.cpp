@@ -1,0 +1,119 @@
+// swizzle calibrate: measure random warp instructions on this machine's GPU and
+// hold the bank model to them.
+//
+// Exit status: 0 every case agrees with the model, 1 some disagree, 2 bad input,
+// 3 no GPU (or no counters) here: one line on stderr says why.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "swz/corpus.h"
+#include "swz/error.h"
+#include "swz/export.h"
+#include "swz/gpu.h"
+
+namespace swz::cli {
+namespace {
+
+struct Options {
+  int cases = 5000;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::string kinds;
+  std::string output;
+  std::string cubin;
+  bool json = false;
+  bool quiet = false;
+  std::size_t batch = 256;
+};
+
+std::vector<InstructionKind> parse_kinds(const std::string& list) {
+  if (list.empty()) return all_instruction_kinds();
+  std::vector<InstructionKind> kinds;
+  std::stringstream ss(list);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    const auto k = parse_instruction_kind(name);
+    if (!k) {
+      std::string known;
+      for (const auto& a : all_instruction_kinds()) known += (known.empty() ? "" : ", ") + a.name();
+      fail("--kinds: \"{}\" is not an instruction the probe runs; it runs {}", name, known);
+    }
+    kinds.push_back(*k);
+  }
+  return kinds;
+}
+
+Register reg{{"calibrate", "Measure random warp instructions on this GPU and check the bank model against them", 70, [](CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.add_option("--cases", o->cases, "How many instructions to measure (spread over the kinds)")->check(CLI::Range(1, 200000));
+  sub.add_option("--seed", o->seed, "Seed of the random cases (default: from the clock, printed)")->each([o](const std::string&) { o->seed_given = true; });
+  sub.add_option("--kinds", o->kinds, "Comma-separated instructions (default all): LDS.U8 .. LDS.128, STS.*, LDSM.x1/x2/x4[.trans], STSM.*, LDGSTS.32/64/128");
+  sub.add_option("-o,--output", o->output, "Write the measured corpus here (one JSON object per line)");
+  sub.add_option("--cubin", o->cubin, "Also write the probe kernels' machine code here (for cuobjdump -sass)");
+  sub.add_option("--batch", o->batch, "Cases per profiler session")->check(CLI::Range(1, 4096));
+  sub.add_flag("--json", o->json, "One JSON object on stdout (the replay report, the counters read, the device)");
+  sub.add_flag("-q,--quiet", o->quiet, "No progress on stderr");
+  sub.footer("Exit status: 0 the model agrees on every case, 1 some cases disagree, 2 bad input, 3 no GPU or counters here.");
+  sub.callback([o] {
+    const std::vector<InstructionKind> kinds = parse_kinds(o->kinds);
+    if (!o->seed_given) o->seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+    std::vector<CorpusCase> cases = generate_cases(o->cases, o->seed, kinds);
+    const bool progress = !o->quiet && isatty(STDERR_FILENO);
+    gpu::CalibrationOptions co;
+    co.progress = [&](std::size_t done, std::size_t total) {
+      if (progress) fmt::print(stderr, "\rmeasured {}/{} cases", done, total);
+    };
+    gpu::CalibrationInfo info;
+    try {
+      if (!o->cubin.empty()) {
+        const gpu::DeviceInfo d = gpu::device_info();
+        if (!d.available) throw gpu::Unavailable(d.reason);
+        const std::vector<char> image = gpu::calibration_cubin(kinds, d.compute_major, d.compute_minor);
+        write_file_atomically(o->cubin, std::string_view(image.data(), image.size()));
+      }
+      info = gpu::calibrate(cases, co);
+    } catch (const gpu::Unavailable& e) {
+      fmt::print(stderr, "swizzle calibrate: no GPU available: {}\n", e.what());
+      std::exit(gpu::kExitUnavailable);
+    } catch (const swz::Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "swizzle calibrate: the GPU run failed: {}\n", e.what());
+      std::exit(1);
+    }
+    if (progress) fmt::print(stderr, "\n");
+    if (!o->output.empty()) {
+      std::string text;
+      for (const CorpusCase& c : cases) text += to_jsonl(c) + "\n";
+      write_file_atomically(o->output, text);
+    }
+    ReplayReport report;
+    replay_into(report, cases, BankModel{});
+    if (o->json) {
+      nlohmann::json j = to_json(report);
+      j["device"] = gpu::to_json(info.device);
+      j["seed"] = o->seed;
+      j["metrics"] = info.metrics;
+      j["notes"] = info.notes;
+      if (!o->output.empty()) j["written"] = o->output;
+      print_json(j);
+    } else {
+      fmt::print("{} cases on {} (seed {}){}\n", cases.size(), info.device.name, o->seed,
+                 o->output.empty() ? "" : fmt::format(", written to {}", o->output));
+      for (const std::string& n : info.notes) fmt::print("note: {}\n", n);
+      std::fputs(to_text(report).c_str(), stdout);
+    }
+    std::fflush(stdout);
+    if (report.all.agree != report.all.cases) std::exit(1);
+  });
+}}};
+
+}  // namespace
+}  // namespace swz::cli

@@ -1,0 +1,90 @@
+// warp_access.h: one warp instruction on raw byte addresses, and how the
+// hardware serves it.
+//
+// Everything the bank model knows lives here. A layout access (bank.h) turns
+// each instruction into 32 lane addresses and asks serve(); the measured
+// corpus (corpus.h) replays the hardware's own cases through the same serve().
+//
+// An instruction is a kind (LDS/STS of 1..16 bytes per lane, ldmatrix and
+// stmatrix .x1/.x2/.x4 with or without .trans, cp.async of 4/8/16 bytes) and
+// one byte address per lane (-1: the lane does not take part). The shared
+// memory is `banks` banks of `bank_bytes`; a *wavefront* is one pass through
+// the banks that serves at most one distinct word per bank:
+//
+//   bank(address) = (address / 4) % 32          word(address) = address / 4
+//
+//   lanes  0..7   8..15   16..23   24..31        (128-bit: quarter-warps)
+//          \_ phase 0 _/  \_ phase 1 _/          (64-bit: half-warps)
+//
+// A request is cut into phases by lane id (all lanes for <= 32 bits, half-warps
+// for 64-bit, quarter-warps for 128-bit and for each 8x8 matrix of ldmatrix /
+// stmatrix); a phase costs the largest number of distinct words it needs from
+// one bank. The rules for merging phases were measured on the H100 and are
+// spelled out at serve() in warp_access.cpp with the evidence for each.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace swz {
+
+struct BankModel;
+
+// What a warp instruction does to shared memory.
+enum class WarpOp {
+  Load,         // LDS
+  Store,        // STS
+  LoadMatrix,   // ldmatrix (LDSM): 8 lanes give the row addresses of each 8x8 b16 matrix
+  StoreMatrix,  // stmatrix (STSM)
+  AsyncCopy,    // cp.async (LDGSTS): global -> shared, the shared side is a store
+};
+
+struct InstructionKind {
+  WarpOp op = WarpOp::Load;
+  int bytes = 4;     // per lane: 1, 2, 4, 8, 16 (LDS/STS); 4, 8, 16 (LDGSTS); 16 per row (matrices)
+  int matrices = 0;  // ldmatrix / stmatrix: 1, 2 or 4
+  bool trans = false;
+
+  bool is_matrix() const { return op == WarpOp::LoadMatrix || op == WarpOp::StoreMatrix; }
+  bool writes_shared() const { return op == WarpOp::Store || op == WarpOp::StoreMatrix || op == WarpOp::AsyncCopy; }
+  // Lanes whose address the instruction uses: 8 per matrix, else every lane.
+  int addressed_lanes(int warp_size) const { return is_matrix() ? 8 * matrices : warp_size; }
+  // The SASS name: LDS.U8, LDS.U16, LDS.32, LDS.64, LDS.128, STS.*, LDSM.x4, LDSM.x4.trans, STSM.x2,
+  // LDGSTS.32, LDGSTS.64, LDGSTS.128.
+  std::string name() const;
+  bool operator==(const InstructionKind&) const = default;
+};
+// Reads a name as name() writes it; nullopt when it is not one.
+std::optional<InstructionKind> parse_instruction_kind(const std::string& name);
+// Every kind the probe measures, in a fixed order.
+std::vector<InstructionKind> all_instruction_kinds();
+
+struct WarpRequest {
+  InstructionKind kind;
+  std::vector<std::int64_t> address;  // per lane: byte address, -1 = lane inactive (or not addressed)
+};
+
+// Throws swz::Error naming the lane when an address is misaligned for the kind,
+// negative other than -1, or at or past `shared_bytes` (0: no limit).
+void check_request(const WarpRequest& request, const BankModel& model, std::int64_t shared_bytes = 0);
+
+struct Service {
+  int wavefronts = 0;
+  int ideal = 0;                     // passes needed with no conflict at all
+  int phases = 0;                    // lane groups before any merge
+  int lanes_per_phase = 32;
+  bool merged = false;               // phases were served together (see serve())
+  std::string rule;                  // which rule decided the count, in a few words
+  std::vector<int> pass_wavefronts;  // per pass after merging
+  std::vector<int> bank_words;       // distinct words per bank, summed over passes
+};
+
+// The wavefronts the hardware spends on one warp instruction.
+Service serve(const WarpRequest& request, const BankModel& model);
+
+// Lanes per phase for `bytes` per lane (ldmatrix / stmatrix: 8).
+int phase_lanes(const InstructionKind& kind, const BankModel& model);
+
+}  // namespace swz
