@@ -60,10 +60,12 @@ std::string explain_difference(const LemmaResult& lemma, const AccessResult& sim
   if (!lemma.applies) return lemma.reason;
   if (sim.vector.bits != lemma.vec_bits) return fmt::format("the lemma was evaluated for {}-bit vectors, the simulator used {}", lemma.vec_bits, sim.vector.bits);
   if (lemma.predicted_wavefronts == sim.wavefronts) return "";
-  if (sim.merged)
-    return fmt::format("LDS.128 merge: quarter-warps that share addresses were served two at a time, so the hardware needs {} "
-                       "wavefronts where the lemma's {} quarter-warp phases give {}; stores never merge",
-                       sim.wavefronts, lemma.phases, lemma.predicted_wavefronts);
+  if (sim.merged && sim.wavefronts < lemma.predicted_wavefronts)
+    return fmt::format("the lemma's count is an upper bound here: every lane reads the same address as its partner lane "
+                       "(lane ^ 1 or lane ^ 2), so the hardware serves this {}-bit load in phases twice as wide ({} lanes, "
+                       "measured on the H100) and needs {} wavefronts where the lemma's {} phases of {} lanes give {}",
+                       sim.vector.bits, 2 * lemma.lanes_per_phase, sim.wavefronts, lemma.phases, lemma.lanes_per_phase,
+                       lemma.predicted_wavefronts);
   return fmt::format("the lemma predicts {} wavefronts but the simulator counts {}: this is a bug, please report it",
                      lemma.predicted_wavefronts, sim.wavefronts);
 }

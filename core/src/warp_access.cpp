@@ -94,12 +94,51 @@ int pass_cost(const Words& words, const BankModel& m, std::vector<int>& bank_wor
 
 }  // namespace
 
+namespace {
+
+// True when every lane and its partner lane ^ `mask` read the same address
+// (an inactive lane matches anything).
+bool partners_share(const WarpRequest& r, int lanes, int mask) {
+  for (int lane = 0; lane < lanes; ++lane) {
+    const int other = lane ^ mask;
+    if (other >= lanes) continue;
+    const std::int64_t a = r.address[static_cast<std::size_t>(lane)], b = r.address[static_cast<std::size_t>(other)];
+    if (a >= 0 && b >= 0 && a != b) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The rules, as measured on the H100 (tests/data/hardware/, README "The bank model"):
+//
+//  1. Phases by lane id. A request is cut into groups of consecutive lanes that
+//     each move at most one wavefront of data (128 bytes): all 32 lanes for
+//     accesses of 32 bits or less, 16 for 64-bit, 8 for 128-bit, and each 8x8
+//     matrix (8 row addresses) of ldmatrix / stmatrix.
+//  2. A phase costs the largest number of distinct words it needs from one
+//     bank; lanes that read the same word share it (broadcast), lanes that
+//     write it cost it once.
+//  3. Paired lanes widen the phases of wide loads. When every lane reads the
+//     same address as its neighbour lane ^ 1, or every lane the same address as
+//     lane ^ 2 (inactive lanes match anything), a 64-bit or 128-bit load needs
+//     only half the distinct requests, and its phases are twice as wide: one
+//     phase of 32 lanes for LDS.64, two half-warps for LDS.128. No wider: a
+//     128-bit load of one address for the whole warp still takes 2 wavefronts.
+//     Stores, cp.async and ldmatrix / stmatrix never widen.
 Service serve(const WarpRequest& r, const BankModel& m) {
   const InstructionKind& k = r.kind;
   Service s;
   s.lanes_per_phase = phase_lanes(k, m);
   s.bank_words.assign(static_cast<std::size_t>(m.banks), 0);
   const int lanes = std::min(static_cast<int>(r.address.size()), k.addressed_lanes(m.warp_size));
+  s.rule = "phases by lane id";
+  if (k.op == WarpOp::Load && k.bytes > m.bank_bytes && s.lanes_per_phase < lanes &&
+      (partners_share(r, lanes, 1) || partners_share(r, lanes, 2))) {
+    s.lanes_per_phase *= 2;
+    s.merged = true;
+    s.rule = "paired lanes: phases twice as wide";
+  }
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
   std::vector<Words> phase_words(static_cast<std::size_t>(s.phases));
   for (int lane = 0; lane < lanes; ++lane) {
@@ -107,22 +146,8 @@ Service serve(const WarpRequest& r, const BankModel& m) {
     if (a < 0) continue;
     add_lane_words(phase_words[static_cast<std::size_t>(lane / s.lanes_per_phase)], a, k.bytes, m);
   }
-  for (Words& w : phase_words) unique(w);
-
-  // The LDS.128 merge: two quarter-warps of a half-warp, each touching at most
-  // half the banks' worth of words, are served in one pass.
-  const bool can_merge = k.op == WarpOp::Load && k.bytes == 16 && s.lanes_per_phase * 2 <= lanes;
-  const std::size_t half = static_cast<std::size_t>(m.banks / 2);
-  s.rule = "phases by lane id";
-  for (std::size_t p = 0; p < phase_words.size(); ++p) {
-    Words words = phase_words[p];
-    if (can_merge && p % 2 == 0 && p + 1 < phase_words.size() && phase_words[p].size() <= half && phase_words[p + 1].size() <= half) {
-      words.insert(words.end(), phase_words[p + 1].begin(), phase_words[p + 1].end());
-      unique(words);
-      s.merged = true;
-      s.rule = "LDS.128 half-warp merge";
-      ++p;
-    }
+  for (Words& words : phase_words) {
+    unique(words);
     const int c = pass_cost(words, m, s.bank_words);
     s.pass_wavefronts.push_back(c);
     s.wavefronts += c;

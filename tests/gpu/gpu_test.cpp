@@ -5,6 +5,9 @@
 // tests/gpu/RESULTS.md quotes) and results.json there when the suite ends; run
 // the binary itself (not through ctest) so one process sees every case.
 #include <algorithm>
+#include <ctime>
+#include <map>
+#include <regex>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
@@ -13,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "cases.h"
+#include "swz/corpus.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
 #include "swz/solver.h"
@@ -196,6 +200,54 @@ class ResultsWriter : public ::testing::Environment {
   }
 };
 const auto* const kWriter = ::testing::AddGlobalTestEnvironment(new ResultsWriter);
+
+// [SECTION] calibration probe
+
+// Each probe kernel holds exactly one executed shared-memory instruction, and it is the one named.
+TEST(Calibration, ProbeKernelsAreExactlyTheirInstruction) {
+  SWZ_REQUIRE_GPU();
+  if (std::system("command -v cuobjdump >/dev/null 2>&1") != 0) GTEST_SKIP() << "cuobjdump is not installed";
+  const gpu::DeviceInfo d = gpu::device_info();
+  const std::vector<InstructionKind> kinds = all_instruction_kinds();
+  const std::vector<char> cubin = gpu::calibration_cubin(kinds, d.compute_major, d.compute_minor);
+  const std::string dir = ::testing::TempDir();
+  {
+    std::ofstream f(dir + "/swz_probe.cubin", std::ios::binary);
+    f.write(cubin.data(), static_cast<std::streamsize>(cubin.size()));
+  }
+  ASSERT_EQ(std::system(("cuobjdump -sass " + dir + "/swz_probe.cubin > " + dir + "/swz_probe.sass").c_str()), 0);
+  std::ifstream in(dir + "/swz_probe.sass");
+  std::map<std::string, std::vector<std::string>> shared_ops;  // kernel -> executed shared-memory instructions
+  std::string line, kernel;
+  const std::regex function(R"(Function : (\S+))");
+  const std::regex op(R"(^\s*/\*[0-9a-f]+\*/\s+(@\S+\s+)?((LDS|STS|LDSM|STSM|LDGSTS)(\.[A-Z0-9]+)* ))");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, function)) kernel = m[1];
+    else if (std::regex_search(line, m, op) && m[1].str().rfind("@!PT", 0) != 0) shared_ops[kernel].push_back(m[2]);
+  }
+  for (const InstructionKind& k : kinds) {
+    const auto& ops = shared_ops[gpu::calibration_kernel_name(k)];
+    ASSERT_EQ(ops.size(), 1u) << k.name() << ": " << fmt::format("{}", fmt::join(ops, "| "));
+    EXPECT_TRUE(std::regex_match(ops[0], std::regex(gpu::expected_sass(k)))) << k.name() << " compiled to " << ops[0];
+  }
+}
+
+// A fresh random calibration (the clock's seed) agrees with the model on every case.
+TEST(Calibration, FreshRandomCasesAgreeWithTheModel) {
+  SWZ_REQUIRE_GPU();
+  const auto seed = static_cast<std::uint64_t>(std::time(nullptr));
+  std::vector<CorpusCase> cases = generate_cases(/*count=*/1160, seed, all_instruction_kinds());
+  gpu::CalibrationInfo info;
+  try {
+    info = gpu::calibrate(cases);
+  } catch (const gpu::Unavailable& e) {
+    GTEST_SKIP() << e.what();
+  }
+  ReplayReport report;
+  replay_into(report, cases, BankModel{});
+  EXPECT_EQ(report.all.agree, report.all.cases) << "seed " << seed << "\n" << to_text(report);
+}
 
 }  // namespace
 }  // namespace swz::gpu_tests

@@ -83,19 +83,20 @@ std::string calibration_kernel_name(const InstructionKind& kind) {
 }
 
 std::string expected_sass(const InstructionKind& k) {
+  // cuobjdump -sass spellings on sm_90, each followed by its operands after a space.
   switch (k.op) {
     case WarpOp::Load:
     case WarpOp::Store: {
       const char* base = k.op == WarpOp::Load ? "LDS" : "STS";
-      if (k.bytes == 4) return fmt::format("{}(\\.32)? ", base);  // cuobjdump prints plain LDS / STS
-      return k.bytes < 4 ? fmt::format("{}\\.U{}", base, k.bytes * 8) : fmt::format("{}\\.{}", base, k.bytes * 8);
+      if (k.bytes == 4) return fmt::format("{} ", base);
+      return k.bytes < 4 ? fmt::format("{}\\.U{} ", base, k.bytes * 8) : fmt::format("{}\\.{} ", base, k.bytes * 8);
     }
     case WarpOp::LoadMatrix:
     case WarpOp::StoreMatrix:
-      return fmt::format("{}\\.16\\.{}88(\\.{})?", k.op == WarpOp::LoadMatrix ? "LDSM" : "STSM", k.trans ? "MT" : "M",
-                         k.matrices == 1 ? "1" : k.matrices == 2 ? "2" : "4");
+      return fmt::format("{}\\.16\\.{}88{} ", k.op == WarpOp::LoadMatrix ? "LDSM" : "STSM", k.trans ? "MT" : "M",
+                         k.matrices == 1 ? "" : k.matrices == 2 ? "\\.2" : "\\.4");
     case WarpOp::AsyncCopy:
-      return k.bytes == 16 ? "LDGSTS\\.E\\.BYPASS(\\.LTC128B)?\\.128" : fmt::format("LDGSTS\\.E{}", k.bytes == 8 ? "(\\.LTC128B)?\\.64" : "(\\.LTC128B)? ");
+      return k.bytes == 16 ? "LDGSTS\\.E\\.BYPASS\\.128 " : k.bytes == 8 ? "LDGSTS\\.E\\.64 " : "LDGSTS\\.E ";
   }
   return "";
 }

@@ -10,10 +10,11 @@
 // instruction's wavefronts are the sum over its phases; its ideal is the
 // number of phases; conflicts = wavefronts - ideal.
 //
-// One measured exception (hardware.md): a 128-bit *load* whose quarter-warps
-// each touch at most half the banks' worth of words is served a half-warp at
-// a time (two quarter-warps in one pass). Stores never merge. The simulator
-// reproduces this; the algebra (lemma.h) does not, and says so.
+// The rules themselves live in one place, serve() in warp_access.h, measured
+// on the H100: a 64- or 128-bit *load* whose lanes all read the same address
+// as their partner lane ^ 1 (or lane ^ 2) is served in phases twice as wide.
+// The simulator reproduces this; the algebra (lemma.h) counts the narrow
+// phases, an upper bound there, and says so.
 #pragma once
 
 #include <cstdint>
@@ -78,7 +79,7 @@ struct LaneAccess {
 struct InstructionResult {
   int warp = 0, step = 0;
   int wavefronts = 0, ideal = 0;
-  bool merged = false;                  // served by the LDS.128 merge
+  bool merged = false;                  // phases widened by paired lanes (warp_access.h)
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
   std::vector<LaneAccess> lanes;        // filled by trace_instruction()
