@@ -1,0 +1,67 @@
+// audit.h: every shared-memory access of a TTGIR module, simulated.
+//
+// For each op that moves data between registers and shared memory the audit
+// pairs the register layout (from the tensor type) with the shared layout
+// (from the memdesc type, followed through memdesc_index / memdesc_subslice /
+// memdesc_trans, which print the view's own layout) and runs the bank
+// simulator (bank.h) on one CTA:
+//
+//   ttg.local_store / ttg.local_alloc %src      store   STS.<bits>
+//   ttg.local_load                              load    LDS.<bits>; LDSM.x4 into an mma v2 dot operand
+//   ttg.async_copy_global_to_local              store   LDGSTS.<bits> (cp.async)
+//   ttg.convert_layout                          registers / shuffle when no data leaves the warp
+//                                               (as Triton 3.6 lowers it), else a store and a load
+//                                               through a scratch layout: the solver's (solver.h),
+//                                               standing in for Triton's own optimal swizzling
+//   ttng.warp_group_dot, ttng.tc_gen5_mma       operand reads by wgmma / tcgen05: listed, no LSU
+//                                               bank model applies (wavefronts null)
+//
+// Anything else in the ttg / ttng / amdg dialects that may touch shared
+// memory, and attributes we cannot convert, are listed as "not modelled" with
+// their line rather than skipped. `suggestion` is the solver's layout for the
+// buffer's writer and reader (a #ttg.shared_linear to paste), when it beats
+// the access's current wavefronts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "swz/ttgir_module.h"
+
+namespace swz {
+
+struct AuditAccess {
+  std::string op;                         // "ttg.local_store"
+  int line = 0;                           // 1-based line of the op
+  std::string loc;                        // "kernel.py:12:5" or ""
+  std::optional<std::string> direction;   // "store" / "load"; null for a conversion in registers
+  std::string instruction;                // "STS.128", "LDSM.x4", "LDGSTS.128", "shuffle", "registers", "wgmma", "not modelled"
+  std::int64_t instructions = 0;          // per CTA
+  std::optional<double> wavefronts;       // mean per instruction
+  std::optional<int> ideal_wavefronts, worst_wavefronts;
+  std::optional<double> conflicts;        // mean extra wavefronts per instruction
+  std::string shared_layout, distributed_layout;  // attribute text (alias names resolved)
+  std::optional<std::string> suggestion;  // a Triton attribute, or null
+  std::optional<double> suggestion_wavefronts;  // mean per instruction under the suggestion
+  std::string note;                       // assumptions and reasons, one line
+};
+
+struct AuditReport {
+  std::string path;
+  int lines = 0;
+  int num_warps = 4;
+  std::vector<AuditAccess> accesses;
+};
+
+// Audits a module's text; `path` names it in messages. Throws swz::Error for a malformed module.
+AuditReport audit_module(const std::string& text, const std::string& path);
+AuditReport audit(const ttgir::Module& module);
+
+nlohmann::json to_json(const AuditReport& report);
+// The terminal table.
+std::string format_audit(const AuditReport& report);
+
+}  // namespace swz

@@ -1,0 +1,489 @@
+// audit.cpp: the shared-memory audit of a TTGIR module (audit.h).
+//
+// Index:
+//   [SECTION] Layouts      tensor / memdesc types -> simulator inputs
+//   [SECTION] Accesses     one entry per op, simulated
+//   [SECTION] Suggestions  the solver's layout per buffer
+//   [SECTION] Output       JSON and the terminal table
+#include "swz/audit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "swz/error.h"
+#include "swz/solver.h"
+
+namespace swz {
+
+namespace {
+
+using ttgir::AttrNode;
+using ttgir::Module;
+using ttgir::Op;
+using ttgir::Type;
+
+// [SECTION] Layouts
+
+// The attribute as text, a top-level alias replaced by its definition.
+std::string attribute_text(const AttrNode& node, const ttgir::Aliases& aliases) {
+  if (node.kind == AttrNode::Kind::Alias) {
+    auto it = aliases.find(node.text);
+    return it == aliases.end() ? "#" + node.text : it->second;
+  }
+  return "#" + node.text + "<...>";
+}
+
+std::string type_encoding_text(const Type& t, const ttgir::Aliases& aliases, const std::string& raw) {
+  if (!t.encoding) return "";
+  if (t.encoding->kind == AttrNode::Kind::Alias) return attribute_text(*t.encoding, aliases);
+  // Inline attribute: cut it out of the raw type text.
+  const std::size_t at = raw.find('#');
+  if (at == std::string::npos) return "";
+  int depth = 0;
+  std::size_t end = at;
+  for (; end < raw.size(); ++end) {
+    if (raw[end] == '<') ++depth;
+    if (raw[end] == '>') {
+      if (depth == 0) break;
+      if (--depth == 0) {
+        ++end;
+        break;
+      }
+    }
+    if (raw[end] == ',' && depth == 0) break;
+  }
+  return raw.substr(at, end - at);
+}
+
+struct Distributed {
+  LinearLayout layout;
+  std::string text;
+  std::string kind;
+};
+
+struct Shared {
+  SharedLayout layout;
+  std::string text;
+  std::string root;       // SSA name of the allocation it views ("" when unknown)
+  bool plain_view = true;  // the allocation's own layout (no subslice / transpose)
+};
+
+// SSA memdesc views: result -> (source, origin of a subslice, is a transpose).
+struct View {
+  std::string source;
+  std::vector<std::int64_t> origin;
+  bool transposed = false;
+};
+
+struct Auditor {
+  const Module& m;
+  BankModel bank;
+  std::map<std::string, View> views;
+  std::map<std::string, std::string> raw_types;  // for error messages only
+
+  std::string root_of(std::string name, std::vector<std::int64_t>* origin, bool* plain) const {
+    for (int hops = 0; hops < 64; ++hops) {
+      auto it = views.find(name);
+      if (it == views.end()) return name;
+      if (!it->second.origin.empty()) {
+        *plain = false;
+        if (origin) {
+          if (origin->empty()) *origin = it->second.origin;
+          else
+            for (std::size_t i = 0; i < origin->size() && i < it->second.origin.size(); ++i) (*origin)[i] += it->second.origin[i];
+        }
+      }
+      if (it->second.transposed) *plain = false;
+      name = it->second.source;
+    }
+    return name;
+  }
+
+  Distributed distributed(const Type& t, int element_bits) const {
+    if (t.kind != Type::Kind::Tensor || !t.encoding) fail("a tensor type without a layout");
+    const ttgir::Layout l = ttgir::convert(*t.encoding, t.shape, element_bits, m.aliases);
+    if (l.kind != LayoutKind::Distributed) fail("a tensor with a shared layout");
+    return {l.linear, type_encoding_text(t, m.aliases, ""), l.kind_name};
+  }
+
+  // The layout a memdesc value is accessed through, over `shape` (its trailing dims).
+  Shared shared(const Type& t, const std::string& value, const std::vector<std::int64_t>& shape, int element_bits) const {
+    if (t.kind != Type::Kind::MemDesc || !t.encoding) fail("a memdesc type without a layout");
+    Shared s;
+    std::vector<std::int64_t> origin;
+    s.root = root_of(value, &origin, &s.plain_view);
+    s.text = attribute_text(*t.encoding, m.aliases);
+    if (m.num_ctas > 1) fail("modules with {} CTAs per CGA are not modelled", m.num_ctas);
+    // A subslice prints its allocation's shape last: the layout lives on that shape.
+    std::vector<std::int64_t> layout_shape = shape;
+    if (!t.alloc_shape.empty()) {
+      layout_shape.assign(t.alloc_shape.end() - static_cast<std::ptrdiff_t>(std::min(shape.size(), t.alloc_shape.size())), t.alloc_shape.end());
+    }
+    const ttgir::Layout l = ttgir::convert(*t.encoding, layout_shape, element_bits, m.aliases);
+    if (l.kind != LayoutKind::Shared || !l.shared) fail("a memdesc with a distributed layout");
+    if (layout_shape == shape) {
+      s.layout = *l.shared;
+      return s;
+    }
+    // The window of the subslice: absolute offsets of the parent layout.
+    origin.resize(shape.size(), 0);
+    if (!origin.empty() && origin.size() > shape.size()) origin.erase(origin.begin(), origin.end() - static_cast<std::ptrdiff_t>(shape.size()));
+    const SharedLayout parent = *l.shared;
+    s.layout = SharedLayout::from_function(
+        shape,
+        [&](const Coords& c) {
+          Coords p = c;
+          for (std::size_t i = 0; i < p.size(); ++i) p[i] += origin[i];
+          return static_cast<std::uint64_t>(parent.offset(parent.coords().flatten(p)));
+        },
+        s.text + " (subslice)");
+    return s;
+  }
+};
+
+std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::size_t rank) {
+  if (shape.size() <= rank) return shape;
+  return {shape.end() - static_cast<std::ptrdiff_t>(rank), shape.end()};
+}
+
+std::string sass(const char* prefix, int bits) {
+  if (bits >= 32) return fmt::format("{}.{}", prefix, bits);
+  return fmt::format("{}.U{}", prefix, bits);
+}
+
+void fill(AuditAccess& a, const AccessResult& r) {
+  a.instructions = r.instructions();
+  a.wavefronts = r.mean_wavefronts;
+  a.ideal_wavefronts = r.ideal_wavefronts;
+  a.worst_wavefronts = r.wavefronts;
+  a.conflicts = r.instructions() ? static_cast<double>(r.total_wavefronts - r.total_ideal) / static_cast<double>(r.instructions()) : 0.0;
+}
+
+bool is_modelled_op(const std::string& name) {
+  static const std::set<std::string> ops{"local_store", "local_load", "local_alloc", "async_copy_global_to_local", "convert_layout"};
+  const auto dot = name.find('.');
+  return ops.count(name.substr(dot + 1)) != 0 && (name.rfind("ttg.", 0) == 0 || name.rfind("triton_gpu.", 0) == 0);
+}
+
+// Ops that move no tensor data through shared memory.
+bool is_no_data_op(const std::string& name) {
+  static const std::set<std::string> ops{"local_dealloc",       "async_commit_group", "async_wait",       "memdesc_index",
+                                         "memdesc_subslice",    "memdesc_trans",      "memdesc_reinterpret", "memdesc_subview",
+                                         "warp_group_dot_wait", "fence_async_shared", "barrier",          "predicate_stage",
+                                         "mask",                "mask.return",        "warp_yield",       "warp_return"};
+  const auto dot = name.find('.');
+  return ops.count(name.substr(dot + 1)) != 0;
+}
+
+// [SECTION] Accesses
+
+struct Pending {
+  std::size_t index;  // into the report
+  Access access;
+  Shared shared;
+  int element_bits;
+};
+
+}  // namespace
+
+AuditReport audit(const Module& m) {
+  AuditReport report;
+  report.path = m.path;
+  report.lines = m.lines;
+  report.num_warps = m.num_warps;
+  Auditor au{m, BankModel{}, {}, {}};
+  au.bank.warp_size = m.threads_per_warp;
+  std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
+
+  auto entry = [&](const Op& op) {
+    AuditAccess a;
+    a.op = op.name;
+    a.line = op.line;
+    a.loc = op.loc;
+    return a;
+  };
+  auto not_modelled = [&](const Op& op, const std::string& why) {
+    AuditAccess a = entry(op);
+    a.instruction = "not modelled";
+    a.note = why;
+    report.accesses.push_back(std::move(a));
+  };
+  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Shared& s, int bits, const std::string& instruction_prefix,
+                 int vec_bits, const std::string& note) {
+    AuditAccess a = entry(op);
+    a.direction = kind == AccessKind::Store ? "store" : "load";
+    if (d.layout.shape() != s.layout.shape())
+      fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"), fmt::join(s.layout.shape(), "x"));
+    Access access{d.layout, kind, 0, vec_bits};
+    const AccessResult r = simulate(access, s.layout, bits, au.bank);
+    fill(a, r);
+    a.instruction = instruction_prefix == "LDSM" ? "LDSM.x4" : sass(instruction_prefix.c_str(), r.vector.bits);
+    a.shared_layout = s.text;
+    a.distributed_layout = d.text;
+    a.note = note;
+    pending.push_back({report.accesses.size(), access, s, bits});
+    report.accesses.push_back(std::move(a));
+  };
+
+  for (const Op& op : m.ops) {
+    const std::string kind = op.name.substr(op.name.find('.') + 1);
+    try {
+      // Views: remember where each memdesc comes from.
+      if (kind == "memdesc_index" || kind == "memdesc_subview" || kind == "memdesc_subslice" || kind == "memdesc_trans" ||
+          kind == "memdesc_reinterpret") {
+        if (!op.results.empty() && !op.operands.empty()) {
+          View v{op.operands[0], {}, kind == "memdesc_trans"};
+          if (kind == "memdesc_subslice" || kind == "memdesc_subview") {
+            // %x[0, 32] : the static offsets in brackets after the source.
+            std::size_t at = 0;
+            const std::string& idx = op.indices;
+            while (at < idx.size()) {
+              while (at < idx.size() && (idx[at] == ' ' || idx[at] == ',')) ++at;
+              if (at >= idx.size()) break;
+              if (!std::isdigit(static_cast<unsigned char>(idx[at]))) fail("memdesc_subslice with non-constant offsets");
+              std::size_t used = 0;
+              v.origin.push_back(std::stoll(idx.substr(at), &used));
+              at += used;
+            }
+          }
+          au.views[op.results[0]] = v;
+        }
+        continue;
+      }
+      if (is_no_data_op(op.name)) continue;
+      if (kind == "reduce" || kind == "scan") {
+        not_modelled(op, fmt::format("tt.{}: a reduction across warps goes through shared scratch", kind));
+        continue;
+      }
+      if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) {
+        if (kind == "warp_group_dot" || kind == "tc_gen5_mma" || kind == "tc_gen5_mma_scaled") {
+          const bool wgmma = kind == "warp_group_dot";
+          for (std::size_t i = 0; i < op.operand_types.size() && i < 2; ++i) {
+            const Type& t = op.operand_types[i];
+            if (t.kind != Type::Kind::MemDesc || !t.encoding) continue;
+            if (t.memory_space && t.memory_space->kind == AttrNode::Kind::Alias) {
+              auto it = m.aliases.find(t.memory_space->text);
+              if (it != m.aliases.end() && it->second.find("tensor_memory") != std::string::npos) continue;
+            }
+            AuditAccess a = entry(op);
+            a.direction = "load";
+            a.instruction = wgmma ? "wgmma" : "tcgen05.mma";
+            a.shared_layout = attribute_text(*t.encoding, m.aliases);
+            a.note = fmt::format("operand {} read from shared memory by {}: no LSU bank model applies", i == 0 ? "A" : "B",
+                                 wgmma ? "wgmma" : "tcgen05");
+            report.accesses.push_back(std::move(a));
+          }
+          continue;
+        }
+        not_modelled(op, fmt::format("{} is not modelled", op.name));
+        continue;
+      }
+      if (!is_modelled_op(op.name)) {
+        not_modelled(op, fmt::format("{} is not modelled", op.name));
+        continue;
+      }
+      if (kind == "local_alloc") {
+        if (op.operands.empty()) continue;  // an allocation only
+        if (op.operand_types.empty() || op.result_types.empty()) fail("local_alloc with a source needs its types");
+        const Type& src = op.operand_types[0];
+        const Type& dst = op.result_types[0];
+        const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
+        const Distributed d = au.distributed(src, bits);
+        Shared s = au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
+        s.root = op.results.empty() ? "" : op.results[0];
+        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
+        continue;
+      }
+      if (kind == "local_store") {
+        if (op.operand_types.size() < 1 || op.result_types.empty() || op.operands.size() < 2) fail("local_store needs its operands and types");
+        const Type& src = op.operand_types[0];
+        const Type& dst = op.result_types[0];
+        const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
+        lsu(op, AccessKind::Store, au.distributed(src, bits), au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits,
+            "STS", 0, "");
+        continue;
+      }
+      if (kind == "local_load") {
+        if (op.operand_types.empty() || op.result_types.empty() || op.operands.empty()) fail("local_load needs its operand and types");
+        const Type& src = op.operand_types[0];
+        const Type& dst = op.result_types[0];
+        const int bits = src.element_bits ? src.element_bits : dst.element_bits;
+        const Distributed d = au.distributed(dst, bits);
+        bool ldmatrix = false;
+        if (d.kind == "dot_op" && dst.encoding) {
+          const AttrNode e = ttgir::resolve(*dst.encoding, m.aliases);
+          if (const AttrNode* parent = e.field("parent")) {
+            const AttrNode p = ttgir::resolve(*parent, m.aliases);
+            ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16;
+          }
+        }
+        lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits, ldmatrix ? "LDSM" : "LDS", 0,
+            ldmatrix ? "ldmatrix into an mma operand; simulated as the operand layout's own vector loads" : "");
+        continue;
+      }
+      if (kind == "async_copy_global_to_local") {
+        if (op.operand_types.empty() || op.result_types.empty() || op.operands.size() < 2) fail("async_copy_global_to_local needs its operands and types");
+        const Type& src = op.operand_types[0];
+        const Type& dst = op.result_types[0];
+        const int bits = dst.element_bits;
+        const Distributed d = au.distributed(src, bits);
+        const Shared s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
+        // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it.
+        int vec_bits = 0;
+        std::string note = "cp.async";
+        if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
+          const int contiguity = std::stoi(op.attributes.substr(c + 13));
+          vec_bits = std::clamp(contiguity * bits, 32, 128);
+          const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout, bits, au.bank);
+          if (vec_bits > widest.bits) vec_bits = 0;
+          note = fmt::format("cp.async, pointer contiguity {}", contiguity);
+        }
+        lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
+        continue;
+      }
+      if (kind == "convert_layout") {
+        if (op.operand_types.empty() || op.result_types.empty()) fail("convert_layout needs its types");
+        const Type& src = op.operand_types[0];
+        const Type& dst = op.result_types[0];
+        const int bits = src.element_bits ? src.element_bits : 32;
+        const Distributed from = au.distributed(src, bits), to = au.distributed(dst, bits);
+        AuditAccess a = entry(op);
+        a.distributed_layout = from.text + " -> " + to.text;
+        // Which data leaves a warp? Same per-warp element sets (lanes and registers) -> no shared memory.
+        const LinearLayout& S = from.layout;
+        const LinearLayout& D = to.layout;
+        std::vector<BitVec> s_rl = S.bases("register"), d_rl = D.bases("register");
+        const Subspace s_r = Subspace::span(s_rl, S.out_bits()), d_r = Subspace::span(d_rl, D.out_bits());
+        for (BitVec b : S.bases("lane")) s_rl.push_back(b);
+        for (BitVec b : D.bases("lane")) d_rl.push_back(b);
+        const Subspace s_w = Subspace::span(s_rl, S.out_bits()), d_w = Subspace::span(d_rl, D.out_bits());
+        bool in_warp = s_w == d_w && S.bases("warp").size() == D.bases("warp").size();
+        for (std::size_t i = 0; in_warp && i < S.bases("warp").size(); ++i) in_warp = s_w.contains(S.bases("warp")[i] ^ D.bases("warp")[i]);
+        bool in_thread = in_warp && s_r == d_r && S.bases("lane").size() == D.bases("lane").size();
+        for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i) in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
+        if (in_warp) {
+          a.instruction = in_thread ? "registers" : "shuffle";
+          const std::int64_t regs = std::int64_t{1} << S.bases("register").size();
+          a.instructions = in_thread ? 0 : regs * ((bits + 31) / 32) * (std::int64_t{1} << S.bases("warp").size());
+          a.note = in_thread ? "every thread keeps its elements: a register permutation"
+                             : "data stays in its warp: warp shuffles (one SHFL per 32-bit register, an upper bound)";
+          report.accesses.push_back(std::move(a));
+          continue;
+        }
+        Access writer{S, AccessKind::Store, 0, 0}, reader{D, AccessKind::Load, 0, 0};
+        const SolveResult r = solve(writer, reader, bits, au.bank);
+        const std::string scratch = ttgir::shared_linear_attribute(r.offset_bases);
+        const char* note = "through shared memory; scratch layout: the solver's, standing in for Triton's optimal swizzling";
+        AuditAccess st = a, ld = a;
+        st.direction = "store";
+        fill(st, r.write);
+        st.instruction = sass("STS", r.write.vector.bits);
+        st.shared_layout = scratch;
+        st.distributed_layout = from.text;
+        st.note = note;
+        ld.direction = "load";
+        fill(ld, r.read);
+        ld.instruction = sass("LDS", r.read.vector.bits);
+        ld.shared_layout = scratch;
+        ld.distributed_layout = to.text;
+        ld.note = note;
+        report.accesses.push_back(std::move(st));
+        report.accesses.push_back(std::move(ld));
+        continue;
+      }
+    } catch (const Error& e) {
+      not_modelled(op, e.what());
+    } catch (const SolverBug& e) {
+      not_modelled(op, e.what());
+    }
+  }
+
+  // [SECTION] Suggestions: the solver's layout for a buffer's writer and reader.
+  for (const Pending& p : pending) {
+    AuditAccess& a = report.accesses[p.index];
+    if (!a.wavefronts || !a.ideal_wavefronts || *a.wavefronts <= *a.ideal_wavefronts + 1e-9) continue;
+    if (!p.shared.plain_view) continue;
+    const Pending* writer = nullptr;
+    const Pending* reader = nullptr;
+    for (const Pending& q : pending) {
+      if (q.shared.root != p.shared.root || q.access.layout.shape() != p.access.layout.shape() || !q.shared.plain_view) continue;
+      if (q.access.kind == AccessKind::Store && !writer) writer = &q;
+      if (q.access.kind == AccessKind::Load && !reader) reader = &q;
+    }
+    if (!writer) writer = &p;
+    if (!reader) reader = &p;
+    try {
+      Access w = writer->access, rd = reader->access;
+      w.kind = AccessKind::Store;
+      rd.kind = AccessKind::Load;
+      const SolveResult r = solve(w, rd, p.element_bits, au.bank);
+      const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);
+      if (mine.mean_wavefronts + 1e-9 < *a.wavefronts) {
+        a.suggestion = ttgir::shared_linear_attribute(r.offset_bases);
+        a.suggestion_wavefronts = mine.mean_wavefronts;
+      }
+    } catch (const Error&) {
+    } catch (const SolverBug&) {
+    }
+  }
+  return report;
+}
+
+AuditReport audit_module(const std::string& text, const std::string& path) { return audit(ttgir::read_module(text, path)); }
+
+// [SECTION] Output
+
+nlohmann::json to_json(const AuditReport& report) {
+  nlohmann::json list = nlohmann::json::array();
+  auto opt = [](const auto& v) -> nlohmann::json { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  for (const auto& a : report.accesses) {
+    nlohmann::json j;
+    j["op"] = a.op;
+    j["line"] = a.line;
+    j["loc"] = a.loc.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.loc);
+    j["direction"] = opt(a.direction);
+    j["instruction"] = a.instruction;
+    j["instructions"] = a.instructions;
+    j["wavefronts"] = opt(a.wavefronts);
+    j["ideal_wavefronts"] = opt(a.ideal_wavefronts);
+    j["worst_wavefronts"] = opt(a.worst_wavefronts);
+    j["conflicts"] = opt(a.conflicts);
+    j["shared_layout"] = a.shared_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.shared_layout);
+    j["distributed_layout"] = a.distributed_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.distributed_layout);
+    j["suggestion"] = opt(a.suggestion);
+    j["suggestion_wavefronts"] = opt(a.suggestion_wavefronts);
+    j["note"] = a.note;
+    list.push_back(std::move(j));
+  }
+  return {{"path", report.path}, {"lines", report.lines}, {"num_warps", report.num_warps}, {"accesses", list}};
+}
+
+std::string format_audit(const AuditReport& report) {
+  std::string s = fmt::format("{}: {} lines, {} warps, {} shared-memory accesses\n", report.path, report.lines, report.num_warps,
+                              report.accesses.size());
+  s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}\n", "line", "op", "dir", "instruction", "instrs", "wavefronts",
+                   "ideal", "worst", "loc / note");
+  auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
+  auto inum = [](const std::optional<int>& v) { return v ? fmt::format("{}", *v) : std::string("-"); };
+  int conflicted = 0;
+  for (const auto& a : report.accesses) {
+    const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
+    conflicted += bad;
+    std::string tail = a.loc;
+    if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" ||
+                            a.instruction == "shuffle" || a.instruction == "registers"))
+      tail += (tail.empty() ? "" : "  ") + a.note;
+    s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"), a.instruction,
+                     a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts), bad ? "CONFLICT  " : "", tail);
+    if (a.suggestion) s += fmt::format("        suggestion ({} wavefronts): {}\n", num(a.suggestion_wavefronts), *a.suggestion);
+  }
+  s += fmt::format("{} of {} accesses have bank conflicts\n", conflicted, report.accesses.size());
+  return s;
+}
+
+}  // namespace swz
