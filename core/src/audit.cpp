@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "swz/error.h"
@@ -69,8 +70,6 @@ struct Distributed {
 struct Shared {
   SharedLayout layout;
   std::string text;
-  std::string root;       // SSA name of the allocation it views ("" when unknown)
-  bool plain_view = true;  // the allocation's own layout (no subslice / transpose)
 };
 
 // SSA memdesc views: result -> (source, origin of a subslice, is a transpose).
@@ -104,19 +103,41 @@ struct Auditor {
     return name;
   }
 
-  Distributed distributed(const Type& t, int element_bits) const {
+  // Kernels repeat the same few layouts many times: each is converted once.
+  mutable std::map<std::string, std::shared_ptr<const Distributed>> distributed_cache;
+  mutable std::map<std::string, std::shared_ptr<const Shared>> shared_cache;
+
+  const Distributed& distributed(const Type& t, int element_bits) const {
     if (t.kind != Type::Kind::Tensor || !t.encoding) fail("a tensor type without a layout");
+    const std::string key = fmt::format("{}|{}", t.text, element_bits);
+    if (auto it = distributed_cache.find(key); it != distributed_cache.end()) return *it->second;
     const ttgir::Layout l = ttgir::convert(*t.encoding, t.shape, element_bits, m.aliases);
     if (l.kind != LayoutKind::Distributed) fail("a tensor with a shared layout");
-    return {l.linear, type_encoding_text(t, m.aliases, ""), l.kind_name};
+    auto d = std::make_shared<const Distributed>(Distributed{l.linear, type_encoding_text(t, m.aliases, t.text), l.kind_name});
+    return *distributed_cache.emplace(key, d).first->second;
   }
 
   // The layout a memdesc value is accessed through, over `shape` (its trailing dims).
-  Shared shared(const Type& t, const std::string& value, const std::vector<std::int64_t>& shape, int element_bits) const {
+  // The view and the allocation it belongs to.
+  struct SharedView {
+    std::shared_ptr<const Shared> layout;
+    std::string root;
+    bool plain_view = true;
+  };
+  SharedView shared(const Type& t, const std::string& value, const std::vector<std::int64_t>& shape, int element_bits) const {
     if (t.kind != Type::Kind::MemDesc || !t.encoding) fail("a memdesc type without a layout");
-    Shared s;
+    SharedView v;
     std::vector<std::int64_t> origin;
-    s.root = root_of(value, &origin, &s.plain_view);
+    v.root = root_of(value, &origin, &v.plain_view);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}", t.text, fmt::join(shape, "x"), fmt::join(origin, ","), v.plain_view, element_bits);
+    auto it = shared_cache.find(key);
+    if (it == shared_cache.end()) it = shared_cache.emplace(key, std::make_shared<const Shared>(shared_uncached(t, shape, element_bits, origin, Shared{}))).first;
+    v.layout = it->second;
+    return v;
+  }
+
+  Shared shared_uncached(const Type& t, const std::vector<std::int64_t>& shape, int element_bits, std::vector<std::int64_t> origin,
+                         Shared s) const {
     s.text = attribute_text(*t.encoding, m.aliases);
     if (m.num_ctas > 1) fail("modules with {} CTAs per CGA are not modelled", m.num_ctas);
     // A subslice prints its allocation's shape last: the layout lives on that shape.
@@ -185,7 +206,9 @@ bool is_no_data_op(const std::string& name) {
 struct Pending {
   std::size_t index;  // into the report
   Access access;
-  Shared shared;
+  std::shared_ptr<const Shared> shared;
+  std::string root;        // SSA name of the allocation it views
+  bool plain_view = true;  // the allocation's own layout (no subslice / transpose)
   int element_bits;
 };
 
@@ -199,6 +222,7 @@ AuditReport audit(const Module& m) {
   Auditor au{m, BankModel{}, {}, {}};
   au.bank.warp_size = m.threads_per_warp;
   std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
+  std::map<std::string, AccessResult> simulations;
 
   auto entry = [&](const Op& op) {
     AuditAccess a;
@@ -213,20 +237,25 @@ AuditReport audit(const Module& m) {
     a.note = why;
     report.accesses.push_back(std::move(a));
   };
-  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Shared& s, int bits, const std::string& instruction_prefix,
+  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits, const std::string& instruction_prefix,
                  int vec_bits, const std::string& note) {
+    const Shared& s = *view.layout;
     AuditAccess a = entry(op);
     a.direction = kind == AccessKind::Store ? "store" : "load";
     if (d.layout.shape() != s.layout.shape())
       fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"), fmt::join(s.layout.shape(), "x"));
     Access access{d.layout, kind, 0, vec_bits};
-    const AccessResult r = simulate(access, s.layout, bits, au.bank);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"), s.text,
+                                        s.layout.description(), vec_bits);
+    auto cached = simulations.find(key);
+    if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s.layout, bits, au.bank)).first;
+    const AccessResult& r = cached->second;
     fill(a, r);
     a.instruction = instruction_prefix == "LDSM" ? "LDSM.x4" : sass(instruction_prefix.c_str(), r.vector.bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
     a.note = note;
-    pending.push_back({report.accesses.size(), access, s, bits});
+    pending.push_back({report.accesses.size(), access, view.layout, view.root, view.plain_view, bits});
     report.accesses.push_back(std::move(a));
   };
 
@@ -293,9 +322,8 @@ AuditReport audit(const Module& m) {
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-        const Distributed d = au.distributed(src, bits);
-        Shared s = au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
-        s.root = op.results.empty() ? "" : op.results[0];
+        const Distributed& d = au.distributed(src, bits);
+        const Auditor::SharedView s = au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
         lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
         continue;
       }
@@ -313,7 +341,7 @@ AuditReport audit(const Module& m) {
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = src.element_bits ? src.element_bits : dst.element_bits;
-        const Distributed d = au.distributed(dst, bits);
+        const Distributed& d = au.distributed(dst, bits);
         bool ldmatrix = false;
         if (d.kind == "dot_op" && dst.encoding) {
           const AttrNode e = ttgir::resolve(*dst.encoding, m.aliases);
@@ -331,15 +359,15 @@ AuditReport audit(const Module& m) {
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits;
-        const Distributed d = au.distributed(src, bits);
-        const Shared s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
+        const Distributed& d = au.distributed(src, bits);
+        const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
         // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it.
         int vec_bits = 0;
         std::string note = "cp.async";
         if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
           const int contiguity = std::stoi(op.attributes.substr(c + 13));
           vec_bits = std::clamp(contiguity * bits, 32, 128);
-          const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout, bits, au.bank);
+          const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
           note = fmt::format("cp.async, pointer contiguity {}", contiguity);
         }
@@ -351,7 +379,8 @@ AuditReport audit(const Module& m) {
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = src.element_bits ? src.element_bits : 32;
-        const Distributed from = au.distributed(src, bits), to = au.distributed(dst, bits);
+        const Distributed& from = au.distributed(src, bits);
+        const Distributed& to = au.distributed(dst, bits);
         AuditAccess a = entry(op);
         a.distributed_layout = from.text + " -> " + to.text;
         // Which data leaves a warp? Same per-warp element sets (lanes and registers) -> no shared memory.
@@ -404,31 +433,42 @@ AuditReport audit(const Module& m) {
   }
 
   // [SECTION] Suggestions: the solver's layout for a buffer's writer and reader.
+  // The first writer and reader of each allocation (views of the whole buffer only).
+  std::map<std::string, std::pair<const Pending*, const Pending*>> sides;
+  for (const Pending& q : pending) {
+    if (!q.plain_view || q.root.empty()) continue;
+    auto& [writer, reader] = sides[q.root];
+    if (q.access.kind == AccessKind::Store && !writer) writer = &q;
+    if (q.access.kind == AccessKind::Load && !reader) reader = &q;
+  }
+  std::map<std::string, std::optional<std::pair<std::string, double>>> solved;
   for (const Pending& p : pending) {
     AuditAccess& a = report.accesses[p.index];
     if (!a.wavefronts || !a.ideal_wavefronts || *a.wavefronts <= *a.ideal_wavefronts + 1e-9) continue;
-    if (!p.shared.plain_view) continue;
-    const Pending* writer = nullptr;
-    const Pending* reader = nullptr;
-    for (const Pending& q : pending) {
-      if (q.shared.root != p.shared.root || q.access.layout.shape() != p.access.layout.shape() || !q.shared.plain_view) continue;
-      if (q.access.kind == AccessKind::Store && !writer) writer = &q;
-      if (q.access.kind == AccessKind::Load && !reader) reader = &q;
-    }
-    if (!writer) writer = &p;
-    if (!reader) reader = &p;
-    try {
-      Access w = writer->access, rd = reader->access;
-      w.kind = AccessKind::Store;
-      rd.kind = AccessKind::Load;
-      const SolveResult r = solve(w, rd, p.element_bits, au.bank);
-      const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);
-      if (mine.mean_wavefronts + 1e-9 < *a.wavefronts) {
-        a.suggestion = ttgir::shared_linear_attribute(r.offset_bases);
-        a.suggestion_wavefronts = mine.mean_wavefronts;
+    if (!p.plain_view) continue;
+    auto [writer, reader] = sides[p.root];
+    if (!writer || writer->access.layout.shape() != p.access.layout.shape()) writer = &p;
+    if (!reader || reader->access.layout.shape() != p.access.layout.shape()) reader = &p;
+    const std::string key = fmt::format("{}|{}|{}|{}", report.accesses[writer->index].distributed_layout,
+                                        report.accesses[reader->index].distributed_layout, a.distributed_layout, static_cast<int>(p.access.kind));
+    auto it = solved.find(key);
+    if (it == solved.end()) {
+      std::optional<std::pair<std::string, double>> answer;
+      try {
+        Access w = writer->access, rd = reader->access;
+        w.kind = AccessKind::Store;
+        rd.kind = AccessKind::Load;
+        const SolveResult r = solve(w, rd, p.element_bits, au.bank);
+        const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);
+        if (mine.mean_wavefronts + 1e-9 < *a.wavefronts) answer = {{ttgir::shared_linear_attribute(r.offset_bases), mine.mean_wavefronts}};
+      } catch (const Error&) {
+      } catch (const SolverBug&) {
       }
-    } catch (const Error&) {
-    } catch (const SolverBug&) {
+      it = solved.emplace(key, answer).first;
+    }
+    if (it->second) {
+      a.suggestion = it->second->first;
+      a.suggestion_wavefronts = it->second->second;
     }
   }
   return report;

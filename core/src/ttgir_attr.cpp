@@ -1079,6 +1079,7 @@ int element_bits_of(const std::string& element) {
 
 Type parse_type(const std::string& text) {
   Type t;
+  t.text = text;
   Parser p{text};
   p.skip_ws();
   std::string_view rest = std::string_view(text).substr(p.pos);

@@ -34,7 +34,8 @@ struct Brackets {
 };
 
 void check_line_brackets(std::string_view line, std::size_t indent, Brackets& state, const Context& ctx) {
-  std::vector<std::pair<char, std::size_t>> stack;
+  static thread_local std::vector<std::pair<char, std::size_t>> stack;
+  stack.clear();
   bool in_string = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
@@ -131,8 +132,9 @@ bool interesting(std::string_view op) {
   return op == "tt.reduce" || op == "tt.scan";
 }
 
-// A type list: "(a, b)", "a, b", "a * b" (warp_group_dot).
-std::vector<Type> parse_types(std::string_view text, std::size_t column0, const Context& ctx) {
+// A type list: "(a, b)", "a, b", "a * b" (warp_group_dot). Kernels repeat a few types: each is parsed once.
+std::vector<Type> parse_types(std::string_view text, std::size_t column0, const Context& ctx,
+                              std::unordered_map<std::string, Type>& cache) {
   std::vector<Type> types;
   text = trim(text);
   if (text.size() >= 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
@@ -141,8 +143,13 @@ std::vector<Type> parse_types(std::string_view text, std::size_t column0, const 
       std::string t(trim(part));
       if (t.empty()) continue;
       if (t.front() == '<') t = "!ttg.memdesc" + t;  // async_copy prints its destination as <...>
+      if (auto it = cache.find(t); it != cache.end()) {
+        types.push_back(it->second);
+        continue;
+      }
       try {
         types.push_back(parse_type(t));
+        cache.emplace(t, types.back());
       } catch (const Error& e) {
         ctx.error(column0 + static_cast<std::size_t>(part.data() - text.data()), fmt::format("a type ({})", e.what()));
       }
@@ -187,6 +194,7 @@ Module read_module(const std::string& text, const std::string& path) {
   Context ctx{path};
   Brackets brackets;
   std::unordered_map<std::string, LocDef> locs;
+  std::unordered_map<std::string, Type> types;
   std::size_t start = 0;
   int line_no = 0;
   bool saw_module = false;
@@ -302,10 +310,10 @@ Module read_module(const std::string& text, const std::string& path) {
       const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
       const std::size_t arrow = find_top(sig, " -> ");
       if (arrow == std::string_view::npos) {
-        op.operand_types = parse_types(sig, column0, ctx);
+        op.operand_types = parse_types(sig, column0, ctx, types);
       } else {
-        op.operand_types = parse_types(sig.substr(0, arrow), column0, ctx);
-        op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx);
+        op.operand_types = parse_types(sig.substr(0, arrow), column0, ctx, types);
+        op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
       }
     }
     m.ops.push_back(std::move(op));

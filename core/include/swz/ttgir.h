@@ -94,6 +94,7 @@ struct Type {
   std::optional<AttrNode> memory_space;  // memdesc: #smem / #ttng.tensor_memory
   bool is_mutable = false;
   std::vector<std::int64_t> alloc_shape;  // memdesc: the allocation's shape when printed
+  std::string text;                       // the type as written
 };
 // Parses a tensor or memdesc type (throws swz::Error "expected ... at column N"); other types give Kind::Other.
 Type parse_type(const std::string& text);
