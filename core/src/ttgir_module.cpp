@@ -283,7 +283,8 @@ Module read_module(const std::string& text, const std::string& path) {
       const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
       op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
       op.loc = d.direct;
-      body = trim(body.substr(0, l));
+      body = body.substr(0, l);
+      while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
     }
     const std::size_t colon = find_top(body, " : ");
     const std::string_view head = colon == std::string_view::npos ? body : body.substr(0, colon);
