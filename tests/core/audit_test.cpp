@@ -1,0 +1,151 @@
+// The shared-memory audit on small handwritten modules.
+#include <gtest/gtest.h>
+
+#include "swz/audit.h"
+#include "swz/bank.h"
+#include "swz/error.h"
+#include "swz/ttgir.h"
+
+namespace {
+
+const std::string kHeader = R"(#row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#xor = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 32, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%x: tensor<32x32xf32, #row>) {
+)";
+const std::string kFooter = "    tt.return\n  }\n}\n";
+
+swz::AuditReport run(const std::string& body) { return swz::audit_module(kHeader + body + kFooter, "k.ttgir"); }
+
+TEST(AuditModule, TransposeThroughUnswizzledBufferConflictsOnTheColumnRead) {
+  const auto r = run(R"(    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable> loc("k.py":3:8)
+    %y = ttg.local_load %b : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #col> loc("k.py":4:8)
+)");
+  ASSERT_EQ(r.accesses.size(), 2u);
+  const auto& st = r.accesses[0];
+  EXPECT_EQ(st.op, "ttg.local_alloc");
+  EXPECT_EQ(st.line, 8);
+  EXPECT_EQ(st.loc, "k.py:3:8");
+  EXPECT_EQ(st.direction, "store");
+  EXPECT_EQ(st.instruction, "STS.32");
+  EXPECT_EQ(st.instructions, 32);  // 1024 elements / 32 lanes
+  EXPECT_EQ(st.wavefronts, 1.0);
+  EXPECT_FALSE(st.suggestion);
+  const auto& ld = r.accesses[1];
+  EXPECT_EQ(ld.direction, "load");
+  EXPECT_EQ(ld.instruction, "LDS.32");
+  EXPECT_EQ(ld.wavefronts, 32.0);  // a column of a 32-word row pitch: one bank
+  EXPECT_EQ(ld.ideal_wavefronts, 1);
+  EXPECT_EQ(ld.worst_wavefronts, 32);
+  EXPECT_EQ(ld.conflicts, 31.0);
+  EXPECT_NE(ld.shared_layout.find("#ttg.swizzled_shared"), std::string::npos);
+  EXPECT_NE(ld.distributed_layout.find("threadsPerWarp = [32, 1]"), std::string::npos);
+  ASSERT_TRUE(ld.suggestion);
+  EXPECT_EQ(ld.suggestion_wavefronts, 1.0);
+  // The suggestion is a layout Triton reads back, and it really is conflict-free for both sides.
+  const auto s = swz::ttgir::convert(*ld.suggestion, {32, 32}, 32);
+  ASSERT_TRUE(s.shared);
+  const auto col = swz::ttgir::convert(kHeader.substr(kHeader.find("#col = ") + 7, kHeader.find('\n', kHeader.find("#col = ")) - kHeader.find("#col = ") - 7),
+                                       {32, 32}, 32);
+  EXPECT_EQ(swz::simulate(swz::Access{col.linear, swz::AccessKind::Load, 0, 0}, *s.shared, 32, swz::BankModel{}).wavefronts, 1);
+}
+
+TEST(AuditModule, XorSwizzledBufferIsConflictFree) {
+  const auto r = run(R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #xor, #smem, mutable>
+    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #xor, #smem, mutable>
+    %y = ttg.local_load %b : !ttg.memdesc<32x32xf32, #xor, #smem, mutable> -> tensor<32x32xf32, #col>
+)");
+  ASSERT_EQ(r.accesses.size(), 2u);  // the bare allocation is no access
+  for (const auto& a : r.accesses) {
+    EXPECT_EQ(a.wavefronts, 1.0);
+    EXPECT_FALSE(a.suggestion);
+  }
+}
+
+TEST(AuditModule, ConvertLayoutAcrossWarpsGoesThroughScratch) {
+  const auto r = run("    %y = ttg.convert_layout %x : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>\n");
+  ASSERT_EQ(r.accesses.size(), 2u);
+  EXPECT_EQ(r.accesses[0].line, r.accesses[1].line);
+  EXPECT_EQ(r.accesses[0].direction, "store");
+  EXPECT_EQ(r.accesses[1].direction, "load");
+  EXPECT_EQ(r.accesses[0].wavefronts, 1.0);
+  EXPECT_EQ(r.accesses[1].wavefronts, 1.0);
+  EXPECT_NE(r.accesses[0].shared_layout.find("#ttg.shared_linear"), std::string::npos);
+  EXPECT_NE(r.accesses[0].note.find("solver"), std::string::npos);
+}
+
+TEST(AuditModule, ConvertLayoutInsideAWarpNeedsNoSharedMemory) {
+  // #row on 32x32: registers rows 4, 8, 16; lanes columns; warps rows 1, 2. The linear layout
+  // below keeps each warp's rows and each thread's registers but rotates the lanes: shuffles.
+  const auto r = run(R"(    %y = ttg.convert_layout %x : tensor<32x32xf32, #row> -> tensor<32x32xf32, #row>
+    %z = ttg.convert_layout %x : tensor<32x32xf32, #row> -> tensor<32x32xf32, #ttg.linear<{register = [[4, 0], [8, 0], [16, 0]], lane = [[0, 2], [0, 4], [0, 8], [0, 16], [0, 1]], warp = [[1, 0], [2, 0]], block = []}>>
+)");
+  ASSERT_EQ(r.accesses.size(), 2u);
+  EXPECT_EQ(r.accesses[0].instruction, "registers");
+  EXPECT_FALSE(r.accesses[0].direction);
+  EXPECT_EQ(r.accesses[1].instruction, "shuffle");
+  EXPECT_FALSE(r.accesses[1].direction);
+  EXPECT_EQ(r.accesses[1].instructions, 8 * 4);  // 8 registers per thread, 4 warps
+}
+
+TEST(AuditModule, WgmmaOperandsAreListedNotSimulated) {
+  const auto r = swz::audit_module(R"(#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @k(%a: !ttg.memdesc<64x64xf16, #nv, #smem>, %b: !ttg.memdesc<64x64xf16, #nv, #smem>, %c: tensor<64x64xf32, #mma>) {
+    %d = ttng.warp_group_dot %a, %b, %c {isAsync = true} : !ttg.memdesc<64x64xf16, #nv, #smem> * !ttg.memdesc<64x64xf16, #nv, #smem> -> tensor<64x64xf32, #mma>
+    %e = ttng.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+    tt.return
+  }
+}
+)",
+                                   "w.ttgir");
+  ASSERT_EQ(r.accesses.size(), 2u);
+  for (const auto& a : r.accesses) {
+    EXPECT_EQ(a.instruction, "wgmma");
+    EXPECT_EQ(a.direction, "load");
+    EXPECT_FALSE(a.wavefronts);
+    EXPECT_NE(a.shared_layout.find("nvmma_shared"), std::string::npos);
+  }
+  EXPECT_NE(r.accesses[0].note.find("operand A"), std::string::npos);
+  EXPECT_NE(r.accesses[1].note.find("operand B"), std::string::npos);
+}
+
+TEST(AuditModule, UnknownOpsAndAttributesAreListedNotSkipped) {
+  const auto r = run(R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
+    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
+    %g = ttg.local_gather %b[%i] : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #row>
+)");
+  ASSERT_EQ(r.accesses.size(), 2u);
+  EXPECT_EQ(r.accesses[0].instruction, "not modelled");
+  EXPECT_EQ(r.accesses[0].line, 9);
+  EXPECT_NE(r.accesses[0].note.find("amd_rotating_shared"), std::string::npos);
+  EXPECT_EQ(r.accesses[1].instruction, "not modelled");
+  EXPECT_NE(r.accesses[1].note.find("ttg.local_gather"), std::string::npos);
+}
+
+TEST(AuditModule, JsonHasTheDocumentedKeys) {
+  const auto r = run("    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable>\n");
+  const auto j = swz::to_json(r);
+  ASSERT_EQ(j.at("accesses").size(), 1u);
+  for (const char* key : {"op", "line", "loc", "direction", "instruction", "instructions", "wavefronts", "ideal_wavefronts", "worst_wavefronts",
+                          "conflicts", "shared_layout", "distributed_layout", "suggestion"})
+    EXPECT_TRUE(j["accesses"][0].contains(key)) << key;
+  EXPECT_TRUE(j["accesses"][0]["loc"].is_null());
+  EXPECT_NE(swz::format_audit(r).find("STS.32"), std::string::npos);
+}
+
+TEST(AuditModule, MalformedModuleThrowsWithPosition) {
+  try {
+    swz::audit_module("module {\n  %y = ttg.local_load %b : !ttg.memdesc<4x4xf32, #s -> tensor<4x4xf32, #b>\n}\n", "bad.ttgir");
+    FAIL();
+  } catch (const swz::Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("bad.ttgir:2:", 0), 0u);
+  }
+}
+
+}  // namespace
