@@ -219,13 +219,14 @@ void replay_into(ReplayReport& report, const std::vector<CorpusCase>& cases, con
   for (const CorpusCase& c : cases) {
     const Service s = serve(c.request, model);
     const std::int64_t instructions = std::max<std::int64_t>(1, c.instructions);
-    const bool agree = c.wavefronts == static_cast<std::int64_t>(s.wavefronts) * instructions;
+    const bool agree = s.modelled && c.wavefronts == static_cast<std::int64_t>(s.wavefronts) * instructions;
     const std::string name = c.request.kind.name();
     for (ReplayTally* t : {&report.all, &report.by_instruction[name], &report.by_device[c.device][name]}) {
       ++t->cases;
       t->agree += agree ? 1 : 0;
+      t->not_modelled += s.modelled ? 0 : 1;
     }
-    if (!agree && report.disagree.size() < keep)
+    if (s.modelled && !agree && report.disagree.size() < keep)
       report.disagree.push_back({c.device, c.line, file, c, s.wavefronts, s.rule});
   }
 }
@@ -234,20 +235,25 @@ nlohmann::json to_json(const ReplayReport& r) {
   nlohmann::ordered_json j;
   j["cases"] = r.all.cases;
   j["agree"] = r.all.agree;
+  j["not_modelled"] = r.all.not_modelled;
   auto tallies = [](const std::map<std::string, ReplayTally>& m) {
     nlohmann::ordered_json t = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : m) t[k] = {{"cases", v.cases}, {"agree", v.agree}};
+    for (const auto& [k, v] : m) {
+      t[k] = {{"cases", v.cases}, {"agree", v.agree}};
+      if (v.not_modelled) t[k]["not_modelled"] = v.not_modelled;
+    }
     return t;
   };
   j["by_instruction"] = tallies(r.by_instruction);
   nlohmann::ordered_json devices = nlohmann::ordered_json::object();
   for (const auto& [d, m] : r.by_device) {
-    int cases = 0, agree = 0;
+    ReplayTally sum;
     for (const auto& [k, v] : m) {
-      cases += v.cases;
-      agree += v.agree;
+      sum.cases += v.cases;
+      sum.agree += v.agree;
+      sum.not_modelled += v.not_modelled;
     }
-    devices[d] = {{"cases", cases}, {"agree", agree}, {"by_instruction", tallies(m)}};
+    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled}, {"by_instruction", tallies(m)}};
   }
   j["devices"] = devices;
   nlohmann::ordered_json dis = nlohmann::ordered_json::array();
@@ -270,9 +276,14 @@ std::string to_text(const ReplayReport& r) {
   std::string out;
   for (const auto& [device, m] : r.by_device) {
     out += fmt::format("{}\n  {:<16} {:>7} {:>7} {:>9}\n", device, "instruction", "cases", "agree", "disagree");
-    for (const auto& [k, v] : m) out += fmt::format("  {:<16} {:>7} {:>7} {:>9}\n", k, v.cases, v.agree, v.cases - v.agree);
+    for (const auto& [k, v] : m)
+      out += v.not_modelled ? fmt::format("  {:<16} {:>7} {:>17}\n", k, v.cases, "not modelled")
+                            : fmt::format("  {:<16} {:>7} {:>7} {:>9}\n", k, v.cases, v.agree, v.disagree());
   }
-  out += fmt::format("all: {} cases, {} agree, {} disagree\n", r.all.cases, r.all.agree, r.all.cases - r.all.agree);
+  out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
+  if (r.all.not_modelled)
+    out += fmt::format(", {} not modelled (cp.async: its shared-side counter follows the global side)", r.all.not_modelled);
+  out += "\n";
   for (const auto& m : r.disagree) {
     std::string lanes;
     for (std::size_t l = 0; l < m.measured.request.address.size(); ++l)

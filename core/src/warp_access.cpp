@@ -126,6 +126,11 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     phase of 32 lanes for LDS.64, two half-warps for LDS.128. No wider: a
 //     128-bit load of one address for the whole warp still takes 2 wavefronts.
 //     Stores, cp.async and ldmatrix / stmatrix never widen.
+//  4. cp.async (LDGSTS) is counted but not modelled. Its shared-side counter
+//     moves with the global side: a 4-byte copy of 32 consecutive words costs
+//     4 wavefronts when the lanes' global sources are 16 bytes apart, and 32
+//     lanes copying into one shared address cost 32, where a store costs 1.
+//     serve() gives the store rules' count and marks it unmodelled.
 Service serve(const WarpRequest& r, const BankModel& m) {
   const InstructionKind& k = r.kind;
   Service s;
@@ -138,6 +143,10 @@ Service serve(const WarpRequest& r, const BankModel& m) {
     s.lanes_per_phase *= 2;
     s.merged = true;
     s.rule = "paired lanes: phases twice as wide";
+  }
+  if (k.op == WarpOp::AsyncCopy) {
+    s.modelled = false;
+    s.rule = "cp.async: not modelled (its counter follows the global side)";
   }
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
   std::vector<Words> phase_words(static_cast<std::size_t>(s.phases));

@@ -1,7 +1,10 @@
 // Benchmarks of the core engine: analyze, conflicts (one access), sweep.
+#include <filesystem>
+
 #include <benchmark/benchmark.h>
 
 #include "swz/analysis.h"
+#include "swz/corpus.h"
 #include "swz/factories.h"
 #include "swz/sweep.h"
 
@@ -59,5 +62,21 @@ void BM_SweepSeedKernel(benchmark::State& state) {
   swz::set_sweep_kernel(swz::SweepKernel::Auto);
 }
 BENCHMARK(BM_SweepSeedKernel)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// Replaying the measured corpus: every case through serve() (target: 5,000 cases well under a second).
+void BM_ReplayCorpus(benchmark::State& state) {
+  std::vector<swz::CorpusCase> cases;
+  for (const auto& e : std::filesystem::directory_iterator(SWZ_BENCH_CORPUS_DIR))
+    if (e.path().extension() == ".jsonl")
+      for (auto& c : swz::read_corpus_file(e.path().string())) cases.push_back(std::move(c));
+  cases.resize(std::min<std::size_t>(cases.size(), 5000));
+  for (auto _ : state) {
+    swz::ReplayReport r;
+    swz::replay_into(r, cases, swz::BankModel{});
+    benchmark::DoNotOptimize(r.all.agree);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(cases.size()));
+}
+BENCHMARK(BM_ReplayCorpus)->Unit(benchmark::kMillisecond);
 
 }  // namespace

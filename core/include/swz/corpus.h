@@ -53,6 +53,8 @@ std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std:
 
 struct ReplayTally {
   int cases = 0, agree = 0;
+  int not_modelled = 0;  // cases of kinds the model does not predict (cp.async), neither agree nor disagree
+  int disagree() const { return cases - agree - not_modelled; }
 };
 struct ReplayMismatch {
   std::string device;

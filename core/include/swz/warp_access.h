@@ -76,6 +76,7 @@ struct Service {
   int phases = 0;                    // lane groups before any merge
   int lanes_per_phase = 32;
   bool merged = false;               // phases were served together (see serve())
+  bool modelled = true;              // false: the model does not predict this kind (cp.async; see serve())
   std::string rule;                  // which rule decided the count, in a few words
   std::vector<int> pass_wavefronts;  // per pass after merging
   std::vector<int> bank_words;       // distinct words per bank, summed over passes

@@ -1,0 +1,152 @@
+// The measured corpus (tests/data/hardware/): every case the model claims to
+// predict agrees with the H100's counters, and the corpus files are read strictly.
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "swz/corpus.h"
+#include "swz/error.h"
+
+namespace swz {
+namespace {
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SWZ_TEST_DATA_DIR) + "/hardware"))
+    if (e.path().extension() == ".jsonl") files.push_back(e.path().string());
+  return files;
+}
+
+TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
+  ReplayReport report;
+  std::size_t total = 0;
+  for (const std::string& f : corpus_files()) {
+    const std::vector<CorpusCase> cases = read_corpus_file(f);
+    total += cases.size();
+    replay_into(report, cases, BankModel{}, f);
+  }
+  EXPECT_GE(total, 5000u);
+  EXPECT_EQ(report.all.disagree(), 0) << to_text(report);
+  // Every kind the probe runs is in the corpus, at least 300 times each.
+  for (const InstructionKind& k : all_instruction_kinds()) {
+    const ReplayTally& t = report.by_instruction[k.name()];
+    EXPECT_GE(t.cases, 300) << k.name();
+    if (k.op == WarpOp::AsyncCopy)
+      EXPECT_EQ(t.not_modelled, t.cases) << k.name();
+    else
+      EXPECT_EQ(t.agree, t.cases) << k.name();
+  }
+}
+
+// The rule that was missing: paired lanes widen the phases of 64- and 128-bit loads.
+TEST(Corpus, PairedLanesWidenWideLoadsOnTheHardware) {
+  int widened64 = 0, widened128 = 0, narrow = 0;
+  for (const std::string& f : corpus_files())
+    for (const CorpusCase& c : read_corpus_file(f)) {
+      const Service s = serve(c.request, BankModel{});
+      if (c.request.kind.name() == "LDS.64" && s.merged) ++widened64;
+      if (c.request.kind.name() == "LDS.128" && s.merged) ++widened128;
+      if (c.request.kind.op == WarpOp::Store) narrow += s.merged ? 0 : 1;
+    }
+  EXPECT_GE(widened64, 30);   // measured cases that exercise the rule, not just pass by it
+  EXPECT_GE(widened128, 30);
+  EXPECT_GT(narrow, 0);
+}
+
+TEST(Corpus, RuleOnHandMadeRequests) {
+  const BankModel m;
+  auto req = [](const char* kind, auto address_of) {
+    WarpRequest r{*parse_instruction_kind(kind), {}};
+    for (int l = 0; l < 32; ++l) r.address.push_back(address_of(l));
+    return r;
+  };
+  // LDS.64: lane pairs (l, l^1) share: one 32-lane phase, 16 distinct 8-byte words = 128 bytes: 1 wavefront.
+  EXPECT_EQ(serve(req("LDS.64", [](int l) { return (l / 2) * 8; }), m).wavefronts, 1);
+  // Same data, pairs broken by one lane: half-warps again, 2 wavefronts.
+  EXPECT_EQ(serve(req("LDS.64", [](int l) { return l == 3 ? 64 : (l / 2) * 8; }), m).wavefronts, 2);
+  // Pairs (l, l^2) count as well.
+  EXPECT_EQ(serve(req("LDS.64", [](int l) { return ((l / 4) * 2 + (l & 1)) * 8; }), m).wavefronts, 1);
+  // LDS.128 of one address for the whole warp: two half-warp phases, never one.
+  EXPECT_EQ(serve(req("LDS.128", [](int) { return 0; }), m).wavefronts, 2);
+  // Quarter-warps reading the same 128 bytes (no pairs): 4.
+  EXPECT_EQ(serve(req("LDS.128", [](int l) { return (l % 8) * 16; }), m).wavefronts, 4);
+  // Stores never widen.
+  EXPECT_EQ(serve(req("STS.64", [](int l) { return (l / 2) * 8; }), m).wavefronts, 2);
+  // Inactive lanes match anything.
+  EXPECT_EQ(serve(req("LDS.64", [](int l) { return l % 2 ? -1 : l * 4; }), m).wavefronts, 1);
+}
+
+TEST(Corpus, MalformedLinesNameFileAndLine) {
+  CorpusCase measured = generate_cases(1, 5, {*parse_instruction_kind("LDS.32")})[0];
+  measured.wavefronts = 1;
+  measured.instructions = 1;
+  const std::string good = to_jsonl(measured);
+  auto error_of = [&](const std::string& text) {
+    std::istringstream in(text);
+    try {
+      read_corpus(in, "c.jsonl");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of(good + "\n" + good + "\n"), "");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF" + good + "\n"), "");  // a byte-order mark is skipped
+  EXPECT_NE(error_of(good + "\n{not json\n").find("c.jsonl:2: not JSON"), std::string::npos);
+  std::string s = good;
+  s.replace(s.find("\"LDS.32\""), 8, "\"LDS.48\"");
+  EXPECT_NE(error_of(s).find("c.jsonl:1: unknown instruction \"LDS.48\""), std::string::npos);
+  s = good;
+  s.replace(s.find("\"pattern\""), 9, "\"colour\"");
+  EXPECT_NE(error_of(s).find("unknown key \"colour\""), std::string::npos);
+  s = good;
+  s.replace(s.find("\"addresses\":["), 13, "\"addresses\":[2,");
+  EXPECT_NE(error_of(s).find("c.jsonl:1: 33 lane addresses"), std::string::npos);
+}
+
+TEST(Corpus, RequestsOutsideTheProbeAreRefusedWithTheLane) {
+  const BankModel m;
+  WarpRequest r{*parse_instruction_kind("LDS.128"), std::vector<std::int64_t>(32, 0)};
+  r.address[7] = 8;
+  EXPECT_THROW(check_request(r, m), Error);  // misaligned
+  try {
+    check_request(r, m);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lane 7"), std::string::npos);
+  }
+  r.address[7] = 49152;
+  EXPECT_THROW(check_request(r, m, 49152), Error);  // past the end
+  r.address[7] = -5;
+  EXPECT_THROW(check_request(r, m), Error);
+  r.address[7] = -1;
+  EXPECT_NO_THROW(check_request(r, m, 49152));
+}
+
+TEST(Corpus, GenerationIsDeterministicAndCoversEveryKindAndPattern) {
+  const auto a = generate_cases(2900, 11, all_instruction_kinds());
+  const auto b = generate_cases(2900, 11, all_instruction_kinds());
+  std::set<std::string> kinds, patterns;
+  int partial = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].request.address, b[i].request.address);
+    kinds.insert(a[i].request.kind.name());
+    patterns.insert(a[i].pattern);
+    EXPECT_NO_THROW(check_request(a[i].request, BankModel{}, a[i].shared_bytes));
+    partial += !a[i].request.kind.is_matrix() && std::count(a[i].request.address.begin(), a[i].request.address.end(), -1) > 0;
+  }
+  EXPECT_EQ(kinds.size(), all_instruction_kinds().size());
+  EXPECT_EQ(patterns, (std::set<std::string>{"few", "groups", "linear", "random", "strided"}));
+  EXPECT_GT(partial, 300);
+  EXPECT_NE(generate_cases(10, 12, all_instruction_kinds())[0].request.address, a[0].request.address);
+}
+
+TEST(Corpus, KindNamesRoundTrip) {
+  for (const InstructionKind& k : all_instruction_kinds()) EXPECT_EQ(parse_instruction_kind(k.name()), k);
+  EXPECT_FALSE(parse_instruction_kind("LDS.256"));
+  EXPECT_EQ(parse_instruction_kind("LDSM.x4.trans")->matrices, 4);
+}
+
+}  // namespace
+}  // namespace swz
