@@ -13,6 +13,7 @@ struct Options {
   std::string input;  // layout file in any supported form
   std::string to;     // json | triton | mlir | cute
   int bits = 0;       // --bits: element width to record (0: keep the file's)
+  std::string units;  // --units: what a bare CuTe Swizzle<B,M,S> acts on (bytes | elements)
 };
 
 Register reg{
@@ -21,9 +22,30 @@ Register reg{
        sub.add_option("input", o->input, "Layout file (JSON, Triton text, #ttg.linear / #ttg.shared_linear, CuTe)")->required();
        sub.add_option("--to", o->to, "Target format: json, triton, mlir or cute")->required();
        sub.add_option("--bits", o->bits, "Element width in bits to record with the layout");
+       sub.add_option("--units", o->units,
+                      "What a bare CuTe Swizzle<B,M,S> acts on: bytes or elements (required for one; CuTe's own printouts say it)");
        sub.callback([o] {
          const TextFormat target = parse_text_format(o->to);
-         LayoutFile f = load_layout_file(o->input);
+         std::optional<SwizzleUnits> units;
+         if (o->units == "bytes") units = SwizzleUnits::Bytes;
+         else if (o->units == "elements") units = SwizzleUnits::Elements;
+         else if (!o->units.empty()) fail("--units {} is not bytes or elements", o->units);
+         std::string text = read_text_file(o->input);
+         // --bits gives a byte-unit swizzle its element width.
+         if (units == SwizzleUnits::Bytes && o->bits && text.find("element_bits") == std::string::npos)
+           text = fmt::format("{} ; element_bits={}", text.substr(0, text.find_last_not_of(" \n\r\t") + 1), o->bits);
+         LayoutFile f;
+         if (detect_format(text) == TextFormat::Cute) {
+           try {
+             // CuTe text is read strictly here: a bare swizzle must say its units.
+             f = parse_cute(text, units, /*strict=*/true);
+           } catch (const Error& e) {
+             fail("{}: {}", o->input, e.what());
+           }
+         } else {
+           if (units) fail("{}: --units applies to CuTe layouts only", o->input);
+           f = parse_layout_text(text, o->input);
+         }
          if (o->bits) {
            if (o->bits != 4 && o->bits != 8 && o->bits != 16 && o->bits != 32 && o->bits != 64)
              fail("--bits {} is not one of 4, 8, 16, 32, 64", o->bits);

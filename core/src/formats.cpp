@@ -371,6 +371,8 @@ CuteTuple parse_cute_tuple(Cursor& c, int depth) {
     while (c.accept(","));
     c.expect(")");
   } else {
+    c.skip_ws();
+    c.accept("_");  // CuTe prints static integers as _8
     t.value = c.integer();
   }
   return t;
@@ -390,7 +392,9 @@ std::vector<CuteMode> modes_of(const CuteTuple& shape, const CuteTuple& stride, 
 
 }  // namespace
 
-LayoutFile parse_cute(const std::string& text) {
+LayoutFile parse_cute(const std::string& text) { return parse_cute(text, std::nullopt, /*strict=*/false); }
+
+LayoutFile parse_cute(const std::string& text, std::optional<SwizzleUnits> given_units, bool strict) {
   const char* what = "CuTe layout";
   std::string main = text;
   std::vector<std::string> options;
@@ -404,11 +408,13 @@ LayoutFile parse_cute(const std::string& text) {
       start = end + 1;
     }
   }
-  bool bytes = false;
+  bool bytes = false, elements = false;
   std::optional<int> element_bits;
   for (const auto& opt : options) {
     if (opt == "bytes") {
       bytes = true;
+    } else if (opt == "elements") {
+      elements = true;
     } else if (opt.rfind("element_bits", 0) == 0) {
       Cursor c{opt, 0, what};
       c.identifier();
@@ -417,20 +423,46 @@ LayoutFile parse_cute(const std::string& text) {
       if (b != 4 && b != 8 && b != 16 && b != 32 && b != 64) fail("{}: element_bits {} is not one of 4, 8, 16, 32, 64", what, b);
       element_bits = static_cast<int>(b);
     } else {
-      fail("{}: unknown option '{}' (known: bytes, element_bits=N)", what, opt);
+      fail("{}: unknown option '{}' (known: bytes, elements, element_bits=N)", what, opt);
     }
   }
+  if (bytes && elements) fail("{}: '; bytes' and '; elements' contradict each other", what);
   Cursor c{main, 0, what};
   std::optional<std::array<int, 3>> swizzle;
-  if (c.accept("Swizzle<")) {
+  std::optional<SwizzleUnits> printed_units;  // what CuTe's printout says: smem_ptr -> bytes, _0 -> elements
+  std::string swizzle_name;
+  auto compose = [&] {
+    if (!c.accept("o") && !c.accept("∘")) fail("{}: expected 'o' (composition) after the swizzle, found '{}'", what, c.excerpt());
+  };
+  const bool long_name = c.accept("Swizzle<");
+  if (long_name || c.accept("Sw<")) {
     std::array<int, 3> bms{};
     for (int i = 0; i < 3; ++i) {
       if (i) c.expect(",");
       bms[static_cast<std::size_t>(i)] = static_cast<int>(c.integer());
     }
     c.expect(">");
-    if (!c.accept("o") && !c.accept("∘")) fail("{}: expected 'o' (composition) after the swizzle, found '{}'", what, c.excerpt());
+    compose();
     swizzle = bms;
+    swizzle_name = fmt::format("{}<{},{},{}>", long_name ? "Swizzle" : "Sw", bms[0], bms[1], bms[2]);
+    c.skip_ws();
+    if (c.accept("smem_ptr[")) {
+      const auto bits = c.integer();
+      c.expect("b]");
+      if (bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64) fail("{}: smem_ptr[{}b]: element width not one of 4, 8, 16, 32, 64", what, bits);
+      if (c.accept("(")) {
+        while (c.pos < c.text.size() && c.text[c.pos] != ')') ++c.pos;
+        c.expect(")");
+      }
+      if (element_bits && *element_bits != bits) fail("{}: smem_ptr[{}b] but element_bits={}", what, bits, *element_bits);
+      element_bits = static_cast<int>(bits);
+      printed_units = SwizzleUnits::Bytes;
+      compose();
+    } else if (c.text.substr(c.pos, 2) == "_0") {
+      c.pos += 2;
+      printed_units = SwizzleUnits::Elements;
+      compose();
+    }
   }
   const CuteTuple shape = parse_cute_tuple(c, 0);
   c.expect(":");
@@ -448,10 +480,31 @@ LayoutFile parse_cute(const std::string& text) {
     for (const auto& m : modes)
       if (m.size <= 0 || !std::has_single_bit(static_cast<std::uint64_t>(m.size)))
         fail("{}: mode size {} is not a power of two", what, m.size);
-  if (bytes && !swizzle) fail("{}: 'bytes' describes a swizzle's units, but there is no swizzle", what);
-  if (bytes && !element_bits) fail("{}: a swizzle on byte addresses needs element_bits=N", what);
+  if ((bytes || elements) && !swizzle) fail("{}: '{}' describes a swizzle's units, but there is no swizzle", what, bytes ? "bytes" : "elements");
+  // Units: the printout's own, the options', the caller's; all that are given must agree.
+  std::optional<SwizzleUnits> units = printed_units;
+  auto agree = [&](std::optional<SwizzleUnits> u, const char* source) {
+    if (!u) return;
+    if (units && *units != *u)
+      fail("{}: {} says the swizzle acts on {}, but the layout says {}", what, source, *u == SwizzleUnits::Bytes ? "bytes" : "elements",
+           *units == SwizzleUnits::Bytes ? "bytes (smem_ptr)" : "elements (_0)");
+    units = u;
+  };
+  agree(bytes ? std::optional<SwizzleUnits>(SwizzleUnits::Bytes) : elements ? std::optional<SwizzleUnits>(SwizzleUnits::Elements) : std::nullopt,
+        "the option");
+  if (swizzle) agree(given_units, "--units");
+  if (swizzle && !units && strict) {
+    const auto& b = *swizzle;
+    fail("{}: {} does not say what it acts on. On element offsets it is CuTe's Sw<{},{},{}> o _0 o {}; on byte addresses "
+         "(CuTe's smem atoms, TMA) it is Sw<{},{},{}> o smem_ptr[Nb] o {}, which for 16-bit elements equals {} on elements. "
+         "Say which: --units elements|bytes (or '; elements' / '; bytes')",
+         what, swizzle_name, b[0], b[1], b[2], layout.to_string(), b[0], b[1], b[2], layout.to_string(),
+         b[1] >= 1 ? fmt::format("Swizzle<{},{},{}>", b[0], b[1] - 1, b[2]) : std::string("no swizzle"));
+  }
+  const bool on_bytes = units == SwizzleUnits::Bytes;
+  if (on_bytes && !element_bits) fail("{}: a swizzle on byte addresses needs the element width (element_bits=N or smem_ptr[Nb])", what);
   const SharedLayout s = swizzle ? cute_swizzle((*swizzle)[0], (*swizzle)[1], (*swizzle)[2], layout,
-                                                bytes ? SwizzleUnits::Bytes : SwizzleUnits::Elements, element_bits.value_or(32))
+                                                on_bytes ? SwizzleUnits::Bytes : SwizzleUnits::Elements, element_bits.value_or(32))
                                  : cute_plain(layout);
   if (!s.is_linear()) fail("{}: {} is not a linear layout: {}", what, trim(main), s.nonlinear_reason());
   LayoutFile f;
@@ -531,8 +584,8 @@ std::optional<TextFormat> detect_format(const std::string& text) {
   if (t.front() == '{') return TextFormat::Json;
   if (t.find("#ttg.") != std::string::npos) return TextFormat::Mlir;
   if (t.find("->") != std::string::npos || t.find("where out dims are") != std::string::npos) return TextFormat::Triton;
-  if (t.find(':') != std::string::npos &&
-      (t.front() == '(' || std::isdigit(static_cast<unsigned char>(t.front())) || t.rfind("Swizzle<", 0) == 0))
+  if (t.find(':') != std::string::npos && (t.front() == '(' || t.front() == '_' || std::isdigit(static_cast<unsigned char>(t.front())) ||
+                                            t.rfind("Swizzle<", 0) == 0 || t.rfind("Sw<", 0) == 0))
     return TextFormat::Cute;
   return std::nullopt;
 }
@@ -553,7 +606,10 @@ std::string write_layout(const LayoutFile& file, TextFormat format) {
         fail(
             "this shared layout is not a CuTe Swizzle<B,M,S> of a power-of-two shape:stride layout; write it as json, triton or "
             "mlir");
-      return *cute + (file.element_bits ? fmt::format(" ; element_bits={}", *file.element_bits) : std::string{}) + "\n";
+      // A swizzle here acts on element offsets: say so, so strict readers take it back.
+      const bool swizzled = cute->rfind("Swizzle<", 0) == 0;
+      return *cute + (swizzled ? " ; elements" : "") +
+             (file.element_bits ? fmt::format(" ; element_bits={}", *file.element_bits) : std::string{}) + "\n";
     }
   }
   return {};

@@ -9,3 +9,12 @@ add_test(NAME Audit.Stdin COMMAND sh -c "$<TARGET_FILE:swizzle> audit - < ${SWZ_
 set_tests_properties(Audit.Stdin PROPERTIES PASS_REGULAR_EXPRESSION "<stdin>: 19 lines, 4 warps, 2 shared-memory accesses")
 swz_audit_bad(Malformed "malformed.ttgir:4:91: expected '>' to close the '<' at column 40" audit ${SWZ_TTGIR}/malformed.ttgir)
 swz_audit_bad(Missing "cannot open" audit ${SWZ_TTGIR}/no_such_kernel.ttgir)
+
+# CuTe printouts through swizzle convert (a bare Swizzle needs --units).
+set(SWZ_CUTE ${PROJECT_SOURCE_DIR}/tests/data/triton/cute)
+swz_audit_ok(CuteGmmaAtom "offset = \\[\\[0, 1\\], \\[0, 2\\], \\[0, 4\\], \\[0, 8\\], \\[0, 16\\], \\[0, 32\\], \\[1, 8\\], \\[2, 16\\], \\[4, 32\\]\\]"
+             convert ${SWZ_CUTE}/k_sw128_fp16.cute --to mlir)
+swz_audit_bad(CuteBareSwizzle "On element offsets it is CuTe's Sw<3,4,3> o _0 o .*on byte addresses.*--units elements\\|bytes"
+              convert ${SWZ_CUTE}/bare_swizzle.cute --to mlir)
+swz_audit_ok(CuteBareSwizzleBytes "\\[1, 8\\], \\[2, 16\\], \\[4, 32\\]" convert ${SWZ_CUTE}/bare_swizzle.cute --to mlir --units bytes --bits 16)
+swz_audit_ok(CuteBareSwizzleElements "Swizzle<2,4,3> o \\(8,64\\):\\(64,1\\) ; elements" convert ${SWZ_CUTE}/bare_swizzle.cute --to cute --units elements)

@@ -22,7 +22,14 @@
 //             Swizzle<3,2,3> o (8,8):(1,8)             (also "∘"; the swizzle acts on element offsets)
 //             Swizzle<3,4,3> o (8,64):(64,1) ; bytes ; element_bits=16
 //           Options after ';': "bytes" (the swizzle acts on byte addresses, as in
-//           CuTe's smem atoms and TMA) and "element_bits=N". Mode i is tensor dim i.
+//           CuTe's smem atoms and TMA), "elements" and "element_bits=N". Mode i is tensor dim i.
+//           CuTe's own printouts are read as they are, static integers (_8) included:
+//             (_8,_64):(_64,_1)     ((_8,_2),_64):((_64,_512),_1)
+//             Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)   the swizzle on byte
+//                                   addresses, 16-bit elements (GMMA::Layout_K_SW128_Atom<half_t>)
+//             Sw<3,3,3> o _0 o (_8,_64):(_64,_1)                     the swizzle on element offsets
+//           A bare Swizzle<B,M,S> o L says neither: strict readers (swizzle convert) refuse
+//           it naming both readings unless told the units; others read elements.
 //           A CuTe layout must be linear over F2 (power-of-two strides forming a
 //           permutation of the offset bits) to become a linear layout.
 //
@@ -34,6 +41,7 @@
 #include <optional>
 #include <string>
 
+#include "swz/factories.h"
 #include "swz/layout_io.h"
 
 namespace swz {
@@ -49,6 +57,9 @@ std::optional<TextFormat> detect_format(const std::string& text);
 LayoutFile parse_triton_text(const std::string& text);
 LayoutFile parse_mlir(const std::string& text);
 LayoutFile parse_cute(const std::string& text);
+// `units`: what a bare swizzle acts on (the printout's own smem_ptr / _0, or "; bytes" /
+// "; elements", must agree with it). `strict`: with neither, fail naming both readings.
+LayoutFile parse_cute(const std::string& text, std::optional<SwizzleUnits> units, bool strict);
 
 std::string to_triton_text(const LinearLayout& layout);
 // The bare attribute when the bases give the shape; otherwise wrapped in a
