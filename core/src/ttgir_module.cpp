@@ -186,6 +186,17 @@ LocDef parse_loc(std::string_view body) {
   return d;
 }
 
+bool known_layout_attribute(std::string_view value) {
+  for (std::string_view dialect : {"#ttg.", "#triton_gpu."}) {
+    if (value.substr(0, dialect.size()) != dialect) continue;
+    const std::string_view kind = value.substr(dialect.size(), value.find('<') - dialect.size());
+    for (std::string_view k : {"blocked", "slice", "nvidia_mma", "dot_op", "amd_mfma", "amd_wmma", "linear", "swizzled_shared",
+                               "nvmma_shared", "padded_shared", "shared_linear"})
+      if (kind == k) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Module read_module(const std::string& text, const std::string& path) {
@@ -218,10 +229,13 @@ Module read_module(const std::string& text, const std::string& path) {
         locs[name] = parse_loc(value);
         continue;
       }
-      try {
-        (void)parse_attribute(std::string(value));
-      } catch (const Error& e) {
-        ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
+      // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
+      if (known_layout_attribute(value)) {
+        try {
+          (void)parse_attribute(std::string(value));
+        } catch (const Error& e) {
+          ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
+        }
       }
       m.aliases[name] = std::string(value);
       continue;
@@ -298,7 +312,10 @@ Module read_module(const std::string& text, const std::string& path) {
         std::size_t p = i + 1;
         while (p < head.size() && (std::isalnum(static_cast<unsigned char>(head[p])) || head[p] == '_' || head[p] == '#')) ++p;
         op.operands.emplace_back(head.substr(i, p - i));
-        if (op.operands.size() == 1 && p < head.size() && head[p] == '[') {
+        std::size_t q = p;
+        while (q < head.size() && head[q] == ' ') ++q;
+        if (op.operands.size() == 1 && q < head.size() && head[q] == '[') {
+          p = q;
           const std::size_t close = head.find(']', p);
           if (close == std::string_view::npos) ctx.error(indent + static_cast<std::size_t>(head.data() - line.data()) + p, "']'");
           op.indices = std::string(head.substr(p + 1, close - p - 1));

@@ -79,6 +79,16 @@ TEST(TtgirModule, MalformedTextSaysWhereAndWhat) {
   EXPECT_EQ(error_of("just words\n"), "m.ttgir:1:1: expected a TTGIR module (module attributes {...} { ... })");
 }
 
+TEST(TtgirModule, OtherDialectsAttributesAreKeptAsText) {
+  const auto m = swz::ttgir::read_module(
+      "#di_file = #llvm.di_file<\"k.py\" in \"/src\">\n#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>\n"
+      "module {\n  %v = ttg.memdesc_subslice %a [0, 16] : !ttg.memdesc<8x32xf32, #s, #smem> -> !ttg.memdesc<8x16xf32, #s, #smem, 8x32>\n}\n",
+      "m.ttgir");
+  EXPECT_EQ(m.aliases.at("di_file"), "#llvm.di_file<\"k.py\" in \"/src\">");
+  ASSERT_EQ(m.ops.size(), 1u);
+  EXPECT_EQ(m.ops[0].indices, "0, 16");
+}
+
 TEST(TtgirModule, HundredThousandLinesStreamInWellUnderASecond) {
   std::string text = "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
                      "#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
