@@ -201,6 +201,38 @@ bool is_no_data_op(const std::string& name) {
   return ops.count(name.substr(dot + 1)) != 0;
 }
 
+// ldmatrix.x4 into a dot operand: each lane of the operand layout holds two 16-bit elements of a
+// matrix row (register 0, lanes 0-1 span 8 contiguous elements), lanes 2-4 pick the row, registers
+// 1-2 the matrix. The row addresses lanes hand to ldmatrix follow from that:
+//   row vector [r0 t0 t1] (16 bytes), row lanes [t2 t3 t4], matrix lanes [r1 r2], then the rest.
+// For .trans the two groups swap roles (the stored rows run along the other dim).
+// Returns the address layout, or nullopt when the operand does not have that shape.
+std::optional<std::pair<LinearLayout, bool>> ldmatrix_addresses(const LinearLayout& operand, const SharedLayout& shared) {
+  const auto& reg = operand.bases("register");
+  const auto& lane = operand.bases("lane");
+  if (reg.size() < 3 || lane.size() != 5 || !shared.is_linear()) return std::nullopt;
+  const auto& offsets = shared.linear().bases("offset");
+  if (offsets.size() < 3) return std::nullopt;
+  // The stored rows' contiguous direction: offset bits 0..2 (16 bytes of 16-bit elements).
+  const std::vector<BitVec> contiguous{offsets[0], offsets[1], offsets[2]};
+  const std::vector<BitVec> group_a{reg[0], lane[0], lane[1]}, group_b{lane[2], lane[3], lane[4]};
+  bool trans = false;
+  if (group_a != contiguous) {
+    if (group_b != contiguous) return std::nullopt;
+    trans = true;
+  }
+  const auto& vector = trans ? group_b : group_a;
+  const auto& rows = trans ? group_a : group_b;
+  std::vector<BitVec> regs = vector;
+  for (std::size_t i = 3; i < reg.size(); ++i) regs.push_back(reg[i]);
+  std::vector<BitVec> lanes = rows;
+  lanes.push_back(reg[1]);
+  lanes.push_back(reg[2]);
+  LinearLayout addresses({InDim{"register", regs}, InDim{"lane", lanes}, InDim{"warp", operand.bases("warp")}, InDim{"block", {}}},
+                         operand.out_dims());
+  return std::make_pair(addresses, trans);
+}
+
 // [SECTION] Accesses
 
 struct Pending {
@@ -245,16 +277,25 @@ AuditReport audit(const Module& m) {
     if (d.layout.shape() != s.layout.shape())
       fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"), fmt::join(s.layout.shape(), "x"));
     Access access{d.layout, kind, 0, vec_bits};
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"), s.text,
-                                        s.layout.description(), vec_bits);
+    std::string instruction;
+    if (instruction_prefix == "LDSM") {
+      if (const auto lds = ldmatrix_addresses(d.layout, s.layout)) {
+        access = Access{lds->first, kind, 4, 0};
+        instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
+      }
+    }
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"), s.text,
+                                        s.layout.description(), vec_bits, access.ldmatrix);
     auto cached = simulations.find(key);
     if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s.layout, bits, au.bank)).first;
     const AccessResult& r = cached->second;
     fill(a, r);
-    a.instruction = instruction_prefix == "LDSM" ? "LDSM.x4" : sass(instruction_prefix.c_str(), r.vector.bits);
+    a.instruction = !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
-    a.note = note;
+    a.note = instruction_prefix == "LDSM" && instruction.empty()
+                 ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
+                 : note;
     pending.push_back({report.accesses.size(), access, view.layout, view.root, view.plain_view, bits});
     report.accesses.push_back(std::move(a));
   };
@@ -347,11 +388,11 @@ AuditReport audit(const Module& m) {
           const AttrNode e = ttgir::resolve(*dst.encoding, m.aliases);
           if (const AttrNode* parent = e.field("parent")) {
             const AttrNode p = ttgir::resolve(*parent, m.aliases);
-            ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16;
+            ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
           }
         }
         lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits, ldmatrix ? "LDSM" : "LDS", 0,
-            ldmatrix ? "ldmatrix into an mma operand; simulated as the operand layout's own vector loads" : "");
+            ldmatrix ? "ldmatrix into an mma operand" : "");
         continue;
       }
       if (kind == "async_copy_global_to_local") {
@@ -457,6 +498,7 @@ AuditReport audit(const Module& m) {
       try {
         Access w = writer->access, rd = reader->access;
         w.kind = AccessKind::Store;
+        w.ldmatrix = 0;  // no writer in the module: the reader's own rows stand in for it
         rd.kind = AccessKind::Load;
         const SolveResult r = solve(w, rd, p.element_bits, au.bank);
         const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);

@@ -91,6 +91,35 @@ TEST(AuditModule, ConvertLayoutInsideAWarpNeedsNoSharedMemory) {
   EXPECT_EQ(r.accesses[1].instructions, 8 * 4);  // 8 registers per thread, 4 warps
 }
 
+TEST(AuditModule, DotOperandLoadsAreLdmatrix) {
+  // 16-byte rows at a 128-byte pitch: unswizzled, ldmatrix.x4 takes 32 wavefronts (hardware.md); with
+  // the 128-byte swizzle (vec 8, maxPhase 8), 4. A row-major B operand needs the .trans form.
+  const std::string module = R"(#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#plain = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#swz = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @k(%p: !ttg.memdesc<64x64xf16, #plain, #smem>, %s: !ttg.memdesc<64x64xf16, #swz, #smem>) {
+    %a = ttg.local_load %p : !ttg.memdesc<64x64xf16, #plain, #smem> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b = ttg.local_load %s : !ttg.memdesc<64x64xf16, #swz, #smem> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %c = ttg.local_load %s : !ttg.memdesc<64x64xf16, #swz, #smem> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    tt.return
+  }
+}
+)";
+  const auto r = swz::audit_module(module, "l.ttgir");
+  ASSERT_EQ(r.accesses.size(), 3u);
+  EXPECT_EQ(r.accesses[0].instruction, "LDSM.x4");
+  EXPECT_EQ(r.accesses[0].wavefronts, 32.0);
+  EXPECT_EQ(r.accesses[0].ideal_wavefronts, 4);
+  EXPECT_EQ(r.accesses[0].instructions, 32);  // 64x64 per warp pair, 256 elements per x4, A broadcast over 2 warps
+  EXPECT_TRUE(r.accesses[0].suggestion);
+  EXPECT_EQ(r.accesses[1].instruction, "LDSM.x4");
+  EXPECT_EQ(r.accesses[1].wavefronts, 4.0);
+  EXPECT_EQ(r.accesses[2].instruction, "LDSM.x4.trans");
+  EXPECT_EQ(r.accesses[2].wavefronts, 4.0);
+}
+
 TEST(AuditModule, WgmmaOperandsAreListedNotSimulated) {
   const auto r = swz::audit_module(R"(#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
