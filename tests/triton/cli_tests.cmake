@@ -1,5 +1,5 @@
 # swizzle audit from the command line (included by CMakeLists.txt here).
-swz_audit_ok(Table "9  ttg.local_load +load +LDS.32 +32 +32.00 +1 +32  CONFLICT  transpose.py:12:8.*suggestion.*shared_linear"
+swz_audit_ok(Table "9  ttg.local_load +load +LDS.32 +32 +32.00 +1 +32  CONFLICT  transpose.py:12:8.*suggestion \\(1.00 wavefronts\\): #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 32, order = \\[1, 0\\]}>"
              audit ${SWZ_TTGIR}/transpose_conflict.ttgir)
 swz_audit_ok(Json "\"accesses\": \\[.*\"instruction\": \"LDS.32\".*\"wavefronts\": 32.0" audit ${SWZ_TTGIR}/transpose_conflict.ttgir --json)
 swz_audit_ok(RealMatmul "LDGSTS.128.*wgmma.*ttg.convert_layout" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir)
