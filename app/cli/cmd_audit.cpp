@@ -1,9 +1,9 @@
 // swizzle audit: every shared-memory access of a Triton kernel's TTGIR (audit.h).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <iostream>
 #include <iterator>
-
-#include <fmt/format.h>
 
 #include "command.h"
 #include "swz/audit.h"
@@ -44,7 +44,8 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                     fmt::print("{}", format_audit(report));
                   if (o->bench) {
                     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-                    fmt::print(stderr, "bench: {} lines read in {:.1f} ms, audited in {:.1f} ms\n", module.lines, ms(start, read), ms(read, done));
+                    fmt::print(stderr, "bench: {} lines read in {:.1f} ms, audited in {:.1f} ms\n", module.lines, ms(start, read),
+                               ms(read, done));
                   }
                 });
               }}};

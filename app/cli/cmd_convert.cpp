@@ -22,14 +22,18 @@ Register reg{
        sub.add_option("input", o->input, "Layout file (JSON, Triton text, #ttg.linear / #ttg.shared_linear, CuTe)")->required();
        sub.add_option("--to", o->to, "Target format: json, triton, mlir or cute")->required();
        sub.add_option("--bits", o->bits, "Element width in bits to record with the layout");
-       sub.add_option("--units", o->units,
-                      "What a bare CuTe Swizzle<B,M,S> acts on: bytes or elements (required for one; CuTe's own printouts say it)");
+       sub.add_option(
+           "--units", o->units,
+           "What a bare CuTe Swizzle<B,M,S> acts on: bytes or elements (required for one; CuTe's own printouts say it)");
        sub.callback([o] {
          const TextFormat target = parse_text_format(o->to);
          std::optional<SwizzleUnits> units;
-         if (o->units == "bytes") units = SwizzleUnits::Bytes;
-         else if (o->units == "elements") units = SwizzleUnits::Elements;
-         else if (!o->units.empty()) fail("--units {} is not bytes or elements", o->units);
+         if (o->units == "bytes")
+           units = SwizzleUnits::Bytes;
+         else if (o->units == "elements")
+           units = SwizzleUnits::Elements;
+         else if (!o->units.empty())
+           fail("--units {} is not bytes or elements", o->units);
          std::string text = read_text_file(o->input);
          // --bits gives a byte-unit swizzle its element width.
          if (units == SwizzleUnits::Bytes && o->bits && text.find("element_bits") == std::string::npos)

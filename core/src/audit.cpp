@@ -80,6 +80,7 @@ struct View {
 };
 
 struct Auditor {
+  explicit Auditor(const Module& module) : m(module) {}
   const Module& m;
   BankModel bank;
   std::map<std::string, View> views;
@@ -92,7 +93,8 @@ struct Auditor {
       if (!it->second.origin.empty()) {
         *plain = false;
         if (origin) {
-          if (origin->empty()) *origin = it->second.origin;
+          if (origin->empty())
+            *origin = it->second.origin;
           else
             for (std::size_t i = 0; i < origin->size() && i < it->second.origin.size(); ++i) (*origin)[i] += it->second.origin[i];
         }
@@ -129,21 +131,25 @@ struct Auditor {
     SharedView v;
     std::vector<std::int64_t> origin;
     v.root = root_of(value, &origin, &v.plain_view);
-    const std::string key = fmt::format("{}|{}|{}|{}|{}", t.text, fmt::join(shape, "x"), fmt::join(origin, ","), v.plain_view, element_bits);
+    const std::string key =
+        fmt::format("{}|{}|{}|{}|{}", t.text, fmt::join(shape, "x"), fmt::join(origin, ","), v.plain_view, element_bits);
     auto it = shared_cache.find(key);
-    if (it == shared_cache.end()) it = shared_cache.emplace(key, std::make_shared<const Shared>(shared_uncached(t, shape, element_bits, origin, Shared{}))).first;
+    if (it == shared_cache.end())
+      it = shared_cache.emplace(key, std::make_shared<const Shared>(shared_uncached(t, shape, element_bits, origin, Shared{})))
+               .first;
     v.layout = it->second;
     return v;
   }
 
-  Shared shared_uncached(const Type& t, const std::vector<std::int64_t>& shape, int element_bits, std::vector<std::int64_t> origin,
-                         Shared s) const {
+  Shared shared_uncached(const Type& t, const std::vector<std::int64_t>& shape, int element_bits,
+                         std::vector<std::int64_t> origin, Shared s) const {
     s.text = attribute_text(*t.encoding, m.aliases);
     if (m.num_ctas > 1) fail("modules with {} CTAs per CGA are not modelled", m.num_ctas);
     // A subslice prints its allocation's shape last: the layout lives on that shape.
     std::vector<std::int64_t> layout_shape = shape;
     if (!t.alloc_shape.empty()) {
-      layout_shape.assign(t.alloc_shape.end() - static_cast<std::ptrdiff_t>(std::min(shape.size(), t.alloc_shape.size())), t.alloc_shape.end());
+      layout_shape.assign(t.alloc_shape.end() - static_cast<std::ptrdiff_t>(std::min(shape.size(), t.alloc_shape.size())),
+                          t.alloc_shape.end());
     }
     const ttgir::Layout l = ttgir::convert(*t.encoding, layout_shape, element_bits, m.aliases);
     if (l.kind != LayoutKind::Shared || !l.shared) fail("a memdesc with a distributed layout");
@@ -153,7 +159,8 @@ struct Auditor {
     }
     // The window of the subslice: absolute offsets of the parent layout.
     origin.resize(shape.size(), 0);
-    if (!origin.empty() && origin.size() > shape.size()) origin.erase(origin.begin(), origin.end() - static_cast<std::ptrdiff_t>(shape.size()));
+    if (!origin.empty() && origin.size() > shape.size())
+      origin.erase(origin.begin(), origin.end() - static_cast<std::ptrdiff_t>(shape.size()));
     const SharedLayout parent = *l.shared;
     s.layout = SharedLayout::from_function(
         shape,
@@ -182,21 +189,35 @@ void fill(AuditAccess& a, const AccessResult& r) {
   a.wavefronts = r.mean_wavefronts;
   a.ideal_wavefronts = r.ideal_wavefronts;
   a.worst_wavefronts = r.wavefronts;
-  a.conflicts = r.instructions() ? static_cast<double>(r.total_wavefronts - r.total_ideal) / static_cast<double>(r.instructions()) : 0.0;
+  a.conflicts =
+      r.instructions() ? static_cast<double>(r.total_wavefronts - r.total_ideal) / static_cast<double>(r.instructions()) : 0.0;
 }
 
 bool is_modelled_op(const std::string& name) {
-  static const std::set<std::string> ops{"local_store", "local_load", "local_alloc", "async_copy_global_to_local", "convert_layout"};
+  static const std::set<std::string> ops{"local_store", "local_load", "local_alloc", "async_copy_global_to_local",
+                                         "convert_layout"};
   const auto dot = name.find('.');
   return ops.count(name.substr(dot + 1)) != 0 && (name.rfind("ttg.", 0) == 0 || name.rfind("triton_gpu.", 0) == 0);
 }
 
 // Ops that move no tensor data through shared memory.
 bool is_no_data_op(const std::string& name) {
-  static const std::set<std::string> ops{"local_dealloc",       "async_commit_group", "async_wait",       "memdesc_index",
-                                         "memdesc_subslice",    "memdesc_trans",      "memdesc_reinterpret", "memdesc_subview",
-                                         "warp_group_dot_wait", "fence_async_shared", "barrier",          "predicate_stage",
-                                         "mask",                "mask.return",        "warp_yield",       "warp_return"};
+  static const std::set<std::string> ops{"local_dealloc",
+                                         "async_commit_group",
+                                         "async_wait",
+                                         "memdesc_index",
+                                         "memdesc_subslice",
+                                         "memdesc_trans",
+                                         "memdesc_reinterpret",
+                                         "memdesc_subview",
+                                         "warp_group_dot_wait",
+                                         "fence_async_shared",
+                                         "barrier",
+                                         "predicate_stage",
+                                         "mask",
+                                         "mask.return",
+                                         "warp_yield",
+                                         "warp_return"};
   const auto dot = name.find('.');
   return ops.count(name.substr(dot + 1)) != 0;
 }
@@ -228,8 +249,9 @@ std::optional<std::pair<LinearLayout, bool>> ldmatrix_addresses(const LinearLayo
   std::vector<BitVec> lanes = rows;
   lanes.push_back(reg[1]);
   lanes.push_back(reg[2]);
-  LinearLayout addresses({InDim{"register", regs}, InDim{"lane", lanes}, InDim{"warp", operand.bases("warp")}, InDim{"block", {}}},
-                         operand.out_dims());
+  LinearLayout addresses(
+      {InDim{"register", regs}, InDim{"lane", lanes}, InDim{"warp", operand.bases("warp")}, InDim{"block", {}}},
+      operand.out_dims());
   return std::make_pair(addresses, trans);
 }
 
@@ -239,7 +261,8 @@ std::optional<std::pair<std::string, double>> named_equivalent(const Access& wri
                                                                const SharedLayout& best, int bits, const BankModel& bank) {
   const auto shape = best.shape();
   if (shape.size() != 2) return std::nullopt;
-  const double w_best = simulate(writer, best, bits, bank).mean_wavefronts, r_best = simulate(reader, best, bits, bank).mean_wavefronts;
+  const double w_best = simulate(writer, best, bits, bank).mean_wavefronts,
+               r_best = simulate(reader, best, bits, bank).mean_wavefronts;
   auto try_attr = [&](const std::string& attr) -> std::optional<std::pair<std::string, double>> {
     try {
       const ttgir::Layout l = ttgir::convert(attr, shape, bits);
@@ -253,15 +276,16 @@ std::optional<std::pair<std::string, double>> named_equivalent(const Access& wri
   };
   for (int swizzle : {128, 64, 32})
     for (const char* transposed : {"false", "true"})
-      if (auto found = try_attr(fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}}}>", swizzle,
-                                            transposed, bits)))
+      if (auto found =
+              try_attr(fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}}}>",
+                                   swizzle, transposed, bits)))
         return found;
   for (const char* order : {"[1, 0]", "[0, 1]"})
     for (int vec = 1; vec * bits <= 128; vec *= 2)
       for (int max_phase = 2; max_phase <= 32; max_phase *= 2)
         for (int per_phase = 1; per_phase <= 8; per_phase *= 2)
-          if (auto found = try_attr(fmt::format("#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>", vec, per_phase,
-                                                max_phase, order)))
+          if (auto found = try_attr(fmt::format("#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>",
+                                                vec, per_phase, max_phase, order)))
             return found;
   return std::nullopt;
 }
@@ -284,7 +308,7 @@ AuditReport audit(const Module& m) {
   report.path = m.path;
   report.lines = m.lines;
   report.num_warps = m.num_warps;
-  Auditor au{m, BankModel{}, {}, {}};
+  Auditor au(m);
   au.bank.warp_size = m.threads_per_warp;
   std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
   std::map<std::string, AccessResult> simulations;
@@ -302,13 +326,14 @@ AuditReport audit(const Module& m) {
     a.note = why;
     report.accesses.push_back(std::move(a));
   };
-  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits, const std::string& instruction_prefix,
-                 int vec_bits, const std::string& note) {
+  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
+                 const std::string& instruction_prefix, int vec_bits, const std::string& note) {
     const Shared& s = *view.layout;
     AuditAccess a = entry(op);
     a.direction = kind == AccessKind::Store ? "store" : "load";
     if (d.layout.shape() != s.layout.shape())
-      fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"), fmt::join(s.layout.shape(), "x"));
+      fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
+           fmt::join(s.layout.shape(), "x"));
     Access access{d.layout, kind, 0, vec_bits};
     std::string instruction;
     if (instruction_prefix == "LDSM") {
@@ -317,13 +342,14 @@ AuditReport audit(const Module& m) {
         instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
       }
     }
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"), s.text,
-                                        s.layout.description(), vec_bits, access.ldmatrix);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"),
+                                        s.text, s.layout.description(), vec_bits, access.ldmatrix);
     auto cached = simulations.find(key);
     if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s.layout, bits, au.bank)).first;
     const AccessResult& r = cached->second;
     fill(a, r);
-    a.instruction = !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
+    a.instruction = !instruction.empty() ? instruction
+                                         : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
     a.note = instruction_prefix == "LDSM" && instruction.empty()
@@ -383,7 +409,12 @@ AuditReport audit(const Module& m) {
           }
           continue;
         }
-        not_modelled(op, fmt::format("{} is not modelled", op.name));
+        if (kind.find("barrier") != std::string::npos || kind == "arrive_barrier" || kind == "barrier_expect")
+          not_modelled(op, fmt::format("{}: an mbarrier (8 bytes of shared memory), no tensor data", op.name));
+        else if (kind.find("tma") != std::string::npos)
+          not_modelled(op, fmt::format("{}: TMA moves whole boxes by the copy engine; no LSU bank model applies", op.name));
+        else
+          not_modelled(op, fmt::format("{} is not modelled", op.name));
         continue;
       }
       if (!is_modelled_op(op.name)) {
@@ -397,21 +428,24 @@ AuditReport audit(const Module& m) {
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
         const Distributed& d = au.distributed(src, bits);
-        const Auditor::SharedView s = au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
+        const Auditor::SharedView s =
+            au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
         lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
         continue;
       }
       if (kind == "local_store") {
-        if (op.operand_types.size() < 1 || op.result_types.empty() || op.operands.size() < 2) fail("local_store needs its operands and types");
+        if (op.operand_types.size() < 1 || op.result_types.empty() || op.operands.size() < 2)
+          fail("local_store needs its operands and types");
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-        lsu(op, AccessKind::Store, au.distributed(src, bits), au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits,
-            "STS", 0, "");
+        lsu(op, AccessKind::Store, au.distributed(src, bits),
+            au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0, "");
         continue;
       }
       if (kind == "local_load") {
-        if (op.operand_types.empty() || op.result_types.empty() || op.operands.empty()) fail("local_load needs its operand and types");
+        if (op.operand_types.empty() || op.result_types.empty() || op.operands.empty())
+          fail("local_load needs its operand and types");
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = src.element_bits ? src.element_bits : dst.element_bits;
@@ -424,12 +458,13 @@ AuditReport audit(const Module& m) {
             ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
           }
         }
-        lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits, ldmatrix ? "LDSM" : "LDS", 0,
-            ldmatrix ? "ldmatrix into an mma operand" : "");
+        lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
+            ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" : "");
         continue;
       }
       if (kind == "async_copy_global_to_local") {
-        if (op.operand_types.empty() || op.result_types.empty() || op.operands.size() < 2) fail("async_copy_global_to_local needs its operands and types");
+        if (op.operand_types.empty() || op.result_types.empty() || op.operands.size() < 2)
+          fail("async_copy_global_to_local needs its operands and types");
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits;
@@ -466,9 +501,11 @@ AuditReport audit(const Module& m) {
         for (BitVec b : D.bases("lane")) d_rl.push_back(b);
         const Subspace s_w = Subspace::span(s_rl, S.out_bits()), d_w = Subspace::span(d_rl, D.out_bits());
         bool in_warp = s_w == d_w && S.bases("warp").size() == D.bases("warp").size();
-        for (std::size_t i = 0; in_warp && i < S.bases("warp").size(); ++i) in_warp = s_w.contains(S.bases("warp")[i] ^ D.bases("warp")[i]);
+        for (std::size_t i = 0; in_warp && i < S.bases("warp").size(); ++i)
+          in_warp = s_w.contains(S.bases("warp")[i] ^ D.bases("warp")[i]);
         bool in_thread = in_warp && s_r == d_r && S.bases("lane").size() == D.bases("lane").size();
-        for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i) in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
+        for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i)
+          in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
         if (in_warp) {
           a.instruction = in_thread ? "registers" : "shuffle";
           const std::int64_t regs = std::int64_t{1} << S.bases("register").size();
@@ -523,8 +560,9 @@ AuditReport audit(const Module& m) {
     auto [writer, reader] = sides[p.root];
     if (!writer || writer->access.layout.shape() != p.access.layout.shape()) writer = &p;
     if (!reader || reader->access.layout.shape() != p.access.layout.shape()) reader = &p;
-    const std::string key = fmt::format("{}|{}|{}|{}", report.accesses[writer->index].distributed_layout,
-                                        report.accesses[reader->index].distributed_layout, a.distributed_layout, static_cast<int>(p.access.kind));
+    const std::string key =
+        fmt::format("{}|{}|{}|{}", report.accesses[writer->index].distributed_layout,
+                    report.accesses[reader->index].distributed_layout, a.distributed_layout, static_cast<int>(p.access.kind));
     auto it = solved.find(key);
     if (it == solved.end()) {
       std::optional<std::pair<std::string, double>> answer;
@@ -538,7 +576,8 @@ AuditReport audit(const Module& m) {
         if (mine.mean_wavefronts + 1e-9 < *a.wavefronts) {
           answer = {{ttgir::shared_linear_attribute(r.offset_bases), mine.mean_wavefronts}};
           // A Triton attribute people already write, when one does as well as the solver's layout.
-          if (auto named = named_equivalent(w, rd, p.access, r.shared, p.element_bits, au.bank)) answer = {{named->first, named->second}};
+          if (auto named = named_equivalent(w, rd, p.access, r.shared, p.element_bits, au.bank))
+            answer = {{named->first, named->second}};
         }
       } catch (const Error&) {
       } catch (const SolverBug&) {
@@ -585,8 +624,8 @@ nlohmann::json to_json(const AuditReport& report) {
 std::string format_audit(const AuditReport& report) {
   std::string s = fmt::format("{}: {} lines, {} warps, {} shared-memory accesses\n", report.path, report.lines, report.num_warps,
                               report.accesses.size());
-  s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}\n", "line", "op", "dir", "instruction", "instrs", "wavefronts",
-                   "ideal", "worst", "loc / note");
+  s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}\n", "line", "op", "dir", "instruction", "instrs",
+                   "wavefronts", "ideal", "worst", "loc / note");
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
   auto inum = [](const std::optional<int>& v) { return v ? fmt::format("{}", *v) : std::string("-"); };
   int conflicted = 0;
@@ -597,8 +636,9 @@ std::string format_audit(const AuditReport& report) {
     if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" ||
                             a.instruction == "shuffle" || a.instruction == "registers"))
       tail += (tail.empty() ? "" : "  ") + a.note;
-    s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"), a.instruction,
-                     a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts), bad ? "CONFLICT  " : "", tail);
+    s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"),
+                     a.instruction, a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts),
+                     bad ? "CONFLICT  " : "", tail);
     if (a.suggestion) s += fmt::format("        suggestion ({} wavefronts): {}\n", num(a.suggestion_wavefronts), *a.suggestion);
   }
   s += fmt::format("{} of {} accesses have bank conflicts\n", conflicted, report.accesses.size());

@@ -9,8 +9,6 @@
 //   [SECTION] Distributed  blocked, slice, nvidia_mma, dot_op, amd_mfma, amd_wmma, linear
 //   [SECTION] Shared       swizzled_shared, nvmma_shared, padded_shared, shared_linear
 //   [SECTION] Convert      dispatch
-#include "swz/ttgir.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,6 +18,7 @@
 
 #include "swz/error.h"
 #include "swz/formats.h"
+#include "swz/ttgir.h"
 
 namespace swz::ttgir {
 
@@ -51,7 +50,9 @@ struct Parser {
   void expect(char c) {
     if (!accept(c)) error(fmt::format("'{}'", c));
   }
-  static bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '$'; }
+  static bool word_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '$';
+  }
   std::string word() {
     skip_ws();
     const std::size_t start = pos;
@@ -509,11 +510,13 @@ std::int64_t int_field(const AttrNode& a, const char* key, std::optional<std::in
     if (fallback) return *fallback;
     fail("#ttg.{} has no '{}'", a.layout_kind(), key);
   }
-  if (f->kind != AttrNode::Kind::Integer && f->kind != AttrNode::Kind::Bool) fail("'{}' of #ttg.{} is not a number", key, a.layout_kind());
+  if (f->kind != AttrNode::Kind::Integer && f->kind != AttrNode::Kind::Bool)
+    fail("'{}' of #ttg.{} is not a number", key, a.layout_kind());
   return f->integer;
 }
 
-std::vector<std::int64_t> list_field(const AttrNode& a, const char* key, std::optional<std::vector<std::int64_t>> fallback = std::nullopt) {
+std::vector<std::int64_t> list_field(const AttrNode& a, const char* key,
+                                     std::optional<std::vector<std::int64_t>> fallback = std::nullopt) {
   const AttrNode* f = a.field(key);
   if (!f) {
     if (fallback) return *fallback;
@@ -593,8 +596,10 @@ Named nvidia_mma_tile(const std::vector<std::int64_t>& tile_shape, std::int64_t 
                       const std::vector<std::int64_t>& rep_order) {
   Named cta = identity_nd("register", std::vector<std::int64_t>(rep_order.size(), 1), rep_order);
   const std::string inner = dim_name(static_cast<std::size_t>(order[0])), outer = dim_name(static_cast<std::size_t>(order[1]));
-  const std::int64_t inner_size = tile_shape[static_cast<std::size_t>(order[0])], outer_size = tile_shape[static_cast<std::size_t>(order[1])];
-  if (outer_size % 8 != 0 || inner_size % (4 * k_width) != 0) fail("mma tile {}x{} does not fit kWidth {}", outer_size, inner_size, k_width);
+  const std::int64_t inner_size = tile_shape[static_cast<std::size_t>(order[0])],
+                     outer_size = tile_shape[static_cast<std::size_t>(order[1])];
+  if (outer_size % 8 != 0 || inner_size % (4 * k_width) != 0)
+    fail("mma tile {}x{} does not fit kWidth {}", outer_size, inner_size, k_width);
   cta *= identity1d(k_width, "register", inner) * identity1d(4, "lane", inner) * identity1d(8, "lane", outer) *
          identity1d(outer_size / 8, "register", outer) * identity1d(inner_size / (k_width * 4), "register", inner);
   return cta;
@@ -645,7 +650,8 @@ Named nvidia_dot_layout(const AttrNode& dot, const AttrNode& parent, const std::
   const int op = static_cast<int>(int_field(dot, "opIdx"));
   const std::int64_t k_width = int_field(dot, "kWidth", 2);
   log2_of(k_width, "kWidth");
-  if (op != 0 && m.version == 3) fail("#ttg.dot_op opIdx 1 over an mma v3 parent is read from shared memory; not a register layout");
+  if (op != 0 && m.version == 3)
+    fail("#ttg.dot_op opIdx 1 over an mma v3 parent is read from shared memory; not a register layout");
   std::vector<std::int64_t> tile(rank, 1);
   if (op == 0) {
     tile[rank - 2] = 16;
@@ -744,7 +750,9 @@ Named mfma_dot_layout(const AttrNode& dot, const AttrNode& parent, const std::ve
   const std::int64_t k_tile = k_width * k_lanes;
   for (std::int64_t r = k_tile; r < k_size; r *= 2) reg.push_back({r, 0});
   const auto order = dot_operand_order(op, rank, /*k_contig=*/true);
-  Named tile{{dim_name(static_cast<std::size_t>(order[0])), dim_name(static_cast<std::size_t>(order[1]))}, {1, 1}, {{"register", reg}, {"lane", lane}}};
+  Named tile{{dim_name(static_cast<std::size_t>(order[0])), dim_name(static_cast<std::size_t>(order[1]))},
+             {1, 1},
+             {{"register", reg}, {"lane", lane}}};
   infer_sizes(tile);
   if (rank == 3) tile *= identity1d(1, "register", "dim0") * identity1d(1, "lane", "dim0");
   const auto outs = standard_outs(rank);
@@ -765,9 +773,11 @@ Named amd_wmma_layout(const AttrNode& a, const std::vector<std::int64_t>& shape)
   Named tile;
   if (version == 1) {
     // 16 lanes along N; each holds every other row of M, lanes 16..31 the odd rows.
-    tile = Named{{dim_m, dim_n}, {16, 16}, {{"register", {{2, 0}, {4, 0}, {8, 0}}}, {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}}}};
+    tile = Named{
+        {dim_m, dim_n}, {16, 16}, {{"register", {{2, 0}, {4, 0}, {8, 0}}}, {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}}}};
   } else if (version == 2 || version == 3) {
-    tile = Named{{dim_m, dim_n}, {16, 16}, {{"register", {{1, 0}, {2, 0}, {4, 0}}}, {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}}}};
+    tile = Named{
+        {dim_m, dim_n}, {16, 16}, {{"register", {{1, 0}, {2, 0}, {4, 0}}}, {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}}}};
   } else {
     fail("#ttg.amd_wmma version {} is not modelled", version);
   }
@@ -787,7 +797,8 @@ Named linear_layout(const AttrNode& a, const std::vector<std::int64_t>& shape) {
     n.ins.emplace_back(in, std::vector<Basis>{});
     if (const AttrNode* f = a.field(in))
       for (const auto& b : f->items) {
-        if (b.items.size() != shape.size()) fail("#ttg.linear: a {} basis has {} coordinates for a rank-{} tensor", in, b.items.size(), shape.size());
+        if (b.items.size() != shape.size())
+          fail("#ttg.linear: a {} basis has {} coordinates for a rank-{} tensor", in, b.items.size(), shape.size());
         Basis v;
         for (const auto& x : b.items) v.push_back(x.integer);
         n.ins.back().second.push_back(v);
@@ -905,7 +916,8 @@ Named nvmma_shared(const AttrNode& a, const std::vector<std::int64_t>& shape, in
   const int bits = static_cast<int>(int_field(a, "elementBitWidth", element_bits));
   const bool fp4_padded = int_field(a, "fp4Padded", 0) != 0;
   if (fp4_padded) fail("#ttg.nvmma_shared with fp4Padded is not modelled");
-  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128) fail("#ttg.nvmma_shared swizzlingByteWidth {} is not 0, 32, 64 or 128", swizzle);
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    fail("#ttg.nvmma_shared swizzlingByteWidth {} is not 0, 32, 64 or 128", swizzle);
   if (rank == 1) return combine(identity1d(per_cta[0], "offset", "dim0"), cga, shape);
   // The TMA box: at most 256 per dim, the contiguous dim at most one swizzle row.
   std::vector<std::int64_t> box = per_cta;
@@ -990,7 +1002,8 @@ SharedResult convert_shared(const AttrNode& a, const std::vector<std::int64_t>& 
 }
 
 bool is_shared_kind(const std::string& kind) {
-  return kind == "swizzled_shared" || kind == "shared" || kind == "nvmma_shared" || kind == "shared_linear" || kind == "padded_shared";
+  return kind == "swizzled_shared" || kind == "shared" || kind == "nvmma_shared" || kind == "shared_linear" ||
+         kind == "padded_shared";
 }
 
 }  // namespace
@@ -1020,13 +1033,13 @@ Layout convert(const AttrNode& attribute, const std::vector<std::int64_t>& shape
     const LinearLayout& l = out.linear;
     for (int d = 0; d < l.rank(); ++d) {
       std::int64_t reach = 1;
-      for (BitVec b : offsets.bases("offset")) reach = std::max<std::int64_t>(reach, l.unflatten(b)[static_cast<std::size_t>(d)] * 2);
+      for (BitVec b : offsets.bases("offset"))
+        reach = std::max<std::int64_t>(reach, l.unflatten(b)[static_cast<std::size_t>(d)] * 2);
       tile[static_cast<std::size_t>(d)] = std::min(tile[static_cast<std::size_t>(d)], reach);
     }
     std::vector<Coords> bases;
     for (BitVec b : offsets.bases("offset")) bases.push_back(l.unflatten(b));
-    const LinearLayout per_cta =
-        LinearLayout::from_coordinates({{"offset", bases}}, LinearLayout::out_dims_for_shape(tile));
+    const LinearLayout per_cta = LinearLayout::from_coordinates({{"offset", bases}}, LinearLayout::out_dims_for_shape(tile));
     if (!per_cta.is_invertible()) fail("#{}: the offset bases do not cover a CTA's tile once each", a.text);
     if (r.padding.empty()) {
       out.shared = SharedLayout::from_linear(per_cta, "#" + a.text);
@@ -1051,7 +1064,8 @@ Layout convert(const AttrNode& attribute, const std::vector<std::int64_t>& shape
       [&](const Coords& c) {
         const std::uint64_t off = inverse.apply_flat(per_cta.flatten(c));
         std::uint64_t physical = off;
-        for (const auto& [interval, pad] : padding) physical += (off / static_cast<std::uint64_t>(interval)) * static_cast<std::uint64_t>(pad);
+        for (const auto& [interval, pad] : padding)
+          physical += (off / static_cast<std::uint64_t>(interval)) * static_cast<std::uint64_t>(pad);
         return physical;
       },
       "#" + a.text, "padding adds to the offset with carries");
@@ -1147,7 +1161,8 @@ Type parse_type(const std::string& text) {
 std::string shared_linear_attribute(const LinearLayout& offset_to_coords, int alignment) {
   auto list = [&](const char* in) {
     std::vector<std::string> items;
-    for (BitVec b : offset_to_coords.bases(in)) items.push_back(fmt::format("[{}]", fmt::join(offset_to_coords.unflatten(b), ", ")));
+    for (BitVec b : offset_to_coords.bases(in))
+      items.push_back(fmt::format("[{}]", fmt::join(offset_to_coords.unflatten(b), ", ")));
     return fmt::format("[{}]", fmt::join(items, ", "));
   };
   return fmt::format("#ttg.shared_linear<{{offset = {}, block = {}}}, alignment = {}>", list("offset"), list("block"), alignment);

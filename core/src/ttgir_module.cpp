@@ -40,8 +40,10 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     switch (c) {
@@ -66,7 +68,8 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
         const char open = c == ')' ? '(' : c == ']' ? '[' : '<';
         if (c == '>' && (stack.empty() || stack.back().first != '<')) break;  // a comparison, e.g. in a predicate name
         if (c == ')' && i > 0 && line[i - 1] == '}' && (stack.empty() || stack.back().first != '(')) break;  // "})"
-        if (stack.empty() || stack.back().first != open) ctx.error(indent + i, fmt::format("no '{}' here (nothing open to close)", c));
+        if (stack.empty() || stack.back().first != open)
+          ctx.error(indent + i, fmt::format("no '{}' here (nothing open to close)", c));
         stack.pop_back();
         break;
       }
@@ -74,7 +77,10 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
         if (!stack.empty() && stack.back().first == '{') {
           stack.pop_back();
         } else if (!stack.empty()) {
-          ctx.error(indent + i, fmt::format("'{}' to close the '{}' at column {}", stack.back().first == '(' ? ')' : stack.back().first == '[' ? ']' : '>',
+          ctx.error(indent + i, fmt::format("'{}' to close the '{}' at column {}",
+                                            stack.back().first == '('   ? ')'
+                                            : stack.back().first == '[' ? ']'
+                                                                        : '>',
                                             stack.back().first, indent + stack.back().second + 1));
         } else {
           if (state.braces == 0) ctx.error(indent + i, "no '}' here (no region is open)");
@@ -91,7 +97,11 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
       ++state.braces;
       continue;
     }
-    ctx.error(indent + line.size(), fmt::format("'{}' to close the '{}' at column {}", c == '(' ? ')' : c == '[' ? ']' : '>', c, indent + at + 1));
+    ctx.error(indent + line.size(), fmt::format("'{}' to close the '{}' at column {}",
+                                                c == '('   ? ')'
+                                                : c == '[' ? ']'
+                                                           : '>',
+                                                c, indent + at + 1));
   }
 }
 
@@ -107,9 +117,12 @@ std::vector<std::string_view> split_top(std::string_view s, std::string_view sep
       if (c == '"') in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-    else if ((c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-'))) && depth > 0) --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '(' || c == '[' || c == '{' || c == '<')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-'))) && depth > 0)
+      --depth;
     else if (depth == 0 && s.substr(i, sep.size()) == sep) {
       parts.push_back(s.substr(start, i - start));
       start = i + sep.size();
@@ -248,7 +261,8 @@ Module read_module(const std::string& text, const std::string& path) {
           const AttrNode dict = parse_attribute(std::string(line.substr(a + 11, close - a - 10)));
           for (const auto& [k, v] : dict.fields) {
             if (k == "ttg.num-warps" || k == "triton_gpu.num-warps") m.num_warps = static_cast<int>(v.integer);
-            if (k == "ttg.threads-per-warp" || k == "triton_gpu.threads-per-warp") m.threads_per_warp = static_cast<int>(v.integer);
+            if (k == "ttg.threads-per-warp" || k == "triton_gpu.threads-per-warp")
+              m.threads_per_warp = static_cast<int>(v.integer);
             if (k == "ttg.num-ctas" || k == "triton_gpu.num-ctas") m.num_ctas = static_cast<int>(v.integer);
             if (k == "ttg.target" || k == "triton_gpu.target") m.target = v.text;
           }
@@ -337,8 +351,10 @@ Module read_module(const std::string& text, const std::string& path) {
     m.ops.push_back(std::move(op));
   }
   m.lines = line_no;
-  if (brackets.braces != 0) fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces, brackets.braces == 1 ? "" : "s");
-  if (!saw_module && m.ops.empty() && m.aliases.empty()) fail("{}:1:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path);
+  if (brackets.braces != 0)
+    fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces, brackets.braces == 1 ? "" : "s");
+  if (!saw_module && m.ops.empty() && m.aliases.empty())
+    fail("{}:1:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path);
   // Resolve locations (definitions may follow their uses).
   auto resolve_loc = [&](std::string ref) -> std::string {
     for (int hops = 0; hops < 32 && !ref.empty(); ++hops) {

@@ -1,14 +1,16 @@
 // The shared-memory audit on small handwritten modules.
+#include "swz/audit.h"
+
 #include <gtest/gtest.h>
 
-#include "swz/audit.h"
 #include "swz/bank.h"
 #include "swz/error.h"
 #include "swz/ttgir.h"
 
 namespace {
 
-const std::string kHeader = R"(#row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+const std::string kHeader =
+    R"(#row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
 #plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #xor = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 32, order = [1, 0]}>
@@ -21,7 +23,8 @@ const std::string kFooter = "    tt.return\n  }\n}\n";
 swz::AuditReport run(const std::string& body) { return swz::audit_module(kHeader + body + kFooter, "k.ttgir"); }
 
 TEST(AuditModule, TransposeThroughUnswizzledBufferConflictsOnTheColumnRead) {
-  const auto r = run(R"(    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable> loc("k.py":3:8)
+  const auto r = run(
+      R"(    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable> loc("k.py":3:8)
     %y = ttg.local_load %b : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #col> loc("k.py":4:8)
 )");
   ASSERT_EQ(r.accesses.size(), 2u);
@@ -48,8 +51,9 @@ TEST(AuditModule, TransposeThroughUnswizzledBufferConflictsOnTheColumnRead) {
   // The suggestion is a layout Triton reads back, and it really is conflict-free for both sides.
   const auto s = swz::ttgir::convert(*ld.suggestion, {32, 32}, 32);
   ASSERT_TRUE(s.shared);
-  const auto col = swz::ttgir::convert(kHeader.substr(kHeader.find("#col = ") + 7, kHeader.find('\n', kHeader.find("#col = ")) - kHeader.find("#col = ") - 7),
-                                       {32, 32}, 32);
+  const auto col = swz::ttgir::convert(
+      kHeader.substr(kHeader.find("#col = ") + 7, kHeader.find('\n', kHeader.find("#col = ")) - kHeader.find("#col = ") - 7),
+      {32, 32}, 32);
   EXPECT_EQ(swz::simulate(swz::Access{col.linear, swz::AccessKind::Load, 0, 0}, *s.shared, 32, swz::BankModel{}).wavefronts, 1);
 }
 
@@ -94,7 +98,8 @@ TEST(AuditModule, ConvertLayoutInsideAWarpNeedsNoSharedMemory) {
 TEST(AuditModule, DotOperandLoadsAreLdmatrix) {
   // 16-byte rows at a 128-byte pitch: unswizzled, ldmatrix.x4 takes 32 wavefronts (hardware.md); with
   // the 128-byte swizzle (vec 8, maxPhase 8), 4. A row-major B operand needs the .trans form.
-  const std::string module = R"(#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+  const std::string module =
+      R"(#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #plain = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #swz = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory
@@ -121,7 +126,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 }
 
 TEST(AuditModule, WgmmaOperandsAreListedNotSimulated) {
-  const auto r = swz::audit_module(R"(#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+  const auto r = swz::audit_module(
+      R"(#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -132,7 +138,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   }
 }
 )",
-                                   "w.ttgir");
+      "w.ttgir");
   ASSERT_EQ(r.accesses.size(), 2u);
   for (const auto& a : r.accesses) {
     EXPECT_EQ(a.instruction, "wgmma");
@@ -145,7 +151,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 }
 
 TEST(AuditModule, UnknownOpsAndAttributesAreListedNotSkipped) {
-  const auto r = run(R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
+  const auto r = run(
+      R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
     ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
     %g = ttg.local_gather %b[%i] : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #row>
 )");
@@ -158,11 +165,12 @@ TEST(AuditModule, UnknownOpsAndAttributesAreListedNotSkipped) {
 }
 
 TEST(AuditModule, JsonHasTheDocumentedKeys) {
-  const auto r = run("    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable>\n");
+  const auto r =
+      run("    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable>\n");
   const auto j = swz::to_json(r);
   ASSERT_EQ(j.at("accesses").size(), 1u);
-  for (const char* key : {"op", "line", "loc", "direction", "instruction", "instructions", "wavefronts", "ideal_wavefronts", "worst_wavefronts",
-                          "conflicts", "shared_layout", "distributed_layout", "suggestion"})
+  for (const char* key : {"op", "line", "loc", "direction", "instruction", "instructions", "wavefronts", "ideal_wavefronts",
+                          "worst_wavefronts", "conflicts", "shared_layout", "distributed_layout", "suggestion"})
     EXPECT_TRUE(j["accesses"][0].contains(key)) << key;
   EXPECT_TRUE(j["accesses"][0]["loc"].is_null());
   EXPECT_NE(swz::format_audit(r).find("STS.32"), std::string::npos);

@@ -7,9 +7,8 @@
 //   W = 128, 256, 512, 1024 bits for B = 0, 1, 2, 3;  Layout_*_Atom<T> = upcast<sizeof_bits<T>>(...)
 //
 // The swizzle of an smem_ptr-flagged layout acts on byte addresses whatever the element type.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "swz/error.h"
 #include "swz/factories.h"
@@ -35,7 +34,7 @@ std::string error_of(const std::string& text, std::optional<swz::SwizzleUnits> u
 
 struct Atom {
   bool k_major;
-  int b;            // swizzle bits: 0 INTER, 1 SW32, 2 SW64, 3 SW128
+  int b;  // swizzle bits: 0 INTER, 1 SW32, 2 SW64, 3 SW128
   int element_bits;
   std::int64_t width_bits() const { return std::int64_t{128} << b; }
   std::int64_t width() const { return width_bits() / element_bits; }  // elements along the contiguous dim
@@ -60,7 +59,8 @@ TEST(CutePrintout, EveryGmmaAtomReadsAsCuteDefinesIt) {
         const Atom atom{k_major, b, bits};
         SCOPED_TRACE(atom.printout());
         const swz::SharedLayout s = read(atom.printout());
-        ASSERT_EQ(s.shape(), k_major ? (std::vector<std::int64_t>{8, atom.width()}) : (std::vector<std::int64_t>{atom.width(), 8}));
+        ASSERT_EQ(s.shape(),
+                  k_major ? (std::vector<std::int64_t>{8, atom.width()}) : (std::vector<std::int64_t>{atom.width(), 8}));
         for (std::int64_t row = 0; row < 8; ++row)
           for (std::int64_t c = 0; c < atom.width(); ++c) {
             const swz::Coords coords = k_major ? swz::Coords{row, c} : swz::Coords{c, row};
@@ -79,8 +79,8 @@ TEST(CutePrintout, KMajorAtomsAreTheTmaSwizzlesAndTritonsNvmmaShared) {
       const int bytes = 16 << b;
       EXPECT_EQ(read(atom.printout()), swz::tma_swizzle(bytes, {8, atom.width()}, bits));
       const auto nvmma = swz::ttgir::convert(
-          fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = false, elementBitWidth = {}}}>", bytes, bits), {8, atom.width()},
-          bits);
+          fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = false, elementBitWidth = {}}}>", bytes, bits),
+          {8, atom.width()}, bits);
       EXPECT_EQ(read(atom.printout()), *nvmma.shared);
     }
 }
@@ -109,11 +109,14 @@ TEST(CutePrintout, ABareSwizzleNamesBothReadings) {
 }
 
 TEST(CutePrintout, ContradictionsAreRefused) {
-  EXPECT_NE(error_of("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1) ; elements").find("the layout says bytes"), std::string::npos);
-  EXPECT_NE(error_of("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1) ; element_bits=32").find("smem_ptr[16b] but element_bits=32"),
+  EXPECT_NE(error_of("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1) ; elements").find("the layout says bytes"),
+            std::string::npos);
+  EXPECT_NE(error_of("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1) ; element_bits=32")
+                .find("smem_ptr[16b] but element_bits=32"),
             std::string::npos);
   EXPECT_NE(error_of("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", swz::SwizzleUnits::Bytes).find("--units says"), std::string::npos);
-  EXPECT_NE(error_of("Swizzle<3,4,3> o (8,64):(64,1)", swz::SwizzleUnits::Bytes).find("needs the element width"), std::string::npos);
+  EXPECT_NE(error_of("Swizzle<3,4,3> o (8,64):(64,1)", swz::SwizzleUnits::Bytes).find("needs the element width"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ TEST(TtgirAttr, BlockedOneWarpRowMajor) {
 TEST(TtgirAttr, BlockedLargerThanTheTensorBroadcasts) {
   // 32 lanes along n cover 32 columns; a 4x8 tensor keeps lanes 1, 2, 4 and broadcasts lanes 8, 16.
   const auto l = swz::ttgir::convert(
-      "#triton_gpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>", {4, 8}, 32);
+      "#triton_gpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>", {4, 8},
+      32);
   EXPECT_EQ(bases(l.linear, "lane"), (Bases{{0, 1}, {0, 2}, {0, 4}, {0, 0}, {0, 0}}));
   EXPECT_EQ(bases(l.linear, "warp"), (Bases{{1, 0}, {2, 0}}));
 }
@@ -43,7 +44,8 @@ TEST(TtgirAttr, BlockedLargerThanTheTensorBroadcasts) {
 TEST(TtgirAttr, SliceDropsADimAndItsRegisters) {
   // Parent: registers (0,1),(4,0) over 8x16; slicing dim 1 keeps the m parts: lanes 8, 16 -> m1, m2.
   const auto l = swz::ttgir::convert(
-      "#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>}>",
+      "#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order "
+      "= [1, 0]}>}>",
       {8}, 32);
   EXPECT_EQ(bases(l.linear, "register"), (Bases{{4}}));
   EXPECT_EQ(bases(l.linear, "lane"), (Bases{{0}, {0}, {0}, {1}, {2}}));
@@ -51,8 +53,8 @@ TEST(TtgirAttr, SliceDropsADimAndItsRegisters) {
 
 TEST(TtgirAttr, MmaV2AccumulatorFragment) {
   // mma.sync m16n8 C: thread t holds (t/4, 2(t%4)) and its neighbour, and 8 rows below.
-  const auto l = swz::ttgir::convert("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>",
-                                     {16, 8}, 32);
+  const auto l = swz::ttgir::convert(
+      "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>", {16, 8}, 32);
   EXPECT_EQ(bases(l.linear, "register"), (Bases{{0, 1}, {8, 0}}));
   EXPECT_EQ(bases(l.linear, "lane"), (Bases{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}));
 }
@@ -105,7 +107,8 @@ TEST(TtgirAttr, PaddedSharedAddsPadding) {
   ASSERT_TRUE(l.shared);
   EXPECT_FALSE(l.shared->is_linear());
   EXPECT_EQ(l.shared->offset(l.shared->coords().flatten({2, 3})), 2u * 9 + 3);
-  const auto with_bases = swz::ttgir::convert("#ttg.padded_shared<[4:+2] {offset = [[0, 1], [0, 2], [1, 0], [2, 0]], block = []}>", {4, 4}, 32);
+  const auto with_bases =
+      swz::ttgir::convert("#ttg.padded_shared<[4:+2] {offset = [[0, 1], [0, 2], [1, 0], [2, 0]], block = []}>", {4, 4}, 32);
   EXPECT_EQ(with_bases.shared->offset(with_bases.shared->coords().flatten({3, 3})), 15u + 3 * 2);
 }
 
@@ -115,7 +118,8 @@ TEST(TtgirAttr, CgaFieldsGiveBlockBases) {
       "CTASplitNum = [2, 1], CTAOrder = [1, 0]}>";
   EXPECT_EQ(bases(swz::ttgir::convert(old_form, {8, 8}, 32).linear, "block"), (Bases{{4, 0}}));
   const char* new_form =
-      "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0], CGALayout = [[4, 0]]}>";
+      "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0], CGALayout = [[4, "
+      "0]]}>";
   EXPECT_EQ(bases(swz::ttgir::convert(new_form, {8, 8}, 32).linear, "block"), (Bases{{4, 0}}));
   // Not split: both CTAs hold the same data (a zero block basis).
   const char* broadcast =
@@ -139,17 +143,23 @@ TEST(TtgirAttr, TypesGiveShapeElementAndEncoding) {
 }
 
 TEST(TtgirAttr, BadInputNamesTheProblem) {
-  EXPECT_NE(error_of([] { swz::ttgir::convert("#ttg.blocked<{sizePerThread = [1, 1}>", {4, 4}, 32); }).find("expected"), std::string::npos);
-  EXPECT_NE(error_of([] { swz::ttgir::convert("#ttng.tensor_memory_encoding<{blockM = 128, blockN = 64}>", {128, 64}, 32); })
-                .find("not modelled"),
+  EXPECT_NE(error_of([] {
+              swz::ttgir::convert("#ttg.blocked<{sizePerThread = [1, 1}>", {4, 4}, 32);
+            }).find("expected"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              swz::ttgir::convert("#ttng.tensor_memory_encoding<{blockM = 128, blockN = 64}>", {128, 64}, 32);
+            }).find("not modelled"),
             std::string::npos);
   EXPECT_NE(error_of([] { swz::ttgir::convert("#blocked", {4, 4}, 32); }).find("#blocked is not defined"), std::string::npos);
   EXPECT_NE(error_of([] {
-              swz::ttgir::convert("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>", {4, 4}, 32);
+              swz::ttgir::convert("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+                                  {4, 4}, 32);
             }).find("rank"),
             std::string::npos);
-  EXPECT_NE(error_of([] { swz::ttgir::convert("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", {3, 4}, 32); })
-                .find("power of two"),
+  EXPECT_NE(error_of([] {
+              swz::ttgir::convert("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", {3, 4}, 32);
+            }).find("power of two"),
             std::string::npos);
 }
 

@@ -1,14 +1,16 @@
 // The TTGIR line reader: aliases, locations, module attributes, op signatures, and malformed text.
+#include "swz/ttgir_module.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 
 #include "swz/error.h"
-#include "swz/ttgir_module.h"
 
 namespace {
 
-const char* kModule = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+const char* kModule =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory
 #loc = loc("k.py":1:0)
@@ -74,15 +76,19 @@ TEST(TtgirModule, MalformedTextSaysWhereAndWhat) {
   EXPECT_EQ(error_of("module {\n  %x ttg.local_load\n}\n"), "m.ttgir:2:20: expected ' = ' after the results");
   EXPECT_EQ(error_of("module {\n  tt.func @f() {\n"), "m.ttgir:3:1: expected '}' to close 2 open regions");
   EXPECT_EQ(error_of("#blocked = #ttg.blocked<{sizePerThread = [1 2]}>\n").rfind("m.ttgir:1:12: expected an attribute", 0), 0u);
-  EXPECT_EQ(error_of("module {\n  %x = ttg.local_load %a : !ttg.memdesc<4x?xf32, #s> -> tensor<4x4xf32, #b>\n}\n").rfind("m.ttgir:2:", 0), 0u);
+  EXPECT_EQ(error_of("module {\n  %x = ttg.local_load %a : !ttg.memdesc<4x?xf32, #s> -> tensor<4x4xf32, #b>\n}\n")
+                .rfind("m.ttgir:2:", 0),
+            0u);
   EXPECT_EQ(error_of("module {\n}\n}\n"), "m.ttgir:3:1: expected no '}' here (no region is open)");
   EXPECT_EQ(error_of("just words\n"), "m.ttgir:1:1: expected a TTGIR module (module attributes {...} { ... })");
 }
 
 TEST(TtgirModule, OtherDialectsAttributesAreKeptAsText) {
   const auto m = swz::ttgir::read_module(
-      "#di_file = #llvm.di_file<\"k.py\" in \"/src\">\n#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>\n"
-      "module {\n  %v = ttg.memdesc_subslice %a [0, 16] : !ttg.memdesc<8x32xf32, #s, #smem> -> !ttg.memdesc<8x16xf32, #s, #smem, 8x32>\n}\n",
+      "#di_file = #llvm.di_file<\"k.py\" in \"/src\">\n#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride "
+      "= 1>\n"
+      "module {\n  %v = ttg.memdesc_subslice %a [0, 16] : !ttg.memdesc<8x32xf32, #s, #smem> -> !ttg.memdesc<8x16xf32, #s, #smem, "
+      "8x32>\n}\n",
       "m.ttgir");
   EXPECT_EQ(m.aliases.at("di_file"), "#llvm.di_file<\"k.py\" in \"/src\">");
   ASSERT_EQ(m.ops.size(), 1u);
@@ -90,12 +96,15 @@ TEST(TtgirModule, OtherDialectsAttributesAreKeptAsText) {
 }
 
 TEST(TtgirModule, HundredThousandLinesStreamInWellUnderASecond) {
-  std::string text = "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
-                     "#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
-                     "module attributes {\"ttg.num-warps\" = 4 : i32} {\n  tt.func @k(%x: tensor<32x32xf32, #blocked>) {\n";
+  std::string text =
+      "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+      "#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
+      "module attributes {\"ttg.num-warps\" = 4 : i32} {\n  tt.func @k(%x: tensor<32x32xf32, #blocked>) {\n";
   for (int i = 0; i < 33333; ++i) {
-    text += "    %a" + std::to_string(i) + " = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable> loc(#loc1)\n";
-    text += "    ttg.local_store %x, %a" + std::to_string(i) + " : tensor<32x32xf32, #blocked> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable> loc(#loc1)\n";
+    text +=
+        "    %a" + std::to_string(i) + " = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable> loc(#loc1)\n";
+    text += "    ttg.local_store %x, %a" + std::to_string(i) +
+            " : tensor<32x32xf32, #blocked> -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable> loc(#loc1)\n";
     text += "    %y" + std::to_string(i) + " = arith.addf %x, %x : tensor<32x32xf32, #blocked> loc(#loc1)\n";
   }
   text += "    tt.return\n  }\n}\n#loc1 = loc(\"k.py\":3:4)\n";

@@ -3,8 +3,8 @@
 // (tests/data/triton/ncu/h100_one_cta.csv, one CTA per kernel).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -74,10 +74,11 @@ TEST(AuditFiles, EveryMemoryOpOfTheRealKernelsIsListed) {
     int no = 0, expected = 0;
     while (std::getline(in, line)) {
       ++no;
-      const bool memory_op = line.find("ttg.local_store") != std::string::npos || line.find("ttg.local_load") != std::string::npos ||
-                             line.find("ttg.async_copy_global_to_local") != std::string::npos ||
-                             line.find("ttg.convert_layout") != std::string::npos || line.find("ttng.warp_group_dot ") != std::string::npos ||
-                             line.find("\"tt.reduce\"") != std::string::npos;
+      const bool memory_op =
+          line.find("ttg.local_store") != std::string::npos || line.find("ttg.local_load") != std::string::npos ||
+          line.find("ttg.async_copy_global_to_local") != std::string::npos ||
+          line.find("ttg.convert_layout") != std::string::npos || line.find("ttng.warp_group_dot ") != std::string::npos ||
+          line.find("\"tt.reduce\"") != std::string::npos;
       if (!memory_op) continue;
       ++expected;
       EXPECT_TRUE(listed.count(no)) << "line " << no;
@@ -102,7 +103,8 @@ std::map<int, Measured> load_ncu() {
     std::string cur;
     bool q = false;
     for (char c : l) {
-      if (c == '"') q = !q;
+      if (c == '"')
+        q = !q;
       else if (c == ',' && !q) {
         f.push_back(cur);
         cur.clear();
@@ -171,7 +173,8 @@ TEST(AuditMeasured, MatmulEpilogueMatchesTotalWavefronts) {
 
 TEST(AuditMeasured, NoConflictsPredictedWhereNoneWereMeasured) {
   const auto all = load_ncu();
-  const std::map<int, std::string> kernels{{0, "matmul_fp16"}, {1, "transpose_fp32"}, {2, "transpose_fp16"}, {3, "transpose_fp8"}};
+  const std::map<int, std::string> kernels{
+      {0, "matmul_fp16"}, {1, "transpose_fp32"}, {2, "transpose_fp16"}, {3, "transpose_fp8"}};
   for (const auto& [id, name] : kernels) {
     SCOPED_TRACE(name);
     const auto& m = all.at(id).metric;

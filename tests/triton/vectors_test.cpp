@@ -5,10 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "swz/error.h"
 #include "swz/ttgir.h"
@@ -85,8 +84,8 @@ TEST(TritonVectors, EnoughCasesOfEveryKind) {
     kinds.insert(convert_case(k).kind_name);
   }
   EXPECT_GE(answered, 50);
-  for (const char* kind : {"blocked", "slice", "nvidia_mma", "dot_op", "amd_mfma", "amd_wmma", "swizzled_shared", "nvmma_shared",
-                           "padded_shared"})
+  for (const char* kind :
+       {"blocked", "slice", "nvidia_mma", "dot_op", "amd_mfma", "amd_wmma", "swizzled_shared", "nvmma_shared", "padded_shared"})
     EXPECT_TRUE(kinds.count(kind)) << kind;
 }
 

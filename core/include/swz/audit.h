@@ -23,30 +23,29 @@
 // the access's current wavefronts.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "swz/ttgir_module.h"
 
 namespace swz {
 
 struct AuditAccess {
-  std::string op;                         // "ttg.local_store"
-  int line = 0;                           // 1-based line of the op
-  std::string loc;                        // "kernel.py:12:5" or ""
-  std::optional<std::string> direction;   // "store" / "load"; null for a conversion in registers
-  std::string instruction;                // "STS.128", "LDSM.x4", "LDGSTS.128", "shuffle", "registers", "wgmma", "not modelled"
-  std::int64_t instructions = 0;          // per CTA
-  std::optional<double> wavefronts;       // mean per instruction
+  std::string op;                        // "ttg.local_store"
+  int line = 0;                          // 1-based line of the op
+  std::string loc;                       // "kernel.py:12:5" or ""
+  std::optional<std::string> direction;  // "store" / "load"; null for a conversion in registers
+  std::string instruction;               // "STS.128", "LDSM.x4", "LDGSTS.128", "shuffle", "registers", "wgmma", "not modelled"
+  std::int64_t instructions = 0;         // per CTA
+  std::optional<double> wavefronts;      // mean per instruction
   std::optional<int> ideal_wavefronts, worst_wavefronts;
-  std::optional<double> conflicts;        // mean extra wavefronts per instruction
+  std::optional<double> conflicts;                // mean extra wavefronts per instruction
   std::string shared_layout, distributed_layout;  // attribute text (alias names resolved)
-  std::optional<std::string> suggestion;  // a Triton attribute, or null
-  std::optional<double> suggestion_wavefronts;  // mean per instruction under the suggestion
-  std::string note;                       // assumptions and reasons, one line
+  std::optional<std::string> suggestion;          // a Triton attribute, or null
+  std::optional<double> suggestion_wavefronts;    // mean per instruction under the suggestion
+  std::string note;                               // assumptions and reasons, one line
 };
 
 struct AuditReport {

@@ -5,7 +5,8 @@
 //
 //   #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 //   tensor<128x64xf16, #ttg.slice<{dim = 1, parent = #blocked}>>
-//   !ttg.memdesc<3x128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>
+//   !ttg.memdesc<3x128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem,
+//   mutable>
 //
 // It carries no shape: the shape comes from the type around it, and the
 // linear layout depends on both (a layout smaller than the tensor repeats in
@@ -44,9 +45,9 @@ struct AttrNode {
   enum class Kind { Integer, Bool, Word, String, List, Dict, Dialect, Alias };
   Kind kind = Kind::Word;
   std::int64_t integer = 0;
-  std::string text;  // Word / String: the text; Alias: name without '#'; Dialect: "ttg.blocked"
-  std::vector<AttrNode> items;                          // List items; Dialect: positional items
-  std::vector<std::pair<std::string, AttrNode>> fields;  // Dict; Dialect: every key = value of its body
+  std::string text;             // Word / String: the text; Alias: name without '#'; Dialect: "ttg.blocked"
+  std::vector<AttrNode> items;  // List items; Dialect: positional items
+  std::vector<std::pair<std::string, AttrNode>> fields;        // Dict; Dialect: every key = value of its body
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;  // padded_shared: [interval:+pad, ...]
 
   const AttrNode* field(const std::string& key) const;
@@ -73,8 +74,7 @@ struct Layout {
 
 // The layout of `attribute` (text, alias reference "#name", or parsed) over a
 // tensor of `shape` whose elements are `element_bits` wide. Throws swz::Error.
-Layout convert(const AttrNode& attribute, const std::vector<std::int64_t>& shape, int element_bits,
-               const Aliases& aliases = {});
+Layout convert(const AttrNode& attribute, const std::vector<std::int64_t>& shape, int element_bits, const Aliases& aliases = {});
 Layout convert(const std::string& attribute, const std::vector<std::int64_t>& shape, int element_bits,
                const Aliases& aliases = {});
 

@@ -23,8 +23,8 @@
 namespace swz::ttgir {
 
 struct Op {
-  int line = 0;    // 1-based line of the op in the file
-  int column = 0;  // 1-based column where the op name starts
+  int line = 0;                       // 1-based line of the op in the file
+  int column = 0;                     // 1-based column where the op name starts
   std::string name;                   // "ttg.local_store"
   std::vector<std::string> results;   // "%x", or "%x#0".. for multi-results
   std::vector<std::string> operands;  // "%a", ... in order (before the ':')
