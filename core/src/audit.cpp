@@ -474,7 +474,9 @@ AuditReport audit(const Module& m) {
         int vec_bits = 0;
         std::string note = "cp.async";
         if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
-          const int contiguity = std::stoi(op.attributes.substr(c + 13));
+          const std::string digits = op.attributes.substr(c + 13, op.attributes.find_first_not_of("0123456789", c + 13) - c - 13);
+          if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
+          const int contiguity = std::stoi(digits);
           vec_bits = std::clamp(contiguity * bits, 32, 128);
           const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
@@ -540,6 +542,8 @@ AuditReport audit(const Module& m) {
       not_modelled(op, e.what());
     } catch (const SolverBug& e) {
       not_modelled(op, e.what());
+    } catch (const std::exception& e) {  // never let one odd op stop the audit of the rest
+      not_modelled(op, fmt::format("internal: {}", e.what()));
     }
   }
 
