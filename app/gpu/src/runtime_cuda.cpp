@@ -167,6 +167,113 @@ void run_probe(const Problem& p, const DeviceInfo& dev, const RunOptions& o, Run
   fill(out.read, 1, kLdWavefronts, kLdConflicts, false, p.read.ldmatrix != 0);
 }
 
+// [SECTION] copy baseline
+
+// A 128-bit copy: each thread moves `vectors` uint4 per trip, grid-stride, optionally with the
+// evict-first (.cs) hint; one kernel per (vectors, hint).
+std::string copy_kernel_source() {
+  std::string src;
+  for (int v : {1, 2, 4})
+    for (bool cs : {false, true})
+      src += fmt::format(
+          "extern \"C\" __global__ void swz_copy_v{0}{1}(const uint4* __restrict__ in, uint4* __restrict__ out, unsigned long long n) {{\n"
+          "  const unsigned long long total = (unsigned long long)gridDim.x * blockDim.x;\n"
+          "  for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += total * {0}) {{\n"
+          "    uint4 r[{0}];\n"
+          "#pragma unroll\n"
+          "    for (int k = 0; k < {0}; ++k) if (i + k * total < n) r[k] = {2};\n"
+          "#pragma unroll\n"
+          "    for (int k = 0; k < {0}; ++k) if (i + k * total < n) {3};\n"
+          "  }}\n"
+          "}}\n",
+          v, cs ? "_cs" : "", cs ? "__ldcs(in + i + k * total)" : "in[i + k * total]",
+          cs ? "__stcs(out + i + k * total, r[k])" : "out[i + k * total] = r[k]");
+  return src;
+}
+
+struct CopyBaseline {
+  std::function<void()> run;   // the faster copy
+  std::string name;            // "cudaMemcpy" or "copy kernel"
+  std::string copy_kernel;     // the tuned kernel's configuration
+  double memcpy_ms = 0, copy_kernel_ms = 0;
+};
+
+// Tunes the copy kernel (vectors per trip x hint x block size x grid) on `bytes` from in to out,
+// then times it alternately with cudaMemcpy; the faster one is the baseline.
+CopyBaseline tune_copy(const DeviceInfo& dev, void*& in_ptr, void*& out_ptr, std::size_t bytes, const RunOptions& o, Events& ev,
+                       const std::function<void()>& memcpy_d2d, const Module& module) {
+  CopyBaseline b;
+  b.run = memcpy_d2d;
+  b.name = "cudaMemcpy";
+  if (bytes % 16 != 0) {
+    b.memcpy_ms = ev.median_ms(o.warmup, o.repeats, memcpy_d2d);
+    b.copy_kernel = "not run: the size is not a multiple of 16 bytes";
+    return b;
+  }
+  struct Config {
+    CUfunction fn;
+    unsigned threads, grid;
+    std::string what;
+  };
+  const auto n16 = std::make_shared<unsigned long long>(bytes / 16);  // the kernels' argument, alive as long as the baseline
+  std::vector<Config> configs;
+  for (int v : {1, 2, 4})
+    for (bool cs : {false, true})
+      for (unsigned threads : {256u, 1024u})
+        for (bool resident : {false, true}) {
+          const std::string name = fmt::format("swz_copy_v{}{}", v, cs ? "_cs" : "");
+          CUfunction fn = module.function(name.c_str(), 0);
+          unsigned grid = static_cast<unsigned>((*n16 + threads * static_cast<unsigned>(v) - 1) / (threads * static_cast<unsigned>(v)));
+          if (resident) {
+            int per_sm = 0;
+            cu_check(driver().occupancy(&per_sm, fn, static_cast<int>(threads), 0), "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+            grid = std::min(grid, static_cast<unsigned>(std::max(1, per_sm) * dev.multiprocessors));
+          }
+          configs.push_back({fn, threads, grid,
+                             fmt::format("{} x 128-bit per thread per trip, {} threads/block, {} blocks{}{}", v, threads, grid,
+                                         resident ? " (resident, grid-stride)" : "", cs ? ", .cs hint" : "")});
+        }
+  auto launcher = [&](const Config& c) {
+    return [&in_ptr, &out_ptr, n16, fn = c.fn, grid = c.grid, threads = c.threads] {
+      launch(fn, grid, 1, threads, 0, {&in_ptr, &out_ptr, n16.get()});
+    };
+  };
+  // Three interleaved passes over every configuration, each run after a copy (as the transposes are timed).
+  std::vector<std::vector<float>> samples(configs.size());
+  for (int pass = 0; pass < 3; ++pass)
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      const auto go = launcher(configs[i]);
+      for (int w = 0; w < (pass == 0 ? o.warmup : 1); ++w) go();
+      for (int r = 0; r < std::max(3, o.repeats / 6); ++r) {
+        memcpy_d2d();
+        samples[i].push_back(ev.time_once(go));
+      }
+    }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < configs.size(); ++i)
+    if (Events::median(samples[i]) < Events::median(samples[best])) best = i;
+  const auto best_copy = launcher(configs[best]);
+  // The copy must copy: every byte compared once.
+  {
+    std::vector<std::uint8_t> a(bytes), c(bytes);
+    SWZ_CUDA(cudaMemset(out_ptr, 0, bytes));
+    best_copy();
+    SWZ_CUDA(cudaDeviceSynchronize());
+    SWZ_CUDA(cudaMemcpy(a.data(), in_ptr, bytes, cudaMemcpyDeviceToHost));
+    SWZ_CUDA(cudaMemcpy(c.data(), out_ptr, bytes, cudaMemcpyDeviceToHost));
+    if (a != c) throw std::runtime_error("the copy kernel did not copy its input exactly");
+  }
+  const auto [memcpy_ms, copy_ms] = ev.paired_median_ms(o.warmup, o.repeats, memcpy_d2d, best_copy);
+  b.memcpy_ms = memcpy_ms;
+  b.copy_kernel_ms = copy_ms;
+  b.copy_kernel = configs[best].what;
+  if (copy_ms < memcpy_ms) {
+    b.run = best_copy;
+    b.name = "copy kernel";
+  }
+  return b;
+}
+
 // [SECTION] transpose
 
 std::uint64_t transpose_value(std::uint64_t i, int ebits) {
@@ -209,8 +316,14 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   Events ev;
   void* in_ptr = in.get();
   void* out_ptr = out.get();
-  const auto memcpy_d2d = [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); };
+  const std::function<void()> memcpy_d2d = [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); };
   auto gbs_of = [&](double ms) { return 2.0 * static_cast<double>(bytes) / (ms * 1e6); };
+  const Module copy_module(copy_kernel_source(), dev);
+  const CopyBaseline baseline = tune_copy(dev, in_ptr, out_ptr, bytes, o, ev, memcpy_d2d, copy_module);
+  t.memcpy_gbs = gbs_of(baseline.memcpy_ms);
+  t.copy_kernel_gbs = baseline.copy_kernel_ms > 0 ? gbs_of(baseline.copy_kernel_ms) : 0.0;
+  t.copy_kernel = baseline.copy_kernel;
+  t.baseline = baseline.name;
 
   // A compiled transpose kernel, ready to launch.
   struct Kernel {
@@ -398,18 +511,18 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   for (int round = 0; round < rounds; ++round)
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       if (!kernels[i]) continue;
-      const auto [copy_ms, kernel_ms] = ev.paired_median_ms(round == 0 ? o.warmup : 1, o.repeats, memcpy_d2d, launcher(*kernels[i]));
+      const auto [copy_ms, kernel_ms] = ev.paired_median_ms(round == 0 ? o.warmup : 1, o.repeats, baseline.run, launcher(*kernels[i]));
       copy_rounds[i].push_back(static_cast<float>(copy_ms));
       kernel_rounds[i].push_back(static_cast<float>(kernel_ms));
     }
-  std::vector<float> copy_samples;  // each variant's memcpy median
+  std::vector<float> copy_samples;  // each variant's baseline median
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!kernels[i]) continue;
     TransposeVariant& tv = t.variants[i];
     const double copy_ms = Events::median(copy_rounds[i]), kernel_ms = Events::median(kernel_rounds[i]);
     tv.milliseconds = kernel_ms;
     tv.bandwidth_gbs = gbs_of(kernel_ms);
-    tv.memcpy_gbs = gbs_of(copy_ms);
+    tv.baseline_gbs = gbs_of(copy_ms);
     tv.rounds = rounds;
     tv.percent_min = 1e9;
     tv.percent_max = 0;
@@ -421,8 +534,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     copy_samples.push_back(static_cast<float>(copy_ms));
   }
   if (!copy_samples.empty()) {
-    t.memcpy_ms = Events::median(copy_samples);
-    t.memcpy_gbs = gbs_of(t.memcpy_ms);
+    t.baseline_ms = Events::median(copy_samples);
+    t.baseline_gbs = gbs_of(t.baseline_ms);
   }
   t.ran = true;
 }

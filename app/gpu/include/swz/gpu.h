@@ -142,13 +142,13 @@ struct TransposeVariant {
   double predicted_store_wavefronts = 0, predicted_read_wavefronts = 0;  // mean per instruction
   double milliseconds = 0;    // median
   double bandwidth_gbs = 0;   // (bytes read + written) / median time
-  double memcpy_gbs = 0;      // cudaMemcpy device to device of the same bytes, timed alternately with this kernel
-  double percent_of_memcpy() const { return memcpy_gbs > 0 ? 100.0 * bandwidth_gbs / memcpy_gbs : 0.0; }
+  double baseline_gbs = 0;    // the copy baseline (TransposeResult::baseline) of the same bytes, timed alternately with this kernel
+  double percent_of_baseline() const { return baseline_gbs > 0 ? 100.0 * bandwidth_gbs / baseline_gbs : 0.0; }
   bool correct = false;       // every output element checked
-  // Each round times `repeats` alternating (memcpy, kernel) pairs; the rounds of all variants are
-  // interleaved. milliseconds / memcpy_gbs are the medians over the rounds' medians.
+  // Each round times `repeats` alternating (baseline copy, kernel) pairs; the rounds of all variants are
+  // interleaved. milliseconds / baseline_gbs are the medians over the rounds' medians.
   int rounds = 1;
-  double percent_min = 0, percent_max = 0;  // lowest / highest round's % of memcpy
+  double percent_min = 0, percent_max = 0;  // lowest / highest round's % of the baseline
 };
 
 // One kernel configuration tried on the chosen layout before the variants run.
@@ -175,8 +175,15 @@ struct TransposeResult {
   std::vector<TransposeTuning> tuning;
   bool persistent = false;    // grid-stride kernel (see TransposeSpec)
   unsigned grid_blocks = 0;   // blocks launched
-  int rounds = 1, repeats = 0;  // timing: rounds x (memcpy, kernel) pairs per variant
-  double memcpy_ms = 0, memcpy_gbs = 0;  // cudaMemcpy device to device, same bytes: median over the variants' paired runs
+  int rounds = 1, repeats = 0;  // timing: rounds x (baseline copy, kernel) pairs per variant
+  // The copy a transpose is measured against: the faster of cudaMemcpy device to device and a
+  // 128-bit vectorised copy kernel tuned like the transpose (vectors per thread, block size,
+  // grid, cache hint), the two timed alternately before the variants run.
+  double memcpy_gbs = 0;           // cudaMemcpy device to device, same bytes
+  double copy_kernel_gbs = 0;      // the tuned copy kernel
+  std::string copy_kernel;         // its configuration
+  std::string baseline;            // "cudaMemcpy" or "copy kernel"
+  double baseline_ms = 0, baseline_gbs = 0;  // median over the variants' paired runs
   std::vector<TransposeVariant> variants;  // chosen first
 };
 
