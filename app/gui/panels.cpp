@@ -22,6 +22,7 @@ std::unique_ptr<Panel> make_memory_panel();
 std::unique_ptr<Panel> make_solver_panel();
 std::unique_ptr<Panel> make_export_panel();
 std::unique_ptr<Panel> make_gpu_panel();
+std::unique_ptr<Panel> make_kernel_panel();
 
 std::vector<PanelSlot> make_panels() {
   std::vector<PanelSlot> p;
@@ -41,6 +42,7 @@ std::vector<std::unique_ptr<Panel>> make_tools() {
   std::vector<std::unique_ptr<Panel>> t;
   t.push_back(make_export_panel());
   t.push_back(make_gpu_panel());
+  t.push_back(make_kernel_panel());
   return t;
 }
 

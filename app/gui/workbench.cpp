@@ -645,6 +645,7 @@ void Workbench::menus() {
     if (ImGui::MenuItem("Open writer (A) layout...")) ask_file(FileAction::LoadWriter);
     if (ImGui::MenuItem("Open reader (B) layout...")) ask_file(FileAction::LoadReader);
     if (ImGui::MenuItem("Open shared layout...")) ask_file(FileAction::LoadShared);
+    if (ImGui::MenuItem("Open kernel...")) post(cmd::show_panel("kernel", true));  // the Kernel audit tool asks for the file
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();

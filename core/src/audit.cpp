@@ -290,6 +290,10 @@ std::optional<std::pair<std::string, double>> named_equivalent(const Access& wri
   return std::nullopt;
 }
 
+LinearLayout offsets_only(const LinearLayout& l) {
+  return LinearLayout({InDim{"offset", l.bases("offset")}, InDim{"block", {}}}, l.out_dims());
+}
+
 // [SECTION] Accesses
 
 struct Pending {
@@ -352,6 +356,9 @@ AuditReport audit(const Module& m) {
                                          : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
+    a.element_bits = bits;
+    (kind == AccessKind::Store ? a.writer : a.reader) = d.layout;
+    if (s.layout.is_linear()) a.shared_offsets = offsets_only(s.layout.linear());
     a.note = instruction_prefix == "LDSM" && instruction.empty()
                  ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
                  : note;
@@ -521,6 +528,10 @@ AuditReport audit(const Module& m) {
         const SolveResult r = solve(writer, reader, bits, au.bank);
         const std::string scratch = ttgir::shared_linear_attribute(r.offset_bases);
         const char* note = "through shared memory; scratch layout: the solver's, standing in for Triton's optimal swizzling";
+        a.writer = S;
+        a.reader = D;
+        a.shared_offsets = offsets_only(r.offset_bases);
+        a.element_bits = bits;
         AuditAccess st = a, ld = a;
         st.direction = "store";
         fill(st, r.write);
@@ -555,6 +566,14 @@ AuditReport audit(const Module& m) {
     auto& [writer, reader] = sides[q.root];
     if (q.access.kind == AccessKind::Store && !writer) writer = &q;
     if (q.access.kind == AccessKind::Load && !reader) reader = &q;
+  }
+  // Each access's partner: the buffer's first reader for a store, its first writer for a load.
+  for (const Pending& p : pending) {
+    if (!p.plain_view) continue;
+    const auto [writer, reader] = sides[p.root];
+    AuditAccess& a = report.accesses[p.index];
+    if (!a.reader && reader && reader->access.layout.shape() == p.access.layout.shape()) a.reader = report.accesses[reader->index].reader;
+    if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape()) a.writer = report.accesses[writer->index].writer;
   }
   std::map<std::string, std::optional<std::pair<std::string, double>>> solved;
   for (const Pending& p : pending) {

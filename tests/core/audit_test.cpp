@@ -46,6 +46,11 @@ TEST(AuditModule, TransposeThroughUnswizzledBufferConflictsOnTheColumnRead) {
   EXPECT_EQ(ld.conflicts, 31.0);
   EXPECT_NE(ld.shared_layout.find("#ttg.swizzled_shared"), std::string::npos);
   EXPECT_NE(ld.distributed_layout.find("threadsPerWarp = [32, 1]"), std::string::npos);
+  // Both accesses carry the buffer's writer, reader and layout, for the workbench.
+  ASSERT_TRUE(st.writer && st.reader && st.shared_offsets && ld.writer && ld.reader);
+  EXPECT_EQ(*st.reader, *ld.reader);
+  EXPECT_EQ(*ld.writer, *st.writer);
+  EXPECT_EQ(st.element_bits, 32);
   ASSERT_TRUE(ld.suggestion);
   EXPECT_EQ(ld.suggestion_wavefronts, 1.0);
   // The suggestion is a layout Triton reads back, and it really is conflict-free for both sides.

@@ -46,6 +46,11 @@ struct AuditAccess {
   std::optional<std::string> suggestion;          // a Triton attribute, or null
   std::optional<double> suggestion_wavefronts;    // mean per instruction under the suggestion
   std::string note;                               // assumptions and reasons, one line
+  // The access as a workbench problem, when it was simulated: the buffer's writer and reader
+  // (this access is one of them; the other when the module has one) and its layout, one CTA.
+  std::optional<LinearLayout> writer, reader;  // register, lane, warp, block -> coords
+  std::optional<LinearLayout> shared_offsets;  // offset, block -> coords (linear layouts only)
+  int element_bits = 0;
 };
 
 struct AuditReport {
