@@ -479,7 +479,8 @@ AuditReport audit(const Module& m) {
         const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
         // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it.
         int vec_bits = 0;
-        std::string note = "cp.async";
+        // The profiler's shared-memory counters follow cp.async's global side, so these figures are the STS model's.
+        std::string note = "cp.async (simulated as stores of this width)";
         if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
           const std::string digits = op.attributes.substr(c + 13, op.attributes.find_first_not_of("0123456789", c + 13) - c - 13);
           if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
@@ -487,7 +488,7 @@ AuditReport audit(const Module& m) {
           vec_bits = std::clamp(contiguity * bits, 32, 128);
           const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
-          note = fmt::format("cp.async, pointer contiguity {}", contiguity);
+          note = fmt::format("cp.async (simulated as stores of this width), pointer contiguity {}", contiguity);
         }
         lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
         continue;
