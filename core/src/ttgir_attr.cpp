@@ -978,6 +978,30 @@ Named shared_linear(const AttrNode& a, const std::vector<std::int64_t>& shape) {
 SharedResult convert_shared(const AttrNode& a, const std::vector<std::int64_t>& shape, int element_bits) {
   const std::string kind = a.layout_kind();
   for (auto s : shape) log2_of(s, "tensor dimension");
+  if (kind == "shared" && int_field(a, "hasLeadingOffset", 0) != 0) {
+    // Triton 3.0-3.2's #triton_gpu.shared with hasLeadingOffset: the MMAv3 layout nvmma_shared replaced.
+    const std::int64_t per_phase = int_field(a, "perPhase"), max_phase = int_field(a, "maxPhase");
+    const std::int64_t width = per_phase == 4 && max_phase == 2   ? 32
+                               : per_phase == 2 && max_phase == 4 ? 64
+                               : per_phase == 1 && max_phase == 8 ? 128
+                                                                  : 0;
+    if (!width) fail("#{}: hasLeadingOffset needs (perPhase, maxPhase) of (4, 2), (2, 4) or (1, 8)", a.text);
+    const auto order = list_field(a, "order");
+    check_order(order, shape.size(), a);
+    AttrNode nv = a;
+    auto set = [&](const char* key, std::int64_t v) {
+      AttrNode n;
+      n.kind = AttrNode::Kind::Integer;
+      n.integer = v;
+      nv.fields.emplace_back(key, n);
+    };
+    nv.fields.erase(std::remove_if(nv.fields.begin(), nv.fields.end(), [](const auto& f) { return f.first == "transposed"; }),
+                    nv.fields.end());
+    set("swizzlingByteWidth", width);
+    set("transposed", shape.size() >= 2 && order[0] != static_cast<std::int64_t>(shape.size()) - 1);
+    set("elementBitWidth", element_bits);
+    return {nvmma_shared(nv, shape, element_bits), {}};
+  }
   if (kind == "swizzled_shared" || kind == "shared") return {swizzled_shared(a, shape), {}};
   if (kind == "nvmma_shared") return {nvmma_shared(a, shape, element_bits), {}};
   if (kind == "shared_linear") return {shared_linear(a, shape), {}};

@@ -101,6 +101,17 @@ TEST(TtgirAttr, NvmmaSharedWiderThanOneSwizzleRowStacksBlocks) {
   EXPECT_EQ(b[10], (std::vector<std::int64_t>{0, 64}));
 }
 
+TEST(TtgirAttr, OlderSharedWithLeadingOffsetIsTheMmaV3Layout) {
+  const auto old_form = swz::ttgir::convert(
+      "#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>", {16, 64}, 16);
+  const auto nvmma = swz::ttgir::convert(
+      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", {16, 64}, 16);
+  EXPECT_EQ(old_form.linear, nvmma.linear);
+  const auto plain = swz::ttgir::convert(
+      "#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = false}>", {16, 64}, 16);
+  EXPECT_EQ(bases(plain.linear, "offset")[6], (std::vector<std::int64_t>{1, 8}));  // swizzled_shared: row 1 XORs vec 8
+}
+
 TEST(TtgirAttr, PaddedSharedAddsPadding) {
   // [8:+1] on an 8x8 row-major tile: row stride 9.
   const auto l = swz::ttgir::convert("#ttg.padded_shared<[8:+1] {order = [1, 0], shape = [8, 8]}>", {8, 8}, 32);
