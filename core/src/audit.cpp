@@ -362,6 +362,12 @@ AuditReport audit(const Module& m) {
     a.note = instruction_prefix == "LDSM" && instruction.empty()
                  ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
                  : note;
+    if (m.target.rfind("hip", 0) == 0) {
+      // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
+      a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+      a.note =
+          "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
+    }
     pending.push_back({report.accesses.size(), access, view.layout, view.root, view.plain_view, bits});
     report.accesses.push_back(std::move(a));
   };
@@ -573,8 +579,10 @@ AuditReport audit(const Module& m) {
     if (!p.plain_view) continue;
     const auto [writer, reader] = sides[p.root];
     AuditAccess& a = report.accesses[p.index];
-    if (!a.reader && reader && reader->access.layout.shape() == p.access.layout.shape()) a.reader = report.accesses[reader->index].reader;
-    if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape()) a.writer = report.accesses[writer->index].writer;
+    if (!a.reader && reader && reader->access.layout.shape() == p.access.layout.shape())
+      a.reader = report.accesses[reader->index].reader;
+    if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape())
+      a.writer = report.accesses[writer->index].writer;
   }
   std::map<std::string, std::optional<std::pair<std::string, double>>> solved;
   for (const Pending& p : pending) {

@@ -191,3 +191,25 @@ TEST(AuditModule, MalformedModuleThrowsWithPosition) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AuditModule, AmdTargetsNameLdsInstructionsAndSaySo) {
+  const auto r = swz::audit_module(
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @k(%x: tensor<64x64xf16, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+    tt.return
+  }
+}
+)",
+      "amd.ttgir");
+  ASSERT_EQ(r.accesses.size(), 1u);
+  EXPECT_EQ(r.accesses[0].instruction.rfind("ds_write_b", 0), 0u);
+  EXPECT_NE(r.accesses[0].note.find("AMD target"), std::string::npos);
+}
+
+}  // namespace
