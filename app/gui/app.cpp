@@ -1,7 +1,10 @@
 #include "app.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cfloat>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -17,6 +20,25 @@
 #include "workbench.h"
 
 namespace swz::gui {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+void on_stop_signal(int signal_number) { g_stop_signal = signal_number; }
+
+// Without SA_RESTART the signal interrupts the event poll, so the loop sees the flag at once.
+void install_stop_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+
+bool stop_requested() { return g_stop_signal != 0; }
+
+}  // namespace
 
 int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now) {
   exit_now = false;
@@ -233,8 +255,11 @@ int run(const LaunchOptions& o) {
     return 0;
   }
 
+  // SIGTERM / SIGINT (a closed terminal, kill, Ctrl+C) end the run like closing the window:
+  // the session is saved and the crash-recovery marker removed, so the next start offers nothing.
+  install_stop_signals();
   std::string title;
-  while (!platform->should_close() && !bench.quit_requested()) {
+  while (!platform->should_close() && !bench.quit_requested() && !stop_requested()) {
     frame(true);
     if (const std::string t = bench.window_title(); t != title) {
       platform->set_title(t);
