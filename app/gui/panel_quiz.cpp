@@ -46,7 +46,9 @@ struct QuizPanel final : Panel {
       if (i > 0) ImGui::SameLine();
       const bool picked = c.answer && *c.answer == choice;
       const bool right = choice == q.wavefronts;
-      if (c.answer) {
+      // Answering sets c.answer in the middle of the loop: pop exactly what this frame pushed.
+      const bool colored = c.answer.has_value();
+      if (colored) {
         const ImVec4 color = right ? verdict_color_vec(Verdict::Ideal) : picked ? verdict_color_vec(Verdict::Severe) : ImGui::GetStyle().Colors[ImGuiCol_Button];
         ImGui::PushStyleColor(ImGuiCol_Button, color);
       }
@@ -57,7 +59,7 @@ struct QuizPanel final : Panel {
         c.score.record(right);
       }
       ctx.probe(fmt::format("quiz.choice.{}", choice), pos, ImGui::GetItemRectMax());
-      if (c.answer) ImGui::PopStyleColor();
+      if (colored) ImGui::PopStyleColor();
     }
 
     if (c.answer) {
