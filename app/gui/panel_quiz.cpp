@@ -62,8 +62,17 @@ struct QuizPanel final : Panel {
       if (colored) ImGui::PopStyleColor();
     }
 
+    // Next / Show sit right under the choices, so they never scroll out of reach below the explanation.
+    ImGui::Spacing();
+    const ImVec2 np = ImGui::GetCursorScreenPos();
+    if (ImGui::Button(c.answer ? "Next question" : "Skip")) {
+      new_question(c);
+      return;
+    }
+    ctx.probe("quiz.next", np, ImGui::GetItemRectMax());
     if (c.answer) {
-      ImGui::Spacing();
+      ImGui::SameLine();
+      if (ImGui::Button("Show on the workbench")) show(ctx, q);
       const bool right = *c.answer == q.wavefronts;
       ImGui::TextColored(verdict_color_vec(right ? Verdict::Ideal : Verdict::Severe), "%s", right ? "Right." : "Not quite.");
       ImGui::SameLine();
@@ -73,12 +82,7 @@ struct QuizPanel final : Panel {
         ImGui::TextDisabled("M_Seg: %s", pretty_xor(fmt::format("{}", fmt::join(q.segment_basis, ", "))).c_str());
         ImGui::TextDisabled("%s: %s", read ? "B_Thr" : "A_Thr", pretty_xor(fmt::format("{}", fmt::join(q.thread_basis, ", "))).c_str());
       }
-      if (ImGui::Button("Show on the workbench")) show(ctx, q);
-      ImGui::SameLine();
     }
-    const ImVec2 np = ImGui::GetCursorScreenPos();
-    if (ImGui::Button(c.answer ? "Next question" : "Skip")) new_question(c);
-    ctx.probe("quiz.next", np, ImGui::GetItemRectMax());
   }
 
   static void new_question(Classroom& c) {
