@@ -85,7 +85,7 @@ struct Parser {
   // key = value | value, where a key may be quoted.
   std::string key() { return peek('"') ? quoted() : word(); }
 
-  void dict_body(std::vector<std::pair<std::string, AttrNode>>& fields) {
+  void dict_body(std::vector<AttrField>& fields) {
     if (accept('}')) return;
     do {
       std::string k = key();

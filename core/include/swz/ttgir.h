@@ -41,18 +41,28 @@ namespace swz::ttgir {
 
 // -- MLIR attribute text ------------------------------------------------------
 // One attribute value, parsed generically.
+struct AttrField;
+
 struct AttrNode {
   enum class Kind { Integer, Bool, Word, String, List, Dict, Dialect, Alias };
   Kind kind = Kind::Word;
   std::int64_t integer = 0;
   std::string text;             // Word / String: the text; Alias: name without '#'; Dialect: "ttg.blocked"
   std::vector<AttrNode> items;  // List items; Dialect: positional items
-  std::vector<std::pair<std::string, AttrNode>> fields;        // Dict; Dialect: every key = value of its body
+  std::vector<AttrField> fields;                               // Dict; Dialect: every key = value of its body
   std::vector<std::pair<std::int64_t, std::int64_t>> padding;  // padded_shared: [interval:+pad, ...]
 
   const AttrNode* field(const std::string& key) const;
   // "blocked" for #ttg.blocked / #triton_gpu.blocked; the full name for other dialects.
   std::string layout_kind() const;
+};
+
+// One `key = value` of a dictionary. A pair's members by name (first, second), as a struct so
+// that AttrNode can hold a vector of them before it is complete.
+struct AttrField {
+  std::string first;
+  AttrNode second;
+  AttrField(std::string key, AttrNode value) : first(std::move(key)), second(std::move(value)) {}
 };
 
 // Parses one attribute value (throws swz::Error "expected ... at column N").
