@@ -47,8 +47,10 @@ struct AlgebraPanel final : Panel {
 
     // 2^dim against the simulation.
     const AccessResult& sim = an.simulated;
-    ImGui::Text("dim = %d:  2^%d x %d phase%s = %d wavefront%s predicted,", L.intersection_dim, L.intersection_dim, L.phases,
-                L.phases == 1 ? "" : "s", L.predicted_wavefronts, L.predicted_wavefronts == 1 ? "" : "s");
+    ImGui::TextUnformatted(pretty_xor(fmt::format("dim = {}:  2^{{{}}} x {} phase{} = {} wavefront{} predicted,", L.intersection_dim,
+                                                  L.intersection_dim, L.phases, L.phases == 1 ? "" : "s", L.predicted_wavefronts,
+                                                  L.predicted_wavefronts == 1 ? "" : "s"))
+                               .c_str());
     const bool agree = an.agrees();
     ImGui::Text("%d simulated", sim.wavefronts);
     ImGui::SameLine();

@@ -162,7 +162,7 @@ struct ToggleGridPanel final : Panel {
     ImGui::EndDisabled();
     if (h.can_redo() && ImGui::IsItemHovered()) ImGui::SetTooltip("Redo %s (Ctrl+Shift+Z)", h.redo_name().c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("2^%lld configurations", static_cast<long long>(g.configs_log2()));
+    ImGui::TextDisabled("%s", pretty_xor(fmt::format("2^{{{}}} configurations", g.configs_log2())).c_str());
   }
 
   static bool is_mask_variant(const Problem& p, const std::string& name) {

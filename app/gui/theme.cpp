@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include "swz/math_text.h"
+
 #include <cmath>
 #include <filesystem>
 
@@ -14,15 +16,7 @@ float em() { return ImGui::GetFontSize(); }
 
 const char* sym(const char* unicode, const char* ascii) { return fonts().unicode ? unicode : ascii; }
 
-std::string pretty_xor(const std::string& text) {
-  if (!fonts().unicode) return text;
-  std::string out;
-  for (char c : text) {
-    if (c == '^') out += "\xe2\x8a\x95";  // U+2295 circled plus
-    else out += c;
-  }
-  return out;
-}
+std::string pretty_xor(const std::string& text) { return render_math(text, fonts().unicode ? MathStyle::Unicode : MathStyle::Ascii); }
 
 void load_fonts(float px) {
   ImGuiIO& io = ImGui::GetIO();
@@ -30,8 +24,9 @@ void load_fonts(float px) {
   Fonts& f = fonts();
   f = Fonts{};
   // Latin, Greek, punctuation, sub/superscripts, arrows, math operators, check marks, geometric shapes.
-  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2070, 0x209F, 0x2190, 0x21FF,
-                                   0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0};
+  // Superscript letters for exponents (math_text.h) live in the modifier-letter and phonetic blocks.
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
+                                   0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0};
   const char* dirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/", "/usr/local/share/fonts/"};
   auto find = [&](const char* name) -> std::string {
     for (const char* d : dirs) {

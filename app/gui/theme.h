@@ -46,6 +46,7 @@ inline constexpr ImU32 kEmptySlot = IM_COL32(205, 208, 214, 255);
 // Text with Unicode symbols, or its ASCII spelling when the built-in font is in use.
 const char* sym(const char* unicode, const char* ascii);
 // "m0^n1" with the XOR sign when available.
+// Lesson notation (swz/math_text.h): "^" as XOR, "2^{d}" as a power, in the font the UI has.
 std::string pretty_xor(const std::string& text);
 
 // A unit of layout: the current font size.

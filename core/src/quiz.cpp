@@ -115,7 +115,7 @@ QuizQuestion make_quiz_question(std::uint64_t seed, const std::string& preset) {
   } else {
     q.explanation = fmt::format(
         "span(M_Seg) ∩ span({}) = {} has dimension {}: moving along any of these directions changes the lane and keeps the "
-        "bank while changing the row of banks, so 2^{} = {} lanes queue on each bank: {}.",
+        "bank while changing the row of banks, so 2^{{{}}} = {} lanes queue on each bank: {}.",
         thr, span_text(q.intersection_basis), q.intersection_dim, q.intersection_dim, 1 << q.intersection_dim, q.verdict);
   }
   return q;

@@ -1,0 +1,84 @@
+// Lesson notation: '^' is XOR, '^{...}' a power; every lesson and quiz string says which.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "swz/math_text.h"
+#include "swz/quiz.h"
+
+namespace swz {
+namespace {
+
+TEST(MathText, PowersAndXorRenderApart) {
+  EXPECT_EQ(render_math("2^{d} = 2 wavefronts", MathStyle::Unicode), "2\u1d48 = 2 wavefronts");
+  EXPECT_EQ(render_math("2^{1}", MathStyle::Unicode), "2\u00b9");
+  EXPECT_EQ(render_math("F2^{9}", MathStyle::Unicode), "F2\u2079");
+  EXPECT_EQ(render_math("n ^ 2m", MathStyle::Unicode), "n \u2295 2m");
+  EXPECT_EQ(render_math("m0^n1", MathStyle::Unicode), "m0\u2295n1");
+  EXPECT_EQ(render_math("2^{M}", MathStyle::Unicode), "2\u1d39");
+  // No superscript form: spelled out, never an XOR sign.
+  EXPECT_EQ(render_math("2^{Q}", MathStyle::Unicode), "2 to the power (Q)");
+  EXPECT_EQ(render_math("2^{d} and n ^ m", MathStyle::Ascii), "2^(d) and n ^ m");
+  EXPECT_EQ(render_math("2^{d} < n ^ m", MathStyle::Html), "2<sup>d</sup> &lt; n &oplus; m");
+  EXPECT_EQ(render_math("x ^= row", MathStyle::Unicode), "x \u2295= row");
+  EXPECT_EQ(render_math("unclosed 2^{d", MathStyle::Ascii), "unclosed 2^{d");
+}
+
+TEST(MathText, AmbiguousPowersAreFound) {
+  EXPECT_TRUE(has_ambiguous_power("so 2^1 = 2 wavefronts"));
+  EXPECT_TRUE(has_ambiguous_power("2^dim(span(M_Seg))"));
+  EXPECT_TRUE(has_ambiguous_power("in F2^9 the largest"));
+  EXPECT_TRUE(has_ambiguous_power("2^M consecutive"));
+  EXPECT_FALSE(has_ambiguous_power("2^{M} consecutive"));
+  EXPECT_FALSE(has_ambiguous_power("m0^n1, m1^n2"));
+  EXPECT_FALSE(has_ambiguous_power("(0 ^ 1 = 1, 1 ^ 1 = 0)"));
+  EXPECT_FALSE(has_ambiguous_power("column n ^ m"));
+}
+
+void collect_strings(const nlohmann::json& j, std::vector<std::string>& out) {
+  if (j.is_string()) out.push_back(j.get<std::string>());
+  else if (j.is_array() || j.is_object())
+    for (const auto& v : j) collect_strings(v, out);
+}
+
+TEST(MathText, EveryLessonStringSaysPowerOrXor) {
+  int files = 0, strings = 0, powers = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SWZ_LESSON_ASSETS_DIR)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    std::ifstream in(e.path());
+    std::vector<std::string> all;
+    collect_strings(nlohmann::json::parse(in), all);
+    for (const std::string& s : all) {
+      ++strings;
+      EXPECT_FALSE(has_ambiguous_power(s)) << e.path().filename() << ": " << s;
+      if (s.find("^{") != std::string::npos) ++powers;
+    }
+  }
+  EXPECT_GE(files, 4);
+  EXPECT_GT(strings, 100);
+  EXPECT_GE(powers, 4);  // the lessons do write powers, and now say so
+}
+
+TEST(MathText, QuizExplanationsSayPowerOrXor) {
+  int conflicted = 0;
+  for (std::uint64_t seed = 2; seed < 202; ++seed) {
+    const QuizQuestion q = make_quiz_question(seed);
+    EXPECT_FALSE(has_ambiguous_power(q.explanation)) << q.explanation;
+    if (q.explanation.find("^{") != std::string::npos) {
+      ++conflicted;
+      const std::string shown = render_math(q.explanation, MathStyle::Unicode);
+      EXPECT_EQ(shown.find("so 2\u2295"), std::string::npos) << shown;  // the power is not an XOR
+      bool superscript = false;
+      for (const char* digit : {"\u00b9", "\u00b2", "\u00b3", "\u2074", "\u2075"})
+        superscript = superscript || shown.find(std::string("so 2") + digit) != std::string::npos;
+      EXPECT_TRUE(superscript) << shown;
+    }
+  }
+  EXPECT_GT(conflicted, 0);
+}
+
+}  // namespace
+}  // namespace swz
