@@ -8,6 +8,8 @@
 // [SECTION] High-contrast theme
 #include "classroom.h"
 
+#include "swz/lesson_paths.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -41,29 +43,18 @@ const LessonStep* Classroom::current_step() const {
 // [SECTION] Lessons on disk
 
 std::filesystem::path lessons_dir() {
-  if (const char* env = std::getenv("SWZ_LESSONS_DIR"); env && *env) return env;
-  std::error_code ec;
-  auto search_up = [&](std::filesystem::path dir) -> std::optional<std::filesystem::path> {
-    for (int i = 0; i < 8 && !dir.empty(); ++i) {
-      const auto candidate = dir / "assets" / "lessons";
-      if (std::filesystem::is_directory(candidate, ec)) return candidate;
-      if (dir == dir.parent_path()) break;
-      dir = dir.parent_path();
-    }
-    return std::nullopt;
-  };
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec)
-    if (auto found = search_up(exe.parent_path())) return *found;
-  if (auto found = search_up(std::filesystem::current_path(ec))) return *found;
-  return std::filesystem::path("assets") / "lessons";
+  const LessonDirSearch s = find_lessons_dir();
+  return s.found ? *s.found : std::filesystem::path();
 }
+
+std::string lessons_not_found() { return find_lessons_dir().message(); }
 
 void scan_lessons(Classroom& c) {
   std::string open_name;
   if (const Lesson* l = c.lesson()) open_name = l->name;
   c.lessons.clear();
-  for (const auto& path : lesson_files(lessons_dir())) {
+  const std::filesystem::path dir = lessons_dir();
+  for (const auto& path : dir.empty() ? std::vector<std::filesystem::path>{} : lesson_files(dir)) {
     LessonEntry e{path, std::nullopt, {}};
     try {
       e.lesson = load_lesson_file(path);
@@ -119,7 +110,8 @@ int find_lesson(Classroom& c, const std::string& name, int step, std::string& er
       if (e.lesson) known.push_back(e.lesson->name);
     }
     if (index < 0) {
-      error = fmt::format("no lesson '{}' in {} (lessons: {})", name, lessons_dir().string(),
+      const std::string where = lessons_dir().empty() ? lessons_not_found() : "in " + lessons_dir().string();
+      error = fmt::format("no lesson '{}' {} (lessons: {})", name, where,
                           known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
       return -1;
     }
@@ -342,7 +334,13 @@ void classroom_menu(Workbench& bench) {
 
   if (ImGui::BeginMenu("Classroom")) {
     if (!c.scanned) scan_lessons(c);
-    ImGui::TextDisabled("Lessons (%s)", lessons_dir().string().c_str());
+    if (lessons_dir().empty()) {
+      ImGui::PushTextWrapPos(em() * 30.0f);
+      ImGui::TextColored(ImVec4(0.82f, 0.16f, 0.16f, 1), "%s", lessons_not_found().c_str());
+      ImGui::PopTextWrapPos();
+    } else {
+      ImGui::TextDisabled("Lessons (%s)", lessons_dir().string().c_str());
+    }
     for (std::size_t i = 0; i < c.lessons.size(); ++i) {
       const LessonEntry& e = c.lessons[i];
       if (e.lesson) {

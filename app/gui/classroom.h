@@ -61,7 +61,9 @@ Classroom& classroom();
 
 // Where lesson files live: $SWZ_LESSONS_DIR, else the nearest assets/lessons above the
 // executable or the working directory.
-std::filesystem::path lessons_dir();
+std::filesystem::path lessons_dir();  // empty when none is found (lesson_paths.h)
+// One line naming every place searched, for when lessons_dir() is empty.
+std::string lessons_not_found();
 // (Re)reads every lesson file of lessons_dir().
 void scan_lessons(Classroom& c);
 

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,57 @@ TEST(MathText, QuizExplanationsSayPowerOrXor) {
     }
   }
   EXPECT_GT(conflicted, 0);
+}
+
+}  // namespace
+}  // namespace swz
+
+#include "swz/lesson.h"
+#include "swz/lesson_pages.h"
+#include "swz/lesson_paths.h"
+
+namespace swz {
+namespace {
+
+TEST(LessonPages, OnePagePerStepWithItsFigureForEveryShippedLesson) {
+  int lessons = 0;
+  for (const auto& file : lesson_files(SWZ_LESSON_ASSETS_DIR)) {
+    const Lesson l = load_lesson_file(file);
+    const std::vector<LessonPage> pages = lesson_pages(l);
+    ASSERT_EQ(pages.size(), l.steps.size() + 1) << l.name;
+    for (std::size_t i = 0; i < l.steps.size(); ++i) {
+      EXPECT_NE(pages[i].contents.find("<svg"), std::string::npos) << l.name << " step " << i + 1;
+      EXPECT_NE(pages[i].contents.find(fmt::format("step {} of {}", i + 1, l.steps.size())), std::string::npos);
+      EXPECT_EQ(pages[i].contents.find("<?xml"), std::string::npos);
+      EXPECT_EQ(pages[i].contents.find("class=\"off\""), std::string::npos) << "a claim is off in " << l.name;
+    }
+    EXPECT_EQ(pages.back().file, "index.html");
+    ++lessons;
+  }
+  EXPECT_GE(lessons, 4);
+}
+
+TEST(LessonPaths, InstalledLayoutBesideBinIsFoundFirst) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "swz-install-layout";
+  fs::remove_all(root);
+  fs::create_directories(root / "bin");
+  fs::create_directories(root / "share" / "swizzle-workbench" / "lessons");
+  ::unsetenv("SWZ_LESSONS_DIR");
+  const LessonDirSearch s = find_lessons_dir(root / "bin" / "swizzle", "/");
+  ASSERT_TRUE(s.found.has_value());
+  EXPECT_EQ(*s.found, root / "share" / "swizzle-workbench" / "lessons");
+  ::setenv("SWZ_LESSONS_DIR", (root / "missing").c_str(), 1);
+  const LessonDirSearch missing = find_lessons_dir(root / "bin" / "swizzle", "/");
+  EXPECT_FALSE(missing.found.has_value());
+  EXPECT_NE(missing.message().find((root / "missing").string()), std::string::npos);
+  EXPECT_NE(missing.message().find("SWZ_LESSONS_DIR"), std::string::npos);
+  ::unsetenv("SWZ_LESSONS_DIR");
+  // A program built outside the source tree still finds the source tree's lessons.
+  const LessonDirSearch elsewhere = find_lessons_dir("/nonexistent/build/app/swizzle", "/");
+  ASSERT_TRUE(elsewhere.found.has_value());
+  EXPECT_TRUE(fs::exists(*elsewhere.found / "toy-gpu.json"));
+  fs::remove_all(root);
 }
 
 }  // namespace

@@ -1,0 +1,137 @@
+// swizzle lesson: lessons without the GUI. `list` shows where lessons are found,
+// `check` evaluates every claim of every step, `export` writes handout / slide pages.
+//
+// Exit status: 0 fine, 1 a claim does not hold (check), 2 bad input (a lesson that
+// does not load, an unknown name, an output path that is not a folder).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "swz/error.h"
+#include "swz/export.h"
+#include "swz/lesson.h"
+#include "swz/lesson_pages.h"
+#include "swz/lesson_paths.h"
+
+namespace swz::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A lesson file: a path to a .json file, or the name of one in the lesson folder.
+fs::path resolve(const std::string& what) {
+  const fs::path p(what);
+  std::error_code ec;
+  if (p.extension() == ".json" || fs::exists(p, ec)) return p;
+  const LessonDirSearch s = find_lessons_dir();
+  if (!s.found) fail("lesson '{}': {}", what, s.message());
+  const fs::path file = *s.found / (what + ".json");
+  if (!fs::exists(file, ec)) {
+    std::string known;
+    for (const fs::path& f : lesson_files(*s.found)) known += (known.empty() ? "" : ", ") + f.stem().string();
+    fail("no lesson '{}' in {} (lessons: {})", what, s.found->string(), known.empty() ? "none" : known);
+  }
+  return file;
+}
+
+struct Options {
+  std::vector<std::string> lessons;
+  std::string lesson, out, format = "html";
+  bool json = false;
+};
+
+void list(const Options& o) {
+  const LessonDirSearch s = find_lessons_dir();
+  if (!s.found) fail("{}", s.message());
+  nlohmann::json j = {{"dir", s.found->string()}, {"lessons", nlohmann::json::array()}};
+  std::string text = fmt::format("lessons in {}\n", s.found->string());
+  for (const fs::path& f : lesson_files(*s.found)) {
+    try {
+      const Lesson l = load_lesson_file(f);
+      j["lessons"].push_back({{"name", l.name}, {"title", l.title}, {"steps", l.steps.size()}});
+      text += fmt::format("  {:<20} {} ({} steps)\n", l.name, l.title, l.steps.size());
+    } catch (const Error& e) {
+      j["lessons"].push_back({{"name", f.stem().string()}, {"error", e.what()}});
+      text += fmt::format("  {:<20} does not load: {}\n", f.stem().string(), e.what());
+    }
+  }
+  if (o.json) print_json(j);
+  else std::fputs(text.c_str(), stdout);
+}
+
+void check(const Options& o) {
+  nlohmann::json report = {{"lessons", nlohmann::json::array()}};
+  std::string text;
+  int failed = 0;
+  std::vector<std::pair<fs::path, Lesson>> loaded;
+  for (const std::string& what : o.lessons) {  // every file loads before any claim is checked
+    const fs::path file = resolve(what);
+    loaded.emplace_back(file, load_lesson_file(file));
+  }
+  for (const auto& [file, lesson] : loaded) {
+    int claims = 0;
+    nlohmann::json bad = nlohmann::json::array();
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+      for (const ClaimCheck& c : check_claims(lesson.steps[i])) {
+        ++claims;
+        if (c.holds) continue;
+        ++failed;
+        bad.push_back({{"step", i + 1}, {"title", lesson.steps[i].title}, {"claim", c.claim.quantity}, {"expected", c.claim.expected},
+                       {"actual", c.actual}});
+        text += fmt::format("{}: step {} ({}): {} is {}, the lesson says {}\n", file.string(), i + 1, lesson.steps[i].title,
+                            c.claim.quantity, c.actual.dump(), c.claim.expected.dump());
+      }
+    report["lessons"].push_back({{"file", file.string()}, {"name", lesson.name}, {"steps", lesson.steps.size()}, {"claims", claims},
+                                 {"failed", bad}});
+    if (bad.empty()) text += fmt::format("{}: {} steps, {} claims, all hold\n", file.string(), lesson.steps.size(), claims);
+  }
+  report["ok"] = failed == 0;
+  if (o.json) print_json(report);
+  else std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  if (failed) std::exit(1);
+}
+
+void export_pages(const Options& o) {
+  if (o.format != "html") fail("--format {}: the pages are written as html (each with its SVG figure inline)", o.format);
+  const Lesson lesson = load_lesson_file(resolve(o.lesson));
+  const fs::path dir(o.out);
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail("-o {}: exists and is not a folder", o.out);
+  const std::vector<LessonPage> pages = lesson_pages(lesson);
+  fs::create_directories(dir, ec);
+  if (ec) fail("-o {}: cannot create the folder: {}", o.out, ec.message());
+  nlohmann::json written = nlohmann::json::array();
+  for (const LessonPage& p : pages) {
+    write_file_atomically((dir / p.file).string(), p.contents);
+    written.push_back((dir / p.file).string());
+  }
+  if (o.json)
+    print_json({{"lesson", lesson.name}, {"format", o.format}, {"dir", dir.string()}, {"steps", lesson.steps.size()}, {"written", written}});
+  else
+    fmt::print("{}: {} step pages and index.html written to {}\n", lesson.name, lesson.steps.size(), dir.string());
+}
+
+Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, export handout pages", 90, [](CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.require_subcommand(1);
+  CLI::App* l = sub.add_subcommand("list", "The lessons and the folder they were found in");
+  l->add_flag("--json", o->json, "One JSON object on stdout");
+  l->callback([o] { list(*o); });
+  CLI::App* c = sub.add_subcommand("check", "Load lessons and evaluate every claim of every step (exit 1 when one fails)");
+  c->add_option("lessons", o->lessons, "Lesson files (.json) or names in the lesson folder")->required();
+  c->add_flag("--json", o->json, "One JSON object on stdout");
+  c->callback([o] { check(*o); });
+  CLI::App* e = sub.add_subcommand("export", "One HTML page per step (text, figure, claims) and an index, for slides or print");
+  e->add_option("lesson", o->lesson, "A lesson file (.json) or a name in the lesson folder")->required();
+  e->add_option("-o,--output", o->out, "Folder for the pages (created if missing)")->required();
+  e->add_option("--format", o->format, "Page format: html");
+  e->add_flag("--json", o->json, "One JSON object on stdout (what was written where)");
+  e->callback([o] { export_pages(*o); });
+}}};
+
+}  // namespace
+}  // namespace swz::cli
