@@ -240,48 +240,84 @@ std::optional<ImRect> target_rect(const Workbench& bench, const std::string& tar
 constexpr ImU32 kHighlight = IM_COL32(255, 110, 0, 255);
 constexpr ImU32 kHighlightHalo = IM_COL32(20, 20, 20, 200);
 
-void draw_highlights(const Workbench& bench, const LessonStep& step, std::vector<ImRect>& drawn) {
+// The step's highlight targets on screen this frame.
+std::vector<ImRect> highlight_rects(const Workbench& bench, const LessonStep& step) {
+  std::vector<ImRect> out;
+  for (const std::string& target : step.highlight)
+    if (const auto r = target_rect(bench, target)) out.push_back(*r);
+  return out;
+}
+
+// Draws the outlines everywhere except over `card`: the card's text is never struck through.
+void draw_highlights(const Workbench& bench, const LessonStep& step, const std::optional<ImRect>& card) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float s = bench.ui_scale();
   const float pulse = 0.75f + 0.25f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  // The screen less the card, as up to four rectangles (above, below, left and right of it).
+  std::vector<ImRect> clips;
+  if (!card) {
+    clips.emplace_back(ImVec2(0, 0), display);
+  } else {
+    const ImRect c = *card;
+    clips.emplace_back(ImVec2(0, 0), ImVec2(display.x, c.Min.y));
+    clips.emplace_back(ImVec2(0, c.Max.y), display);
+    clips.emplace_back(ImVec2(0, c.Min.y), ImVec2(c.Min.x, c.Max.y));
+    clips.emplace_back(ImVec2(c.Max.x, c.Min.y), ImVec2(display.x, c.Max.y));
+  }
   for (const std::string& target : step.highlight) {
     const auto r = target_rect(bench, target);
     if (!r) continue;
-    drawn.push_back(*r);
     const bool panel = target.rfind("panel:", 0) == 0;
     const float pad = panel ? -2.0f * s : 2.0f * s;
     const ImVec2 a(r->Min.x - pad, r->Min.y - pad), b(r->Max.x + pad, r->Max.y + pad);
     const float thick = (panel ? 4.0f : 3.0f) * s;
-    dl->AddRect(ImVec2(a.x - thick * 0.5f, a.y - thick * 0.5f), ImVec2(b.x + thick * 0.5f, b.y + thick * 0.5f), kHighlightHalo, 3.0f * s, 0,
-                thick * 0.6f);
     ImU32 color = kHighlight;
     color = (color & ~IM_COL32_A_MASK) | (static_cast<ImU32>(255.0f * pulse) << IM_COL32_A_SHIFT);
-    dl->AddRect(a, b, color, 3.0f * s, 0, thick);
+    for (const ImRect& clip : clips) {
+      if (clip.GetWidth() <= 0 || clip.GetHeight() <= 0) continue;
+      dl->PushClipRect(clip.Min, clip.Max, false);
+      dl->AddRect(ImVec2(a.x - thick * 0.5f, a.y - thick * 0.5f), ImVec2(b.x + thick * 0.5f, b.y + thick * 0.5f), kHighlightHalo, 3.0f * s,
+                  0, thick * 0.6f);
+      dl->AddRect(a, b, color, 3.0f * s, 0, thick);
+      dl->PopClipRect();
+    }
   }
 }
 
 // [SECTION] Floating panels and the menu
 
-// Where the lesson card goes: the bottom of the column that covers the fewest highlights.
+// Where the lesson card goes: the bottom-right, bottom-left, bottom-center, then the top
+// corners and center, the first that covers none of the step's highlighted targets; when each of
+// them covers some, the place on a fine grid over the screen that covers the least.
 ImVec2 card_position(const std::vector<ImRect>& highlights, ImVec2 size) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float bottom = display.y - ImGui::GetFrameHeight() * 1.6f;
-  const float xs[] = {display.x - size.x - 8.0f, 8.0f, (display.x - size.x) * 0.5f};
-  ImVec2 best(xs[0], bottom - size.y);
-  float best_overlap = -1.0f;
-  for (float x : xs) {
-    const ImRect card(ImVec2(x, bottom - size.y), ImVec2(x + size.x, bottom));
+  const float menu = ImGui::GetFrameHeight() * 1.4f;
+  const float bottom = display.y - ImGui::GetFrameHeight() * 1.6f;  // above the status bar
+  auto overlap_at = [&](ImVec2 min) {
+    const ImRect card(min, ImVec2(min.x + size.x, min.y + size.y));
     float overlap = 0.0f;
     for (const ImRect& h : highlights) {
       ImRect i = h;
       i.ClipWithFull(card);
       if (i.GetWidth() > 0 && i.GetHeight() > 0) overlap += i.GetWidth() * i.GetHeight();
     }
-    if (best_overlap < 0 || overlap < best_overlap) {
-      best_overlap = overlap;
-      best = card.Min;
-    }
-  }
+    return overlap;
+  };
+  const float xs[] = {display.x - size.x - 8.0f, 8.0f, (display.x - size.x) * 0.5f};
+  for (float y : {bottom - size.y, menu})
+    for (float x : xs)
+      if (overlap_at(ImVec2(x, y)) <= 0.0f) return ImVec2(x, y);
+  ImVec2 best(xs[0], bottom - size.y);
+  float best_overlap = overlap_at(best);
+  const float step = std::max(8.0f, ImGui::GetFrameHeight() * 0.5f);
+  for (float y = bottom - size.y; y >= menu; y -= step)
+    for (float x = display.x - size.x - 8.0f; x >= 8.0f; x -= step)
+      if (const float o = overlap_at(ImVec2(x, y)); o < best_overlap) {
+        best_overlap = o;
+        best = ImVec2(x, y);
+        if (o <= 0.0f) return best;
+      }
   return best;
 }
 
@@ -301,22 +337,30 @@ bool card_follows = true;  // the lesson card moves to keep highlights visible u
 
 void end_of_frame(Workbench& bench) {
   Classroom& c = classroom();
-  std::vector<ImRect> highlights;
-  if (const LessonStep* s = c.current_step()) draw_highlights(bench, *s, highlights);
+  const LessonStep* step = c.current_step();
+  const std::vector<ImRect> highlights = step ? highlight_rects(bench, *step) : std::vector<ImRect>{};
   const ImVec2 display = ImGui::GetIO().DisplaySize;
+  std::optional<ImRect> card;
   if (c.open_lesson >= 0 || !c.lesson_error.empty()) {
     if (!c.lesson_panel) c.lesson_panel = make_lesson_panel();
     const ImVec2 size(std::min(display.x * 0.36f, em() * 40.0f), std::min(display.y * 0.42f, em() * 26.0f));
     bool open = true;
-    floating(bench, *c.lesson_panel, card_position(highlights, size), size, open, card_follows);
-    // Once the learner drags the card, it stays where they put it.
-    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && ImGui::GetActiveID() == w->MoveId) card_follows = false;
+    // The card keeps the size it opened with (or the learner gave it): place that size.
+    ImVec2 placed = size;
+    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->WasActive) placed = w->Size;
+    floating(bench, *c.lesson_panel, card_position(highlights, placed), size, open, card_follows);
+    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->Active) {
+      card = ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
+      // Once the learner drags the card, it stays where they put it.
+      if (ImGui::GetActiveID() == w->MoveId) card_follows = false;
+    }
     if (!open) {
       c.open_lesson = -1;
       c.lesson_error.clear();
       card_follows = true;
     }
   }
+  if (step) draw_highlights(bench, *step, card);
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
     const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
@@ -325,6 +369,17 @@ void end_of_frame(Workbench& bench) {
 }
 
 }  // namespace
+
+std::vector<ImRect> lesson_highlight_rects(const Workbench& bench) {
+  const LessonStep* step = classroom().current_step();
+  return step ? highlight_rects(bench, *step) : std::vector<ImRect>{};
+}
+
+std::optional<ImRect> lesson_card_rect() {
+  ImGuiWindow* w = ImGui::FindWindowByName("###lesson");
+  if (!w || !(w->Active || w->WasActive)) return std::nullopt;
+  return ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
+}
 
 void classroom_menu(Workbench& bench) {
   Classroom& c = classroom();

@@ -13,6 +13,9 @@
 //   --lesson NAME --step K  ->  open_lesson(bench, NAME, K)
 #pragma once
 
+#include <imgui.h>
+#include <imgui_internal.h>  // ImRect
+
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -86,5 +89,9 @@ void apply_high_contrast_theme();
 
 std::unique_ptr<Panel> make_lesson_panel();
 std::unique_ptr<Panel> make_quiz_panel();
+
+// Where the current step's highlighted targets and the lesson card are on screen (last frame).
+std::vector<ImRect> lesson_highlight_rects(const Workbench& bench);
+std::optional<ImRect> lesson_card_rect();
 
 }  // namespace swz::gui

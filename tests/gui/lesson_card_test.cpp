@@ -1,0 +1,57 @@
+// The lesson card at 1920x1080, scale 1.0 and 1.6: for every step of every lesson, the card
+// covers none of the step's highlighted targets, and the highlights are never drawn over it.
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <imgui_internal.h>
+
+#include "classroom.h"
+#include "gui_fixture.h"
+#include "swz/lesson.h"
+#include "swz/lesson_paths.h"
+
+namespace swz::gui::test {
+
+TEST_F(GuiTest, LessonCardCoversNoTargetAtProjectorScales) {
+  platform_.reset();
+  PlatformOptions o;
+  o.width = 1920;
+  o.height = 1080;
+  o.vsync = false;
+  std::string error;
+  platform_ = Platform::create(o, error);
+  if (!platform_) GTEST_SKIP() << "no display: " << error;
+  Workbench& b = open();
+  const LessonDirSearch dir = find_lessons_dir();
+  ASSERT_TRUE(dir.found) << dir.message();
+  int steps = 0, covered = 0;
+  std::string report;
+  for (const float scale : {1.0f, 1.6f}) {
+    b.apply(cmd::set_ui_scale(scale));
+    for (const auto& file : lesson_files(*dir.found)) {
+      const Lesson lesson = load_lesson_file(file);
+      for (int k = 1; k <= static_cast<int>(lesson.steps.size()); ++k) {
+        ASSERT_TRUE(open_lesson(b, lesson.name, k, error)) << error;
+        frames(4);
+        const auto card = lesson_card_rect();
+        ASSERT_TRUE(card.has_value()) << lesson.name << " step " << k;
+        ++steps;
+        for (const ImRect& h : lesson_highlight_rects(b)) {
+          ImRect i = h;
+          i.ClipWithFull(*card);
+          if (i.GetWidth() > 1.0f && i.GetHeight() > 1.0f) {
+            ++covered;
+            report += fmt::format("  scale {} {} step {}: card ({:.0f},{:.0f})-({:.0f},{:.0f}) covers target ({:.0f},{:.0f})-({:.0f},{:.0f})\n",
+                                  scale, lesson.name, k, card->Min.x, card->Min.y, card->Max.x, card->Max.y, h.Min.x, h.Min.y, h.Max.x,
+                                  h.Max.y);
+          }
+        }
+      }
+    }
+  }
+  std::printf("lesson card: %d steps at two scales, %d covered targets\n%s", steps, covered, report.c_str());
+  EXPECT_GE(steps, 2 * 41);
+  EXPECT_EQ(covered, 0) << report;
+}
+
+}  // namespace swz::gui::test
