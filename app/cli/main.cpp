@@ -1,5 +1,7 @@
 // swizzle: the command-line face of the core, for scripts and CI.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <exception>
 
@@ -18,6 +20,19 @@ std::vector<Command>& registry() {
 void print_json(const nlohmann::json& j) { std::fputs((j.dump(2) + "\n").c_str(), stdout); }
 
 }  // namespace swz::cli
+
+namespace {
+
+// Output that never arrived is a failure: a full disk or a closed file says so (status 1); a reader
+// that went away (a closed pipe) ends the run quietly with status 141, as SIGPIPE would.
+int finish_stdout() {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return 0;
+  if (errno == EPIPE) return 141;
+  fmt::print(stderr, "swizzle: error: cannot write the output: {}\n", std::strerror(errno));
+  return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"swizzle: design and check bank-conflict-free shared-memory layouts"};
@@ -48,5 +63,5 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "swizzle: error: {}\n", e.what());
     return 2;
   }
-  return 0;
+  return finish_stdout();
 }

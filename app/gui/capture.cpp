@@ -37,20 +37,9 @@ void service_capture(Platform& platform, Workbench& bench) {
   for (int y = 0; y < ch; ++y)
     std::copy_n(pixels.data() + (static_cast<std::size_t>(y0 + y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x0)) * 4,
                 static_cast<std::size_t>(cw) * 4, crop.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) * 4);
-  // Written next to the target and renamed over it: a reader sees the old picture or the new one.
-  const std::filesystem::path tmp = request->path.string() + ".tmp";
   std::string error;
-  if (!write_png(tmp.string(), crop, cw, ch, error)) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
+  if (!write_png(request->path.string(), crop, cw, ch, error)) {
     bench.capture_finished(request->path, error);
-    return;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, request->path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    bench.capture_finished(request->path, fmt::format("cannot write '{}': {}", request->path.string(), ec.message()));
     return;
   }
   bench.capture_finished(request->path, {});

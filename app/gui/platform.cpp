@@ -10,6 +10,8 @@
 #include <stb_image_write.h>
 
 #include "theme.h"
+#include "swz/atomic_file.h"
+#include "swz/error.h"
 
 namespace swz::gui {
 
@@ -154,8 +156,19 @@ bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, 
     error = "no pixels to write";
     return false;
   }
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    error = "cannot write PNG '" + path + "'";
+  // Encoded in memory, then saved like every other file (atomic_file.h).
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+    error = "cannot encode PNG '" + path + "'";
+    return false;
+  }
+  try {
+    swz::write_file_atomically(path, png);
+  } catch (const swz::Error& e) {
+    error = e.what();
     return false;
   }
   return true;

@@ -6,9 +6,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include <fcntl.h>
-#include <unistd.h>
-
+#include "swz/atomic_file.h"
 #include "swz/error.h"
 #include "swz/layout_io.h"
 
@@ -252,29 +250,7 @@ Session load_session_file(const std::filesystem::path& path) {
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot write '{}'", tmp.string());
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail("cannot write '{}' (disk full?)", tmp.string());
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const bool closed = ::close(fd) == 0;
-  if (!synced || !closed) {
-    ::unlink(tmp.c_str());
-    fail("cannot flush '{}'", tmp.string());
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    fail("cannot replace '{}'", path.string());
-  }
+  swz::write_file_atomically(path.string(), text);
 }
 
 void save_session_file(const std::filesystem::path& path, const Session& session) {

@@ -9,15 +9,11 @@
 // [SECTION] Files
 #include "swz/export.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -765,44 +761,6 @@ std::string default_command(const ExportRequest& r, ExportFormat format, const s
 }
 
 // [SECTION] Files
-
-void write_file_atomically(const std::string& path, std::string_view contents) {
-  namespace fs = std::filesystem;
-  if (path.empty()) fail("no output file given");
-  const fs::path target(path);
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) fail("cannot write '{}': it is a directory", path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec)) fail("cannot write '{}': directory '{}' does not exist", path, dir.string());
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail("cannot write '{}': {}", path, std::strerror(errno));
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      fail("cannot write '{}': {}", path, reason);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  // mkstemp creates 0600: keep the replaced file's permissions, or make an ordinary 0644 file.
-  struct stat old_stat {};
-  ::fchmod(fd, ::stat(path.c_str(), &old_stat) == 0 ? (old_stat.st_mode & 07777) : mode_t{0644});
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    fail("cannot write '{}': {}", path, reason);
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    fail("cannot replace '{}': {}", path, reason);
-  }
-}
 
 SolvedLayout solved_layout_from_json(const nlohmann::json& j, const std::string& origin) {
   if (!j.is_object()) fail("{}: a solve result is one JSON object", origin);

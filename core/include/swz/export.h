@@ -25,6 +25,8 @@
 // namespace name is checked to be a C++ identifier and not a keyword.
 #pragma once
 
+#include "swz/atomic_file.h"  // export and figure output is saved with it
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -83,7 +85,7 @@ std::string shell_join(const std::vector<std::string>& words);
 
 // Writes `contents` to `path` through a temporary file in the same directory
 // and a rename, so readers see the old file or the new one, never a mix.
-void write_file_atomically(const std::string& path, std::string_view contents);
+
 
 // A `swizzle solve --json` result: the problem it solved ("preset", optional)
 // and the layout it found ("shared": an offset_bases object).
