@@ -14,7 +14,7 @@ namespace {
 
 struct Options {
   std::string dist, shared;
-  int bits = 0, vec_bits = 0, banks = 32, ldmatrix = 0;
+  int bits = 0, vec_bits = 0, banks = 32, ldmatrix = 0, warp_size = 32;
   bool store = false, json = false;
 };
 
@@ -24,8 +24,10 @@ Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout r
   sub.add_option("--dist", o->dist, "Distributed layout of the access (register/lane/warp bases)")->required();
   sub.add_option("--shared", o->shared, "Shared-memory layout (offset_bases)")->required();
   sub.add_option("--bits", o->bits, "Element width in bits: 4, 8, 16, 32, 64 (default: the files' element_bits, else 32)");
-  sub.add_option("--vec-bits", o->vec_bits, "Bits per lane per instruction: 32, 64, 128 (default: widest allowed)");
-  sub.add_option("--banks", o->banks, "Number of banks")->default_val(32);
+  sub.add_option("--vec-bits", o->vec_bits, "Bits per lane per instruction: 8, 16, 32, 64 or 128, at least the element width (default: widest allowed)")
+      ->check(CLI::IsMember({8, 16, 32, 64, 128}));
+  sub.add_option("--warp-size", o->warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)")->check(CLI::IsMember({32, 64}));
+  sub.add_option("--banks", o->banks, "Number of banks: a power of two from 1 to 64")->default_val(32)->check(CLI::Range(1, 64));
   sub.add_option("--ldmatrix", o->ldmatrix, "Read with ldmatrix .x1/.x2/.x4 (the layout gives the row addresses)");
   sub.add_flag("--store", o->store, "The access is a store (default: a load)");
   sub.add_flag("--json", o->json, "One JSON object on stdout");
@@ -40,7 +42,11 @@ Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout r
     if (!bits) bits = dist.element_bits.value_or(shared_file.element_bits.value_or(32));
     BankModel model;
     model.banks = o->banks;
-    model.warp_size = 1 << dist.layout.in_dim_bits("lane");
+    const int lanes = 1 << dist.layout.in_dim_bits("lane");
+    if (lanes != o->warp_size)
+      fail("{}: the access has {} lane bases, {} lanes; the warp has {}{}", o->dist, dist.layout.in_dim_bits("lane"), lanes, o->warp_size,
+           lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : "");
+    model.warp_size = o->warp_size;
     check_bank_model(model);
     Access access{dist.layout, o->store ? AccessKind::Store : AccessKind::Load, o->ldmatrix, o->vec_bits};
     const AccessAnalysis a = analyze_access(access, shared, bits, model);

@@ -32,7 +32,8 @@ Register reg{
        sub.add_option("--solved", o->solved, "Draw with the layout of a `swizzle solve --json` result");
        sub.add_option("--view", o->view, fmt::format("What to draw: {}", fmt::join(figure_view_names(), ", ")))
            ->capture_default_str();
-       sub.add_option("--thread", o->figure.highlight_thread, "writer/reader: ring this thread's elements");
+       sub.add_option("--thread", o->figure.highlight_thread, "writer/reader: ring this thread's elements (0 to the threads - 1)")
+           ->check(CLI::NonNegativeNumber);
        sub.add_option("--title", o->figure.title, "Title line (default: problem and view)");
        sub.add_flag("--no-labels", o->no_labels, "No numbers in the cells");
        sub.add_option("--access", o->access, "tensor: outline the elements one store or read instruction touches (store, read)");
@@ -61,6 +62,14 @@ Register reg{
          else if (!o->access.empty())
            fail("--access takes store or read, not '{}'", o->access);
          if (options.trace != TracedAccess::None && view != FigureView::Tensor) fail("--access draws on the tensor view only");
+         if (options.highlight_thread >= 0) {
+           if (view != FigureView::Writer && view != FigureView::Reader) fail("--thread rings a thread on the writer or reader view only");
+           const Access& a = view == FigureView::Writer ? p.store : p.read;
+           const int threads = 1 << (a.layout.in_dim_bits("lane") + a.layout.in_dim_bits("warp"));
+           if (options.highlight_thread >= threads)
+             fail("--thread {}: the {} has threads 0 to {}", options.highlight_thread, view == FigureView::Writer ? "writer" : "reader",
+                  threads - 1);
+         }
          const std::string svg = figure_svg(p, view, options);
          if (o->output.empty())
            std::fputs(svg.c_str(), stdout);

@@ -20,6 +20,7 @@ struct Options {
   bool json = false;
   int threads = 0;
   double max_minutes = 10;
+  bool quiet = false;
 };
 
 // A sweep of a big grid the fast path does not cover (sub-word elements, broadcast, ...)
@@ -58,24 +59,28 @@ Register reg{{"sweep", "Simulate every toggle-grid configuration and check the l
   auto o = std::make_shared<Options>();
   sub.add_option("--preset", o->problem.preset, "Preset with a toggle grid")->default_str(kDefaultPreset);
   sub.add_option("--banks", o->problem.banks, "Number of banks");
-  sub.add_option("--threads", o->threads, "Worker threads (default: all cores)");
+  sub.add_option("--threads", o->threads, "Worker threads, 1 to 256 (default: all cores)")->check(CLI::Range(1, 256));
   sub.add_flag("--json", o->json, "One JSON object on stdout");
-  sub.add_option("--max-minutes", o->max_minutes, "Stop a sweep projected to run longer than this (0: no limit)")->capture_default_str();
+  sub.add_option("--max-minutes", o->max_minutes, "Stop a sweep projected to run longer than this (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
+  sub.add_flag("-q,--quiet", o->quiet, "No progress bar");
   sub.callback([o] {
     const Problem p = load_problem(o->problem);
-    const bool tty = isatty(fileno(stdout)) && !o->json;
+    // The bar goes to stderr, only on a terminal: piped or redirected output stays clean.
+    const bool tty = isatty(fileno(stderr)) && !o->quiet;
     const SweepWatch watch(p, o->max_minutes, tty);
     auto progress = [tty, &watch](std::int64_t done, std::int64_t total) {
       watch.check(done, total);
       if (!tty) return;
       const int width = 40;
       const int filled = total ? static_cast<int>(width * done / total) : width;
-      fmt::print("\r[{}{}] {:3}%", std::string(static_cast<std::size_t>(filled), '#'),
+      fmt::print(stderr, "\r[{}{}] {:3}%", std::string(static_cast<std::size_t>(filled), '#'),
                  std::string(static_cast<std::size_t>(width - filled), ' '), total ? 100 * done / total : 100);
-      std::fflush(stdout);
+      std::fflush(stderr);
     };
     const SweepResult r = sweep(p, progress, o->threads);
-    if (tty) fmt::print("\n");
+    if (tty) fmt::print(stderr, "\n");
     nlohmann::json hist = nlohmann::json::object();
     for (const auto& [w, n] : r.histogram) hist[std::to_string(w)] = n;
     if (o->json) {

@@ -1,5 +1,7 @@
 #include "common.h"
 
+#include <cstdlib>
+
 #include "swz/error.h"
 #include "swz/layout_io.h"
 
@@ -12,7 +14,11 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, bool need_preset) {
                                        "Toggle-grid masks C_j per row bit, lowest first (1,2,4,8 = XOR m; 2,4,8,16 = XOR 2m)");
   app.add_option("--layout", o.variant, "A preset's named shared layout (e.g. xor-2m, padded, swizzle323)");
   app.add_option("--shared", o.shared_file, "Shared layout file (JSON offset_bases, Triton/MLIR text, CuTe)");
-  app.add_option("--banks", o.banks, "Number of banks (32; 8 for the toy GPU)");
+  app.add_option("--banks", o.banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)")
+      ->check(CLI::Range(1, 64) & CLI::Validator([](std::string& v) {
+        const int n = std::atoi(v.c_str());
+        return (n & (n - 1)) == 0 ? std::string() : "--banks " + v + " is not a power of two";
+      }, "POWER OF TWO"));
 }
 
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape) {

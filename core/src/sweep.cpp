@@ -4,6 +4,8 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstring>
 #include <thread>
 
@@ -854,10 +856,26 @@ SweepResult sweep(const Problem& problem, const std::function<void(std::int64_t,
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
   if (progress) {
-    std::thread main_part(work, 0);
-    while (done.load() < r.configs) {
-      progress(done.load(), r.configs);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Progress every 50 ms, woken early when the work ends: the elapsed time is the work's own.
+    std::mutex m;
+    std::condition_variable finished;
+    bool main_done = false;
+    std::thread main_part([&] {
+      work(0);
+      {
+        const std::lock_guard<std::mutex> lock(m);
+        main_done = true;
+      }
+      finished.notify_one();
+    });
+    {
+      std::unique_lock<std::mutex> lock(m);
+      while (!main_done) {
+        lock.unlock();
+        progress(done.load(), r.configs);
+        lock.lock();
+        finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return main_done; });
+      }
     }
     main_part.join();
     progress(r.configs, r.configs);
