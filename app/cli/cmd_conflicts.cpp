@@ -14,7 +14,7 @@ namespace {
 
 struct Options {
   std::string dist, shared;
-  int bits = 0, vec_bits = 0, banks = 32, ldmatrix = 0, warp_size = 32;
+  int bits = 0, vec_bits = 0, banks = 32, ldmatrix = 0, warp_size = 0;
   bool store = false, json = false;
 };
 
@@ -26,7 +26,7 @@ Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout r
   sub.add_option("--bits", o->bits, "Element width in bits: 4, 8, 16, 32, 64 (default: the files' element_bits, else 32)");
   sub.add_option("--vec-bits", o->vec_bits, "Bits per lane per instruction: 8, 16, 32, 64 or 128, at least the element width (default: widest allowed)")
       ->check(CLI::IsMember({8, 16, 32, 64, 128}));
-  sub.add_option("--warp-size", o->warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)")->check(CLI::IsMember({32, 64}));
+  sub.add_option("--warp-size", o->warp_size, "Lanes per warp, 32 or 64 (a 64-lane wave, as on AMD); default: the layout's lanes, up to 32")->check(CLI::IsMember({32, 64}));
   sub.add_option("--banks", o->banks, "Number of banks: a power of two from 1 to 64")->default_val(32)->check(CLI::Range(1, 64));
   sub.add_option("--ldmatrix", o->ldmatrix, "Read with ldmatrix .x1/.x2/.x4 (the layout gives the row addresses)");
   sub.add_flag("--store", o->store, "The access is a store (default: a load)");
@@ -42,11 +42,14 @@ Register reg{{"conflicts", "Bank conflicts of one access: a distributed layout r
     if (!bits) bits = dist.element_bits.value_or(shared_file.element_bits.value_or(32));
     BankModel model;
     model.banks = o->banks;
-    const int lanes = 1 << dist.layout.in_dim_bits("lane");
-    if (lanes != o->warp_size)
-      fail("{}: the access has {} lane bases, {} lanes; the warp has {}{}", o->dist, dist.layout.in_dim_bits("lane"), lanes, o->warp_size,
-           lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : "");
-    model.warp_size = o->warp_size;
+    // The warp is as wide as the layout's lanes up to 32; a 64-lane wave only when asked for.
+    const int lane_bases = dist.layout.in_dim_bits("lane"), lanes = 1 << lane_bases;
+    if (lanes > 64) fail("{}: the access has {} lane bases, a warp size {} over the 64 lanes of any GPU", o->dist, lane_bases, lanes);
+    if (o->warp_size == 0 && lanes == 64)
+      fail("{}: the access has 6 lane bases, 64 lanes; the warp has 32 (give --warp-size 64 for a 64-lane wave, as on AMD wave64)", o->dist);
+    if (o->warp_size != 0 && o->warp_size != lanes)
+      fail("{}: the access has {} lanes but --warp-size is {}", o->dist, lanes, o->warp_size);
+    model.warp_size = lanes;
     check_bank_model(model);
     Access access{dist.layout, o->store ? AccessKind::Store : AccessKind::Load, o->ldmatrix, o->vec_bits};
     const AccessAnalysis a = analyze_access(access, shared, bits, model);

@@ -17,7 +17,7 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, bool need_preset) {
   app.add_option("--banks", o.banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)")
       ->check(CLI::Range(1, 64) & CLI::Validator([](std::string& v) {
         const int n = std::atoi(v.c_str());
-        return (n & (n - 1)) == 0 ? std::string() : "--banks " + v + " is not a power of two";
+        return (n & (n - 1)) == 0 ? std::string() : "bank count " + v + " must be a power of two from 1 to 64";
       }, "POWER OF TWO"));
 }
 

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // CLI11 reports runtime errors from callbacks through ParseError only for its own types.
-    app.exit(e);
+    // One line, like every other bad input (CLI11's own exit() adds a second, "Run with --help").
+    fmt::print(stderr, "swizzle: error: {}\n", e.what());
     return 2;
   } catch (const swz::Error& e) {
     fmt::print(stderr, "swizzle: error: {}\n", e.what());
