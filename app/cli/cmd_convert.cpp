@@ -12,6 +12,7 @@ namespace {
 struct Options {
   std::string input;  // layout file in any supported form
   std::string to;     // json | triton | mlir | cute
+  bool json = false;
   int bits = 0;       // --bits: element width to record (0: keep the file's)
   std::string units;  // --units: what a bare CuTe Swizzle<B,M,S> acts on (bytes | elements)
 };
@@ -19,7 +20,8 @@ struct Options {
 Register reg{
     {"convert", "Convert a layout between JSON, Triton text, MLIR (#ttg.linear) and CuTe notation", 30, [](CLI::App& sub) {
        auto o = std::make_shared<Options>();
-       sub.add_option("input", o->input, "Layout file (JSON, Triton text, #ttg.linear / #ttg.shared_linear, CuTe)")->required();
+       sub.add_option("input", o->input, "Layout file (JSON, Triton text, #ttg.linear / #ttg.shared_linear, CuTe; - reads stdin)")->required();
+       sub.add_flag("--json", o->json, "One JSON object on stdout: the input, the format and the converted text");
        sub.add_option("--to", o->to, "Target format: json, triton, mlir or cute")->required();
        sub.add_option("--bits", o->bits, "Element width in bits to record with the layout");
        sub.add_option(
@@ -57,7 +59,11 @@ Register reg{
              fail("{}: the file says element_bits {}, --bits says {}", o->input, *f.element_bits, o->bits);
            f.element_bits = o->bits;
          }
-         fmt::print("{}", write_layout(f, target));
+         const std::string out = write_layout(f, target);
+         if (o->json)
+           print_json({{"input", o->input}, {"format", o->to}, {"text", out}});
+         else
+           fmt::print("{}", out);
        });
      }}};
 

@@ -22,6 +22,7 @@ struct Options {
   std::string name = "tile_swizzle";
   std::string format = "header";
   std::string output;    // -o
+  bool json = false;     // --json
   int element_bits = 0;  // --element-bits, for a layout file without a problem (0 = the file's, else 32)
 };
 
@@ -89,6 +90,7 @@ Register reg{{"export", "Write the layout as a C++ header, Triton, CuTe or JSON"
                 sub.add_option("--solved", o->solved, "A `swizzle solve --json` result to export");
                 sub.add_option("--name", o->name, "Namespace (header) or variable name: a C++ identifier")->capture_default_str();
                 sub.add_option("--format", o->format, "header, triton (Gluon / MLIR), cute or json")->capture_default_str();
+                sub.add_flag("--json", o->json, "One JSON object on stdout: what was written where, in which format");
                 sub.add_option("-o,--output", o->output, "Output file, replaced atomically (default: stdout)");
                 sub.add_option("--element-bits", o->element_bits,
                                "Element width for --shared without --preset (default: the file's, else 32)");
@@ -98,10 +100,15 @@ Register reg{{"export", "Write the layout as a C++ header, Triton, CuTe or JSON"
                   ExportRequest request = build_request(*o);
                   request.command = regenerating_command(*o);
                   const std::string text = export_text(request, format);
-                  if (o->output.empty())
+                  if (!o->output.empty()) write_file_atomically(o->output, text);
+                  if (o->json) {
+                    nlohmann::json j = {{"format", o->format}, {"name", o->name}, {"bytes", text.size()}};
+                    if (o->output.empty()) j["text"] = text;
+                    else j["written"] = o->output;
+                    print_json(j);
+                  } else if (o->output.empty()) {
                     std::fputs(text.c_str(), stdout);
-                  else
-                    write_file_atomically(o->output, text);
+                  }
                 });
               }}};
 

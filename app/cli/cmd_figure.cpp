@@ -23,6 +23,7 @@ struct Options {
   FigureOptions figure;
   bool no_labels = false;
   std::string access;  // --access store|read
+  bool json = false;
 };
 
 Register reg{
@@ -40,6 +41,7 @@ Register reg{
        sub.add_option("--step", o->figure.trace_step, "with --access: the instruction's register step")->capture_default_str();
        sub.add_option("--warp", o->figure.trace_warp, "with --access: the instruction's warp")->capture_default_str();
        sub.add_option("-o,--output", o->output, "Output file, replaced atomically (default: stdout)");
+       sub.add_flag("--json", o->json, "One JSON object on stdout: what was written where");
        sub.callback([o] {
          const FigureView view = parse_figure_view(o->view);
          ProblemOptions po = o->problem;
@@ -71,10 +73,15 @@ Register reg{
                   threads - 1);
          }
          const std::string svg = figure_svg(p, view, options);
-         if (o->output.empty())
+         if (!o->output.empty()) write_file_atomically(o->output, svg);
+         if (o->json) {
+           nlohmann::json j = {{"view", o->view}, {"format", "svg"}, {"bytes", svg.size()}};
+           if (o->output.empty()) j["text"] = svg;
+           else j["written"] = o->output;
+           print_json(j);
+         } else if (o->output.empty()) {
            std::fputs(svg.c_str(), stdout);
-         else
-           write_file_atomically(o->output, svg);
+         }
        });
      }}};
 

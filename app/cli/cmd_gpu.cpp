@@ -80,6 +80,7 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     try {
       r = gpu::run(p, ro);
     } catch (const gpu::Unavailable& e) {
+      if (o->json) print_json({{"available", false}, {"reason", e.what()}});
       fmt::print(stderr, "swizzle gpu: no GPU available: {}\n", e.what());
       std::fflush(stdout);
       std::exit(gpu::kExitUnavailable);

@@ -1,6 +1,8 @@
 #include "swz/layout_io.h"
 
 #include <fstream>
+#include <iostream>
+#include <filesystem>
 #include <sstream>
 
 #include "swz/error.h"
@@ -121,12 +123,22 @@ LayoutFile parse_layout_text(const std::string& text, const std::string& origin)
 }
 
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open '{}'", path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
+  std::string s;
+  if (path == "-") {  // standard input
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    s = ss.str();
+  } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) fail("'{}' is a directory, not a layout file", path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("cannot open '{}'", path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    s = ss.str();
+  }
   if (s.size() > max_bytes) fail("'{}' is larger than {} bytes", path, max_bytes);
+  if (s.rfind("\xEF\xBB\xBF", 0) == 0) s.erase(0, 3);  // a UTF-8 byte-order mark, as some editors write
   return s;
 }
 
