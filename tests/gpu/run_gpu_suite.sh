@@ -15,14 +15,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${OUT:-$root/build-gpu-suite/results}}
 build=${SWZ_GPU_BUILD_DIR:-$root/build-gpu-suite}
 mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-
-args=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSWZ_BUILD_GUI=OFF -DSWZ_BUILD_BENCH=OFF -DSWZ_BUILD_TESTS=ON -DSWZ_ENABLE_CUDA=ON)
-if [ -n "${SWZ_DEPS_PREFIX:-}" ]; then
-  args+=(-DCMAKE_PREFIX_PATH="$SWZ_DEPS_PREFIX")
-  command -v pkg-config >/dev/null || args+=(-DPKG_CONFIG_EXECUTABLE="$SWZ_DEPS_PREFIX/bin/pkg-config")
-  export LD_LIBRARY_PATH="$SWZ_DEPS_PREFIX/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$root/tests/gpu/build_env.sh"
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv; } >"$out/build.log" 2>&1 || true
 if ! cmake "${args[@]}" >>"$out/build.log" 2>&1 || ! cmake --build "$build" -j "$(nproc)" --target swizzle swz_gpu_tests >>"$out/build.log" 2>&1; then

@@ -139,31 +139,20 @@ CalibrationInfo calibrate(std::vector<CorpusCase>& cases, const CalibrationOptio
       c.device = info.device.name;
       c.compute_capability = cc;
       c.date = date;
-      switch (op) {
-        case WarpOp::Load:
-          c.wavefronts = metric(r, kLdWavefronts);
-          c.instructions = metric(r, kLdInstructions);
-          break;
-        case WarpOp::LoadMatrix:
-          c.wavefronts = metric(r, kLdWavefronts);
-          c.instructions = metric(r, kLdsmInstructions);
-          break;
-        case WarpOp::Store:
-          c.wavefronts = metric(r, kStWavefronts);
-          c.instructions = metric(r, kStInstructions);
-          break;
-        case WarpOp::StoreMatrix:
-          c.wavefronts = metric(r, kStWavefronts);
-          c.instructions = metric(r, kStsmInstructions);
-          break;
-        case WarpOp::AsyncCopy: {
-          // The shared-memory side of cp.async: its own counter where offered, else every
-          // shared wavefront of the launch (the kernel has no other shared access).
-          const std::int64_t own = metric(r, kLdgstsWavefronts);
-          c.wavefronts = own >= 0 ? own : metric(r, kSharedWavefronts);
-          c.instructions = metric(r, kLdgstsInstructions);
-          break;
-        }
+      // Which counters see each kind: loads and ldmatrix the load pipe, stores and stmatrix the store
+      // pipe; cp.async its own counter where offered, else every shared wavefront of the launch
+      // (the kernel has no other shared access).
+      const char* instructions = op == WarpOp::Load          ? kLdInstructions
+                                 : op == WarpOp::LoadMatrix  ? kLdsmInstructions
+                                 : op == WarpOp::Store       ? kStInstructions
+                                 : op == WarpOp::StoreMatrix ? kStsmInstructions
+                                                             : kLdgstsInstructions;
+      c.instructions = metric(r, instructions);
+      if (op == WarpOp::AsyncCopy) {
+        const std::int64_t own = metric(r, kLdgstsWavefronts);
+        c.wavefronts = own >= 0 ? own : metric(r, kSharedWavefronts);
+      } else {
+        c.wavefronts = metric(r, c.request.kind.writes_shared() ? kStWavefronts : kLdWavefronts);
       }
       if (c.instructions == 0) c.instructions = -1;
     }
