@@ -39,7 +39,7 @@ CorpusCase parse_line(const std::string& text, const BankModel& model) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
     fail("not JSON ({})", e.what());
   }
   if (!j.is_object()) fail("a line holds one JSON object");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "swz/corpus.h"
 #include "swz/error.h"
 #include "swz/formats.h"
 #include "swz/layout_io.h"
@@ -35,6 +36,10 @@ TEST(FuzzRegressions, EveryFoundInputEndsInOneClearError) {
       else if (name.rfind("mlir-", 0) == 0) (void)swz::parse_mlir(text);
       else if (name.rfind("triton-", 0) == 0) (void)swz::parse_triton_text(text);
       else if (name.rfind("session-", 0) == 0) (void)swz::gui::load_session_file(entry.path());
+      else if (name.rfind("corpus-", 0) == 0) {
+        std::istringstream in(text);
+        (void)swz::read_corpus(in, name);
+      }
       else if (name.rfind("lesson-", 0) == 0) {
         for (const swz::LessonStep& step : swz::load_lesson_file(entry.path()).steps) (void)swz::check_claims(step);
       }
