@@ -95,7 +95,8 @@ TEST(TtgirModule, OtherDialectsAttributesAreKeptAsText) {
   EXPECT_EQ(m.ops[0].indices, "0, 16");
 }
 
-TEST(TtgirModule, HundredThousandLinesStreamInWellUnderASecond) {
+// How long it takes is a benchmark figure (`swizzle audit --bench`, README), not an assertion here.
+TEST(TtgirModule, HundredThousandLinesAreReadCompletely) {
   std::string text =
       "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
       "#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
@@ -114,7 +115,6 @@ TEST(TtgirModule, HundredThousandLinesStreamInWellUnderASecond) {
   EXPECT_GE(m.lines, 100000);
   EXPECT_EQ(m.ops.size(), 2u * 33333);
   EXPECT_EQ(m.ops.back().loc, "k.py:3:4");
-  EXPECT_LT(seconds, 1.0);
   RecordProperty("read_seconds", std::to_string(seconds));
 }
 
