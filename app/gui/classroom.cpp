@@ -42,14 +42,24 @@ const LessonStep* Classroom::current_step() const {
 
 // [SECTION] Lessons on disk
 
+namespace {
+// Where lessons were found, searched once and again on each rescan (the menu asks every frame).
+std::optional<LessonDirSearch>& lesson_search() {
+  static std::optional<LessonDirSearch> search;
+  if (!search) search = find_lessons_dir();
+  return search;
+}
+}  // namespace
+
 std::filesystem::path lessons_dir() {
-  const LessonDirSearch s = find_lessons_dir();
+  const LessonDirSearch& s = *lesson_search();
   return s.found ? *s.found : std::filesystem::path();
 }
 
-std::string lessons_not_found() { return find_lessons_dir().message(); }
+std::string lessons_not_found() { return lesson_search()->message(); }
 
 void scan_lessons(Classroom& c) {
+  lesson_search() = find_lessons_dir();
   std::string open_name;
   if (const Lesson* l = c.lesson()) open_name = l->name;
   c.lessons.clear();
@@ -241,15 +251,24 @@ constexpr ImU32 kHighlight = IM_COL32(255, 110, 0, 255);
 constexpr ImU32 kHighlightHalo = IM_COL32(20, 20, 20, 200);
 
 // The step's highlight targets on screen this frame.
-std::vector<ImRect> highlight_rects(const Workbench& bench, const LessonStep& step) {
-  std::vector<ImRect> out;
+struct Highlight {
+  ImRect rect;
+  bool panel = false;  // a whole panel (outlined inside its edge) or an item (outlined around it)
+};
+std::vector<Highlight> highlights_of(const Workbench& bench, const LessonStep& step) {
+  std::vector<Highlight> out;
   for (const std::string& target : step.highlight)
-    if (const auto r = target_rect(bench, target)) out.push_back(*r);
+    if (const auto r = target_rect(bench, target)) out.push_back({*r, target.rfind("panel:", 0) == 0});
+  return out;
+}
+std::vector<ImRect> rects_of(const std::vector<Highlight>& highlights) {
+  std::vector<ImRect> out;
+  for (const Highlight& h : highlights) out.push_back(h.rect);
   return out;
 }
 
 // Draws the outlines everywhere except over `card`: the card's text is never struck through.
-void draw_highlights(const Workbench& bench, const LessonStep& step, const std::optional<ImRect>& card) {
+void draw_highlights(const Workbench& bench, const std::vector<Highlight>& highlights, const std::optional<ImRect>& card) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const float s = bench.ui_scale();
   const float pulse = 0.75f + 0.25f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
@@ -265,12 +284,11 @@ void draw_highlights(const Workbench& bench, const LessonStep& step, const std::
     clips.emplace_back(ImVec2(0, c.Min.y), ImVec2(c.Min.x, c.Max.y));
     clips.emplace_back(ImVec2(c.Max.x, c.Min.y), ImVec2(display.x, c.Max.y));
   }
-  for (const std::string& target : step.highlight) {
-    const auto r = target_rect(bench, target);
-    if (!r) continue;
-    const bool panel = target.rfind("panel:", 0) == 0;
+  for (const Highlight& h : highlights) {
+    const ImRect& r = h.rect;
+    const bool panel = h.panel;
     const float pad = panel ? -2.0f * s : 2.0f * s;
-    const ImVec2 a(r->Min.x - pad, r->Min.y - pad), b(r->Max.x + pad, r->Max.y + pad);
+    const ImVec2 a(r.Min.x - pad, r.Min.y - pad), b(r.Max.x + pad, r.Max.y + pad);
     const float thick = (panel ? 4.0f : 3.0f) * s;
     ImU32 color = kHighlight;
     color = (color & ~IM_COL32_A_MASK) | (static_cast<ImU32>(255.0f * pulse) << IM_COL32_A_SHIFT);
@@ -338,7 +356,7 @@ bool card_follows = true;  // the lesson card moves to keep highlights visible u
 void end_of_frame(Workbench& bench) {
   Classroom& c = classroom();
   const LessonStep* step = c.current_step();
-  const std::vector<ImRect> highlights = step ? highlight_rects(bench, *step) : std::vector<ImRect>{};
+  const std::vector<Highlight> highlights = step ? highlights_of(bench, *step) : std::vector<Highlight>{};
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   std::optional<ImRect> card;
   if (c.open_lesson >= 0 || !c.lesson_error.empty()) {
@@ -348,7 +366,7 @@ void end_of_frame(Workbench& bench) {
     // The card keeps the size it opened with (or the learner gave it): place that size.
     ImVec2 placed = size;
     if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->WasActive) placed = w->Size;
-    floating(bench, *c.lesson_panel, card_position(highlights, placed), size, open, card_follows);
+    floating(bench, *c.lesson_panel, card_position(rects_of(highlights), placed), size, open, card_follows);
     if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->Active) {
       card = ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
       // Once the learner drags the card, it stays where they put it.
@@ -360,7 +378,7 @@ void end_of_frame(Workbench& bench) {
       card_follows = true;
     }
   }
-  if (step) draw_highlights(bench, *step, card);
+  draw_highlights(bench, highlights, card);
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
     const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
@@ -372,7 +390,7 @@ void end_of_frame(Workbench& bench) {
 
 std::vector<ImRect> lesson_highlight_rects(const Workbench& bench) {
   const LessonStep* step = classroom().current_step();
-  return step ? highlight_rects(bench, *step) : std::vector<ImRect>{};
+  return step ? rects_of(highlights_of(bench, *step)) : std::vector<ImRect>{};
 }
 
 std::optional<ImRect> lesson_card_rect() {

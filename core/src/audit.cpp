@@ -539,21 +539,19 @@ AuditReport audit(const Module& m) {
         a.reader = D;
         a.shared_offsets = offsets_only(r.offset_bases);
         a.element_bits = bits;
-        AuditAccess st = a, ld = a;
-        st.direction = "store";
-        fill(st, r.write);
-        st.instruction = sass("STS", r.write.vector.bits);
-        st.shared_layout = scratch;
-        st.distributed_layout = from.text;
-        st.note = note;
-        ld.direction = "load";
-        fill(ld, r.read);
-        ld.instruction = sass("LDS", r.read.vector.bits);
-        ld.shared_layout = scratch;
-        ld.distributed_layout = to.text;
-        ld.note = note;
-        report.accesses.push_back(std::move(st));
-        report.accesses.push_back(std::move(ld));
+        // The conversion's two accesses on its line: the writer's stores, then the reader's loads.
+        auto side = [&](const char* direction, const AccessResult& result, const char* op_name, const std::string& layout_text) {
+          AuditAccess x = a;
+          x.direction = direction;
+          fill(x, result);
+          x.instruction = sass(op_name, result.vector.bits);
+          x.shared_layout = scratch;
+          x.distributed_layout = layout_text;
+          x.note = note;
+          report.accesses.push_back(std::move(x));
+        };
+        side("store", r.write, "STS", from.text);
+        side("load", r.read, "LDS", to.text);
         continue;
       }
     } catch (const Error& e) {

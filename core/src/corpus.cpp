@@ -134,10 +134,11 @@ std::vector<std::int64_t> draw_addresses(Random& rng, const std::string& pattern
   if (pattern == "linear") {
     // lane -> base ^ XOR of basis[i] over set bits i: an F2-linear map, some bases zero (broadcast)
     const int bits = std::countr_zero(static_cast<unsigned>(lanes));
+    const std::int64_t slot_bits = std::max<std::int64_t>(1, std::bit_width(static_cast<std::uint64_t>(slots)) - 1);
     std::vector<std::int64_t> basis(static_cast<std::size_t>(bits));
-    for (auto& b : basis) b = rng.below(4) == 0 ? 0 : (std::int64_t{1} << rng.below(std::max<std::int64_t>(1, std::bit_width(static_cast<std::uint64_t>(slots)) - 1))) ;
+    for (auto& b : basis) b = rng.below(4) == 0 ? 0 : std::int64_t{1} << rng.below(slot_bits);
     for (auto& b : basis)
-      if (b && rng.below(3) == 0) b ^= std::int64_t{1} << rng.below(std::max<std::int64_t>(1, std::bit_width(static_cast<std::uint64_t>(slots)) - 1));
+      if (b && rng.below(3) == 0) b ^= std::int64_t{1} << rng.below(slot_bits);
     const std::int64_t base = rng.below(slots);
     for (int l = 0; l < lanes; ++l) {
       std::int64_t s = base;

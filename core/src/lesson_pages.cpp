@@ -41,7 +41,7 @@ std::vector<LessonPage> lesson_pages(const Lesson& lesson) {
     body += "<div class=\"figure\">\n" + svg + "</div>\n";
     if (!s.claims.empty()) {
       body += "<ul class=\"claims\">\n";
-      for (const ClaimCheck& c : check_claims(s))
+      for (const ClaimCheck& c : check_claims(s, problem, analyze(problem)))
         body += fmt::format("<li{}>{} = {}{}</li>\n", c.holds ? "" : " class=\"off\"", xml_escape(c.claim.quantity),
                             render_math(c.actual.dump(), MathStyle::Html), c.holds ? "" : " (the lesson says " + xml_escape(c.claim.expected.dump()) + ")");
       body += "</ul>\n";

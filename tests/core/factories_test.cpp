@@ -15,6 +15,8 @@
 #include "swz/factories.h"
 #include "swz/shared.h"
 
+#include "test_support.h"
+
 namespace {
 
 using swz::BitVec;
@@ -22,14 +24,7 @@ using swz::Coords;
 using swz::LinearLayout;
 using swz::SharedLayout;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using swz::test::error_of;
 
 Coords at(const LinearLayout& l, std::uint64_t reg, std::uint64_t lane, std::uint64_t warp = 0) {
   return l.coords_of(l.apply({{"register", reg}, {"lane", lane}, {"warp", warp}}));

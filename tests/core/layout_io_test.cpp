@@ -13,20 +13,15 @@
 #include "swz/layout_io.h"
 #include "swz/shared.h"
 
+#include "test_support.h"
+
 namespace {
 
 using nlohmann::json;
 using swz::LayoutKind;
 using swz::LinearLayout;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using swz::test::error_of;
 
 std::string parse_error(const std::string& text) {
   return error_of([&] { swz::parse_layout_text(text, "in.json"); });

@@ -10,6 +10,8 @@
 #include "swz/factories.h"
 #include "swz/layout.h"
 
+#include "test_support.h"
+
 namespace {
 
 using swz::BitVec;
@@ -25,14 +27,7 @@ LinearLayout square_layout(std::uint32_t index) {
   return LinearLayout({InDim{"register", {c[0], c[1]}}, InDim{"lane", {c[2], c[3]}}}, {OutDim{"dim0", 2}, OutDim{"dim1", 2}});
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using swz::test::error_of;
 
 TEST(Layout, SeedReadExampleFromTheHeader) {
   // Lane bases (1,0) (2,0) (4,0) (8,0) (0,1); registers (0,2) (0,4) (0,8) (0,16).

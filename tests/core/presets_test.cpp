@@ -11,16 +11,11 @@
 #include "swz/factories.h"
 #include "swz/problem.h"
 
+#include "test_support.h"
+
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using swz::test::error_of;
 
 TEST(Presets, ListAndDefault) {
   std::vector<std::string> names;

@@ -4,6 +4,8 @@
 #include "swz/error.h"
 #include "swz/ttgir.h"
 
+#include "test_support.h"
+
 namespace {
 
 using Bases = std::vector<std::vector<std::int64_t>>;
@@ -14,14 +16,7 @@ Bases bases(const swz::LinearLayout& l, const char* in) {
   return out;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using swz::test::error_of;
 
 TEST(TtgirAttr, BlockedOneWarpRowMajor) {
   // 2 registers along n, 8 lanes along n, 4 along m: 4x16 per warp; a 8x16 tensor repeats registers along m.

@@ -2,12 +2,13 @@
 // computed (tests/data/triton/vectors.json, written by dump_vectors.py on an H100):
 // distributed layouts from gluon's to_linear_layout, shared layouts from where
 // a kernel's stores landed in shared memory.
-#include <gtest/gtest.h>
-
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <functional>
 #include <set>
 #include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "swz/error.h"
 #include "swz/ttgir.h"
@@ -89,44 +90,39 @@ TEST(TritonVectors, EnoughCasesOfEveryKind) {
     EXPECT_TRUE(kinds.count(kind)) << kind;
 }
 
-TEST(TritonVectors, DistributedLayoutsMatchTriton) {
+// Converts every measured case of `kind` ("distributed" or "shared") and hands it to `check`
+// with its vector; returns how many converted (a case that does not convert is a failure).
+int for_each_case(const char* kind, const std::function<void(const nlohmann::json&, const swz::ttgir::Layout&)>& check) {
   const auto v = load_vectors();
   int checked = 0;
   for (const auto& c : v.at("cases")) {
-    if (c.contains("error") || c.at("kind") != "distributed") continue;
+    if (c.contains("error") || c.at("kind") != kind) continue;
     const Case k = case_of(c);
     SCOPED_TRACE(k.attribute + " shape " + c.at("shape").dump());
-    swz::ttgir::Layout l;
     try {
-      l = convert_case(k);
+      check(c, convert_case(k));
     } catch (const swz::Error& e) {
       ADD_FAILURE() << e.what();
       continue;
     }
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(TritonVectors, DistributedLayoutsMatchTriton) {
+  const int checked = for_each_case("distributed", [](const nlohmann::json& c, const swz::ttgir::Layout& l) {
     EXPECT_EQ(l.linear.shape(), c.at("ll_shape").get<std::vector<std::int64_t>>());
     EXPECT_EQ(bases_of(l.linear, "register"), c.at("reg_bases").get<std::vector<std::vector<std::int64_t>>>());
     EXPECT_EQ(bases_of(l.linear, "lane"), c.at("lane_bases").get<std::vector<std::vector<std::int64_t>>>());
     EXPECT_EQ(bases_of(l.linear, "warp"), c.at("warp_bases").get<std::vector<std::vector<std::int64_t>>>());
     EXPECT_EQ(bases_of(l.linear, "block"), c.at("block_bases").get<std::vector<std::vector<std::int64_t>>>());
-    ++checked;
-  }
+  });
   EXPECT_GE(checked, 40);
 }
 
 TEST(TritonVectors, SharedLayoutsMatchTheHardware) {
-  const auto v = load_vectors();
-  int checked = 0;
-  for (const auto& c : v.at("cases")) {
-    if (c.contains("error") || c.at("kind") != "shared") continue;
-    const Case k = case_of(c);
-    SCOPED_TRACE(k.attribute + " shape " + c.at("shape").dump());
-    swz::ttgir::Layout l;
-    try {
-      l = convert_case(k);
-    } catch (const swz::Error& e) {
-      ADD_FAILURE() << e.what();
-      continue;
-    }
+  const int checked = for_each_case("shared", [](const nlohmann::json& c, const swz::ttgir::Layout& l) {
     ASSERT_TRUE(l.shared.has_value());
     const auto rows = c.at("rows").get<std::vector<std::int64_t>>(), cols = c.at("cols").get<std::vector<std::int64_t>>();
     std::int64_t placed = 0, wrong = 0;
@@ -138,8 +134,7 @@ TEST(TritonVectors, SharedLayoutsMatchTheHardware) {
     }
     EXPECT_EQ(placed, l.shared->elements());
     EXPECT_EQ(wrong, 0);
-    ++checked;
-  }
+  });
   EXPECT_GE(checked, 20);
 }
 
