@@ -150,3 +150,22 @@ TEST(Corpus, KindNamesRoundTrip) {
 
 }  // namespace
 }  // namespace swz
+
+namespace swz {
+namespace {
+
+// The kept corpus was drawn by generate_cases: the same seed draws the same instructions
+// (so a calibration is reproducible on another GPU from its seed alone).
+TEST(Corpus, KeptCorpusIsWhatItsSeedDraws) {
+  const std::vector<CorpusCase> kept = read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h100-sm90-seed3.jsonl");
+  const std::vector<CorpusCase> drawn = generate_cases(static_cast<int>(kept.size()), 3, all_instruction_kinds());
+  ASSERT_EQ(kept.size(), drawn.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    ASSERT_EQ(kept[i].request.kind, drawn[i].request.kind) << "case " << i;
+    ASSERT_EQ(kept[i].pattern, drawn[i].pattern) << "case " << i;
+    ASSERT_EQ(kept[i].request.address, drawn[i].request.address) << "case " << i;
+  }
+}
+
+}  // namespace
+}  // namespace swz
