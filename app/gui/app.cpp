@@ -58,7 +58,7 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_option("--lesson", o.lesson, "Open this lesson (a name from assets/lessons, or a lesson .json file)");
   cli.add_option("--step", o.lesson_step, "Lesson step to open, from 1 (default 1)");
   cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
-  cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, tensor, ...)")
+  cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, quiz, tensor, ...)")
       ->delimiter(',');
   cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
   cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
@@ -155,9 +155,13 @@ int run(const LaunchOptions& o) {
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
   classroom().high_contrast = o.high_contrast;
   for (const std::string& id : o.show) {
+    if (id == "quiz") {  // the classroom's quiz card, for a class that starts with it
+      classroom().quiz_open = true;
+      continue;
+    }
     const auto tiles = bench.tile_panels();
     if (!bench.is_tool(id) && std::none_of(tiles.begin(), tiles.end(), [&](const auto& t) { return t.first == id; })) {
-      std::string known = "export, gpu";
+      std::string known = "export, gpu, quiz";
       for (const auto& t : tiles) known += ", " + t.first;
       std::fprintf(stderr, "swizzle-workbench: error: --show: no panel '%s' (panels: %s)\n", id.c_str(), known.c_str());
       return 2;
