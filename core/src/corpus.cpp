@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <numeric>
@@ -105,6 +106,8 @@ std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
 }
 
 std::vector<CorpusCase> read_corpus_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail("{}: is a directory, not a corpus file", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("{}: cannot open", path);
   return read_corpus(in, path);

@@ -130,7 +130,7 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     s = ss.str();
   } else {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) fail("'{}' is a directory, not a layout file", path);
+    if (std::filesystem::is_directory(path, ec)) fail("'{}' is a directory, not a file", path);
     std::ifstream in(path, std::ios::binary);
     if (!in) fail("cannot open '{}'", path);
     std::ostringstream ss;
