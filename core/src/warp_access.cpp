@@ -127,9 +127,10 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     128-bit load of one address for the whole warp still takes 2 wavefronts.
 //     Stores, cp.async and ldmatrix / stmatrix never widen.
 //  4. cp.async (LDGSTS) is counted but not modelled. Its shared-side counter
-//     moves with the global side: a 4-byte copy of 32 consecutive words costs
-//     4 wavefronts when the lanes' global sources are 16 bytes apart, and 32
-//     lanes copying into one shared address cost 32, where a store costs 1.
+//     moves with the global side: 32 consecutive 4- or 8-byte copies cost 4
+//     wavefronts when the lanes' global sources are 16 bytes apart, and 32
+//     lanes copying 4 or 8 bytes into one shared address cost 32, where the
+//     same stores cost 1 or 2.
 //     serve() gives the store rules' count and marks it unmodelled.
 Service serve(const WarpRequest& r, const BankModel& m) {
   const InstructionKind& k = r.kind;

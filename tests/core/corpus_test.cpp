@@ -1,5 +1,6 @@
 // The measured corpus (tests/data/hardware/): every case the model claims to
 // predict agrees with the H100's counters, and the corpus files are read strictly.
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -165,6 +166,45 @@ TEST(Corpus, KeptCorpusIsWhatItsSeedDraws) {
     ASSERT_EQ(kept[i].pattern, drawn[i].pattern) << "case " << i;
     ASSERT_EQ(kept[i].request.address, drawn[i].request.address) << "case " << i;
   }
+}
+
+}  // namespace
+}  // namespace swz
+
+namespace swz {
+namespace {
+
+// What README says of cp.async, read from the measured cases: its counter is not the shared side
+// alone. 32 active lanes copying 4 or 8 bytes to one shared address cost 32 wavefronts (a store of
+// one address costs its 1 or 2 phases), and 32 consecutive 4- or 8-byte copies cost 4 (their global sources lie
+// 16 bytes apart in the probe).
+TEST(Corpus, CpAsyncCountersFollowTheGlobalSide) {
+  int one_address = 0, consecutive = 0;
+  for (const std::string& f : corpus_files())
+    for (const CorpusCase& c : read_corpus_file(f)) {
+      const InstructionKind& k = c.request.kind;
+      if (k.op != WarpOp::AsyncCopy || k.bytes == 16) continue;
+      const auto& a = c.request.address;
+      if (std::count(a.begin(), a.end(), -1) != 0) continue;
+      bool same = true, run = true;
+      for (std::size_t l = 0; l < a.size(); ++l) {
+        same = same && a[l] == a[0];
+        run = run && a[l] == a[0] + static_cast<std::int64_t>(l) * k.bytes;
+      }
+      if (same) {
+        EXPECT_EQ(c.wavefronts, 32) << k.name() << " case " << c.index;
+        const Service as_store = serve(c.request, BankModel{});  // the store rules: no conflict at all
+        EXPECT_EQ(as_store.wavefronts, as_store.ideal);
+        EXPECT_LE(as_store.wavefronts, 2);
+        ++one_address;
+      }
+      if (run) {
+        EXPECT_EQ(c.wavefronts, 4) << k.name() << " case " << c.index;
+        ++consecutive;
+      }
+    }
+  EXPECT_GE(one_address, 10);
+  EXPECT_GE(consecutive, 5);
 }
 
 }  // namespace
