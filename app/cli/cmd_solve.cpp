@@ -19,6 +19,8 @@ struct Options {
   int bits = 0;          // --bits (0: the files' element_bits, else 16)
   int banks = 0;         // --banks (0: 32, or the preset's)
   int ldmatrix = 0;      // --ldmatrix: the reader is ldmatrix .xN
+  int vec_bits = 0, write_vec_bits = 0, read_vec_bits = 0;  // caps (0: 128)
+  bool keep_order = false;  // --keep-register-order
   bool json = false;
 };
 
@@ -33,12 +35,22 @@ Access load_access(const std::string& path, AccessKind kind, std::optional<int>&
   return Access{f.layout, kind, 0, 0};
 }
 
-nlohmann::json access_json(const AccessResult& r) {
-  return {{"wavefronts", r.wavefronts},
-          {"ideal_wavefronts", r.ideal_wavefronts},
-          {"conflicts", r.conflicts},
-          {"vec_bits", r.vector.bits},
-          {"instructions", r.instructions()}};
+nlohmann::json cost_json(const SideCost& c) {
+  return {{"vec_bits", c.vec_bits},
+          {"instructions", c.instructions},
+          {"wavefronts", c.wavefronts},
+          {"ideal_wavefronts", c.ideal_wavefronts},
+          {"total_wavefronts", c.total_wavefronts},
+          {"conflicts", c.conflicts}};
+}
+
+// One side: the algebra's cost, what the simulator saw, and the registers the kernel issues.
+nlohmann::json side_json(const SideCost& c, const AccessResult& sim, bool renumbered, const std::vector<std::uint64_t>& from) {
+  nlohmann::json j = cost_json(c);
+  j["simulated_wavefronts"] = sim.wavefronts;
+  j["registers_renumbered"] = renumbered;
+  if (renumbered) j["registers"] = from;  // register i = XOR of the original registers in bit mask from[i]
+  return j;
 }
 
 nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
@@ -58,10 +70,13 @@ nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
 void print_text(const SolveResult& r, const LinearLayout& coords, const std::vector<LayoutMatch>& matches) {
   for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, st.sentence);
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
-  fmt::print("write: {} wavefront(s) per instruction (ideal {}), {}-bit vectors\n", r.write.wavefronts, r.write.ideal_wavefronts,
-             r.write.vector.bits);
-  fmt::print("read:  {} wavefront(s) per instruction (ideal {}), {}-bit vectors\n", r.read.wavefronts, r.read.ideal_wavefronts,
-             r.read.vector.bits);
+  for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
+    fmt::print("{} {}-bit vectors, {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.vec_bits, c.instructions,
+               c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
+  fmt::print("total: {} wavefronts\n", r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+  if (!r.tradeoff.empty()) fmt::print("trade-off: {}\n", r.tradeoff);
+  fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
+             r.width.common_max_bits);
   fmt::print("lower bound: write {}, read {}: {}\n", r.bound.write_wavefronts, r.bound.read_wavefronts, r.bound.reason);
   for (const auto& m : matches) fmt::print("equals: {}\n", m.name);
   (void)coords;
@@ -83,6 +98,11 @@ Register reg{
        sub.add_option("--bits", o->bits, "Element width in bits (default: the files' element_bits, else 16)");
        sub.add_option("--banks", o->banks, "Number of banks (default 32)");
        sub.add_option("--ldmatrix", o->ldmatrix, "The reader is ldmatrix .x1/.x2/.x4 (its layout gives the row addresses)");
+       sub.add_option("--vec-bits", o->vec_bits, "Widest vector either side may use, bits per lane (8..128, a power of two)");
+       sub.add_option("--write-vec-bits", o->write_vec_bits, "Widest vector the writer may use (overrides --vec-bits)");
+       sub.add_option("--read-vec-bits", o->read_vec_bits, "Widest vector the reader may use (overrides --vec-bits)");
+       sub.add_flag("--keep-register-order", o->keep_order,
+                    "Vectors are each side's registers 0..k-1 as numbered (no renumbering)");
        sub.add_flag("--json", o->json, "One JSON object on stdout");
        sub.callback([o] {
          const bool files = !o->src.empty() || !o->dst.empty();
@@ -109,9 +129,18 @@ Register reg{
          if (o->banks) p.bank.banks = o->banks;
          if (o->ldmatrix) p.read.ldmatrix = o->ldmatrix;
          if (o->masks_given && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
-         const SolveResult r = solve(p);
+         SolveOptions opt;
+         for (auto [flag, value] : {std::pair{"--vec-bits", o->vec_bits}, std::pair{"--write-vec-bits", o->write_vec_bits},
+                                    std::pair{"--read-vec-bits", o->read_vec_bits}})
+           if (value != 0 && (value < 8 || value > 128 || (value & (value - 1)) != 0))
+             fail("{} {}: give a power of two from 8 to 128", flag, value);
+         opt.write_vec_bits = o->write_vec_bits ? o->write_vec_bits : o->vec_bits ? o->vec_bits : 128;
+         opt.read_vec_bits = o->read_vec_bits ? o->read_vec_bits : o->vec_bits ? o->vec_bits : 128;
+         opt.renumber_registers = !o->keep_order;
+         const SolveResult r = solve(p, opt);
          const LinearLayout& coords = p.store.layout;
-         const auto matches = recognize(r.shared, p.element_bits);
+         // Naming the layout needs its table: only when the check built one.
+         const auto matches = r.sampled ? std::vector<LayoutMatch>{} : recognize(r.shared, p.element_bits);
          nlohmann::json j;
          if (o->json) {
            // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
@@ -119,14 +148,35 @@ Register reg{
            j["shared"] = layout_to_json(r.offset_bases, p.element_bits);
            j["vec_bits"] = r.vec_bits;
            j["element_bits"] = p.element_bits;
-           j["write"] = access_json(r.write);
-           j["read"] = access_json(r.read);
+           j["write"] = side_json(r.write_cost, r.write, r.write_renumbered, r.write_registers);
+           j["read"] = side_json(r.read_cost, r.read, r.read_renumbered, r.read_registers);
+           j["total_wavefronts"] = r.write_cost.total_wavefronts + r.read_cost.total_wavefronts;
+           j["width_proof"] = {{"write_max_bits", r.width.write_max_bits},
+                               {"read_max_bits", r.width.read_max_bits},
+                               {"common_max_bits", r.width.common_max_bits},
+                               {"reason", r.width.reason}};
+           nlohmann::json alts = nlohmann::json::array();
+           for (const auto& c : r.choices) {
+             nlohmann::json a = {{"write_vec_bits", c.write_vec_bits}, {"read_vec_bits", c.read_vec_bits}, {"built", c.built},
+                                 {"chosen", c.chosen}};
+             if (c.built) {
+               a["write"] = cost_json(c.write);
+               a["read"] = cost_json(c.read);
+               a["total_wavefronts"] = c.total_wavefronts;
+               a["instructions"] = c.instructions;
+             } else {
+               a["note"] = c.note;
+             }
+             alts.push_back(a);
+           }
+           j["alternatives"] = alts;
+           j["tradeoff"] = r.tradeoff.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.tradeoff);
+           j["check"] = {{"sampled", r.sampled}, {"simulated_instructions", r.simulated_instructions}, {"text", r.check}};
            j["lower_bound"] = {{"write_wavefronts", r.bound.write_wavefronts}, {"read_wavefronts", r.bound.read_wavefronts},
                                {"segment_bits", r.bound.segment_bits},         {"space_dim", r.bound.space_dim},
                                {"max_avoiding_dim", r.bound.max_avoiding_dim}, {"reason", r.bound.reason}};
            j["conflict_free"] = r.conflict_free;
            j["fallback"] = r.fallback;
-           j["check"] = r.check;
            j["matches"] = nlohmann::json::array();
            for (const auto& m : matches) j["matches"].push_back({{"family", m.family}, {"name", m.name}});
            j["trace"] = trace_json(r, coords);

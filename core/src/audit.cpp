@@ -531,13 +531,17 @@ AuditReport audit(const Module& m) {
           report.accesses.push_back(std::move(a));
           continue;
         }
-        Access writer{S, AccessKind::Store, 0, 0}, reader{D, AccessKind::Load, 0, 0};
-        const SolveResult r = solve(writer, reader, bits, au.bank);
-        const std::string scratch = ttgir::shared_linear_attribute(r.offset_bases);
+        // Triton 3.6 picks among ld/st, ldmatrix and stmatrix for its scratch; the solver's conflict-free layout
+        // with the registers as the layouts number them stands in for it (measured equal on the kept kernels).
+        SolveOptions stand_in;
+        stand_in.renumber_registers = false;
+        stand_in.check = SolveOptions::Check::Full;
+        const SolveResult t = solve(Access{S, AccessKind::Store, 0, 0}, Access{D, AccessKind::Load, 0, 0}, bits, au.bank, stand_in);
+        const std::string scratch = ttgir::shared_linear_attribute(t.offset_bases);
         const char* note = "through shared memory; scratch layout: the solver's, standing in for Triton's optimal swizzling";
         a.writer = S;
         a.reader = D;
-        a.shared_offsets = offsets_only(r.offset_bases);
+        a.shared_offsets = offsets_only(t.offset_bases);
         a.element_bits = bits;
         // The conversion's two accesses on its line: the writer's stores, then the reader's loads.
         auto side = [&](const char* direction, const AccessResult& result, const char* op_name, const std::string& layout_text) {
@@ -550,8 +554,8 @@ AuditReport audit(const Module& m) {
           x.note = note;
           report.accesses.push_back(std::move(x));
         };
-        side("store", r.write, "STS", from.text);
-        side("load", r.read, "LDS", to.text);
+        side("store", t.write, "STS", from.text);
+        side("load", t.read, "LDS", to.text);
         continue;
       }
     } catch (const Error& e) {
@@ -601,9 +605,14 @@ AuditReport audit(const Module& m) {
         w.kind = AccessKind::Store;
         w.ldmatrix = 0;  // no writer in the module: the reader's own rows stand in for it
         rd.kind = AccessKind::Load;
-        const SolveResult r = solve(w, rd, p.element_bits, au.bank);
+        // The module's accesses keep their register numbering; the suggestion is simulated on the whole table.
+        SolveOptions as_written;
+        as_written.renumber_registers = false;
+        as_written.check = SolveOptions::Check::Full;
+        const SolveResult r = solve(w, rd, p.element_bits, au.bank, as_written);
         const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);
-        if (mine.mean_wavefronts + 1e-9 < *a.wavefronts) {
+        // Compared in total: under the new layout the access may move wider vectors in fewer instructions.
+        if (static_cast<double>(mine.total_wavefronts) + 1e-9 < *a.wavefronts * static_cast<double>(a.instructions)) {
           answer = {{ttgir::shared_linear_attribute(r.offset_bases), mine.mean_wavefronts}};
           // A Triton attribute people already write, when one does as well as the solver's layout.
           if (auto named = named_equivalent(w, rd, p.access, r.shared, p.element_bits, au.bank))

@@ -15,7 +15,7 @@ namespace {
 int ilog2(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
 bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
 
-void check_access(const Access& a, const BankModel& m, int element_bits) {
+void check_access(const Access& a, const BankModel& m, int element_bits, int max_in_bits = kMaxAddressBits + 2) {
   check_bank_model(m);
   if (element_bits != 4 && element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
     fail("element width {} bits is not one of 4, 8, 16, 32, 64", element_bits);
@@ -31,7 +31,7 @@ void check_access(const Access& a, const BankModel& m, int element_bits) {
   if (a.ldmatrix && a.kind != AccessKind::Load) fail("ldmatrix is a load");
   if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < element_bits || a.vec_bits > 128))
     fail("vector width {} bits must be a power of two between the element width ({}) and 128", a.vec_bits, element_bits);
-  if (a.layout.in_bits() > kMaxAddressBits + 2) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
+  if (a.layout.in_bits() > max_in_bits) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
 }
 
 // The warp instruction an access issues for one vector of `vec_bits` per lane.
@@ -109,7 +109,8 @@ namespace {
 
 // Evaluate one instruction: the lanes' byte addresses go to serve() (warp_access.h),
 // which holds the bank model's rules; lanes recorded when `trace` is set.
-void run_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, const Geometry& g, int warp,
+template <class OffsetOf>
+void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, const BankModel& m, const Geometry& g, int warp,
                      int step, bool trace, InstructionResult& out) {
   const int vec_bits_total = (1 << g.vec_log2) * ebits;
   const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(warp));
@@ -124,7 +125,7 @@ void run_instruction(const Access& a, const SharedLayout& s, int ebits, const Ba
   for (int lane = 0; lane < (1 << g.lane_bits); ++lane) {
     const bool active = lane < g.active_lanes;
     const BitVec coord = a.layout.apply("lane", static_cast<std::uint64_t>(lane)) ^ warp_part ^ reg_part;
-    const std::uint32_t off = s.offset(coord);
+    const std::uint32_t off = offset_of(coord);
     const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
     if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
     if (trace) {
@@ -149,6 +150,10 @@ void run_instruction(const Access& a, const SharedLayout& s, int ebits, const Ba
   out.merged = service.merged;
   out.phase_wavefronts = service.pass_wavefronts;
   out.bank_words = service.bank_words;
+}
+
+auto by_table(const SharedLayout& s) {
+  return [&s](BitVec coord) { return s.offset(coord); };
 }
 
 Geometry geometry(const Access& a, const VectorChoice& v, const BankModel& m) {
@@ -181,7 +186,7 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
   InstructionResult ir;
   for (int w = 0; w < g.warps; ++w)
     for (int st = 0; st < g.steps; ++st) {
-      run_instruction(a, s, ebits, m, g, w, st, false, ir);
+      run_instruction(a, by_table(s), ebits, m, g, w, st, false, ir);
       r.per_instruction.push_back(ir.wavefronts);
       r.total_wavefronts += ir.wavefronts;
       r.total_ideal += ir.ideal;
@@ -202,8 +207,31 @@ InstructionResult trace_instruction(const Access& a, const SharedLayout& s, int 
   if (warp < 0 || warp >= g.warps) fail("warp {} is outside 0..{}", warp, g.warps - 1);
   if (step < 0 || step >= g.steps) fail("step {} is outside 0..{}", step, g.steps - 1);
   InstructionResult ir;
-  run_instruction(a, s, ebits, m, g, warp, step, true, ir);
+  run_instruction(a, by_table(s), ebits, m, g, warp, step, true, ir);
   return ir;
+}
+
+std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix& to_offset, int vec_log2, int ebits,
+                                               const BankModel& m, const std::vector<std::pair<int, int>>& warp_steps) {
+  check_access(a, m, ebits, /*max_in_bits=*/48);
+  if (to_offset.cols() != a.layout.out_bits() || to_offset.rows() != a.layout.out_bits())
+    fail("the address function has {}x{} bits; the access covers {} coordinate bits", to_offset.rows(), to_offset.cols(),
+         a.layout.out_bits());
+  if (to_offset.rows() > 32) fail("element offsets above 2^32 are not simulated");
+  VectorChoice v;
+  v.elements = 1 << vec_log2;
+  v.bits = v.elements * ebits;
+  const Geometry g = geometry(a, v, m);
+  const auto offset_of = [&to_offset](BitVec coord) { return static_cast<std::uint32_t>(to_offset.apply(coord)); };
+  std::vector<InstructionResult> out;
+  out.reserve(warp_steps.size());
+  for (auto [warp, step] : warp_steps) {
+    if (warp < 0 || warp >= g.warps || step < 0 || step >= g.steps) fail("instruction (warp {}, step {}) is outside the access", warp, step);
+    InstructionResult ir;
+    run_instruction(a, offset_of, ebits, m, g, warp, step, false, ir);
+    out.push_back(std::move(ir));
+  }
+  return out;
 }
 
 }  // namespace swz

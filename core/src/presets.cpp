@@ -121,8 +121,9 @@ Problem transpose16x32() {
   const std::vector<std::int64_t> shape{16, 32};
   auto a = distributed(shape, {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}});
   auto b = distributed(shape, {{0, 2}, {0, 4}, {0, 8}, {0, 16}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}});
+  // As in the seed, every instruction moves one 32-bit element per lane (the solver would widen the writes otherwise).
   Problem p = grid_problem("transpose16x32", "16x32 fp32 transpose through shared memory, one warp (the seed example)", shape, 32,
-                           store(a), load(b),
+                           store(a, 32), load(b, 32),
                            {masks("xor-m", {1, 2, 4, 8}), masks("xor-2m", {2, 4, 8, 16}),
                             {"padded", std::nullopt, padded(shape, 1)}});
   return p;

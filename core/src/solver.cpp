@@ -1,189 +1,28 @@
-// solver.cpp: the construction of solver.h, its check, and the toggle-grid family.
+// solver.cpp: the construction of solver.h (vectors first, then the segment
+// directions), its proof, the choice between vector widths, and the check.
 //
 // Index:
-//   [SECTION] Access geometry   lane phases, register prefixes, input checks
-//   [SECTION] Lemma on bases    wavefronts of an access under offset images, no tables
-//   [SECTION] Construction      Vec, Hi, W', I/E/F/H/C, banks; one candidate per bank order
-//   [SECTION] Check             the simulator against the claim
-//   [SECTION] Toggle grids      masks, family count, lazy enumeration, repair
+//   [SECTION] Vectors           register spans, the common vectors, renumbering
+//   [SECTION] Construction      Hi, W', I/E/F/H/C, banks for one pair of widths
+//   [SECTION] Choice            every pair of widths, costed; the cheapest kept
+//   [SECTION] Trace             the steps a front end replays
+//   [SECTION] Check             the simulator on the renumbered accesses
 #include "swz/solver.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <limits>
+#include <utility>
 
+#include "solver_access.h"
 #include "swz/error.h"
-#include "swz/factories.h"
 
 namespace swz {
 
+using namespace solve_detail;
+
 namespace {
-
-int ilog2(std::uint64_t v) { return std::countr_zero(v); }
-bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
-
-// dim(a ∩ b) = dim a + dim b - dim(a + b): cheaper than building the intersection.
-int intersect_dim(const Subspace& a, const Subspace& b) { return a.dim() + b.dim() - a.sum(b).dim(); }
-
-// [SECTION] Access geometry
-
-// What the solver needs of one access: its bases by role.
-struct AccessInfo {
-  const Access* access = nullptr;
-  const char* role = "";    // "writer" / "reader"
-  const char* letter = "";  // "A" / "B"
-  std::vector<BitVec> regs, lanes, warps;
-  int lane_bits = 0;
-  int requested = -1;  // vector (log2 elements) the access insists on; -1 = free
-};
-
-void check_access_for_solver(const Access& a, const char* role, int ebits, const BankModel& m) {
-  for (const auto& d : a.layout.in_dims())
-    if (d.name != "register" && d.name != "lane" && d.name != "warp" && d.name != "block")
-      fail("the {} has input dim '{}'; an access has register, lane, warp, block", role, d.name);
-  const int lane_bits = a.layout.in_dim_bits("lane");
-  if ((1 << lane_bits) != m.warp_size)
-    fail("the {} has {} lanes; the bank model's warp has {}", role, 1 << lane_bits, m.warp_size);
-  if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
-    fail("the {} uses ldmatrix .x{}; ldmatrix loads 1, 2 or 4 matrices", role, a.ldmatrix);
-  if (a.ldmatrix && a.kind != AccessKind::Load) fail("the {} is an ldmatrix store; ldmatrix only loads", role);
-  if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
-  if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < ebits || a.vec_bits > 128))
-    fail("the {} asks for {}-bit vectors: a power of two between the element width ({}) and 128", role, a.vec_bits, ebits);
-}
-
-AccessInfo info_of(const Access& a, const char* role, const char* letter, int ebits) {
-  AccessInfo x;
-  x.access = &a;
-  x.role = role;
-  x.letter = letter;
-  x.regs = a.layout.bases("register");
-  x.lanes = a.layout.bases("lane");
-  x.warps = a.layout.bases("warp");
-  x.lane_bits = a.layout.in_dim_bits("lane");
-  const int widest = ilog2(static_cast<std::uint64_t>(128 / ebits));
-  if (a.ldmatrix)
-    x.requested = widest;
-  else if (a.vec_bits)
-    x.requested = ilog2(static_cast<std::uint64_t>(a.vec_bits / ebits));
-  return x;
-}
-
-// Lanes served together for a vector of 2^k elements (hardware.md: phases).
-int phase_lanes(const AccessInfo& x, int k, int ebits, const BankModel& m) {
-  if (x.access->ldmatrix) return 8;
-  const int bits = std::max(m.bank_bytes * 8, (1 << k) * ebits);
-  return std::min(1 << x.lane_bits, m.wavefront_bytes() * 8 / bits);
-}
-int active_lanes(const AccessInfo& x) { return x.access->ldmatrix ? 8 * x.access->ldmatrix : 1 << x.lane_bits; }
-
-// Nonzero lane bases of one phase (T), and the lane bases the split drops.
-std::vector<BitVec> phase_threads(const AccessInfo& x, int lanes) {
-  std::vector<BitVec> t;
-  for (int i = 0; i < ilog2(static_cast<std::uint64_t>(lanes)) && i < static_cast<int>(x.lanes.size()); ++i)
-    if (x.lanes[static_cast<std::size_t>(i)] != 0) t.push_back(x.lanes[static_cast<std::size_t>(i)]);
-  return t;
-}
-std::vector<BitVec> split_threads(const AccessInfo& x, int lanes) {
-  std::vector<BitVec> t;
-  const int active_bits = ilog2(static_cast<std::uint64_t>(active_lanes(x)));
-  for (int i = ilog2(static_cast<std::uint64_t>(lanes)); i < active_bits && i < static_cast<int>(x.lanes.size()); ++i)
-    if (x.lanes[static_cast<std::size_t>(i)] != 0) t.push_back(x.lanes[static_cast<std::size_t>(i)]);
-  return t;
-}
-
-// Longest prefix of registers that are nonzero and independent, at most `cap`.
-int independent_prefix(const std::vector<BitVec>& regs, int cap, int width) {
-  Subspace s(width);
-  int k = 0;
-  while (k < cap && k < static_cast<int>(regs.size()) && regs[static_cast<std::size_t>(k)] != 0 &&
-         s.insert(regs[static_cast<std::size_t>(k)]))
-    ++k;
-  return k;
-}
-
-// Every basis of x except its first k registers (the ones that must avoid Vec).
-std::vector<BitVec> non_vector_bases(const AccessInfo& x, int k) {
-  std::vector<BitVec> out(x.regs.begin() + std::min<std::ptrdiff_t>(k, static_cast<std::ptrdiff_t>(x.regs.size())), x.regs.end());
-  out.insert(out.end(), x.lanes.begin(), x.lanes.end());
-  out.insert(out.end(), x.warps.begin(), x.warps.end());
-  std::erase(out, BitVec{0});
-  return out;
-}
-
-// Unit coordinate vectors, last dim first (a row-major tile's offset order).
-std::vector<BitVec> unit_vectors(const LinearLayout& coords) {
-  std::vector<BitVec> out;
-  for (int d = coords.rank(); d-- > 0;)
-    for (int i = 0; i < coords.out_dims()[static_cast<std::size_t>(d)].log2_size; ++i)
-      out.push_back(BitVec{1} << (coords.out_offset(d) + i));
-  return out;
-}
-
-// [SECTION] Lemma on bases
-
-struct OffsetMap {
-  std::vector<BitVec> images;  // images[i] = coordinates of element offset 2^i
-  BitMatrix inverse;           // coordinates -> offset
-};
-
-OffsetMap offset_map(const std::vector<BitVec>& images, int width) {
-  const auto inv = BitMatrix::from_columns(width, images).inverse();
-  if (!inv) throw SolverBug("the constructed offset bases are not invertible");
-  return {images, *inv};
-}
-
-// Widest vector (log2 elements) the simulator's rule allows x under the map,
-// or the requested one (checked).
-int vector_under(const AccessInfo& x, const OffsetMap& m, int cap) {
-  auto valid = [&](int k) {
-    if (k > static_cast<int>(x.regs.size()) || k > static_cast<int>(m.images.size())) return false;
-    for (int i = 0; i < k; ++i)
-      if (x.regs[static_cast<std::size_t>(i)] == 0 ||
-          x.regs[static_cast<std::size_t>(i)] != m.images[static_cast<std::size_t>(i)])
-        return false;
-    for (BitVec b : non_vector_bases(x, k))
-      if (m.inverse.apply(b) & low_bits(k)) return false;
-    return true;
-  };
-  if (x.requested >= 0) {
-    if (!valid(x.requested))
-      throw SolverBug(fmt::format("the {}'s requested vector is not contiguous in the constructed layout", x.role));
-    return x.requested;
-  }
-  int k = 0;
-  while (k < cap && valid(k + 1)) ++k;
-  return k;
-}
-
-struct Predicted {
-  int vector_log2 = 0;  // elements per lane per instruction, log2
-  int lanes = 32;       // lanes per phase
-  int phases = 1;
-  int conflict_dim = 0;
-  int wavefronts() const { return phases << conflict_dim; }
-};
-
-// Lemma 9.4 with sub-word elements: 2^(dim(T ∩ (S+W)) - dim(T ∩ W)) per phase.
-Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int seg_start,
-                           int within_word, int width) {
-  Predicted p;
-  p.vector_log2 = k;
-  p.lanes = phase_lanes(x, k, ebits, model);
-  p.phases = active_lanes(x) / p.lanes;
-  const Subspace t = Subspace::span(phase_threads(x, p.lanes), width);
-  const int d = static_cast<int>(m.images.size());
-  std::vector<BitVec> w(m.images.begin(), m.images.begin() + std::min(within_word, d));
-  std::vector<BitVec> sw = w;
-  for (int i = seg_start; i < d; ++i) sw.push_back(m.images[static_cast<std::size_t>(i)]);
-  p.conflict_dim = intersect_dim(t, Subspace::span(sw, width)) - intersect_dim(t, Subspace::span(w, width));
-  return p;
-}
-
-// [SECTION] Construction
 
 struct Geometry {
   int width = 0;  // coordinate bits d
@@ -192,80 +31,198 @@ struct Geometry {
   int within_word = 0;   // |W|: offset bits inside one bank word
   int widest = 0;        // log2 elements in 128 bits
   int segment_bits = 0;  // s
+  int cap_a = 0, cap_b = 0;  // widest vector (log2 elements) each side may use: 128 bits or the caller's cap
+  bool as_numbered = false;  // registers keep their numbering (SolveOptions::renumber_registers off)
 };
+
+// [SECTION] Vectors
+//
+// A lane's vector is 2^k consecutive offsets. Registers are a thread's own
+// values, so a kernel may number them as it likes: the access vectorises to
+// 2^k elements exactly when offsets 1, 2, .., 2^(k-1) lie in the span of its
+// registers (R) and none of its lanes and warps (LW) moves an offset bit below
+// k. So the widths are bounded by subspaces, not by register order:
+//
+//   k_x <= dim R_x - dim(R_x ∩ LW_x)                  (each side on its own)
+//   min(k_a, k_b) <= dim R∩ - dim(R∩ ∩ (LW_a + LW_b))  (R∩ = R_a ∩ R_b: the vectors both use)
+
+Subspace register_span(const AccessInfo& x, int w) { return Subspace::span(x.regs, w); }
+Subspace lane_warp_span(const AccessInfo& x, int w) { return Subspace::span(lane_warp_bases(x), w); }
+
+// Widest (log2) a subspace `space` allows once the directions of `avoid` are excluded.
+int free_dim(const Subspace& space, const Subspace& avoid) { return space.dim() - intersect_dim(space, avoid); }
+
+// The common vectors, best first: a basis of R_a ∩ R_b avoiding both accesses'
+// lanes and warps, in the writer's register order where it can be (so its
+// registers need no renumbering), then the reader's, then any.
+std::vector<BitVec> common_vectors(const AccessInfo& a, const AccessInfo& b, int w) {
+  const Subspace shared = register_span(a, w).intersect(register_span(b, w));
+  Subspace taken = lane_warp_span(a, w).sum(lane_warp_span(b, w));
+  std::vector<BitVec> order(a.regs);
+  order.insert(order.end(), b.regs.begin(), b.regs.end());
+  order.insert(order.end(), shared.basis().begin(), shared.basis().end());
+  std::vector<BitVec> out;
+  for (BitVec c : order)
+    if (c != 0 && shared.contains(c) && taken.insert(c)) out.push_back(c);
+  return out;
+}
 
 struct VectorPlan {
   int k_a = 0, k_b = 0;
-  const AccessInfo* wide = nullptr;  // the access whose registers are Vec
+  const AccessInfo* wide = nullptr;  // the access whose registers hold all of Vec (the writer on a tie)
   const AccessInfo* narrow = nullptr;
-  std::vector<BitVec> vec;  // Vo
-  std::string note;         // why the vectors are what they are
+  std::vector<BitVec> vec;  // Vo: offset images 2^0 .. 2^(kw-1); the first kn in both register spans
+  // Bases of each side that must keep off its vector bits: lanes and warps, and
+  // the later registers too when registers keep their numbering.
+  std::vector<BitVec> fixed_wide, fixed_narrow;
 };
 
-// Constraint (2): every non-vector basis of an access must have no component on
-// that access's vector bits. True when a complement Hi exists.
-bool vectors_fit(const AccessInfo& wide, const AccessInfo& narrow, int k_wide, int k_narrow, const std::vector<BitVec>& vo,
-                 int width) {
-  const Subspace vec = Subspace::span(vo, width);
-  Subspace rx = Subspace::span(non_vector_bases(wide, k_wide), width);
-  if (intersect_dim(rx, vec) != 0) return false;
-  Subspace z = rx.sum(Subspace::span(non_vector_bases(narrow, k_narrow), width));
-  for (int i = k_narrow; i < k_wide; ++i) z.insert(vo[static_cast<std::size_t>(i)]);
-  const Subspace v_narrow = Subspace::span(std::vector<BitVec>(vo.begin(), vo.begin() + k_narrow), width);
-  return intersect_dim(z, v_narrow) == 0;
+// The bases of x a plan must keep off x's first k offset bits.
+std::vector<BitVec> fixed_bases(const AccessInfo& x, int k, bool as_numbered) {
+  std::vector<BitVec> out = lane_warp_bases(x);
+  if (as_numbered)
+    for (std::size_t i = static_cast<std::size_t>(k); i < x.regs.size(); ++i)
+      if (x.regs[i]) out.push_back(x.regs[i]);
+  return out;
 }
 
-VectorPlan plan_vectors(const AccessInfo& a, const AccessInfo& b, const Geometry& g) {
-  const int lead_a = independent_prefix(a.regs, g.widest, g.width);
-  const int lead_b = independent_prefix(b.regs, g.widest, g.width);
-  int common = 0;
-  while (common < lead_a && common < lead_b &&
-         a.regs[static_cast<std::size_t>(common)] == b.regs[static_cast<std::size_t>(common)])
-    ++common;
-  for (const AccessInfo* x : {&a, &b}) {
-    const int lead = x == &a ? lead_a : lead_b;
-    if (x->requested > lead) {
-      if (x->access->ldmatrix)
-        fail("ldmatrix reads 128-bit rows: the {}'s first {} register bases must be distinct nonzero directions", x->role,
-             x->requested);
-      fail("the {} asks for {}-bit vectors but only its first {} register bases are distinct nonzero directions", x->role,
-           (1 << x->requested) * g.ebits, lead);
+// The vectors leave room for a complement Hi: no lane or warp of the wide
+// access moves along Vec, and none of either (nor U) along the common part.
+bool vectors_fit(const VectorPlan& p, int width) {
+  const int kn = std::min(p.k_a, p.k_b);  // p.vec may still be growing towards max(k_a, k_b)
+  const Subspace lw_wide = Subspace::span(p.fixed_wide, width);
+  if (intersect_dim(lw_wide, Subspace::span(p.vec, width)) != 0) return false;
+  Subspace z = lw_wide.sum(Subspace::span(p.fixed_narrow, width));
+  for (std::size_t i = static_cast<std::size_t>(kn); i < p.vec.size(); ++i) z.insert(p.vec[i]);
+  const Subspace common = Subspace::span(std::vector<BitVec>(p.vec.begin(), p.vec.begin() + kn), width);
+  return intersect_dim(z, common) == 0;
+}
+
+// With registers as numbered: the leading registers both accesses share, in order.
+std::vector<BitVec> common_prefix(const AccessInfo& a, const AccessInfo& b, int w) {
+  std::vector<BitVec> out;
+  Subspace taken = lane_warp_span(a, w).sum(lane_warp_span(b, w));
+  for (std::size_t i = 0; i < a.regs.size() && i < b.regs.size() && a.regs[i] == b.regs[i] && a.regs[i] != 0; ++i) {
+    if (!taken.insert(a.regs[i])) break;
+    out.push_back(a.regs[i]);
+  }
+  return out;
+}
+
+// A plan for widths (k_a, k_b), the extra vectors U taken from `u_order`; nullopt when none fits.
+std::optional<VectorPlan> plan_for(const AccessInfo& a, const AccessInfo& b, int ka, int kb,
+                                   const std::vector<BitVec>& common, const std::vector<BitVec>& u_order, int width,
+                                   bool as_numbered) {
+  const int kn = std::min(ka, kb), kw = std::max(ka, kb);
+  if (kn > static_cast<int>(common.size())) return std::nullopt;
+  VectorPlan p;
+  p.k_a = ka;
+  p.k_b = kb;
+  p.wide = kb > ka ? &b : &a;
+  p.narrow = kb > ka ? &a : &b;
+  p.fixed_wide = fixed_bases(*p.wide, kw, as_numbered);
+  p.fixed_narrow = fixed_bases(*p.narrow, kn, as_numbered);
+  p.vec.assign(common.begin(), common.begin() + kn);
+  if (!vectors_fit(p, width)) return std::nullopt;
+  const Subspace r_wide = register_span(*p.wide, width);
+  for (BitVec c : u_order) {
+    if (static_cast<int>(p.vec.size()) == kw) break;
+    if (c == 0 || !r_wide.contains(c) || Subspace::span(p.vec, width).contains(c)) {
+      if (as_numbered) return std::nullopt;  // the next register must be the next offset
+      continue;
+    }
+    p.vec.push_back(c);
+    if (!vectors_fit(p, width)) {
+      if (as_numbered) return std::nullopt;
+      p.vec.pop_back();
     }
   }
-  // Free accesses take the common prefix; a forced one (ldmatrix, a requested width) keeps its own.
-  int ka = a.requested >= 0 ? a.requested : common;
-  int kb = b.requested >= 0 ? b.requested : common;
-  if (std::min(ka, kb) > common)
-    fail("the writer's {}-bit and the reader's {}-bit vectors need the same leading registers, and they share only {}",
-         (1 << ka) * g.ebits, (1 << kb) * g.ebits, common);
-  VectorPlan plan;
-  for (;;) {
-    plan.k_a = ka;
-    plan.k_b = kb;
-    plan.wide = kb > ka ? &b : &a;
-    plan.narrow = kb > ka ? &a : &b;
-    const int kw = std::max(ka, kb), kn = std::min(ka, kb);
-    plan.vec.assign(plan.wide->regs.begin(), plan.wide->regs.begin() + kw);
-    if (vectors_fit(*plan.wide, *plan.narrow, kw, kn, plan.vec, g.width)) break;
-    // Some lane, warp or register moves along a vector direction: narrow the free side(s).
-    const bool free_a = a.requested < 0 && ka > 0, free_b = b.requested < 0 && kb > 0;
-    if (!free_a && !free_b)
-      fail(
-          "no layout gives the accesses their vectors: a lane, warp or later register of one access moves along a vector "
-          "register of the other");
-    if (free_a && free_b) {
-      --ka;
-      --kb;
-    } else if (free_a)
-      --ka;
-    else
-      --kb;
-    plan.note = "narrowed because another basis of an access moves along a shared register direction";
-  }
-  return plan;
+  if (static_cast<int>(p.vec.size()) != kw) return std::nullopt;
+  return p;
 }
 
-// One finished construction (for one order of bank candidates).
+// Orders in which the wide access's extra vectors U are tried: its registers
+// that are lanes of the other access first (the other side then reads them
+// as bank bits, never as conflicts), or the common vectors not used first.
+std::vector<std::vector<BitVec>> u_orders(const AccessInfo& wide, const AccessInfo& narrow, const std::vector<BitVec>& common,
+                                          int kn, int width) {
+  const auto rest = common.begin() + std::min<std::ptrdiff_t>(kn, static_cast<std::ptrdiff_t>(common.size()));
+  const Subspace rw = register_span(wide, width);
+  auto then_any = [&](std::vector<BitVec> head) {
+    head.insert(head.end(), rest, common.end());
+    head.insert(head.end(), wide.regs.begin(), wide.regs.end());
+    head.insert(head.end(), rw.basis().begin(), rw.basis().end());
+    return head;
+  };
+  std::vector<BitVec> lanes_of_narrow;
+  for (BitVec r : wide.regs)
+    if (r != 0 && std::find(narrow.lanes.begin(), narrow.lanes.end(), r) != narrow.lanes.end()) lanes_of_narrow.push_back(r);
+  return {then_any(lanes_of_narrow), then_any({})};
+}
+
+// The renumbered registers of x for a 2^k vector under M: registers 0..k-1 are
+// the offsets 1 .. 2^(k-1); every other register is an original one with the
+// vector registers that cancel its low offset bits XORed in. `from[i]` says
+// which original registers register i is the XOR of (bit j = register 2^j).
+struct Renumbering {
+  std::vector<BitVec> regs;
+  std::vector<std::uint64_t> from;
+  bool identity = true;
+};
+
+// Solve sum of regs[j] over bits j of x = target (regs may be dependent); nullopt when target is outside their span.
+std::optional<std::uint64_t> preimage(const std::vector<BitVec>& regs, BitVec target) {
+  // Echelon form carrying, for each row, which registers it is the XOR of.
+  std::vector<std::pair<BitVec, std::uint64_t>> rows;
+  for (std::size_t j = 0; j < regs.size(); ++j) {
+    BitVec v = regs[j];
+    std::uint64_t mix = std::uint64_t{1} << j;
+    for (const auto& [rv, rm] : rows)
+      if (v & (BitVec{1} << (63 - std::countl_zero(rv)))) v ^= rv, mix ^= rm;
+    if (v) rows.emplace_back(v, mix);
+  }
+  std::uint64_t mix = 0;
+  for (const auto& [rv, rm] : rows)
+    if (target & (BitVec{1} << (63 - std::countl_zero(rv)))) target ^= rv, mix ^= rm;
+  if (target) return std::nullopt;
+  return mix;
+}
+
+Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k) {
+  Renumbering out;
+  const int n = static_cast<int>(x.regs.size());
+  std::vector<std::uint64_t> chosen;  // input vectors (over original register bits)
+  Subspace inputs(n);
+  for (int i = 0; i < k; ++i) {
+    const auto mix = preimage(x.regs, m.images[static_cast<std::size_t>(i)]);
+    if (!mix) throw SolverBug(fmt::format("offset 2^{} is not in the {}'s registers", i, x.role));
+    chosen.push_back(*mix);
+    inputs.insert(*mix);
+  }
+  for (int j = 0; j < n; ++j) {
+    const std::uint64_t unit = std::uint64_t{1} << j;
+    if (!inputs.insert(unit)) continue;
+    std::uint64_t mix = unit;
+    const BitVec low = m.inverse.apply(x.regs[static_cast<std::size_t>(j)]) & low_bits(k);
+    for (int i = 0; i < k; ++i)
+      if (low & (BitVec{1} << i)) mix ^= chosen[static_cast<std::size_t>(i)];
+    chosen.push_back(mix);
+  }
+  for (std::uint64_t mix : chosen) {
+    BitVec v = 0;
+    for (int j = 0; j < n; ++j)
+      if (mix & (std::uint64_t{1} << j)) v ^= x.regs[static_cast<std::size_t>(j)];
+    out.regs.push_back(v);
+    out.from.push_back(mix);
+  }
+  for (int j = 0; j < n; ++j)
+    if (out.from[static_cast<std::size_t>(j)] != std::uint64_t{1} << j) out.identity = false;
+  return out;
+}
+
+// [SECTION] Construction
+
+// One finished construction for one pair of widths.
 struct Built {
   std::vector<BitVec> images;  // offset images, low first
   std::vector<BitVec> within_word_extra, bank, segment;
@@ -288,15 +245,16 @@ std::vector<BitVec> within(const Subspace& space, const std::vector<BitVec>& can
   return out;
 }
 
-// Hi: a complement of Vec holding every non-vector basis of the wide access,
+// Hi: a complement of Vec holding every lane and warp of the wide access,
 // with U + Hi holding the narrow one's; the narrow access's lanes are paired
 // with U (its extra vector bits) so that as few of them as possible stay in Hi.
+// (Registers need no room: a renumbering moves them off the vector bits.)
 Subspace choose_hi(const VectorPlan& plan, const Geometry& g, const BankModel& model, const std::vector<BitVec>& units) {
-  const int kw = std::max(plan.k_a, plan.k_b), kn = std::min(plan.k_a, plan.k_b);
+  const int kn = std::min(plan.k_a, plan.k_b);
   const int w = g.width;
-  const Subspace rx = Subspace::span(non_vector_bases(*plan.wide, kw), w);
+  const Subspace rx = Subspace::span(plan.fixed_wide, w);
   std::vector<BitVec> u(plan.vec.begin() + kn, plan.vec.end());
-  Subspace z = rx.sum(Subspace::span(non_vector_bases(*plan.narrow, kn), w));
+  Subspace z = rx.sum(Subspace::span(plan.fixed_narrow, w));
   for (BitVec v : u) z.insert(v);
   Subspace grow = z.sum(Subspace::span(plan.vec, w));
   Subspace hi_prime = z;
@@ -420,7 +378,7 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   r.images.insert(r.images.end(), r.segment.begin(), r.segment.end());
   if (static_cast<int>(r.images.size()) != w) throw SolverBug("the offset bases do not span the tensor");
   const OffsetMap m = offset_map(r.images, w);
-  const int ka = vector_under(a, m, g.widest), kb = vector_under(b, m, g.widest);
+  const int ka = widest_vector(a, m, g.cap_a, !g.as_numbered), kb = widest_vector(b, m, g.cap_b, !g.as_numbered);
   r.pred_a = predict_on_bases(a, m, ka, g.ebits, model, g.seg_start, g.within_word, w);
   r.pred_b = predict_on_bases(b, m, kb, g.ebits, model, g.seg_start, g.within_word, w);
   if (ka == plan.k_a && r.pred_a.conflict_dim != r.claimed_a)
@@ -445,24 +403,98 @@ std::string names(const LinearLayout& c, const std::vector<BitVec>& vs) {
   return "{" + fmt::format("{}", fmt::join(out, ", ")) + "}";
 }
 
-void check_inputs(const Access& a, const Access& b, int ebits, const BankModel& model) {
-  check_bank_model(model);
-  if (ebits != 4 && ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
-    fail("element width {} bits is not one of 4, 8, 16, 32, 64", ebits);
-  if (model.banks < 4) fail("the solver needs at least 4 banks (a 16-byte vector must fit in one row of banks)");
-  check_access_for_solver(a, "writer", ebits, model);
-  check_access_for_solver(b, "reader", ebits, model);
-  if (a.layout.out_dims() != b.layout.out_dims())
-    fail("the writer covers a {} tensor but the reader a {} one", fmt::join(a.layout.shape(), "x"),
-         fmt::join(b.layout.shape(), "x"));
-  if (a.layout.out_bits() > kMaxAddressBits)
-    fail("the tensor has 2^{} elements; at most 2^{}", a.layout.out_bits(), kMaxAddressBits);
+// [SECTION] Choice
+//
+// Cost of one side = instructions x wavefronts per instruction (the wavefronts
+// the warp waits for). Every pair of widths within the bounds is built; the
+// lowest total over both sides wins, then the fewest instructions (wider vectors).
+
+SideCost side_cost(const AccessInfo& x, const Predicted& p, int ebits) {
+  SideCost c;
+  c.vec_bits = (1 << p.vector_log2) * ebits;
+  c.instructions = std::int64_t{1} << (static_cast<int>(x.regs.size()) - p.vector_log2 + static_cast<int>(x.warps.size()));
+  c.wavefronts = p.wavefronts();
+  c.ideal_wavefronts = p.phases;
+  c.conflicts = c.wavefronts - c.ideal_wavefronts;
+  c.total_wavefronts = c.instructions * c.wavefronts;
+  return c;
+}
+
+struct Candidate {
+  VectorPlan plan;
+  Built built;
+  SideCost a, b;
+  std::int64_t total() const { return a.total_wavefronts + b.total_wavefronts; }
+  std::int64_t instructions() const { return a.instructions + b.instructions; }
+};
+
+bool cheaper(const Candidate& x, const Candidate& y) {
+  return x.total() < y.total() || (x.total() == y.total() && x.instructions() < y.instructions());
+}
+
+// The most either side can vectorise (log2 elements): requested, or bounded by
+// the cap and by its registers that avoid its lanes and warps.
+int widest_for(const AccessInfo& x, int cap, int width, bool as_numbered) {
+  if (x.requested >= 0) return x.requested;
+  if (as_numbered) {
+    int k = 0;
+    Subspace taken = lane_warp_span(x, width);
+    while (k < cap && k < static_cast<int>(x.regs.size()) && x.regs[static_cast<std::size_t>(k)] != 0 &&
+           taken.insert(x.regs[static_cast<std::size_t>(k)]))
+      ++k;
+    return k;
+  }
+  return std::min(cap, free_dim(register_span(x, width), lane_warp_span(x, width)));
+}
+
+WidthProof width_proof(const AccessInfo& a, const AccessInfo& b, const Geometry& g, int common, int built, int tried) {
+  WidthProof p;
+  const int w = g.width;
+  const int max_a = widest_for(a, g.cap_a, w, g.as_numbered), max_b = widest_for(b, g.cap_b, w, g.as_numbered);
+  p.write_max_bits = (1 << max_a) * g.ebits;
+  p.read_max_bits = (1 << max_b) * g.ebits;
+  p.common_max_bits = (1 << std::min({common, max_a, max_b})) * g.ebits;
+  auto side = [&](const AccessInfo& x, int cap, int mx) {
+    if (x.requested >= 0) return fmt::format("the {} asks for {} bits", x.role, (1 << mx) * g.ebits);
+    const Subspace r = register_span(x, w);
+    const int along = intersect_dim(r, lane_warp_span(x, w));
+    return fmt::format("the {}'s registers span {} direction{}{}, so at most {} bits{}", x.role, r.dim(), r.dim() == 1 ? "" : "s",
+                       along ? fmt::format(" ({} along its own lanes or warps)", along) : std::string(),
+                       (1 << std::min(cap, r.dim() - along)) * g.ebits,
+                       cap < r.dim() - along ? fmt::format(" (the {}-bit cap)", (1 << cap) * g.ebits) : std::string());
+  };
+  p.reason = fmt::format(
+      "A vector is 2^k consecutive offsets held by one lane's registers (numbered as the kernel likes): {}; {}. Offsets "
+      "both vectorise on lie in both register spans and avoid both accesses' lanes and warps: {} such direction{}, so the "
+      "narrower side has at most {} bits. {} of the {} pairs of widths within these bounds were built and costed; the chosen "
+      "pair has the fewest total wavefronts (then the fewest instructions).",
+      side(a, g.cap_a, max_a), side(b, g.cap_b, max_b), common, common == 1 ? "" : "s", p.common_max_bits, built, tried);
+  return p;
+}
+
+std::string registers_text(const Renumbering& rn, const char* letter) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < rn.from.size(); ++i) {
+    if (rn.from[i] == std::uint64_t{1} << i) continue;
+    std::vector<std::string> terms;
+    for (int j = 0; j < 64; ++j)
+      if (rn.from[i] & (std::uint64_t{1} << j)) terms.push_back(fmt::format("r{}", j));
+    parts.push_back(fmt::format("r{}' = {}", i, fmt::join(terms, "^")));
+  }
+  return fmt::format("{} renumbers its registers: {}", letter, fmt::join(parts, ", "));
+}
+
+void check_options(const SolveOptions& o, int ebits) {
+  for (auto [bits, flag] : {std::pair{o.write_vec_bits, "write"}, std::pair{o.read_vec_bits, "read"}})
+    if (!pow2(bits) || bits < ebits || bits > 128)
+      fail("the {} vector cap is {} bits: give a power of two from the element width ({}) to 128", flag, bits, ebits);
 }
 
 }  // namespace
 
-SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
+SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
   check_inputs(writer, reader, ebits, model);
+  check_options(opt, ebits);
   const LinearLayout& coords = writer.layout;
   Geometry g;
   g.width = coords.out_bits();
@@ -471,93 +503,197 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   g.within_word = ebits < 32 ? ilog2(static_cast<std::uint64_t>(32 / ebits)) : 0;
   g.widest = ilog2(static_cast<std::uint64_t>(128 / ebits));
   g.segment_bits = std::max(0, g.width - g.seg_start);
+  g.cap_a = ilog2(static_cast<std::uint64_t>(opt.write_vec_bits / ebits));
+  g.cap_b = ilog2(static_cast<std::uint64_t>(opt.read_vec_bits / ebits));
   const AccessInfo a = info_of(writer, "writer", "A", ebits), b = info_of(reader, "reader", "B", ebits);
-  const VectorPlan plan = plan_vectors(a, b, g);
-  const std::vector<BitVec> units = unit_vectors(coords);
-  const Subspace hi = choose_hi(plan, g, model, units);
-  const int kw = std::max(plan.k_a, plan.k_b);
-  // Bank orders: plain, then ones that let an access vectorise further.
-  Built best = build(a, b, plan, hi, g, model, units);
+  const int w = g.width;
   for (const AccessInfo* x : {&a, &b}) {
-    if (x->requested >= 0 || kw >= g.widest || static_cast<int>(x->regs.size()) <= kw) continue;
-    const Predicted& now = x == &a ? best.pred_a : best.pred_b;
-    if (now.vector_log2 > kw || !hi.contains(x->regs[static_cast<std::size_t>(kw)])) continue;
-    if (Subspace::span(non_vector_bases(*x, kw + 1), g.width).contains(x->regs[static_cast<std::size_t>(kw)])) continue;
-    const bool conflict_free = best.pred_a.conflict_dim == 0 && best.pred_b.conflict_dim == 0;
-    if (!conflict_free) break;
-    std::vector<BitVec> order(x->regs.begin() + kw, x->regs.end());
-    order.insert(order.end(), units.begin(), units.end());
-    Built alt = build(a, b, plan, hi, g, model, order);
-    if (alt.pred_a.conflict_dim == 0 && alt.pred_b.conflict_dim == 0 && alt.vector_bits_total > best.vector_bits_total)
-      best = std::move(alt);
+    if (x->requested < 0) continue;
+    const int cap = x == &a ? g.cap_a : g.cap_b;
+    if (x->requested > cap)
+      fail("the {} needs {}-bit vectors{}, above the {}-bit cap", x->role, (1 << x->requested) * ebits,
+           x->access->ldmatrix ? " (ldmatrix reads 16-byte rows)" : "", (1 << cap) * ebits);
+    const int room = free_dim(register_span(*x, w), lane_warp_span(*x, w));
+    if (x->requested > room)
+      fail("the {} asks for {}-bit vectors but its registers give at most {} bits (vectors are register directions no lane "
+           "or warp moves along)",
+           x->role, (1 << x->requested) * ebits, (1 << room) * ebits);
   }
+  g.as_numbered = !opt.renumber_registers;
+  const std::vector<BitVec> common = g.as_numbered ? common_prefix(a, b, w) : common_vectors(a, b, w);
+  const std::vector<BitVec> units = unit_vectors(coords);
+  const int max_a = widest_for(a, g.cap_a, w, g.as_numbered), max_b = widest_for(b, g.cap_b, w, g.as_numbered);
+  const int min_a = a.requested >= 0 ? a.requested : 0, min_b = b.requested >= 0 ? b.requested : 0;
 
+  // Every pair of widths, widest first; a pair whose conflict-free cost cannot beat the best so far is not built.
+  std::optional<Candidate> best;
+  std::vector<WidthChoice> choices;
+  int built = 0, tried = 0;
+  for (int ka = max_a; ka >= min_a; --ka)
+    for (int kb = max_b; kb >= min_b; --kb) {
+      // Registers as numbered: one vector both share (as wide as their common leading registers), or a requested one.
+      if (g.as_numbered && ka != kb && a.requested < 0 && b.requested < 0) continue;
+      ++tried;
+      WidthChoice ch;
+      ch.write_vec_bits = (1 << ka) * ebits;
+      ch.read_vec_bits = (1 << kb) * ebits;
+      auto ideal = [&](const AccessInfo& x, int k) {
+        return (std::int64_t{1} << (static_cast<int>(x.regs.size()) - k + static_cast<int>(x.warps.size()))) *
+               (active_lanes(x) / phase_lanes(x, k, ebits, model));
+      };
+      const std::int64_t floor = ideal(a, ka) + ideal(b, kb);
+      const std::int64_t instr = (std::int64_t{1} << (static_cast<int>(a.regs.size()) - ka + static_cast<int>(a.warps.size()))) +
+                                 (std::int64_t{1} << (static_cast<int>(b.regs.size()) - kb + static_cast<int>(b.warps.size())));
+      if (best && (floor > best->total() || (floor == best->total() && instr >= best->instructions()))) {
+        ch.note = fmt::format("not built: even conflict-free it costs {} wavefronts, the best so far {}", floor, best->total());
+        choices.push_back(std::move(ch));
+        continue;
+      }
+      std::optional<Candidate> pair_best;
+      const AccessInfo& wide = kb > ka ? b : a;
+      const AccessInfo& narrow = kb > ka ? a : b;
+      const auto orders =
+          ka == kb         ? std::vector<std::vector<BitVec>>{{}}
+          : g.as_numbered ? std::vector<std::vector<BitVec>>{{wide.regs.begin() + std::min(ka, kb), wide.regs.end()}}
+                          : u_orders(wide, narrow, common, std::min(ka, kb), w);
+      for (const auto& order : orders) {
+        const auto plan = plan_for(a, b, ka, kb, common, order, w, g.as_numbered);
+        if (!plan) continue;
+        const Subspace hi = choose_hi(*plan, g, model, units);
+        Candidate c{*plan, build(a, b, *plan, hi, g, model, units), {}, {}};
+        c.a = side_cost(a, c.built.pred_a, ebits);
+        c.b = side_cost(b, c.built.pred_b, ebits);
+        if (!pair_best || cheaper(c, *pair_best)) pair_best = std::move(c);
+      }
+      if (!pair_best) {
+        ch.note = "no vectors fit: a lane or warp of one access moves along a vector direction of the other";
+        choices.push_back(std::move(ch));
+        continue;
+      }
+      ++built;
+      ch.built = true;
+      ch.write = pair_best->a;
+      ch.read = pair_best->b;
+      ch.total_wavefronts = pair_best->total();
+      ch.instructions = pair_best->instructions();
+      choices.push_back(std::move(ch));
+      if (!best || cheaper(*pair_best, *best)) best = std::move(pair_best);
+    }
+  if (!best)
+    fail("no layout gives the accesses their vectors: a lane or warp of one access moves along a vector register of the other");
+  for (auto& ch : choices)
+    ch.chosen = ch.built && ch.write_vec_bits == (1 << best->plan.k_a) * ebits && ch.read_vec_bits == (1 << best->plan.k_b) * ebits;
+
+  const VectorPlan& plan = best->plan;
+  const Built& bt = best->built;
+  const int kw = std::max(plan.k_a, plan.k_b);
   SolveResult r;
   r.element_bits = ebits;
   r.vec_bits = (1 << kw) * ebits;
-  r.offset_bases = LinearLayout({InDim{"offset", best.images}, InDim{"block", {}}}, coords.out_dims());
-  r.claimed_write_wavefronts = best.pred_a.wavefronts();
-  r.claimed_read_wavefronts = best.pred_b.wavefronts();
-  r.conflict_free = best.pred_a.conflict_dim == 0 && best.pred_b.conflict_dim == 0;
-  r.fallback = static_cast<int>(best.h_set.size() + best.c_set.size()) < g.segment_bits;
+  r.offset_bases = LinearLayout({InDim{"offset", bt.images}, InDim{"block", {}}}, coords.out_dims());
+  r.claimed_write_wavefronts = bt.pred_a.wavefronts();
+  r.claimed_read_wavefronts = bt.pred_b.wavefronts();
+  r.conflict_free = bt.pred_a.conflict_dim == 0 && bt.pred_b.conflict_dim == 0;
+  r.fallback = static_cast<int>(bt.h_set.size() + bt.c_set.size()) < g.segment_bits;
   r.vec = plan.vec;
-  r.within_word = best.w_full;
-  r.thread_a = best.ta;
-  r.thread_b = best.tb;
-  r.split_a = best.split_a;
-  r.split_b = best.split_b;
-  r.shared_threads = best.i_set;
-  r.only_a = best.e_set;
-  r.only_b = best.f_set;
-  r.paired = best.h_set;
-  r.complement = best.c_set;
-  r.padding = best.pad;
-  r.bank = best.bank;
-  r.segment = best.segment;
+  r.within_word = bt.w_full;
+  r.thread_a = bt.ta;
+  r.thread_b = bt.tb;
+  r.split_a = bt.split_a;
+  r.split_b = bt.split_b;
+  r.shared_threads = bt.i_set;
+  r.only_a = bt.e_set;
+  r.only_b = bt.f_set;
+  r.paired = bt.h_set;
+  r.complement = bt.c_set;
+  r.padding = bt.pad;
+  r.bank = bt.bank;
+  r.segment = bt.segment;
+  r.write_cost = best->a;
+  r.read_cost = best->b;
+  r.choices = std::move(choices);
+  r.width = width_proof(a, b, g, static_cast<int>(common.size()), built, tried);
+
+  // The accesses as the kernel issues them: registers renumbered so each vector is registers 0..k-1.
+  const OffsetMap m = offset_map(bt.images, w);
+  const Renumbering ra = renumber(a, m, bt.pred_a.vector_log2), rb = renumber(b, m, bt.pred_b.vector_log2);
+  auto issued = [&](const Access& x, const Renumbering& rn, const Predicted& p) {
+    Access out = x;
+    if (!rn.identity) out.layout = x.layout.with_in_dim("register", rn.regs);
+    if (!x.ldmatrix) out.vec_bits = (1 << p.vector_log2) * ebits;
+    return out;
+  };
+  r.writer = issued(writer, ra, bt.pred_a);
+  r.reader = issued(reader, rb, bt.pred_b);
+  r.write_registers = ra.from;
+  r.read_registers = rb.from;
+  r.write_renumbered = !ra.identity;
+  r.read_renumbered = !rb.identity;
 
   LowerBound& lb = r.bound;
-  lb.space_dim = best.space_dim;
+  lb.space_dim = bt.space_dim;
   lb.segment_bits = g.segment_bits;
-  lb.max_avoiding_dim = best.max_avoiding;
-  lb.write_conflict_dim = best.bound_a;
-  lb.read_conflict_dim = best.bound_b;
-  lb.write_wavefronts = best.pred_a.phases << best.bound_a;
-  lb.read_wavefronts = best.pred_b.phases << best.bound_b;
+  lb.max_avoiding_dim = bt.max_avoiding;
+  lb.write_conflict_dim = bt.bound_a;
+  lb.read_conflict_dim = bt.bound_b;
+  lb.write_wavefronts = bt.pred_a.phases << bt.bound_a;
+  lb.read_wavefronts = bt.pred_b.phases << bt.bound_b;
   if (g.segment_bits == 0)
     lb.reason = "the tensor fits in one row of banks: there are no segment bits, so nothing can conflict";
-  else if (g.segment_bits <= best.max_avoiding)
+  else if (g.segment_bits <= bt.max_avoiding)
     lb.reason = fmt::format(
         "Lemma 9.5: in the {}-dim space left after the vector and within-word bits, a subspace avoiding "
         "span(A_Thr) and span(B_Thr) can have dimension {} - max(dim A_Thr, dim B_Thr) = {} >= {} segment "
         "bits, so both accesses can be conflict-free",
-        best.space_dim, best.space_dim, best.max_avoiding, g.segment_bits);
+        bt.space_dim, bt.space_dim, bt.max_avoiding, g.segment_bits);
   else
     lb.reason = fmt::format(
         "Lemma 9.5: a subspace avoiding both thread spans has dimension at most {}, but {} segment bits are "
         "needed; any {} segment directions meet span(A_Thr) in at least {} and span(B_Thr) in at least {} "
         "dimensions",
-        best.max_avoiding, g.segment_bits, g.segment_bits, best.bound_a, best.bound_b);
+        bt.max_avoiding, g.segment_bits, g.segment_bits, bt.bound_a, bt.bound_b);
 
-  // The trace.
+  // The trade-off: a wider pair that was built but cost more.
+  const WidthChoice* wider = nullptr;
+  for (const auto& ch : r.choices)
+    if (ch.built && !ch.chosen && ch.write.vec_bits >= r.write_cost.vec_bits && ch.read.vec_bits >= r.read_cost.vec_bits &&
+        (ch.write.vec_bits + ch.read.vec_bits > r.write_cost.vec_bits + r.read_cost.vec_bits) &&
+        (!wider || ch.write.vec_bits + ch.read.vec_bits > wider->write.vec_bits + wider->read.vec_bits))
+      wider = &ch;
+  if (wider)
+    r.tradeoff = fmt::format(
+        "{}-bit writes and {}-bit reads would cost {} wavefronts in all ({} and {} per instruction, {} instructions); "
+        "{}-bit writes and {}-bit reads cost {} ({} and {} per instruction, {} instructions), so the narrower vectors win",
+        wider->write.vec_bits, wider->read.vec_bits, wider->total_wavefronts, wider->write.wavefronts, wider->read.wavefronts,
+        wider->instructions, r.write_cost.vec_bits, r.read_cost.vec_bits, best->total(), r.write_cost.wavefronts,
+        r.read_cost.wavefronts, best->instructions());
+
+  // [SECTION] Trace
   const int v = kw;
   const int bank_bits = g.seg_start - v;
   auto& t = r.trace;
   {
+    SolveStep st{"Vector widths", r.width.reason, {}};
+    st.sets = {{"A_Reg", a.regs}, {"B_Reg", b.regs}, {"R∩", common}};
+    if (!r.tradeoff.empty()) st.sentence += " Trade-off: " + r.tradeoff + ".";
+    t.push_back(std::move(st));
+  }
+  {
     SolveStep st{"Vectorization", "", {}};
-    std::vector<BitVec> ar(a.regs.begin(), a.regs.end()), br(b.regs.begin(), b.regs.end());
-    st.sets = {{"A_Reg", ar}, {"B_Reg", br}, {"V", plan.vec}};
+    st.sets = {{"V", plan.vec}};
     if (plan.k_a == plan.k_b)
-      st.sentence = fmt::format(
-          "V = the registers A and B share, in the same order: {}, so v = {} and each lane moves {} bits "
-          "per instruction{}.",
-          names(coords, plan.vec), v, (1 << v) * ebits,
-          v == 0 ? " (scalar accesses: no register direction is common to both)" : "");
+      st.sentence = fmt::format("V = {}: directions both register spans hold, so v = {} and each lane moves {} bits per "
+                                "instruction{}.",
+                                names(coords, plan.vec), v, (1 << v) * ebits,
+                                v == 0 ? " (scalar accesses)" : "");
     else
       st.sentence =
-          fmt::format("The {} needs {}-bit vectors {}; the {} shares the first {} of them, so it moves {} bits per lane.",
-                      plan.wide->role, (1 << kw) * ebits, names(coords, plan.vec), plan.narrow->role,
+          fmt::format("V = {}: the {} moves {} bits per lane; the {} shares the first {} of them and moves {} bits, the rest "
+                      "being its lanes or later registers.",
+                      names(coords, plan.vec), plan.wide->role, (1 << kw) * ebits, plan.narrow->role,
                       std::min(plan.k_a, plan.k_b), (1 << std::min(plan.k_a, plan.k_b)) * ebits);
-    if (!plan.note.empty()) st.sentence += " (" + plan.note + ".)";
+    if (r.write_renumbered) st.sentence += " " + registers_text(ra, "A") + ".";
+    if (r.read_renumbered) st.sentence += " " + registers_text(rb, "B") + ".";
     t.push_back(std::move(st));
   }
   {
@@ -566,457 +702,222 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
         "b = log2(128 bytes / {} bits per vector) = {} bank bits, s = {} - {} - {} = {} segment bits "
         "(one segment = one 128-byte row of all {} banks).",
         (1 << v) * ebits, bank_bits, g.width, v, bank_bits, g.segment_bits, model.banks);
-    if (!best.w_full.empty() && static_cast<int>(best.w_full.size()) > v) {
+    if (!bt.w_full.empty() && static_cast<int>(bt.w_full.size()) > v) {
       st.sentence += fmt::format(
           " Elements are {} bits, so W' = {} share a bank word with the vector: lanes that differ "
           "only there read the same word.",
-          ebits, names(coords, best.within_word_extra));
-      st.sets.push_back({"W'", best.within_word_extra});
+          ebits, names(coords, bt.within_word_extra));
+      st.sets.push_back({"W'", bt.within_word_extra});
     }
     t.push_back(std::move(st));
   }
   {
     SolveStep st{"Transaction split", "", {}};
-    st.sets = {{"A_Thr", best.ta}, {"B_Thr", best.tb}, {"A_split", best.split_a}, {"B_split", best.split_b}};
+    st.sets = {{"A_Thr", bt.ta}, {"B_Thr", bt.tb}, {"A_split", bt.split_a}, {"B_split", bt.split_b}};
     auto one = [&](const AccessInfo& x, const std::vector<BitVec>& split, int k) {
       const int lanes = phase_lanes(x, k, ebits, model);
       if (split.empty()) return fmt::format("{} is served {} lanes at a time: no split", x.letter, lanes);
       return fmt::format("{} is served {} lanes at a time, so its lane bits {} get a free pass", x.letter, lanes,
                          names(coords, split));
     };
-    st.sentence = one(a, best.split_a, plan.k_a) + "; " + one(b, best.split_b, plan.k_b) + ".";
+    st.sentence = one(a, bt.split_a, plan.k_a) + "; " + one(b, bt.split_b, plan.k_b) + ".";
     t.push_back(std::move(st));
   }
   t.push_back({"Sort the thread bits",
                fmt::format("I = A_Thr ∩ B_Thr = {} is set aside (a thread direction for both); E = A_Thr \\ B_Thr = {}; "
                            "F = B_Thr \\ A_Thr = {}.",
-                           names(coords, best.i_set), names(coords, best.e_set), names(coords, best.f_set)),
-               {{"I", best.i_set}, {"E", best.e_set}, {"F", best.f_set}}});
+                           names(coords, bt.i_set), names(coords, bt.e_set), names(coords, bt.f_set)),
+               {{"I", bt.i_set}, {"E", bt.e_set}, {"F", bt.f_set}}});
   t.push_back({"Pair and XOR",
                fmt::format("H = {{e_i ^ f_i}} = {}: each flips a thread bit only A uses together with one only B uses, so "
                            "neither access sees it as a thread direction.",
-                           names(coords, best.h_set)),
-               {{"H", best.h_set}}});
+                           names(coords, bt.h_set)),
+               {{"H", bt.h_set}}});
   t.push_back({"Top up",
-               best.c_set.empty()
+               bt.c_set.empty()
                    ? std::string("The two thread spans fill the space: C = {}.")
                    : fmt::format("C = {} completes A_Thr + B_Thr: directions neither access's threads can produce.",
-                                 names(coords, best.c_set)),
-               {{"C", best.c_set}}});
+                                 names(coords, bt.c_set)),
+               {{"C", bt.c_set}}});
   {
-    SolveStep st{"Fallback", "", {{"P", best.pad}}};
-    const std::size_t have = best.h_set.size() + best.c_set.size();
+    SolveStep st{"Fallback", "", {{"P", bt.pad}}};
+    const std::size_t have = bt.h_set.size() + bt.c_set.size();
     if (!r.fallback)
       st.sentence = fmt::format("|H| + |C| = {} >= s = {}: no fallback needed, Seg = {}.", have, g.segment_bits,
-                                names(coords, best.segment));
+                                names(coords, bt.segment));
     else
       st.sentence = fmt::format(
           "|H| + |C| = {} < s = {}: conflict-free is impossible; padding with {} costs the fewest "
           "conflicts (Lemma 9.5: at least 2^{} for A and 2^{} for B per phase).",
-          have, g.segment_bits, names(coords, best.pad), best.bound_a, best.bound_b);
+          have, g.segment_bits, names(coords, bt.pad), bt.bound_a, bt.bound_b);
     t.push_back(std::move(st));
   }
   {
-    SolveStep st{"Banks last", "", {{"Bank", best.bank}, {"Seg", best.segment}}};
+    SolveStep st{"Banks last", "", {{"Bank", bt.bank}, {"Seg", bt.segment}}};
     st.sentence = fmt::format(
         "Bank = {} completes the basis (bank choice cannot create conflicts). Writer: {} wavefront{} "
         "per instruction ({}-bit vectors), reader: {} ({}-bit vectors).",
-        names(coords, best.bank), r.claimed_write_wavefronts, r.claimed_write_wavefronts == 1 ? "" : "s",
-        (1 << best.pred_a.vector_log2) * ebits, r.claimed_read_wavefronts, (1 << best.pred_b.vector_log2) * ebits);
+        names(coords, bt.bank), r.claimed_write_wavefronts, r.claimed_write_wavefronts == 1 ? "" : "s",
+        (1 << bt.pred_a.vector_log2) * ebits, r.claimed_read_wavefronts, (1 << bt.pred_b.vector_log2) * ebits);
     t.push_back(std::move(st));
   }
+  t.push_back({"Cost",
+               fmt::format("Writer: {} instructions x {} wavefront{} = {}; reader: {} x {} = {}; {} wavefronts in all.{}",
+                           r.write_cost.instructions, r.write_cost.wavefronts, r.write_cost.wavefronts == 1 ? "" : "s",
+                           r.write_cost.total_wavefronts, r.read_cost.instructions, r.read_cost.wavefronts,
+                           r.read_cost.total_wavefronts, r.write_cost.total_wavefronts + r.read_cost.total_wavefronts,
+                           r.tradeoff.empty() ? std::string() : " " + r.tradeoff + "."),
+               {}});
   return r;
 }
 
-// [SECTION] Check
+SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
+  return construct(writer, reader, ebits, model, SolveOptions{});
+}
 
-SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
-  SolveResult r = construct(writer, reader, ebits, model);
-  r.shared = SharedLayout::from_linear(r.offset_bases, "solved swizzle");
-  r.write = simulate(writer, r.shared, ebits, model);
-  r.read = simulate(reader, r.shared, ebits, model);
+Access issue_under(const Access& x, const LinearLayout& offset_bases, int ebits, int cap_bits) {
+  if (!pow2(ebits) || !pow2(cap_bits) || cap_bits < ebits || cap_bits > 128)
+    fail("a vector cap of {} bits does not fit {}-bit elements", cap_bits, ebits);
+  const AccessInfo info = info_of(x, "access", "X", ebits);
+  if (x.layout.out_dims() != offset_bases.out_dims() || !offset_bases.is_invertible())
+    fail("the shared layout is not an invertible map onto the access's {} tensor", fmt::join(x.layout.shape(), "x"));
+  const OffsetMap m = offset_map(offset_bases.bases("offset"), offset_bases.out_bits());
+  int k = 0;
+  try {
+    k = widest_vector(info, m, ilog2(static_cast<std::uint64_t>(cap_bits / ebits)), /*renumbered=*/true);
+  } catch (const SolverBug&) {
+    fail("the access asks for {}-bit vectors, which this layout does not hold contiguously", (1 << info.requested) * ebits);
+  }
+  const Renumbering rn = renumber(info, m, k);
+  Access out = x;
+  if (!rn.identity) out.layout = x.layout.with_in_dim("register", rn.regs);
+  if (!x.ldmatrix) out.vec_bits = (1 << k) * ebits;
+  return out;
+}
+
+// [SECTION] Check
+//
+// Small tensors: the whole table and every instruction, as the workbench runs
+// them. Large ones: no table; a sample of instructions (all of warp 0's first
+// steps, then spread over the rest) under the linear address function.
+
+namespace {
+
+// The instructions to simulate: (warp, step) pairs, all of them when there are at most `budget`.
+std::vector<std::pair<int, int>> sample_instructions(int warps, int steps, int budget) {
+  std::vector<std::pair<int, int>> out;
+  const std::int64_t total = std::int64_t{warps} * steps;
+  if (total <= budget) {
+    for (int w = 0; w < warps; ++w)
+      for (int s = 0; s < steps; ++s) out.emplace_back(w, s);
+    return out;
+  }
+  for (int s = 0; s < std::min(steps, budget / 2); ++s) out.emplace_back(0, s);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;  // a fixed sequence: the same sample every run
+  while (static_cast<int>(out.size()) < budget) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::int64_t i = static_cast<std::int64_t>(x % static_cast<std::uint64_t>(total));
+    out.emplace_back(static_cast<int>(i / steps), static_cast<int>(i % steps));
+  }
+  out.emplace_back(warps - 1, steps - 1);
+  return out;
+}
+
+AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, int ebits, const BankModel& model,
+                     const SideCost& cost, int& simulated) {
+  AccessResult r;
+  r.element_bits = ebits;
+  r.vector.elements = 1 << vec_log2;
+  r.vector.bits = r.vector.elements * ebits;
+  r.vector.limit = "the solver's choice";
+  // The vector, checked on the bases: registers 0..k-1 are offsets 1 .. 2^(k-1), nothing else moves an offset bit below k.
+  const auto regs = x.layout.bases("register");
+  for (int i = 0; i < static_cast<int>(regs.size()); ++i) {
+    const BitVec off = to_offset.apply(regs[static_cast<std::size_t>(i)]);
+    if (i < vec_log2 ? off != (BitVec{1} << i) : (off & low_bits(vec_log2)) != 0) r.vector.bits = r.vector.elements = 0;
+  }
+  for (const char* dim : {"lane", "warp"})
+    for (BitVec v : x.layout.bases(dim))
+      if (to_offset.apply(v) & low_bits(vec_log2)) r.vector.bits = r.vector.elements = 0;
+  if (r.vector.bits == 0) return r;
+  r.warps = 1 << x.layout.in_dim_bits("warp");
+  r.steps = 1 << (x.layout.in_dim_bits("register") - vec_log2);
+  Access sized = x;
+  sized.vec_bits = x.ldmatrix ? 0 : r.vector.bits;
+  r.lanes_per_phase = lanes_per_phase(sized, x.layout.in_dim_bits("lane"), model);
+  r.phases = (x.ldmatrix ? 8 * x.ldmatrix : 1 << x.layout.in_dim_bits("lane")) / r.lanes_per_phase;
+  const auto which = sample_instructions(r.warps, r.steps, /*budget=*/256);
+  const auto results = simulate_linear(x, to_offset, vec_log2, ebits, model, which);
+  simulated = static_cast<int>(results.size());
+  for (const auto& ir : results) {
+    r.merged = r.merged || ir.merged;
+    if (ir.wavefronts > r.wavefronts) {
+      r.wavefronts = ir.wavefronts;
+      r.ideal_wavefronts = ir.ideal;
+    }
+  }
+  r.conflicts = r.wavefronts - r.ideal_wavefronts;
+  // Every instruction of a linear layout costs the same (the sample checks it): totals follow.
+  r.mean_wavefronts = r.wavefronts;
+  r.total_wavefronts = cost.instructions * r.wavefronts;
+  r.total_ideal = cost.instructions * r.ideal_wavefronts;
+  return r;
+}
+
+}  // namespace
+
+SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
+  SolveResult r = construct(writer, reader, ebits, model, opt);
+  const int width = writer.layout.out_bits();
+  const bool full = opt.check == SolveOptions::Check::Full ||
+                    (opt.check == SolveOptions::Check::Automatic && width <= SolveOptions::kFullCheckBits);
+  if (full && width > kMaxAddressBits) fail("a full check needs a table of 2^{} entries; at most 2^{}", width, kMaxAddressBits);
+  std::string how;
+  if (full) {
+    r.shared = SharedLayout::from_linear(r.offset_bases, "solved swizzle");
+    r.write = simulate(r.writer, r.shared, ebits, model);
+    r.read = simulate(r.reader, r.shared, ebits, model);
+    r.simulated_instructions = r.write.instructions() + r.read.instructions();
+    how = "every instruction simulated";
+  } else {
+    const auto inverse = BitMatrix::from_columns(width, r.offset_bases.bases("offset")).inverse();
+    if (!inverse) throw SolverBug("the constructed offset bases are not invertible");
+    int sw = 0, sr = 0;
+    r.write = sampled(r.writer, *inverse, std::countr_zero(static_cast<unsigned>(r.write_cost.vec_bits / ebits)), ebits, model,
+                      r.write_cost, sw);
+    r.read = sampled(r.reader, *inverse, std::countr_zero(static_cast<unsigned>(r.read_cost.vec_bits / ebits)), ebits, model,
+                     r.read_cost, sr);
+    r.simulated_instructions = sw + sr;
+    how = fmt::format("a sample of {} of the {} instructions simulated (no table of 2^{} elements)", sw + sr,
+                      r.write_cost.instructions + r.read_cost.instructions, width);
+  }
+  r.sampled = !full;
   std::string notes;
-  auto compare = [&](const char* role, const AccessResult& sim, int claimed) {
+  auto compare = [&](const char* role, const AccessResult& sim, int claimed, int vec_bits) {
+    if (sim.vector.bits != vec_bits)
+      throw SolverBug(fmt::format("the {} vectorises to {} bits in the simulator, {} in the construction", role, sim.vector.bits,
+                                  vec_bits));
     if (sim.wavefronts == claimed) return;
     if (sim.merged && sim.wavefronts < claimed) {
-      notes += fmt::format("{}the {}'s 128-bit loads merge quarter-warps: {} wavefronts where the lemma counts {}",
+      notes += fmt::format("{}the {}'s wide loads merge phases: {} wavefronts where the lemma counts {}",
                            notes.empty() ? "" : "; ", role, sim.wavefronts, claimed);
       return;
     }
     throw SolverBug(
         fmt::format("the construction claims {} wavefronts for the {}, the simulator counts {}", claimed, role, sim.wavefronts));
   };
-  compare("writer", r.write, r.claimed_write_wavefronts);
-  compare("reader", r.read, r.claimed_read_wavefronts);
+  compare("writer", r.write, r.claimed_write_wavefronts, r.write_cost.vec_bits);
+  compare("reader", r.read, r.claimed_read_wavefronts, r.read_cost.vec_bits);
   r.conflict_free = r.write.wavefronts == r.write.ideal_wavefronts && r.read.wavefronts == r.read.ideal_wavefronts;
-  r.check = notes.empty() ? "the simulator agrees with the construction for both accesses" : notes;
-  r.trace.push_back({"Check", "Brute-force simulation: " + r.check + ".", {}});
+  r.check = (notes.empty() ? "the simulator agrees with the construction for both accesses" : notes) + " (" + how + ")";
+  r.trace.push_back({"Check", "Simulation: " + r.check + ".", {}});
   return r;
 }
 
-SolveResult solve(const Problem& p) { return solve(p.store, p.read, p.element_bits, p.bank); }
-
-// [SECTION] Toggle grids
-
-namespace {
-
-// Geometry of a grid problem in its own bit order, built for fast searches:
-// a vector keeps the toggleable columns G lowest so that a pivot-highest
-// echelon basis splits into "inside G" and "outside G" parts.
-struct GridSearch {
-  int rows = 0, cols = 0, vec = 0;  // row bits r, column bits c, untouched low columns
-  int within_word = 0;              // |W| (low columns inside one bank word)
-  int seg_start = 0;                // offset bit where segments start
-  int g = 0;                        // toggle columns that matter (modulo W)
-  int kernel = 0;                   // toggle columns inside W (free)
-  int first_seg_row = 0;            // rows j >= this are segment rows
-  std::vector<int> perm;            // flat coordinate bit -> search bit (-1: inside W, dropped)
-  std::vector<BitVec> threads_a, threads_b, fixed_segments;
-  std::vector<BitVec> row_vec;  // row_vec[j] = m_j in search bits
-  bool possible = true;         // fixed segment columns avoid both thread spans
-
-  BitVec map(BitVec flat) const {
-    BitVec out = 0;
-    for (int i = 0; flat; ++i, flat >>= 1)
-      if ((flat & 1u) && perm[static_cast<std::size_t>(i)] >= 0) out ^= BitVec{1} << perm[static_cast<std::size_t>(i)];
-    return out;
-  }
-  // Toggle value x (bits over columns vec..cols-1) split into its G part (search bits) and kernel part.
-  BitVec g_part(std::uint32_t toggles) const { return toggles >> kernel; }
-};
-
-// A pivot-highest echelon basis indexed by pivot; grid searches stay within 32 bits.
-struct Echelon {
-  std::array<BitVec, 32> by_pivot{};
-  BitVec pivots = 0;
-  BitVec reduce(BitVec v) const {
-    while (BitVec hit = v & pivots) v ^= by_pivot[static_cast<std::size_t>(63 - std::countl_zero(hit))];
-    return v;
-  }
-  bool insert(BitVec v) {
-    v = reduce(v);
-    if (!v) return false;
-    const int p = 63 - std::countl_zero(v);
-    by_pivot[static_cast<std::size_t>(p)] = v;
-    pivots |= BitVec{1} << p;
-    return true;
-  }
-};
-
-// Vector widths of a grid problem's accesses under the row-major tile.
-std::pair<int, int> grid_vectors(const Problem& p, const AccessInfo& a, const AccessInfo& b) {
-  const SharedLayout rm = toggle_grid(p.shape, {});
-  const auto& lin = rm.linear();
-  const OffsetMap m = offset_map(lin.bases("offset"), lin.out_bits());
-  const int widest = ilog2(static_cast<std::uint64_t>(128 / p.element_bits));
-  return {vector_under(a, m, widest), vector_under(b, m, widest)};
+SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
+  return solve(writer, reader, ebits, model, SolveOptions{});
 }
 
-GridSearch grid_search(const Problem& p) {
-  if (!p.grid) fail("preset '{}' has no toggle grid (its shared layout is not a row-major tile)", p.name);
-  check_inputs(p.store, p.read, p.element_bits, p.bank);
-  GridSearch gs;
-  gs.rows = p.grid->row_bits;
-  gs.cols = p.grid->col_bits;
-  gs.vec = p.grid->vec_bits;
-  gs.within_word = std::min(gs.cols, p.element_bits < 32 ? ilog2(static_cast<std::uint64_t>(32 / p.element_bits)) : 0);
-  gs.seg_start = ilog2(static_cast<std::uint64_t>(p.bank.banks * p.bank.bank_bytes * 8 / p.element_bits));
-  const int low = std::max(gs.vec, gs.within_word);
-  gs.g = gs.cols - low;
-  gs.kernel = std::max(0, gs.within_word - gs.vec);
-  gs.first_seg_row = std::max(0, gs.seg_start - gs.cols);
-  // Search bit order: G columns, then the other columns above W, then rows.
-  gs.perm.assign(static_cast<std::size_t>(gs.rows + gs.cols), -1);
-  int next = 0;
-  for (int c = low; c < gs.cols; ++c) gs.perm[static_cast<std::size_t>(gs.rows + c)] = next++;
-  for (int c = gs.within_word; c < low; ++c) gs.perm[static_cast<std::size_t>(gs.rows + c)] = next++;
-  for (int j = 0; j < gs.rows; ++j) gs.perm[static_cast<std::size_t>(j)] = next++;
-  const AccessInfo a = info_of(p.store, "writer", "A", p.element_bits), b = info_of(p.read, "reader", "B", p.element_bits);
-  const auto [ka, kb] = grid_vectors(p, a, b);
-  for (BitVec t : phase_threads(a, phase_lanes(a, ka, p.element_bits, p.bank))) gs.threads_a.push_back(gs.map(t));
-  for (BitVec t : phase_threads(b, phase_lanes(b, kb, p.element_bits, p.bank))) gs.threads_b.push_back(gs.map(t));
-  for (int c = std::max(gs.seg_start, 0); c < gs.cols; ++c) gs.fixed_segments.push_back(gs.map(BitVec{1} << (gs.rows + c)));
-  for (int j = 0; j < gs.rows; ++j) gs.row_vec.push_back(gs.map(BitVec{1} << j));
-  return gs;
-}
-
-// P_X = (segments so far) + T_X, for both accesses.
-struct Pair {
-  Echelon pa, pb;
-};
-
-std::optional<Pair> grid_root(const GridSearch& gs) {
-  Pair root;
-  for (BitVec t : gs.threads_a) root.pa.insert(t);
-  for (BitVec t : gs.threads_b) root.pb.insert(t);
-  for (BitVec f : gs.fixed_segments) {
-    if (!root.pa.insert(f)) return std::nullopt;
-    if (!root.pb.insert(f)) return std::nullopt;
-  }
-  return root;
-}
-
-// Adds row j with toggle value `toggles`; false when a thread direction enters Seg.
-bool grid_step(const GridSearch& gs, const Pair& in, int j, std::uint32_t toggles, Pair& out) {
-  const BitVec v = gs.row_vec[static_cast<std::size_t>(j)] ^ gs.g_part(toggles);
-  if (in.pa.reduce(v) == 0 || in.pb.reduce(v) == 0) return false;
-  out = in;
-  out.pa.insert(v);
-  out.pb.insert(v);
-  return true;
-}
-
-std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
-    fail("the family has more than 2^64 members; too large to count");
-  return a * b;
-}
-
-// Toggle values of the last segment row that keep both spans clear. The bad
-// values for one access form a coset rep + span(dirs) inside G (or nothing).
-std::uint64_t count_last(const GridSearch& gs, const Pair& at, int j) {
-  const BitVec mj = gs.row_vec[static_cast<std::size_t>(j)];
-  const BitVec gmask = low_bits(gs.g);
-  const std::uint64_t all = std::uint64_t{1} << gs.g;
-  struct Coset {
-    bool any = false;
-    BitVec rep = 0;
-    std::array<BitVec, 32> dirs{};
-    int n = 0;
-  };
-  auto bad = [&](const Echelon& e) {
-    Coset c;
-    c.rep = e.reduce(mj);
-    if (c.rep & ~gmask) return c;
-    c.any = true;
-    for (int p = 0; p < gs.g; ++p)
-      if ((e.pivots >> p) & 1u) c.dirs[static_cast<std::size_t>(c.n++)] = e.by_pivot[static_cast<std::size_t>(p)];
-    return c;
-  };
-  const Coset ca = bad(at.pa), cb = bad(at.pb);
-  if (!ca.any && !cb.any) return all;
-  if (!ca.any || !cb.any) return all - (std::uint64_t{1} << (ca.any ? ca.n : cb.n));
-  // |A ∪ B| = |A| + |B| - |A ∩ B|; the cosets meet iff ra ^ rb is in span(A) + span(B),
-  // and then in a coset of span(A) ∩ span(B), of dimension n_A + n_B - dim(span(A) + span(B)).
-  Echelon sum;
-  for (int i = 0; i < ca.n; ++i) sum.insert(ca.dirs[static_cast<std::size_t>(i)]);
-  for (int i = 0; i < cb.n; ++i) sum.insert(cb.dirs[static_cast<std::size_t>(i)]);
-  const int sum_dim = std::popcount(sum.pivots);
-  const std::uint64_t inter = sum.reduce(ca.rep ^ cb.rep) == 0 ? std::uint64_t{1} << (ca.n + cb.n - sum_dim) : 0;
-  return all - (std::uint64_t{1} << ca.n) - (std::uint64_t{1} << cb.n) + inter;
-}
-
-// Lemma 9.5 as a prune: the rows still to place must stay independent modulo
-// P_X, and they can only use m_j.. and the toggle columns.
-bool room_left(const GridSearch& gs, const Pair& at, int j) {
-  const int need = gs.rows - j;
-  for (const Echelon* e : {&at.pa, &at.pb}) {
-    Echelon grow = *e;
-    int gained = 0;
-    for (int k = j; k < gs.rows; ++k) gained += grow.insert(gs.row_vec[static_cast<std::size_t>(k)]) ? 1 : 0;
-    for (int k = 0; k < gs.g; ++k) gained += grow.insert(BitVec{1} << k) ? 1 : 0;
-    if (gained < need) return false;
-  }
-  return true;
-}
-
-std::uint64_t count_from(const GridSearch& gs, const Pair& at, int j) {
-  if (j == gs.rows) return 1;
-  if (j == gs.rows - 1) return count_last(gs, at, j);
-  if (j + 2 < gs.rows && !room_left(gs, at, j)) return 0;
-  std::uint64_t total = 0;
-  Pair next;
-  for (std::uint32_t x = 0; x < (1u << gs.g); ++x)
-    if (grid_step(gs, at, j, x << gs.kernel, next)) total += count_from(gs, next, j + 1);
-  return total;
-}
-
-}  // namespace
-
-std::optional<std::vector<std::uint32_t>> masks_of(const Problem& p, const LinearLayout& offset_bases) {
-  if (p.shape.size() != 2 || offset_bases.shape() != p.shape) return std::nullopt;
-  const int r = ilog2(static_cast<std::uint64_t>(p.shape[0])), c = ilog2(static_cast<std::uint64_t>(p.shape[1]));
-  const auto& img = offset_bases.bases("offset");
-  if (static_cast<int>(img.size()) != r + c) return std::nullopt;
-  for (int i = 0; i < c; ++i)
-    if (img[static_cast<std::size_t>(i)] != BitVec{1} << (r + i)) return std::nullopt;
-  std::vector<std::uint32_t> masks;
-  for (int j = 0; j < r; ++j) {
-    const BitVec v = img[static_cast<std::size_t>(c + j)];
-    if ((v & low_bits(r)) != BitVec{1} << j) return std::nullopt;
-    masks.push_back(static_cast<std::uint32_t>(v >> r));
-  }
-  return masks;
-}
-
-bool masks_conflict_free(const Problem& p, const std::vector<std::uint32_t>& masks) {
-  const GridSearch gs = grid_search(p);
-  if (static_cast<int>(masks.size()) > gs.rows) fail("{} masks given; the grid has {} row bits", masks.size(), gs.rows);
-  std::optional<Pair> at = grid_root(gs);
-  if (!at) return false;
-  for (int j = 0; j < gs.rows; ++j) {
-    const std::uint32_t m = j < static_cast<int>(masks.size()) ? masks[static_cast<std::size_t>(j)] : 0;
-    if (m >> gs.cols) fail("mask {} (row bit {}) is wider than the {} columns", m, j, 1u << gs.cols);
-    if (m & low_bits(gs.vec)) return false;  // outside the family: it moves a vector column
-    if (j < gs.first_seg_row) continue;
-    Pair next;
-    if (!grid_step(gs, *at, j, m >> gs.vec, next)) return false;
-    at = next;
-  }
-  return true;
-}
-
-std::uint64_t family_size(const Problem& p) {
-  const GridSearch gs = grid_search(p);
-  const std::optional<Pair> root = grid_root(gs);
-  if (!root) return 0;
-  const int toggles = gs.cols - gs.vec;
-  std::uint64_t factor = 1;
-  for (int j = 0; j < gs.rows; ++j) {
-    if (j < gs.first_seg_row)
-      factor = checked_mul(factor, std::uint64_t{1} << toggles);
-    else
-      factor = checked_mul(factor, std::uint64_t{1} << gs.kernel);
-  }
-  return checked_mul(factor, count_from(gs, *root, gs.first_seg_row));
-}
-
-struct MaskEnumerator::State {
-  GridSearch gs;
-  bool started = false, done = false;
-  std::vector<std::uint32_t> toggles;  // per row: the toggle value (columns vec..cols-1) being tried
-  std::vector<Pair> stack;             // stack[j] = state before row j (segment rows only)
-};
-
-MaskEnumerator::MaskEnumerator(const Problem& p) : state_(std::make_unique<State>()) {
-  state_->gs = grid_search(p);
-  const std::optional<Pair> root = grid_root(state_->gs);
-  state_->done = !root.has_value();
-  state_->toggles.assign(static_cast<std::size_t>(state_->gs.rows), 0);
-  state_->stack.resize(static_cast<std::size_t>(state_->gs.rows) + 1);
-  if (root) state_->stack[0] = *root;
-}
-MaskEnumerator::~MaskEnumerator() = default;
-MaskEnumerator::MaskEnumerator(MaskEnumerator&&) noexcept = default;
-MaskEnumerator& MaskEnumerator::operator=(MaskEnumerator&&) noexcept = default;
-
-std::optional<std::vector<std::uint32_t>> MaskEnumerator::next() {
-  State& s = *state_;
-  if (s.done) return std::nullopt;
-  const GridSearch& gs = s.gs;
-  const std::uint32_t limit = 1u << (gs.cols - gs.vec);
-  // Try row j with toggle values starting at s.toggles[j]; descend; backtrack on exhaustion.
-  int j = 0;
-  if (s.started) {
-    j = gs.rows - 1;
-    if (j < 0) {
-      s.done = true;
-      return std::nullopt;
-    }
-    ++s.toggles[static_cast<std::size_t>(j)];
-  }
-  s.started = true;
-  // stack index: state before row j is stack[j]; bank rows just copy.
-  while (j >= 0 && j < gs.rows) {
-    std::uint32_t& x = s.toggles[static_cast<std::size_t>(j)];
-    bool placed = false;
-    for (; x < limit; ++x) {
-      if (j < gs.first_seg_row) {
-        s.stack[static_cast<std::size_t>(j) + 1] = s.stack[static_cast<std::size_t>(j)];
-        placed = true;
-        break;
-      }
-      if (grid_step(gs, s.stack[static_cast<std::size_t>(j)], j, x, s.stack[static_cast<std::size_t>(j) + 1]) &&
-          (j + 2 >= gs.rows || room_left(gs, s.stack[static_cast<std::size_t>(j) + 1], j + 1))) {
-        placed = true;
-        break;
-      }
-    }
-    if (placed) {
-      ++j;
-      if (j < gs.rows) s.toggles[static_cast<std::size_t>(j)] = 0;
-    } else {
-      x = 0;
-      --j;
-      if (j >= 0) ++s.toggles[static_cast<std::size_t>(j)];
-    }
-  }
-  if (j < 0 || gs.rows == 0) {
-    // rows == 0: the single empty mask set, if the root is clear.
-    if (gs.rows == 0 && j >= 0) {
-      s.done = true;
-      return std::vector<std::uint32_t>{};
-    }
-    s.done = true;
-    return std::nullopt;
-  }
-  std::vector<std::uint32_t> masks;
-  for (std::uint32_t t : s.toggles) masks.push_back(t << gs.vec);
-  return masks;
-}
-
-Repair repair(const Problem& p, const std::vector<std::uint32_t>& current_in) {
-  const GridSearch gs = grid_search(p);
-  if (static_cast<int>(current_in.size()) > gs.rows) fail("{} masks given; the grid has {} row bits", current_in.size(), gs.rows);
-  std::vector<std::uint32_t> current = current_in;
-  current.resize(static_cast<std::size_t>(gs.rows), 0);
-  for (std::size_t j = 0; j < current.size(); ++j)
-    if (current[j] >> gs.cols) fail("mask {} (row bit {}) is wider than the {} columns", current[j], j, 1u << gs.cols);
-  Repair out;
-  const std::optional<Pair> root = grid_root(gs);
-  if (!root || family_size(p) == 0) return out;
-  out.possible = true;
-  const std::uint32_t limit = 1u << (gs.cols - gs.vec);
-  auto cost = [&](int j, std::uint32_t t) { return std::popcount((t << gs.vec) ^ current[static_cast<std::size_t>(j)]); };
-  // Candidates per row, cheapest first.
-  std::vector<std::vector<std::uint32_t>> order(static_cast<std::size_t>(gs.rows));
-  for (int j = 0; j < gs.rows; ++j) {
-    auto& o = order[static_cast<std::size_t>(j)];
-    for (std::uint32_t t = 0; t < limit; ++t) o.push_back(t);
-    std::stable_sort(o.begin(), o.end(), [&](std::uint32_t x, std::uint32_t y) { return cost(j, x) < cost(j, y); });
-  }
-  int best = std::numeric_limits<int>::max();
-  std::vector<std::uint32_t> chosen(static_cast<std::size_t>(gs.rows), 0), best_masks;
-  std::uint64_t nodes = 0;
-  constexpr std::uint64_t kNodeLimit = 20'000'000;
-  auto dfs = [&](auto&& self, int j, const Pair& at, int so_far) -> void {
-    if (++nodes > kNodeLimit) {
-      out.exact = false;
-      return;
-    }
-    if (j == gs.rows) {
-      if (so_far < best) {
-        best = so_far;
-        best_masks = chosen;
-      }
-      return;
-    }
-    Pair next;
-    for (std::uint32_t t : order[static_cast<std::size_t>(j)]) {
-      const int c = so_far + cost(j, t);
-      if (c >= best) break;
-      if (j < gs.first_seg_row) {
-        chosen[static_cast<std::size_t>(j)] = t;
-        self(self, j + 1, at, c);
-        break;  // bank rows: the cheapest choice is as good as any
-      }
-      if (!grid_step(gs, at, j, t, next)) continue;
-      if (j + 2 < gs.rows && !room_left(gs, next, j + 1)) continue;
-      chosen[static_cast<std::size_t>(j)] = t;
-      self(self, j + 1, next, c);
-      if (best == 0) return;
-    }
-  };
-  dfs(dfs, 0, *root, 0);
-  out.flips = best;
-  for (int j = 0; j < gs.rows; ++j) {
-    const std::uint32_t m = best_masks[static_cast<std::size_t>(j)] << gs.vec;
-    out.masks.push_back(m);
-    const std::uint32_t diff = m ^ current[static_cast<std::size_t>(j)];
-    for (int c = 0; c < gs.cols; ++c)
-      if ((diff >> c) & 1u) out.cells.emplace_back(j, c);
-  }
-  return out;
-}
+SolveResult solve(const Problem& p, const SolveOptions& opt) { return solve(p.store, p.read, p.element_bits, p.bank, opt); }
 
 }  // namespace swz

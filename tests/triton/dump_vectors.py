@@ -83,18 +83,9 @@ def main():
     if "--kernels-only" in sys.argv:
         kernels(out_dir, dump_dir, torch, triton, one_cta=True)
         return
-    from triton.experimental import gluon
-    from triton.experimental.gluon import language as gl
-    from triton._C.libtriton import ir, gluon_ir
-
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    builder = gluon_ir.GluonOpBuilder(ctx)
-
-    def make(cls, **kwargs):
-        # Layout constructors differ between 3.x releases: pass what this one takes.
-        params = inspect.signature(cls).parameters
-        return cls(**{k: v for k, v in kwargs.items() if k in params})
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from gluon_setup import gluon_setup
+    gluon, gl, builder, make, ctx = gluon_setup()
 
     cases = []
 

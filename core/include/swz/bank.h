@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "swz/layout.h"
@@ -104,6 +105,15 @@ struct AccessResult {
 AccessResult simulate(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
 InstructionResult trace_instruction(const Access& access, const SharedLayout& shared, int element_bits,
                                     const BankModel& model, int warp, int step);
+
+// Some instructions of an access under a linear shared layout given as its
+// address function (coordinates -> element offset), with no table: how the
+// solver checks tensors too large for one. The access uses vectors of
+// 2^vector_log2 registers (the caller's choice; not searched). One result per
+// (warp, step) pair, in order.
+std::vector<InstructionResult> simulate_linear(const Access& access, const BitMatrix& coords_to_offset, int vector_log2,
+                                               int element_bits, const BankModel& model,
+                                               const std::vector<std::pair<int, int>>& warp_steps);
 
 // Lanes per phase for a per-lane width (ldmatrix: 8).
 int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model);

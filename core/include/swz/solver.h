@@ -83,17 +83,74 @@ struct LowerBound {
   std::string reason;  // one sentence
 };
 
+// What the caller asks of the solver.
+struct SolveOptions {
+  int write_vec_bits = 128;  // the widest vector the writer may use (bits per lane): a power of two, element width..128
+  int read_vec_bits = 128;   // the same for the reader
+  // A kernel may number a thread's registers as it likes, so a vector is any
+  // 2^k offsets its registers span. Off: vectors are its registers 0..k-1 as the
+  // layouts number them (a kernel that issues them in that order).
+  bool renumber_registers = true;
+  // How solve() checks the construction: the whole table and every instruction
+  // (Full), a sample of instructions under the linear address function, no table
+  // (Sample), or Full up to 2^kFullCheckBits elements and Sample beyond (Automatic).
+  enum class Check { Automatic, Full, Sample } check = Check::Automatic;
+  static constexpr int kFullCheckBits = 16;
+};
+
+// One side's cost: what the warp waits for.
+struct SideCost {
+  int vec_bits = 0;                   // bits per lane per instruction
+  std::int64_t instructions = 0;      // warp instructions over the whole tensor
+  int wavefronts = 0;                 // per instruction
+  int ideal_wavefronts = 0;           // per instruction: the phases
+  int conflicts = 0;                  // wavefronts - ideal, per instruction
+  std::int64_t total_wavefronts = 0;  // instructions x wavefronts
+};
+
+// One pair of vector widths the solver considered.
+struct WidthChoice {
+  int write_vec_bits = 0, read_vec_bits = 0;  // the widths asked for (a built layout may let a side go wider)
+  bool built = false;                         // false: see note
+  SideCost write, read;                       // when built
+  std::int64_t total_wavefronts = 0, instructions = 0;
+  bool chosen = false;
+  std::string note;  // why not built
+};
+
+// Why no side can vectorise wider than it does (upper bounds over every layout).
+struct WidthProof {
+  int write_max_bits = 0, read_max_bits = 0;  // each side on its own
+  int common_max_bits = 0;                    // the narrower side
+  std::string reason;
+};
+
 struct SolveResult {
   LinearLayout offset_bases;  // offset -> coords, in dims "offset" and "block" (empty)
-  SharedLayout shared;        // the same layout as the simulator runs it
+  SharedLayout shared;        // the same layout as the simulator runs it (left empty when checked by sample)
   int element_bits = 32;
-  int vec_bits = 0;          // bits per lane of the common vector Vec (element_bits * 2^|Vec|)
-  AccessResult write, read;  // simulated under `shared`
+  int vec_bits = 0;          // bits per lane of Vec (element_bits * 2^|Vec|): the wider side's vector
+  AccessResult write, read;  // simulated under `shared` (or a sample, see `sampled`)
   int claimed_write_wavefronts = 0, claimed_read_wavefronts = 0;  // predicted by the construction
   LowerBound bound;
   bool conflict_free = false;  // both accesses at their ideal
   bool fallback = false;       // conflict-free was impossible; the minimum was taken
   std::string check;           // what the simulator said about the claim (merges explained)
+  bool sampled = false;        // the check ran a sample of instructions, without a table
+  std::int64_t simulated_instructions = 0;
+
+  // The accesses as the kernel issues them: registers renumbered so that each
+  // lane's vector is its registers 0..k-1, and vec_bits set to the chosen width.
+  // write_registers[i] says which original registers new register i is the XOR
+  // of (bit j = register 2^j); the identity when not renumbered.
+  Access writer, reader;
+  std::vector<std::uint64_t> write_registers, read_registers;
+  bool write_renumbered = false, read_renumbered = false;
+
+  SideCost write_cost, read_cost;    // the chosen pair, from the algebra
+  WidthProof width;                  // no wider vectors exist
+  std::vector<WidthChoice> choices;  // every pair of widths considered, widest first
+  std::string tradeoff;              // a wider pair that cost more, in one sentence; empty when none
 
   // The construction's sets, as coordinate vectors.
   std::vector<BitVec> vec, within_word, thread_a, thread_b, split_a, split_b;
@@ -102,14 +159,26 @@ struct SolveResult {
   std::vector<SolveStep> trace;
 };
 
-// Throws swz::Error for bad input (shapes differ, unknown dims, bad widths);
+// Throws swz::Error for bad input (shapes or thread counts differ, a layout
+// that is not a bijection up to broadcast, bad widths or caps), before any work;
 // throws SolverBug when the simulator contradicts the construction.
+SolveResult solve(const Access& writer, const Access& reader, int element_bits, const BankModel& model,
+                  const SolveOptions& options);
 SolveResult solve(const Access& writer, const Access& reader, int element_bits, const BankModel& model);
-SolveResult solve(const Problem& problem);
+SolveResult solve(const Problem& problem, const SolveOptions& options = {});
 
-// The construction without the simulator check (what the benchmark times and
-// the GUI may call per frame); `shared` and the AccessResults are left empty.
+// The construction and its proof without the simulator check (what the
+// benchmark times and the GUI may call per frame); `shared`, `write` and
+// `read` are left empty.
+SolveResult construct(const Access& writer, const Access& reader, int element_bits, const BankModel& model,
+                      const SolveOptions& options);
 SolveResult construct(const Access& writer, const Access& reader, int element_bits, const BankModel& model);
+
+// The access as a kernel issues it under a shared layout (offset -> coords):
+// registers renumbered so that its widest vector, at most `cap_bits` (or the
+// width it asks for), is registers 0..k-1, and vec_bits set to that width.
+// Throws swz::Error when a requested width does not fit the layout.
+Access issue_under(const Access& access, const LinearLayout& offset_bases, int element_bits, int cap_bits = 128);
 
 // -- toggle grids -------------------------------------------------------------
 // A grid problem's layout is offset(m, n) = m*N + (n ^ mask(m)). The family is
