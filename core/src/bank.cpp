@@ -28,7 +28,6 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
   if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
     fail("ldmatrix loads 1, 2 or 4 matrices, not {}", a.ldmatrix);
   if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
-  if (a.ldmatrix && a.kind != AccessKind::Load) fail("ldmatrix is a load");
   if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < element_bits || a.vec_bits > 128))
     fail("vector width {} bits must be a power of two between the element width ({}) and 128", a.vec_bits, element_bits);
   if (a.layout.in_bits() > max_in_bits) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
@@ -36,7 +35,7 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
 
 // The warp instruction an access issues for one vector of `vec_bits` per lane.
 InstructionKind instruction_kind(const Access& a, int vec_bits) {
-  if (a.ldmatrix) return {WarpOp::LoadMatrix, 16, a.ldmatrix, false};
+  if (a.ldmatrix) return {a.kind == AccessKind::Load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, false};
   return {a.kind == AccessKind::Load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
 }
 

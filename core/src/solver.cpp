@@ -1,12 +1,13 @@
-// solver.cpp: the construction of solver.h (vectors first, then the segment
-// directions), its proof, the choice between vector widths, and the check.
+// solver.cpp: the construction of solver.h for one pair of instructions
+// (vectors first, then the segment directions), its proof, and the choice
+// between vector widths. Which instructions: solver_instructions.cpp; the
+// simulator's check: solver_check.cpp; toggle grids: solver_grid.cpp.
 //
 // Index:
-//   [SECTION] Vectors           register spans, the common vectors, renumbering
+//   [SECTION] Vectors           register spans, the common vectors
 //   [SECTION] Construction      Hi, W', I/E/F/H/C, banks for one pair of widths
 //   [SECTION] Choice            every pair of widths, costed; the cheapest kept
 //   [SECTION] Trace             the steps a front end replays
-//   [SECTION] Check             the simulator on the renumbered accesses
 #include "swz/solver.h"
 
 #include <fmt/format.h>
@@ -32,7 +33,6 @@ struct Geometry {
   int widest = 0;        // log2 elements in 128 bits
   int segment_bits = 0;  // s
   int cap_a = 0, cap_b = 0;  // widest vector (log2 elements) each side may use: 128 bits or the caller's cap
-  bool as_numbered = false;  // registers keep their numbering (SolveOptions::renumber_registers off)
 };
 
 // [SECTION] Vectors
@@ -54,14 +54,26 @@ int free_dim(const Subspace& space, const Subspace& avoid) { return space.dim() 
 
 // The common vectors, best first: a basis of R_a ∩ R_b avoiding both accesses'
 // lanes and warps, in the writer's register order where it can be (so its
-// registers need no renumbering), then the reader's, then any.
+// registers need no renumbering), then the reader's, then any. A side whose
+// registers keep their numbering takes its own leading registers, in order,
+// as long as they lie in the other's span.
 std::vector<BitVec> common_vectors(const AccessInfo& a, const AccessInfo& b, int w) {
   const Subspace shared = register_span(a, w).intersect(register_span(b, w));
   Subspace taken = lane_warp_span(a, w).sum(lane_warp_span(b, w));
+  std::vector<BitVec> out;
+  if (a.as_numbered || b.as_numbered) {
+    const AccessInfo& f = a.as_numbered ? a : b;
+    const AccessInfo& o = a.as_numbered ? b : a;
+    for (std::size_t i = 0; i < f.regs.size(); ++i) {
+      const BitVec v = f.regs[i];
+      if (v == 0 || !shared.contains(v) || (o.as_numbered && (i >= o.regs.size() || o.regs[i] != v)) || !taken.insert(v)) break;
+      out.push_back(v);
+    }
+    return out;
+  }
   std::vector<BitVec> order(a.regs);
   order.insert(order.end(), b.regs.begin(), b.regs.end());
   order.insert(order.end(), shared.basis().begin(), shared.basis().end());
-  std::vector<BitVec> out;
   for (BitVec c : order)
     if (c != 0 && shared.contains(c) && taken.insert(c)) out.push_back(c);
   return out;
@@ -78,9 +90,9 @@ struct VectorPlan {
 };
 
 // The bases of x a plan must keep off x's first k offset bits.
-std::vector<BitVec> fixed_bases(const AccessInfo& x, int k, bool as_numbered) {
+std::vector<BitVec> fixed_bases(const AccessInfo& x, int k) {
   std::vector<BitVec> out = lane_warp_bases(x);
-  if (as_numbered)
+  if (x.as_numbered)
     for (std::size_t i = static_cast<std::size_t>(k); i < x.regs.size(); ++i)
       if (x.regs[i]) out.push_back(x.regs[i]);
   return out;
@@ -98,21 +110,9 @@ bool vectors_fit(const VectorPlan& p, int width) {
   return intersect_dim(z, common) == 0;
 }
 
-// With registers as numbered: the leading registers both accesses share, in order.
-std::vector<BitVec> common_prefix(const AccessInfo& a, const AccessInfo& b, int w) {
-  std::vector<BitVec> out;
-  Subspace taken = lane_warp_span(a, w).sum(lane_warp_span(b, w));
-  for (std::size_t i = 0; i < a.regs.size() && i < b.regs.size() && a.regs[i] == b.regs[i] && a.regs[i] != 0; ++i) {
-    if (!taken.insert(a.regs[i])) break;
-    out.push_back(a.regs[i]);
-  }
-  return out;
-}
-
 // A plan for widths (k_a, k_b), the extra vectors U taken from `u_order`; nullopt when none fits.
 std::optional<VectorPlan> plan_for(const AccessInfo& a, const AccessInfo& b, int ka, int kb,
-                                   const std::vector<BitVec>& common, const std::vector<BitVec>& u_order, int width,
-                                   bool as_numbered) {
+                                   const std::vector<BitVec>& common, const std::vector<BitVec>& u_order, int width) {
   const int kn = std::min(ka, kb), kw = std::max(ka, kb);
   if (kn > static_cast<int>(common.size())) return std::nullopt;
   VectorPlan p;
@@ -120,8 +120,9 @@ std::optional<VectorPlan> plan_for(const AccessInfo& a, const AccessInfo& b, int
   p.k_b = kb;
   p.wide = kb > ka ? &b : &a;
   p.narrow = kb > ka ? &a : &b;
-  p.fixed_wide = fixed_bases(*p.wide, kw, as_numbered);
-  p.fixed_narrow = fixed_bases(*p.narrow, kn, as_numbered);
+  p.fixed_wide = fixed_bases(*p.wide, kw);
+  p.fixed_narrow = fixed_bases(*p.narrow, kn);
+  const bool as_numbered = p.wide->as_numbered;
   p.vec.assign(common.begin(), common.begin() + kn);
   if (!vectors_fit(p, width)) return std::nullopt;
   const Subspace r_wide = register_span(*p.wide, width);
@@ -158,66 +159,6 @@ std::vector<std::vector<BitVec>> u_orders(const AccessInfo& wide, const AccessIn
   for (BitVec r : wide.regs)
     if (r != 0 && std::find(narrow.lanes.begin(), narrow.lanes.end(), r) != narrow.lanes.end()) lanes_of_narrow.push_back(r);
   return {then_any(lanes_of_narrow), then_any({})};
-}
-
-// The renumbered registers of x for a 2^k vector under M: registers 0..k-1 are
-// the offsets 1 .. 2^(k-1); every other register is an original one with the
-// vector registers that cancel its low offset bits XORed in. `from[i]` says
-// which original registers register i is the XOR of (bit j = register 2^j).
-struct Renumbering {
-  std::vector<BitVec> regs;
-  std::vector<std::uint64_t> from;
-  bool identity = true;
-};
-
-// Solve sum of regs[j] over bits j of x = target (regs may be dependent); nullopt when target is outside their span.
-std::optional<std::uint64_t> preimage(const std::vector<BitVec>& regs, BitVec target) {
-  // Echelon form carrying, for each row, which registers it is the XOR of.
-  std::vector<std::pair<BitVec, std::uint64_t>> rows;
-  for (std::size_t j = 0; j < regs.size(); ++j) {
-    BitVec v = regs[j];
-    std::uint64_t mix = std::uint64_t{1} << j;
-    for (const auto& [rv, rm] : rows)
-      if (v & (BitVec{1} << (63 - std::countl_zero(rv)))) v ^= rv, mix ^= rm;
-    if (v) rows.emplace_back(v, mix);
-  }
-  std::uint64_t mix = 0;
-  for (const auto& [rv, rm] : rows)
-    if (target & (BitVec{1} << (63 - std::countl_zero(rv)))) target ^= rv, mix ^= rm;
-  if (target) return std::nullopt;
-  return mix;
-}
-
-Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k) {
-  Renumbering out;
-  const int n = static_cast<int>(x.regs.size());
-  std::vector<std::uint64_t> chosen;  // input vectors (over original register bits)
-  Subspace inputs(n);
-  for (int i = 0; i < k; ++i) {
-    const auto mix = preimage(x.regs, m.images[static_cast<std::size_t>(i)]);
-    if (!mix) throw SolverBug(fmt::format("offset 2^{} is not in the {}'s registers", i, x.role));
-    chosen.push_back(*mix);
-    inputs.insert(*mix);
-  }
-  for (int j = 0; j < n; ++j) {
-    const std::uint64_t unit = std::uint64_t{1} << j;
-    if (!inputs.insert(unit)) continue;
-    std::uint64_t mix = unit;
-    const BitVec low = m.inverse.apply(x.regs[static_cast<std::size_t>(j)]) & low_bits(k);
-    for (int i = 0; i < k; ++i)
-      if (low & (BitVec{1} << i)) mix ^= chosen[static_cast<std::size_t>(i)];
-    chosen.push_back(mix);
-  }
-  for (std::uint64_t mix : chosen) {
-    BitVec v = 0;
-    for (int j = 0; j < n; ++j)
-      if (mix & (std::uint64_t{1} << j)) v ^= x.regs[static_cast<std::size_t>(j)];
-    out.regs.push_back(v);
-    out.from.push_back(mix);
-  }
-  for (int j = 0; j < n; ++j)
-    if (out.from[static_cast<std::size_t>(j)] != std::uint64_t{1} << j) out.identity = false;
-  return out;
 }
 
 // [SECTION] Construction
@@ -378,7 +319,7 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
   r.images.insert(r.images.end(), r.segment.begin(), r.segment.end());
   if (static_cast<int>(r.images.size()) != w) throw SolverBug("the offset bases do not span the tensor");
   const OffsetMap m = offset_map(r.images, w);
-  const int ka = widest_vector(a, m, g.cap_a, !g.as_numbered), kb = widest_vector(b, m, g.cap_b, !g.as_numbered);
+  const int ka = widest_vector(a, m, g.cap_a, !a.as_numbered), kb = widest_vector(b, m, g.cap_b, !b.as_numbered);
   r.pred_a = predict_on_bases(a, m, ka, g.ebits, model, g.seg_start, g.within_word, w);
   r.pred_b = predict_on_bases(b, m, kb, g.ebits, model, g.seg_start, g.within_word, w);
   if (ka == plan.k_a && r.pred_a.conflict_dim != r.claimed_a)
@@ -434,9 +375,9 @@ bool cheaper(const Candidate& x, const Candidate& y) {
 
 // The most either side can vectorise (log2 elements): requested, or bounded by
 // the cap and by its registers that avoid its lanes and warps.
-int widest_for(const AccessInfo& x, int cap, int width, bool as_numbered) {
+int widest_for(const AccessInfo& x, int cap, int width) {
   if (x.requested >= 0) return x.requested;
-  if (as_numbered) {
+  if (x.as_numbered) {
     int k = 0;
     Subspace taken = lane_warp_span(x, width);
     while (k < cap && k < static_cast<int>(x.regs.size()) && x.regs[static_cast<std::size_t>(k)] != 0 &&
@@ -450,7 +391,7 @@ int widest_for(const AccessInfo& x, int cap, int width, bool as_numbered) {
 WidthProof width_proof(const AccessInfo& a, const AccessInfo& b, const Geometry& g, int common, int built, int tried) {
   WidthProof p;
   const int w = g.width;
-  const int max_a = widest_for(a, g.cap_a, w, g.as_numbered), max_b = widest_for(b, g.cap_b, w, g.as_numbered);
+  const int max_a = widest_for(a, g.cap_a, w), max_b = widest_for(b, g.cap_b, w);
   p.write_max_bits = (1 << max_a) * g.ebits;
   p.read_max_bits = (1 << max_b) * g.ebits;
   p.common_max_bits = (1 << std::min({common, max_a, max_b})) * g.ebits;
@@ -492,7 +433,20 @@ void check_options(const SolveOptions& o, int ebits) {
 
 }  // namespace
 
-SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
+namespace solve_detail {
+
+// The SASS an access issues: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
+std::string instruction_name(const Access& x, int vec_bits) {
+  const bool load = x.kind == AccessKind::Load;
+  if (x.ldmatrix)
+    return fmt::format("{}.x{}{}", load ? "LDSM" : "STSM", x.ldmatrix, x.trans ? ".trans" : "");
+  const char* op = load ? "LDS" : "STS";
+  if (vec_bits == 32) return op;
+  if (vec_bits < 32) return fmt::format("{}.U{}", op, vec_bits);
+  return fmt::format("{}.{}", op, vec_bits);
+}
+
+SolveResult construct_with(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
   check_inputs(writer, reader, ebits, model);
   check_options(opt, ebits);
   const LinearLayout& coords = writer.layout;
@@ -505,7 +459,9 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   g.segment_bits = std::max(0, g.width - g.seg_start);
   g.cap_a = ilog2(static_cast<std::uint64_t>(opt.write_vec_bits / ebits));
   g.cap_b = ilog2(static_cast<std::uint64_t>(opt.read_vec_bits / ebits));
-  const AccessInfo a = info_of(writer, "writer", "A", ebits), b = info_of(reader, "reader", "B", ebits);
+  AccessInfo a = info_of(writer, "writer", "A", ebits), b = info_of(reader, "reader", "B", ebits);
+  a.as_numbered = a.as_numbered || !opt.renumber_registers;
+  b.as_numbered = b.as_numbered || !opt.renumber_registers;
   const int w = g.width;
   for (const AccessInfo* x : {&a, &b}) {
     if (x->requested < 0) continue;
@@ -519,10 +475,9 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
            "or warp moves along)",
            x->role, (1 << x->requested) * ebits, (1 << room) * ebits);
   }
-  g.as_numbered = !opt.renumber_registers;
-  const std::vector<BitVec> common = g.as_numbered ? common_prefix(a, b, w) : common_vectors(a, b, w);
+  const std::vector<BitVec> common = common_vectors(a, b, w);
   const std::vector<BitVec> units = unit_vectors(coords);
-  const int max_a = widest_for(a, g.cap_a, w, g.as_numbered), max_b = widest_for(b, g.cap_b, w, g.as_numbered);
+  const int max_a = widest_for(a, g.cap_a, w), max_b = widest_for(b, g.cap_b, w);
   const int min_a = a.requested >= 0 ? a.requested : 0, min_b = b.requested >= 0 ? b.requested : 0;
 
   // Every pair of widths, widest first; a pair whose conflict-free cost cannot beat the best so far is not built.
@@ -532,7 +487,7 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   for (int ka = max_a; ka >= min_a; --ka)
     for (int kb = max_b; kb >= min_b; --kb) {
       // Registers as numbered: one vector both share (as wide as their common leading registers), or a requested one.
-      if (g.as_numbered && ka != kb && a.requested < 0 && b.requested < 0) continue;
+      if (a.as_numbered && b.as_numbered && ka != kb && a.requested < 0 && b.requested < 0) continue;
       ++tried;
       WidthChoice ch;
       ch.write_vec_bits = (1 << ka) * ebits;
@@ -554,10 +509,10 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
       const AccessInfo& narrow = kb > ka ? a : b;
       const auto orders =
           ka == kb         ? std::vector<std::vector<BitVec>>{{}}
-          : g.as_numbered ? std::vector<std::vector<BitVec>>{{wide.regs.begin() + std::min(ka, kb), wide.regs.end()}}
+          : wide.as_numbered ? std::vector<std::vector<BitVec>>{{wide.regs.begin() + std::min(ka, kb), wide.regs.end()}}
                           : u_orders(wide, narrow, common, std::min(ka, kb), w);
       for (const auto& order : orders) {
-        const auto plan = plan_for(a, b, ka, kb, common, order, w, g.as_numbered);
+        const auto plan = plan_for(a, b, ka, kb, common, order, w);
         if (!plan) continue;
         const Subspace hi = choose_hi(*plan, g, model, units);
         Candidate c{*plan, build(a, b, *plan, hi, g, model, units), {}, {}};
@@ -611,6 +566,8 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   r.segment = bt.segment;
   r.write_cost = best->a;
   r.read_cost = best->b;
+  r.write_cost.instruction = instruction_name(writer, r.write_cost.vec_bits);
+  r.read_cost.instruction = instruction_name(reader, r.read_cost.vec_bits);
   r.choices = std::move(choices);
   r.width = width_proof(a, b, g, static_cast<int>(common.size()), built, tried);
 
@@ -668,7 +625,7 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
         wider->instructions, r.write_cost.vec_bits, r.read_cost.vec_bits, best->total(), r.write_cost.wavefronts,
         r.read_cost.wavefronts, best->instructions());
 
-  // [SECTION] Trace
+  // [SECTION] Trace (of the chosen pair)
   const int v = kw;
   const int bank_bits = g.seg_start - v;
   auto& t = r.trace;
@@ -771,153 +728,6 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   return r;
 }
 
-SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
-  return construct(writer, reader, ebits, model, SolveOptions{});
-}
 
-Access issue_under(const Access& x, const LinearLayout& offset_bases, int ebits, int cap_bits) {
-  if (!pow2(ebits) || !pow2(cap_bits) || cap_bits < ebits || cap_bits > 128)
-    fail("a vector cap of {} bits does not fit {}-bit elements", cap_bits, ebits);
-  const AccessInfo info = info_of(x, "access", "X", ebits);
-  if (x.layout.out_dims() != offset_bases.out_dims() || !offset_bases.is_invertible())
-    fail("the shared layout is not an invertible map onto the access's {} tensor", fmt::join(x.layout.shape(), "x"));
-  const OffsetMap m = offset_map(offset_bases.bases("offset"), offset_bases.out_bits());
-  int k = 0;
-  try {
-    k = widest_vector(info, m, ilog2(static_cast<std::uint64_t>(cap_bits / ebits)), /*renumbered=*/true);
-  } catch (const SolverBug&) {
-    fail("the access asks for {}-bit vectors, which this layout does not hold contiguously", (1 << info.requested) * ebits);
-  }
-  const Renumbering rn = renumber(info, m, k);
-  Access out = x;
-  if (!rn.identity) out.layout = x.layout.with_in_dim("register", rn.regs);
-  if (!x.ldmatrix) out.vec_bits = (1 << k) * ebits;
-  return out;
-}
-
-// [SECTION] Check
-//
-// Small tensors: the whole table and every instruction, as the workbench runs
-// them. Large ones: no table; a sample of instructions (all of warp 0's first
-// steps, then spread over the rest) under the linear address function.
-
-namespace {
-
-// The instructions to simulate: (warp, step) pairs, all of them when there are at most `budget`.
-std::vector<std::pair<int, int>> sample_instructions(int warps, int steps, int budget) {
-  std::vector<std::pair<int, int>> out;
-  const std::int64_t total = std::int64_t{warps} * steps;
-  if (total <= budget) {
-    for (int w = 0; w < warps; ++w)
-      for (int s = 0; s < steps; ++s) out.emplace_back(w, s);
-    return out;
-  }
-  for (int s = 0; s < std::min(steps, budget / 2); ++s) out.emplace_back(0, s);
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;  // a fixed sequence: the same sample every run
-  while (static_cast<int>(out.size()) < budget) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    const std::int64_t i = static_cast<std::int64_t>(x % static_cast<std::uint64_t>(total));
-    out.emplace_back(static_cast<int>(i / steps), static_cast<int>(i % steps));
-  }
-  out.emplace_back(warps - 1, steps - 1);
-  return out;
-}
-
-AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, int ebits, const BankModel& model,
-                     const SideCost& cost, int& simulated) {
-  AccessResult r;
-  r.element_bits = ebits;
-  r.vector.elements = 1 << vec_log2;
-  r.vector.bits = r.vector.elements * ebits;
-  r.vector.limit = "the solver's choice";
-  // The vector, checked on the bases: registers 0..k-1 are offsets 1 .. 2^(k-1), nothing else moves an offset bit below k.
-  const auto regs = x.layout.bases("register");
-  for (int i = 0; i < static_cast<int>(regs.size()); ++i) {
-    const BitVec off = to_offset.apply(regs[static_cast<std::size_t>(i)]);
-    if (i < vec_log2 ? off != (BitVec{1} << i) : (off & low_bits(vec_log2)) != 0) r.vector.bits = r.vector.elements = 0;
-  }
-  for (const char* dim : {"lane", "warp"})
-    for (BitVec v : x.layout.bases(dim))
-      if (to_offset.apply(v) & low_bits(vec_log2)) r.vector.bits = r.vector.elements = 0;
-  if (r.vector.bits == 0) return r;
-  r.warps = 1 << x.layout.in_dim_bits("warp");
-  r.steps = 1 << (x.layout.in_dim_bits("register") - vec_log2);
-  Access sized = x;
-  sized.vec_bits = x.ldmatrix ? 0 : r.vector.bits;
-  r.lanes_per_phase = lanes_per_phase(sized, x.layout.in_dim_bits("lane"), model);
-  r.phases = (x.ldmatrix ? 8 * x.ldmatrix : 1 << x.layout.in_dim_bits("lane")) / r.lanes_per_phase;
-  const auto which = sample_instructions(r.warps, r.steps, /*budget=*/256);
-  const auto results = simulate_linear(x, to_offset, vec_log2, ebits, model, which);
-  simulated = static_cast<int>(results.size());
-  for (const auto& ir : results) {
-    r.merged = r.merged || ir.merged;
-    if (ir.wavefronts > r.wavefronts) {
-      r.wavefronts = ir.wavefronts;
-      r.ideal_wavefronts = ir.ideal;
-    }
-  }
-  r.conflicts = r.wavefronts - r.ideal_wavefronts;
-  // Every instruction of a linear layout costs the same (the sample checks it): totals follow.
-  r.mean_wavefronts = r.wavefronts;
-  r.total_wavefronts = cost.instructions * r.wavefronts;
-  r.total_ideal = cost.instructions * r.ideal_wavefronts;
-  return r;
-}
-
-}  // namespace
-
-SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
-  SolveResult r = construct(writer, reader, ebits, model, opt);
-  const int width = writer.layout.out_bits();
-  const bool full = opt.check == SolveOptions::Check::Full ||
-                    (opt.check == SolveOptions::Check::Automatic && width <= SolveOptions::kFullCheckBits);
-  if (full && width > kMaxAddressBits) fail("a full check needs a table of 2^{} entries; at most 2^{}", width, kMaxAddressBits);
-  std::string how;
-  if (full) {
-    r.shared = SharedLayout::from_linear(r.offset_bases, "solved swizzle");
-    r.write = simulate(r.writer, r.shared, ebits, model);
-    r.read = simulate(r.reader, r.shared, ebits, model);
-    r.simulated_instructions = r.write.instructions() + r.read.instructions();
-    how = "every instruction simulated";
-  } else {
-    const auto inverse = BitMatrix::from_columns(width, r.offset_bases.bases("offset")).inverse();
-    if (!inverse) throw SolverBug("the constructed offset bases are not invertible");
-    int sw = 0, sr = 0;
-    r.write = sampled(r.writer, *inverse, std::countr_zero(static_cast<unsigned>(r.write_cost.vec_bits / ebits)), ebits, model,
-                      r.write_cost, sw);
-    r.read = sampled(r.reader, *inverse, std::countr_zero(static_cast<unsigned>(r.read_cost.vec_bits / ebits)), ebits, model,
-                     r.read_cost, sr);
-    r.simulated_instructions = sw + sr;
-    how = fmt::format("a sample of {} of the {} instructions simulated (no table of 2^{} elements)", sw + sr,
-                      r.write_cost.instructions + r.read_cost.instructions, width);
-  }
-  r.sampled = !full;
-  std::string notes;
-  auto compare = [&](const char* role, const AccessResult& sim, int claimed, int vec_bits) {
-    if (sim.vector.bits != vec_bits)
-      throw SolverBug(fmt::format("the {} vectorises to {} bits in the simulator, {} in the construction", role, sim.vector.bits,
-                                  vec_bits));
-    if (sim.wavefronts == claimed) return;
-    if (sim.merged && sim.wavefronts < claimed) {
-      notes += fmt::format("{}the {}'s wide loads merge phases: {} wavefronts where the lemma counts {}",
-                           notes.empty() ? "" : "; ", role, sim.wavefronts, claimed);
-      return;
-    }
-    throw SolverBug(
-        fmt::format("the construction claims {} wavefronts for the {}, the simulator counts {}", claimed, role, sim.wavefronts));
-  };
-  compare("writer", r.write, r.claimed_write_wavefronts, r.write_cost.vec_bits);
-  compare("reader", r.read, r.claimed_read_wavefronts, r.read_cost.vec_bits);
-  r.conflict_free = r.write.wavefronts == r.write.ideal_wavefronts && r.read.wavefronts == r.read.ideal_wavefronts;
-  r.check = (notes.empty() ? "the simulator agrees with the construction for both accesses" : notes) + " (" + how + ")";
-  r.trace.push_back({"Check", "Simulation: " + r.check + ".", {}});
-  return r;
-}
-
-SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
-  return solve(writer, reader, ebits, model, SolveOptions{});
-}
-
-SolveResult solve(const Problem& p, const SolveOptions& opt) { return solve(p.store, p.read, p.element_bits, p.bank, opt); }
-
+}  // namespace solve_detail
 }  // namespace swz

@@ -21,7 +21,6 @@ void check_access(const Access& a, const char* role, int ebits, const BankModel&
     fail("the {} has {} lanes; the bank model's warp has {}", role, 1 << lane_bits, m.warp_size);
   if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
     fail("the {} uses ldmatrix .x{}; ldmatrix loads 1, 2 or 4 matrices", role, a.ldmatrix);
-  if (a.ldmatrix && a.kind != AccessKind::Load) fail("the {} is an ldmatrix store; ldmatrix only loads", role);
   if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
   if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < ebits || a.vec_bits > 128))
     fail("the {} asks for {}-bit vectors: a power of two between the element width ({}) and 128", role, a.vec_bits, ebits);
@@ -77,6 +76,7 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
   x.lanes = a.layout.bases("lane");
   x.warps = a.layout.bases("warp");
   x.lane_bits = a.layout.in_dim_bits("lane");
+  x.as_numbered = a.ldmatrix != 0;  // a matrix row's elements are in hardware order
   const int widest = ilog2(static_cast<std::uint64_t>(128 / ebits));
   if (a.ldmatrix)
     x.requested = widest;
@@ -175,4 +175,56 @@ Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int e
   p.conflict_dim = intersect_dim(t, Subspace::span(sw, width)) - intersect_dim(t, Subspace::span(w, width));
   return p;
 }
+
+// Solve sum of regs[j] over bits j of x = target (regs may be dependent); nullopt when target is outside their span.
+std::optional<std::uint64_t> preimage(const std::vector<BitVec>& regs, BitVec target) {
+  // Echelon form carrying, for each row, which registers it is the XOR of.
+  std::vector<std::pair<BitVec, std::uint64_t>> rows;
+  for (std::size_t j = 0; j < regs.size(); ++j) {
+    BitVec v = regs[j];
+    std::uint64_t mix = std::uint64_t{1} << j;
+    for (const auto& [rv, rm] : rows)
+      if (v & (BitVec{1} << (63 - std::countl_zero(rv)))) v ^= rv, mix ^= rm;
+    if (v) rows.emplace_back(v, mix);
+  }
+  std::uint64_t mix = 0;
+  for (const auto& [rv, rm] : rows)
+    if (target & (BitVec{1} << (63 - std::countl_zero(rv)))) target ^= rv, mix ^= rm;
+  if (target) return std::nullopt;
+  return mix;
+}
+
+Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k) {
+  Renumbering out;
+  const int n = static_cast<int>(x.regs.size());
+  std::vector<std::uint64_t> chosen;  // input vectors (over original register bits)
+  Subspace inputs(n);
+  for (int i = 0; i < k; ++i) {
+    const auto mix = preimage(x.regs, m.images[static_cast<std::size_t>(i)]);
+    if (!mix) throw SolverBug(fmt::format("offset 2^{} is not in the {}'s registers", i, x.role));
+    chosen.push_back(*mix);
+    inputs.insert(*mix);
+  }
+  for (int j = 0; j < n; ++j) {
+    const std::uint64_t unit = std::uint64_t{1} << j;
+    if (!inputs.insert(unit)) continue;
+    std::uint64_t mix = unit;
+    const BitVec low = m.inverse.apply(x.regs[static_cast<std::size_t>(j)]) & low_bits(k);
+    for (int i = 0; i < k; ++i)
+      if (low & (BitVec{1} << i)) mix ^= chosen[static_cast<std::size_t>(i)];
+    chosen.push_back(mix);
+  }
+  for (std::uint64_t mix : chosen) {
+    BitVec v = 0;
+    for (int j = 0; j < n; ++j)
+      if (mix & (std::uint64_t{1} << j)) v ^= x.regs[static_cast<std::size_t>(j)];
+    out.regs.push_back(v);
+    out.from.push_back(mix);
+  }
+  for (int j = 0; j < n; ++j)
+    if (out.from[static_cast<std::size_t>(j)] != std::uint64_t{1} << j) out.identity = false;
+  return out;
+}
+
+
 }  // namespace swz::solve_detail

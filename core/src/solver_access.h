@@ -11,11 +11,13 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "swz/bank.h"
 #include "swz/f2.h"
 #include "swz/layout.h"
+#include "swz/solver.h"
 
 namespace swz::solve_detail {
 
@@ -36,6 +38,7 @@ struct AccessInfo {
   std::vector<BitVec> regs, lanes, warps;
   int lane_bits = 0;
   int requested = -1;  // vector (log2 elements) the access insists on (ldmatrix, vec_bits); -1 = free
+  bool as_numbered = false;  // its registers keep their numbering (matrix rows; or the caller asks)
 };
 
 // Bad input, one message each, before any work (throws swz::Error).
@@ -78,5 +81,25 @@ struct Predicted {
 // S = the offset images from seg_start up, W = the first `within_word` images.
 Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int seg_start,
                            int within_word, int width);
+
+// The registers of x renumbered for a 2^k vector under M: registers 0..k-1 are
+// the offsets 1 .. 2^(k-1); every other register is an original one with the
+// vector registers that cancel its low offset bits XORed in. from[i] says which
+// original registers register i is the XOR of (bit j = register 2^j).
+struct Renumbering {
+  std::vector<BitVec> regs;
+  std::vector<std::uint64_t> from;
+  bool identity = true;
+};
+Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k);  // throws SolverBug when M's low offsets are not x's
+
+// The SASS an access issues with vec_bits per lane: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
+std::string instruction_name(const Access& x, int vec_bits);
+
+// The construction for the accesses as given (their instructions fixed): every
+// pair of vector widths within the bounds built and costed, the cheapest kept
+// (solver.cpp). Throws swz::Error for bad input or when no layout serves them.
+SolveResult construct_with(const Access& writer, const Access& reader, int ebits, const BankModel& model,
+                           const SolveOptions& opt);
 
 }  // namespace swz::solve_detail

@@ -309,8 +309,10 @@ TEST(Hardware, SimulatorChecksItsInputs) {
   const Access strided{swz::distributed({kWords}, {{2}, {4}}, {{8}, {16}, {32}, {64}, {128}}), AccessKind::Load, 0, 128};
   EXPECT_THROW(swz::simulate(strided, buffer(), 32, BankModel{}), swz::Error);
   Access st = access(AccessKind::Store, 128, kLinear128);
-  st.ldmatrix = 4;
+  st.ldmatrix = 3;  // stmatrix, like ldmatrix, moves 1, 2 or 4 matrices
   EXPECT_THROW(swz::simulate(st, buffer(), 32, BankModel{}), swz::Error);
+  st.ldmatrix = 4;  // a store of 16-byte rows is stmatrix: 8 rows per phase
+  EXPECT_EQ(swz::simulate(st, buffer(), 32, BankModel{}).lanes_per_phase, 8);
   EXPECT_THROW(swz::trace_instruction(a, buffer(), 32, BankModel{}, 0, 1), swz::Error);
   EXPECT_THROW(swz::trace_instruction(a, buffer(), 32, BankModel{}, 1, 0), swz::Error);
 }

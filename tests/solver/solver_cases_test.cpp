@@ -143,9 +143,20 @@ TEST(SolverCases, BadInputIsOneLine) {
   odd.ldmatrix = 4;  // ldmatrix needs three distinct leading register directions; this reader's are fine, but it is a load of
                      // 32-bit elements
   EXPECT_NO_THROW(solve(p.store, odd, 32, BankModel{}));
-  Access stored_ldmatrix = p.store;
-  stored_ldmatrix.ldmatrix = 4;
+  Access stored_ldmatrix = p.store;  // stmatrix .x5 does not exist
+  stored_ldmatrix.ldmatrix = 5;
   EXPECT_THROW(solve(stored_ldmatrix, p.read, 32, BankModel{}), Error);
+  SolveOptions cap;
+  cap.write_vec_bits = 48;
+  EXPECT_THROW(solve(p.store, p.read, 32, BankModel{}, cap), Error);
+  cap.write_vec_bits = 256;
+  EXPECT_THROW(solve(p.store, p.read, 32, BankModel{}, cap), Error);
+  // A reader on 2 warps against a writer on 1: different thread counts.
+  const auto two_warps = distributed({16, 32}, {{0, 2}, {0, 4}, {0, 8}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}}, {{0, 16}});
+  EXPECT_THROW(solve(p.store, load(two_warps), 32, BankModel{}), Error);
+  // A reader that holds some elements twice and others never.
+  const auto repeats = distributed({16, 32}, {{0, 2}, {0, 4}, {0, 8}, {0, 2}}, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}});
+  EXPECT_THROW(solve(p.store, load(repeats), 32, BankModel{}), Error);
   try {
     solve(p.store, load(other_shape), 32, BankModel{});
   } catch (const Error& e) {

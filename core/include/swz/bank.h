@@ -53,8 +53,10 @@ enum class AccessKind { Load, Store };
 struct Access {
   LinearLayout layout;                 // register, lane, warp (block ignored) -> tensor coords
   AccessKind kind = AccessKind::Load;
-  int ldmatrix = 0;                    // 0: LDS/STS; 1, 2, 4: ldmatrix .x1/.x2/.x4 (layout = row addresses)
+  int ldmatrix = 0;                    // 0: LDS/STS; 1, 2, 4: ldmatrix (a load) or stmatrix (a store) .x1/.x2/.x4
+                                       // (layout = the 16-byte rows lanes address)
   int vec_bits = 0;                    // bits per lane per instruction; 0 = widest allowed (<= 128)
+  bool trans = false;                  // ldmatrix / stmatrix .trans: who receives which element (same addresses)
 };
 
 // The vector width an access uses, and what stopped it growing.

@@ -91,6 +91,9 @@ struct SolveOptions {
   // 2^k offsets its registers span. Off: vectors are its registers 0..k-1 as the
   // layouts number them (a kernel that issues them in that order).
   bool renumber_registers = true;
+  // Also try ldmatrix / stmatrix .x4 (and .trans for 16-bit) on each side whose
+  // registers and lanes have an 8x8 b16 matrix's shape (sm_90: both; sm_75: ldmatrix).
+  bool matrix_instructions = true;
   // How solve() checks the construction: the whole table and every instruction
   // (Full), a sample of instructions under the linear address function, no table
   // (Sample), or Full up to 2^kFullCheckBits elements and Sample beyond (Automatic).
@@ -100,6 +103,7 @@ struct SolveOptions {
 
 // One side's cost: what the warp waits for.
 struct SideCost {
+  std::string instruction;            // the SASS: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
   int vec_bits = 0;                   // bits per lane per instruction
   std::int64_t instructions = 0;      // warp instructions over the whole tensor
   int wavefronts = 0;                 // per instruction
@@ -116,6 +120,15 @@ struct WidthChoice {
   std::int64_t total_wavefronts = 0, instructions = 0;
   bool chosen = false;
   std::string note;  // why not built
+};
+
+// One pair of instructions the solver tried (plain loads and stores, ldmatrix, stmatrix).
+struct InstructionChoice {
+  std::string write_instruction, read_instruction;
+  bool built = false;  // false: no layout serves this pair (note says why)
+  std::int64_t total_wavefronts = 0, instructions = 0;
+  bool chosen = false;
+  std::string note;
 };
 
 // Why no side can vectorise wider than it does (upper bounds over every layout).
@@ -149,7 +162,8 @@ struct SolveResult {
 
   SideCost write_cost, read_cost;    // the chosen pair, from the algebra
   WidthProof width;                  // no wider vectors exist
-  std::vector<WidthChoice> choices;  // every pair of widths considered, widest first
+  std::vector<WidthChoice> choices;  // every pair of widths considered for the chosen instructions, widest first
+  std::vector<InstructionChoice> instructions;  // every pair of instructions tried (first: plain loads and stores)
   std::string tradeoff;              // a wider pair that cost more, in one sentence; empty when none
 
   // The construction's sets, as coordinate vectors.
