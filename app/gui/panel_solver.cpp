@@ -14,11 +14,24 @@
 namespace swz::gui {
 
 // The answer as a command: masks for a grid problem, else the shared layout itself.
+// Where the solver renumbers a side's registers, that side's layout comes with it.
 std::optional<Command> solver_command(const SolverAnswer& a) {
   if (!a.result) return std::nullopt;
-  if (a.masks) return cmd::set_masks("Solver's answer", *a.masks);
-  LoadedLayout l{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"};
-  return cmd::load_layout(LayoutRole::Shared, std::move(l));
+  const SolveResult& r = *a.result;
+  std::vector<Command> parts;
+  if (a.masks)
+    parts.push_back(cmd::set_masks("Solver's answer", *a.masks));
+  else
+    parts.push_back(cmd::load_layout(LayoutRole::Shared,
+                                     LoadedLayout{layout_from_json(layout_to_json(r.offset_bases)).layout, "solver's answer"}));
+  if (r.write_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Writer, LoadedLayout{r.writer.layout, "solver's register order"}));
+  if (r.read_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Reader, LoadedLayout{r.reader.layout, "solver's register order"}));
+  if (parts.size() == 1) return parts.front();
+  return Command{"Solver's answer (registers renumbered)", [parts](Session& s) {
+                   Session trial = s;  // all or nothing: a part that throws leaves the session as it was
+                   for (const auto& c : parts) c.apply(trial);
+                   s = std::move(trial);
+                 }};
 }
 
 namespace {
@@ -79,7 +92,7 @@ struct SolverPanel final : Panel {
     }
 
     // Steps on the left, the chosen one on the right.
-    const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * 3.3f + ImGui::GetFrameHeightWithSpacing();
+    const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * (r.tradeoff.empty() ? 4.3f : 6.5f) + ImGui::GetFrameHeightWithSpacing();
     const float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
     float list_w = em() * 6.0f;
     for (int i = 0; i < steps; ++i)
@@ -118,7 +131,17 @@ struct SolverPanel final : Panel {
                        free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts, r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
                        r.fallback ? " (the bound makes conflict-free impossible)" : "");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", r.bound.reason.c_str(), r.check.c_str());
-    ImGui::SameLine();
+    // The cost a kernel engineer compares: instructions x wavefronts per side, and what a wider choice would cost.
+    ImGui::Text("%s x%lld (%d each) + %s x%lld (%d each) = %lld wavefronts", r.write_cost.instruction.c_str(),
+                static_cast<long long>(r.write_cost.instructions), r.write_cost.wavefronts, r.read_cost.instruction.c_str(),
+                static_cast<long long>(r.read_cost.instructions), r.read_cost.wavefronts,
+                static_cast<long long>(r.write_cost.total_wavefronts + r.read_cost.total_wavefronts));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.width.reason.c_str());
+    if (!r.tradeoff.empty()) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "Trade-off: %s.", r.tradeoff.c_str());
+      ImGui::PopTextWrapPos();
+    }
     const auto apply = solver_command(a);
     const ImVec2 ap = ImGui::GetCursorScreenPos();
     if (ImGui::Button(a.masks ? "Apply to the grid" : "Use as the shared layout") && apply) ctx.post(*apply);

@@ -18,7 +18,11 @@ const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSta
   SolverAnswer a;
   a.key = key;
   try {
-    a.result = solve(problem);
+    // The workbench draws plain loads and stores: the answer keeps to them.
+    SolveOptions plain;
+    plain.matrix_instructions = false;
+    plain.check = SolveOptions::Check::Full;
+    a.result = solve(problem, plain);
     if (problem.grid) a.masks = masks_of(problem, a.result->offset_bases);
   } catch (const Error& e) {
     a.error = e.what();

@@ -99,10 +99,12 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
     };
     const auto [fw, iw] = floors(writer);
     const auto [fr, ir] = floors(reader);
-    const bool at_floor = best.write_cost.total_wavefronts + best.read_cost.total_wavefronts <= fw + fr &&
-                          best.write_cost.instructions + best.read_cost.instructions <= iw + ir;
-    for (std::size_t i = 0; i < ws.size() && !at_floor; ++i)
-      for (std::size_t j = 0; j < rs.size(); ++j) {
+    auto at_floor = [&] {
+      return best.write_cost.total_wavefronts + best.read_cost.total_wavefronts <= fw + fr &&
+             best.write_cost.instructions + best.read_cost.instructions <= iw + ir;
+    };
+    for (std::size_t i = 0; i < ws.size() && !at_floor(); ++i)
+      for (std::size_t j = 0; j < rs.size() && !at_floor(); ++j) {
         if (i == 0 && j == 0) continue;
         try {
           SolveResult c = construct_with(ws[i], rs[j], ebits, model, opt);
