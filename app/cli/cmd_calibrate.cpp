@@ -27,6 +27,7 @@ struct Options {
   bool seed_given = false;
   std::string kinds;
   std::string output;
+  std::string input;  // --input: measure these cases
   std::string cubin;
   bool json = false;
   bool quiet = false;
@@ -56,6 +57,7 @@ Register reg{{"calibrate", "Measure random warp instructions on this GPU and che
   sub.add_option("--seed", o->seed, "Seed of the random cases (default: from the clock, printed)")->each([o](const std::string&) { o->seed_given = true; });
   sub.add_option("--kinds", o->kinds, "Comma-separated instructions (default all): LDS.U8 .. LDS.128, STS.*, LDSM.x1/x2/x4[.trans], STSM.*, LDGSTS.32/64/128");
   sub.add_option("-o,--output", o->output, "Write the measured corpus here (one JSON object per line)");
+  sub.add_option("--input", o->input, "Measure these cases (a corpus file, e.g. from `swizzle solve --probe-cases`) instead of random ones");
   sub.add_option("--cubin", o->cubin, "Also write the probe kernels' machine code here (for cuobjdump -sass)");
   sub.add_option("--batch", o->batch, "Cases per profiler session")->check(CLI::Range(1, 4096));
   sub.add_flag("--json", o->json, "One JSON object on stdout (the replay report, the counters read, the device)");
@@ -64,7 +66,9 @@ Register reg{{"calibrate", "Measure random warp instructions on this GPU and che
   sub.callback([o] {
     const std::vector<InstructionKind> kinds = parse_kinds(o->kinds);
     if (!o->seed_given) o->seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-    std::vector<CorpusCase> cases = generate_cases(o->cases, o->seed, kinds);
+    if (!o->input.empty() && (o->seed_given || !o->kinds.empty()))
+      fail("--input measures the file's cases: --seed and --kinds do not apply");
+    std::vector<CorpusCase> cases = o->input.empty() ? generate_cases(o->cases, o->seed, kinds) : read_corpus_file(o->input);
     const bool progress = !o->quiet && isatty(STDERR_FILENO);
     gpu::CalibrationOptions co;
     co.progress = [&](std::size_t done, std::size_t total) {

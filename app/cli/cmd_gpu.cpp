@@ -62,14 +62,14 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     if (!o->src_file.empty()) p.store = load_access_file(o->src_file, AccessKind::Store, p);
     if (!o->dst_file.empty()) p.read = load_access_file(o->dst_file, AccessKind::Load, p);
     if (o->solve) {
-      // The generated kernels issue plain loads and stores (and the problem's own ldmatrix reads).
-      SolveOptions plain;
-      plain.matrix_instructions = false;
-      plain.check = SolveOptions::Check::Full;
-      const SolveResult s = swz::solve(p.store, p.read, p.element_bits, p.bank, plain);
+      // The generated kernels issue plain loads and stores (and the problem's own ldmatrix reads) with the
+      // registers in the layouts' order: their global loads and stores are vectorised along it.
+      SolveOptions kernel;
+      kernel.matrix_instructions = false;
+      kernel.renumber_registers = false;
+      kernel.check = SolveOptions::Check::Full;
+      const SolveResult s = swz::solve(p.store, p.read, p.element_bits, p.bank, kernel);
       p.grid.reset();
-      p.store = s.writer;  // registers renumbered where the solver says so
-      p.read = s.reader;
       p.set_shared(s.shared);
     }
     if (o->print_source) {

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "swz/atomic_file.h"
+#include "swz/corpus.h"
 #include "swz/error.h"
 #include "swz/formats.h"
 #include "swz/layout_io.h"
@@ -21,6 +23,7 @@ struct Options {
   int ldmatrix = 0;      // --ldmatrix: the reader is ldmatrix .xN
   int vec_bits = 0, write_vec_bits = 0, read_vec_bits = 0;  // caps (0: 128)
   bool keep_order = false;  // --keep-register-order
+  std::string probe_cases;  // --probe-cases FILE: the answer's instructions for `swizzle calibrate --input`
   bool json = false;
 };
 
@@ -101,6 +104,9 @@ Register reg{
        sub.add_option("--vec-bits", o->vec_bits, "Widest vector either side may use, bits per lane (8..128, a power of two)");
        sub.add_option("--write-vec-bits", o->write_vec_bits, "Widest vector the writer may use (overrides --vec-bits)");
        sub.add_option("--read-vec-bits", o->read_vec_bits, "Widest vector the reader may use (overrides --vec-bits)");
+       sub.add_option("--probe-cases", o->probe_cases,
+                      "Write a sample of the answer's warp instructions (both sides) as corpus lines, to measure with "
+                      "`swizzle calibrate --input FILE` on a GPU");
        sub.add_flag("--keep-register-order", o->keep_order,
                     "Vectors are each side's registers 0..k-1 as numbered (no renumbering)");
        sub.add_flag("--json", o->json, "One JSON object on stdout");
@@ -137,7 +143,25 @@ Register reg{
          opt.write_vec_bits = o->write_vec_bits ? o->write_vec_bits : o->vec_bits ? o->vec_bits : 128;
          opt.read_vec_bits = o->read_vec_bits ? o->read_vec_bits : o->vec_bits ? o->vec_bits : 128;
          opt.renumber_registers = !o->keep_order;
+         if (!o->probe_cases.empty()) opt.check = SolveOptions::Check::Full;  // the cases come from the table
          const SolveResult r = solve(p, opt);
+         if (!o->probe_cases.empty()) {
+           std::string text;
+           int index = 0;
+           const std::int64_t bytes = std::max<std::int64_t>(
+               16, static_cast<std::int64_t>((r.shared.extent() * static_cast<std::uint64_t>(p.element_bits) / 8 + 15) / 16 * 16));
+           for (const ProbeRequest& pr : probe_requests(r, p.bank)) {
+             CorpusCase c;
+             c.request = pr.request;
+             c.pattern = "solver " + pr.name;
+             c.shared_bytes = bytes;
+             c.index = index++;
+             c.wavefronts = serve(c.request, p.bank).wavefronts;  // the prediction; calibrate measures it
+             c.instructions = 1;
+             text += to_jsonl(c) + "\n";
+           }
+           write_file_atomically(o->probe_cases, text);
+         }
          const LinearLayout& coords = p.store.layout;
          // Naming the layout needs its table: only when the check built one.
          const auto matches = r.sampled ? std::vector<LayoutMatch>{} : recognize(r.shared, p.element_bits);

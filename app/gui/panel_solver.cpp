@@ -137,6 +137,8 @@ struct SolverPanel final : Panel {
                 static_cast<long long>(r.read_cost.instructions), r.read_cost.wavefronts,
                 static_cast<long long>(r.write_cost.total_wavefronts + r.read_cost.total_wavefronts));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.width.reason.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("(plain loads and stores; swizzle solve also tries ldmatrix / stmatrix)");
     if (!r.tradeoff.empty()) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "Trade-off: %s.", r.tradeoff.c_str());

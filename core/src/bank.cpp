@@ -35,7 +35,7 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
 
 // The warp instruction an access issues for one vector of `vec_bits` per lane.
 InstructionKind instruction_kind(const Access& a, int vec_bits) {
-  if (a.ldmatrix) return {a.kind == AccessKind::Load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, false};
+  if (a.ldmatrix) return {a.kind == AccessKind::Load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
   return {a.kind == AccessKind::Load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
 }
 
@@ -110,7 +110,7 @@ namespace {
 // which holds the bank model's rules; lanes recorded when `trace` is set.
 template <class OffsetOf>
 void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, const BankModel& m, const Geometry& g, int warp,
-                     int step, bool trace, InstructionResult& out) {
+                     int step, bool trace, InstructionResult& out, WarpRequest* keep = nullptr) {
   const int vec_bits_total = (1 << g.vec_log2) * ebits;
   const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(warp));
   const BitVec reg_part = a.layout.apply("register", static_cast<std::uint64_t>(step) << g.vec_log2);
@@ -144,6 +144,7 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     }
   }
   const Service service = serve(request, m);
+  if (keep) *keep = request;
   out.wavefronts = service.wavefronts;
   out.ideal = service.ideal;
   out.merged = service.merged;
@@ -200,14 +201,22 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
   return r;
 }
 
-InstructionResult trace_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+namespace {
+// One instruction (warp, step) under the table, checked; its lanes kept when `trace`, its request into `keep`.
+InstructionResult one_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step,
+                                  bool trace, WarpRequest* keep) {
   const VectorChoice v = choose_vector(a, s, ebits, m);
   const Geometry g = geometry(a, v, m);
   if (warp < 0 || warp >= g.warps) fail("warp {} is outside 0..{}", warp, g.warps - 1);
   if (step < 0 || step >= g.steps) fail("step {} is outside 0..{}", step, g.steps - 1);
   InstructionResult ir;
-  run_instruction(a, by_table(s), ebits, m, g, warp, step, true, ir);
+  run_instruction(a, by_table(s), ebits, m, g, warp, step, trace, ir, keep);
   return ir;
+}
+}  // namespace
+
+InstructionResult trace_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+  return one_instruction(a, s, ebits, m, warp, step, /*trace=*/true, nullptr);
 }
 
 std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix& to_offset, int vec_log2, int ebits,
@@ -231,6 +240,12 @@ std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix&
     out.push_back(std::move(ir));
   }
   return out;
+}
+
+WarpRequest warp_request(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+  WarpRequest request;
+  one_instruction(a, s, ebits, m, warp, step, /*trace=*/false, &request);
+  return request;
 }
 
 }  // namespace swz

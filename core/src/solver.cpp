@@ -631,7 +631,7 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
   auto& t = r.trace;
   {
     SolveStep st{"Vector widths", r.width.reason, {}};
-    st.sets = {{"A_Reg", a.regs}, {"B_Reg", b.regs}, {"R∩", common}};
+    st.sets = {{"A_Reg", a.regs}, {"B_Reg", b.regs}, {"Common", common}};
     if (!r.tradeoff.empty()) st.sentence += " Trade-off: " + r.tradeoff + ".";
     t.push_back(std::move(st));
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <tuple>
 
 #include "solver_access.h"
 #include "swz/error.h"
@@ -157,5 +158,18 @@ SolveResult solve(const Access& writer, const Access& reader, int ebits, const B
 }
 
 SolveResult solve(const Problem& p, const SolveOptions& opt) { return solve(p.store, p.read, p.element_bits, p.bank, opt); }
+
+std::vector<ProbeRequest> probe_requests(const SolveResult& r, const BankModel& model) {
+  if (r.shared.coord_bits() == 0) fail("the answer was checked by sample, without a table: solve it with a full check");
+  std::vector<ProbeRequest> out;
+  for (const auto& [side, x, sim] : {std::tuple{"write", &r.writer, &r.write}, std::tuple{"read", &r.reader, &r.read}}) {
+    std::vector<std::pair<int, int>> which;
+    for (int st = 0; st < std::min(sim->steps, 8); ++st) which.emplace_back(0, st);
+    if (sim->warps * sim->steps > 8) which.emplace_back(sim->warps - 1, sim->steps - 1);
+    for (auto [warp, step] : which)
+      out.push_back({fmt::format("{} warp {} step {}", side, warp, step), warp_request(*x, r.shared, r.element_bits, model, warp, step)});
+  }
+  return out;
+}
 
 }  // namespace swz

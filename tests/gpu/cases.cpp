@@ -177,8 +177,16 @@ Problem solved(std::string name, std::string description, std::vector<std::int64
 
 }  // namespace
 
+SolveOptions kernel_solve_options() {
+  SolveOptions kernel;
+  kernel.matrix_instructions = false;
+  kernel.renumber_registers = false;
+  kernel.check = SolveOptions::Check::Full;
+  return kernel;
+}
+
 Problem with_solved_layout(Problem p) {
-  const SolveResult s = solve(p.store, p.read, p.element_bits, p.bank);
+  const SolveResult s = solve(p.store, p.read, p.element_bits, p.bank, kernel_solve_options());
   if (!s.conflict_free) throw std::logic_error(fmt::format("{}: the solver found no conflict-free layout", p.name));
   p.grid.reset();
   p.set_shared(s.shared);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "swz/problem.h"
+#include "swz/solver.h"
 
 namespace swz::gpu_tests {
 
@@ -33,6 +34,9 @@ std::vector<Case> transpose_cases(); // fp32 and fp16, each with the shared layo
 
 // `p` with the shared layout swz::solve constructs for its writer and reader (throws when
 // the solver finds no conflict-free one).
+// How the generated kernels ask the solver: plain loads and stores, registers in their layouts' order
+// (their global loads and stores are vectorised along it), every instruction checked.
+SolveOptions kernel_solve_options();
 Problem with_solved_layout(Problem p);
 
 }  // namespace swz::gpu_tests

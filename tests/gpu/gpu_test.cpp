@@ -101,7 +101,8 @@ TEST_P(Transpose, CorrectAndNearMemcpy) {
   const Case& c = GetParam();
   // The layout is the solver's, and the simulator finds both accesses at their ideal under it.
   const Problem& p = c.problem;
-  EXPECT_EQ(solve(p.store, p.read, p.element_bits, p.bank).shared.offsets(), p.shared.offsets()) << "not the solver's layout";
+  EXPECT_EQ(solve(p.store, p.read, p.element_bits, p.bank, kernel_solve_options()).shared.offsets(), p.shared.offsets())
+      << "not the solver's layout";
   const AccessResult ws = simulate(p.store, p.shared, p.element_bits, p.bank), rs = simulate(p.read, p.shared, p.element_bits, p.bank);
   ASSERT_EQ(ws.wavefronts, ws.ideal_wavefronts) << "the solver's layout should be conflict-free for the writer";
   ASSERT_EQ(rs.wavefronts, rs.ideal_wavefronts) << "the solver's layout should be conflict-free for the reader";

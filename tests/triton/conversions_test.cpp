@@ -16,7 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <map>
 
+#include "swz/corpus.h"
 #include "swz/factories.h"
 #include "swz/layout_io.h"
 #include "swz/solver.h"
@@ -73,7 +75,7 @@ Side measured(const nlohmann::json& c, const char* prefix, const char* wavefront
   return s;
 }
 
-std::vector<Row> rows() {
+std::vector<Row> rows(swz::SolveOptions opt = {}) {
   const auto doc = nlohmann::json::parse(swz::read_text_file(kData + "/triton/conversions/h100-triton36.json"));
   std::vector<Row> out;
   for (const auto& c : doc["cases"]) {
@@ -93,7 +95,7 @@ std::vector<Row> rows() {
     if (!ldsm) EXPECT_EQ(r.triton_ld.instructions, k["smsp__sass_inst_executed_op_shared_ld.sum"].get<double>()) << r.name;
     if (ldsm) EXPECT_EQ(r.triton_ld.instructions, k["smsp__sass_inst_executed_op_ldsm.sum"].get<double>()) << r.name;
     r.ours = swz::solve(Access{layout_of(c["src"], shape), AccessKind::Store, 0, 0},
-                        Access{layout_of(c["dst"], shape), AccessKind::Load, 0, 0}, r.bits, swz::BankModel{});
+                        Access{layout_of(c["dst"], shape), AccessKind::Load, 0, 0}, r.bits, swz::BankModel{}, opt);
     out.push_back(std::move(r));
   }
   return out;
@@ -126,6 +128,30 @@ TEST(TritonConversions, NeverBehindTriton36OnTheH100) {
     }
   }
   EXPECT_LE(traded, 2);  // the two 8-bit transposes: 128-bit stores and byte loads against byte stores and 32-bit loads
+}
+
+// The answers themselves ran on the H100 (tests/data/hardware/h100-sm90-solver-answers.jsonl, made
+// with `swizzle solve --probe-cases` and `swizzle calibrate --input`): today's answers issue exactly
+// those instructions, and the counters gave the wavefronts the model predicts for each.
+TEST(TritonConversions, OurAnswersWereMeasuredOnTheH100) {
+  const auto measured = swz::read_corpus_file(kData + "/hardware/h100-sm90-solver-answers.jsonl");
+  std::map<std::string, const swz::CorpusCase*> by_name;
+  for (const auto& c : measured) by_name[c.pattern] = &c;
+  swz::SolveOptions full;
+  full.check = swz::SolveOptions::Check::Full;
+  std::size_t seen = 0;
+  for (const Row& r : rows(full)) {
+    for (const auto& pr : swz::probe_requests(r.ours, swz::BankModel{})) {
+      const auto it = by_name.find(r.name + ": solver " + pr.name);
+      ASSERT_NE(it, by_name.end()) << r.name << " " << pr.name << " was not measured";
+      EXPECT_EQ(it->second->request.address, pr.request.address) << r.name << " " << pr.name;
+      EXPECT_EQ(it->second->request.kind.name(), pr.request.kind.name()) << r.name << " " << pr.name;
+      EXPECT_EQ(it->second->device, "NVIDIA H100 80GB HBM3");
+      EXPECT_EQ(it->second->wavefronts, swz::serve(pr.request, swz::BankModel{}).wavefronts) << r.name << " " << pr.name;
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, measured.size());
 }
 
 }  // namespace

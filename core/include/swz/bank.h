@@ -24,6 +24,7 @@
 
 #include "swz/layout.h"
 #include "swz/shared.h"
+#include "swz/warp_access.h"
 
 namespace swz {
 
@@ -107,6 +108,11 @@ struct AccessResult {
 AccessResult simulate(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
 InstructionResult trace_instruction(const Access& access, const SharedLayout& shared, int element_bits,
                                     const BankModel& model, int warp, int step);
+
+// The warp instruction the simulator serves for (warp, step): its kind and each
+// lane's byte address, as the bank rules (warp_access.h) and a probe take it.
+WarpRequest warp_request(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model,
+                         int warp, int step);
 
 // Some instructions of an access under a linear shared layout given as its
 // address function (coordinates -> element offset), with no table: how the

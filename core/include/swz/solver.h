@@ -194,6 +194,16 @@ SolveResult construct(const Access& writer, const Access& reader, int element_bi
 // Throws swz::Error when a requested width does not fit the layout.
 Access issue_under(const Access& access, const LinearLayout& offset_bases, int element_bits, int cap_bits = 128);
 
+// A sample of the answer's warp instructions, both sides (warp 0's first 8
+// steps and the last instruction; every instruction of a linear layout costs
+// the same): what `swizzle solve --probe-cases` writes for a GPU to measure.
+// Needs the table (a result checked in full). Names: "write warp 0 step 3", ...
+struct ProbeRequest {
+  std::string name;
+  WarpRequest request;
+};
+std::vector<ProbeRequest> probe_requests(const SolveResult& result, const BankModel& model);
+
 // -- toggle grids -------------------------------------------------------------
 // A grid problem's layout is offset(m, n) = m*N + (n ^ mask(m)). The family is
 // every mask set (masks toggle only columns at or above GridSpec::vec_bits)
