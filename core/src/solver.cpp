@@ -369,8 +369,10 @@ struct Candidate {
   std::int64_t instructions() const { return a.instructions + b.instructions; }
 };
 
+// Fewer wavefronts, then fewer instructions, then fewer loads: the reader's
+// loads stall the warps that consume the data, the writer's stores do not.
 bool cheaper(const Candidate& x, const Candidate& y) {
-  return x.total() < y.total() || (x.total() == y.total() && x.instructions() < y.instructions());
+  return cheaper_cost(x.a, x.b, y.a, y.b);
 }
 
 // The most either side can vectorise (log2 elements): requested, or bounded by

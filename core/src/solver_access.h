@@ -93,6 +93,17 @@ struct Renumbering {
 };
 Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k);  // throws SolverBug when M's low offsets are not x's
 
+// The order of answers: fewer total wavefronts, then fewer instructions, then
+// fewer loads (the reader's loads stall the warps that consume the data; the
+// writer's stores do not).
+inline bool cheaper_cost(const SideCost& wa, const SideCost& ra, const SideCost& wb, const SideCost& rb) {
+  const std::int64_t ta = wa.total_wavefronts + ra.total_wavefronts, tb = wb.total_wavefronts + rb.total_wavefronts;
+  if (ta != tb) return ta < tb;
+  const std::int64_t ia = wa.instructions + ra.instructions, ib = wb.instructions + rb.instructions;
+  if (ia != ib) return ia < ib;
+  return ra.instructions < rb.instructions;
+}
+
 // The SASS an access issues with vec_bits per lane: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
 std::string instruction_name(const Access& x, int vec_bits);
 

@@ -109,12 +109,7 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
         try {
           SolveResult c = construct_with(ws[i], rs[j], ebits, model, opt);
           note(c, true, "", ws[i], rs[j]);
-          const std::int64_t total = c.write_cost.total_wavefronts + c.read_cost.total_wavefronts;
-          const std::int64_t best_total = best.write_cost.total_wavefronts + best.read_cost.total_wavefronts;
-          if (total < best_total ||
-              (total == best_total && c.write_cost.instructions + c.read_cost.instructions <
-                                          best.write_cost.instructions + best.read_cost.instructions))
-            best = std::move(c);
+          if (cheaper_cost(c.write_cost, c.read_cost, best.write_cost, best.read_cost)) best = std::move(c);
         } catch (const Error& e) {
           note(best, false, e.what(), ws[i], rs[j]);
         }
