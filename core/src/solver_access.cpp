@@ -61,8 +61,9 @@ void check_inputs(const Access& a, const Access& b, int ebits, const BankModel& 
   const int threads_a = a.layout.in_dim_bits("lane") + a.layout.in_dim_bits("warp");
   const int threads_b = b.layout.in_dim_bits("lane") + b.layout.in_dim_bits("warp");
   if (threads_a != threads_b)
-    fail("the writer runs {} threads ({} warps) but the reader {} ({} warps): one CTA writes and reads", 1 << threads_a,
-         1 << a.layout.in_dim_bits("warp"), 1 << threads_b, 1 << b.layout.in_dim_bits("warp"));
+    fail("the writer runs {} threads ({} warp{}) but the reader {} ({} warp{}): one CTA writes and reads", 1 << threads_a,
+         1 << a.layout.in_dim_bits("warp"), a.layout.in_dim_bits("warp") ? "s" : "", 1 << threads_b,
+         1 << b.layout.in_dim_bits("warp"), b.layout.in_dim_bits("warp") ? "s" : "");
   check_coverage(a, "writer");
   check_coverage(b, "reader");
 }
