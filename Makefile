@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-asan fuzz fuzz-long bench clean
+.PHONY: all setup configure build run test test-scalar test-asan fuzz fuzz-long bench clean
 
 all: build
 
@@ -27,6 +27,14 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The core, the CLI and their tests with the portable scalar sweep only (no x86 intrinsics: the
+# build an aarch64 machine gets).
+test-scalar: setup
+	cmake -S . -B $(BUILD)-scalar -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_SIMD=OFF -DSWZ_BUILD_GUI=OFF -DSWZ_BUILD_BENCH=OFF \
+	  -DSWZ_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-scalar -j $(JOBS)
+	cd $(BUILD)-scalar && ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
 
 # The whole suite under ASan + UBSan (the CUDA backend is left out: its runtime and ASan do not mix).
 test-asan: setup

@@ -9,8 +9,15 @@
 #include <cstring>
 #include <thread>
 
+// The SIMD bank counters (AVX2, AVX-512, chosen at run time) exist on x86-64
+// builds with SWZ_SIMD on; everything else runs the portable scalar path.
+#if defined(SWZ_SIMD) && SWZ_SIMD && (defined(__x86_64__) || defined(_M_X64))
+#define SWZ_X86_KERNELS 1
 #include <emmintrin.h>
 #include <immintrin.h>
+#else
+#define SWZ_X86_KERNELS 0
+#endif
 
 #include "swz/analysis.h"
 #include "swz/error.h"
@@ -410,6 +417,7 @@ std::pair<int, int> ranks_of(const std::uint32_t* w, int n) {
   }
 }
 
+#if SWZ_X86_KERNELS
 // How many of w[0, n) and of w[n, 2n) are zero.
 [[gnu::target("avx512f,popcnt"), gnu::always_inline]] inline std::pair<int, int> zero_counts_avx512(const std::uint32_t* w, int n) {
   const __m512i zero = _mm512_setzero_si512();
@@ -424,6 +432,9 @@ std::pair<int, int> ranks_of(const std::uint32_t* w, int n) {
            std::popcount(static_cast<unsigned>(_mm512_cmpeq_epi32_mask(_mm512_loadu_si512(w + 32 * i + 16), zero)));
   return {z[0], z[1]};
 }
+#endif
+
+// How many of w[0, n) and of w[n, 2n) are zero.
 std::pair<int, int> zero_counts(const std::uint32_t* w, int n) {
   int a = 0, b = 0;
   for (int i = 0; i < n; ++i) {
@@ -457,6 +468,7 @@ int lemma_of_state(const Engine& e, const State& st) {
   return lemma_of_ranks(e, e.n_sub ? subset_ranks(e, zero_counts(w, e.n_sub)) : ranks_of(w, e.n_seg));
 }
 
+#if SWZ_X86_KERNELS
 // ---- Bank counting -------------------------------------------------------------
 //
 // Eight instructions at once (AVX2): each 32-bit element of a vector is one
@@ -702,12 +714,17 @@ template <int N, bool Single>
 }
 
 #undef SWZ_AVX512
+#endif  // SWZ_X86_KERNELS
 
 SweepKernel widest_kernel() {
+#if SWZ_X86_KERNELS
   static const SweepKernel k = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt") ? SweepKernel::Avx512
                                : __builtin_cpu_supports("avx2")  ? SweepKernel::Avx2
                                                                  : SweepKernel::Scalar;
   return k;
+#else
+  return SweepKernel::Scalar;
+#endif
 }
 
 std::atomic<SweepKernel> kernel_cap{SweepKernel::Auto};
@@ -734,6 +751,7 @@ int simulate_scalar(const Engine& e, const State& st) {
           for (int k = 0; k < words_per_lane; ++k) ++count[bank + static_cast<std::uint32_t>(k)];
         }
       }
+#if SWZ_X86_KERNELS
       // max of the 64 byte counters (SSE2)
       __m128i m = _mm_max_epu8(_mm_max_epu8(_mm_load_si128(reinterpret_cast<const __m128i*>(count)),
                                             _mm_load_si128(reinterpret_cast<const __m128i*>(count + 16))),
@@ -744,6 +762,9 @@ int simulate_scalar(const Engine& e, const State& st) {
       m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
       m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
       wavefronts += _mm_cvtsi128_si32(m) & 0xFF;
+#else
+      wavefronts += *std::max_element(count, count + 64);
+#endif
     }
     worst = std::max(worst, wavefronts);
   }
@@ -757,10 +778,14 @@ std::pair<int, int> step_generic(const Engine& e, State& st, int t) {
     if (e.need_masks) flip_mask(e, t, st);
     std::uint32_t* w = st.words.data();
     const std::uint32_t* d = e.delta_of(t);
+#if SWZ_X86_KERNELS
     for (int i = 0; i < e.n_words; i += 4) {
       __m128i* p = reinterpret_cast<__m128i*>(w + i);
       _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i))));
     }
+#else
+    for (int i = 0; i < e.n_words; ++i) w[i] ^= d[i];
+#endif
   }
   const Problem& p = *pl.p;
   const int simulated = pl.fast ? simulate_scalar(e, st) : simulate(p.read, p.layout_for_masks(st.masks), p.element_bits, p.bank).wavefronts;
@@ -768,6 +793,7 @@ std::pair<int, int> step_generic(const Engine& e, State& st, int t) {
 }
 
 void choose_step(Engine& e) {
+#if SWZ_X86_KERNELS
   const int lanes = e.pl->phase_lanes;
   if (e.kernel == SweepKernel::Avx512) {
     const bool single = e.instr_stride == 16 && e.pl->phases == 1;
@@ -780,6 +806,9 @@ void choose_step(Engine& e) {
   } else {
     e.step = &step_generic;
   }
+#else
+  e.step = &step_generic;
+#endif
 }
 
 }  // namespace
