@@ -135,6 +135,11 @@ Register reg{
          if (o->banks) p.bank.banks = o->banks;
          if (o->ldmatrix) p.read.ldmatrix = o->ldmatrix;
          if (o->masks_given && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
+         std::vector<std::uint32_t> current;  // the grid to repair, checked before any work
+         if (o->masks_given) {
+           current = parse_masks(o->masks);
+           (void)p.layout_for_masks(current);
+         }
          SolveOptions opt;
          for (auto [flag, value] : {std::pair{"--vec-bits", o->vec_bits}, std::pair{"--write-vec-bits", o->write_vec_bits},
                                     std::pair{"--read-vec-bits", o->read_vec_bits}})
@@ -214,7 +219,7 @@ Register reg{
            if (!masks) masks = MaskEnumerator(p).next();
            const std::uint64_t size = family_size(p);
            std::optional<Repair> fix;
-           if (o->masks_given) fix = repair(p, parse_masks(o->masks));
+           if (o->masks_given) fix = repair(p, current);
            if (o->json) {
              j["masks"] = masks ? nlohmann::json(*masks) : nlohmann::json(nullptr);
              j["family_size"] = size;

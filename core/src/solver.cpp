@@ -409,11 +409,11 @@ WidthProof width_proof(const AccessInfo& a, const AccessInfo& b, const Geometry&
   p.reason = fmt::format(
       "A vector is 2^k consecutive offsets held by one lane's registers (numbered as the kernel likes): {}; {}. Offsets "
       "both vectorise on lie in both register spans and avoid both accesses' lanes and warps: {} such direction{}, so the "
-      "narrower side has at most {} bits. Of the {} pairs of widths within these bounds, {} {} built and costed (the others "
+      "narrower side has at most {} bits. Of the {} pair{} of widths within these bounds, {} {} built and costed (the others "
       "could not beat them even conflict-free, or no vectors fit); the chosen pair has the fewest total wavefronts (then "
       "the fewest instructions).",
-      side(a, g.cap_a, max_a), side(b, g.cap_b, max_b), common, common == 1 ? "" : "s", p.common_max_bits, tried, built,
-      built == 1 ? "was" : "were");
+      side(a, g.cap_a, max_a), side(b, g.cap_b, max_b), common, common == 1 ? "" : "s", p.common_max_bits, tried,
+      tried == 1 ? "" : "s", built, built == 1 ? "was" : "were");
   return p;
 }
 
