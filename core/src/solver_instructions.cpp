@@ -97,8 +97,8 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
       const std::int64_t lane_bits = std::int64_t{1} << (x.layout.in_dim_bits("register") + x.layout.in_dim_bits("warp"));
       return std::pair<std::int64_t, std::int64_t>{lane_bits * ebits / 32, std::max<std::int64_t>(1, lane_bits * ebits / 128)};
     };
-    const auto [fw, iw] = floors(writer);
-    const auto [fr, ir] = floors(reader);
+    const auto floor_w = floors(writer), floor_r = floors(reader);
+    const std::int64_t fw = floor_w.first, iw = floor_w.second, fr = floor_r.first, ir = floor_r.second;
     auto at_floor = [&] {
       return best.write_cost.total_wavefronts + best.read_cost.total_wavefronts <= fw + fr &&
              best.write_cost.instructions + best.read_cost.instructions <= iw + ir;
