@@ -9,7 +9,7 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  ProblemOptions problem;
+  ProblemArguments problem;
   bool json = false;
 };
 

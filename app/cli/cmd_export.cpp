@@ -17,88 +17,60 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  ProblemOptions problem;
+  ProblemArguments problem;
   std::string solved;  // --solved
   std::string name = "tile_swizzle";
   std::string format = "header";
-  std::string output;    // -o
-  bool json = false;     // --json
-  int element_bits = 0;  // --element-bits, for a layout file without a problem (0 = the file's, else 32)
+  std::string output;  // -o
+  bool json = false;   // --json
 };
 
-// The command line that regenerates the output, options in one fixed order.
-std::string regenerating_command(const Options& o) {
-  std::vector<std::string> words{"swizzle", "export"};
-  const auto add = [&words](const char* flag, const std::string& value) {
-    if (!value.empty()) words.insert(words.end(), {flag, value});
-  };
-  add("--preset", o.problem.preset);
-  if (o.problem.masks_given) words.insert(words.end(), {"--mask", o.problem.masks});
-  add("--layout", o.problem.variant);
-  add("--shared", o.problem.shared_file);
-  add("--solved", o.solved);
-  if (o.problem.banks) add("--banks", std::to_string(o.problem.banks));
-  if (o.element_bits) add("--element-bits", std::to_string(o.element_bits));
-  add("--name", o.name);
-  if (o.format != "header") add("--format", o.format);
-  add("-o", o.output);
-  return shell_join(words);
-}
-
-int layout_element_bits(const Options& o, std::optional<int> from_file) {
-  if (o.element_bits) return o.element_bits;
-  return from_file.value_or(32);
-}
-
+// The request: the problem's spec (the regenerating command is printed from it), or a layout on its own.
 ExportRequest build_request(const Options& o) {
-  const ProblemOptions& po = o.problem;
+  ProblemArguments a = o.problem;
   if (!o.solved.empty()) {
-    if (po.masks_given || !po.variant.empty() || !po.shared_file.empty())
-      fail("--solved gives the layout: leave out --mask, --layout and --shared");
-    SolvedLayout s = load_solved_layout(o.solved);
-    const std::string preset = !po.preset.empty() ? po.preset : s.preset;
-    if (preset.empty()) {
-      ExportRequest r = ExportRequest::from_layout(std::move(s.shared), layout_element_bits(o, s.element_bits), o.name);
-      if (po.banks) r.bank.banks = po.banks;
-      return r;
-    }
-    ProblemOptions with_preset = po;
-    with_preset.preset = preset;
-    Problem p = load_problem(with_preset);
-    p.set_shared(std::move(s.shared));
-    return ExportRequest::from_problem(p, o.name);
+    if (a.mask || a.layout || a.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
+    // A solve result is a shared layout file; its preset, when it names one, is the problem.
+    const SolvedLayout s = load_solved_layout(o.solved);
+    if (!a.preset && !a.src && !s.preset.empty()) a.preset = s.preset;
+    a.shared = o.solved;
   }
-  if (!po.shared_file.empty() && po.preset.empty()) {
+  if (a.shared && !a.preset && !a.src && !a.dst && !a.spec) {
     // A layout on its own: any shape, no accesses to analyze.
-    if (po.masks_given || !po.variant.empty()) fail("give only one of --mask, --layout and --shared");
-    const LayoutFile f = load_layout_file(po.shared_file);
-    if (f.kind != LayoutKind::Shared)
-      fail("{}: expected a shared layout (offset_bases), found a distributed one", po.shared_file);
-    ExportRequest r = ExportRequest::from_layout(SharedLayout::from_linear(f.layout, po.shared_file),
-                                                 layout_element_bits(o, f.element_bits), o.name);
-    if (po.banks) r.bank.banks = po.banks;
+    if (a.mask || a.layout) fail("give only one of --mask, --layout and --shared");
+    if (a.shape || a.warp_size || a.write_vec_bits || a.read_vec_bits)
+      fail("--shape, --warp-size and the vector widths describe a problem's accesses; a layout on its own has none (add --preset)");
+    const LayoutFile f = load_layout_file(*a.shared);
+    if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", *a.shared);
+    ProblemArguments numbers;  // --bits and --banks read and checked as every problem's are
+    numbers.bits = a.bits;
+    numbers.banks = a.banks;
+    const ProblemSpec bits_only = parse_problem_arguments(numbers, /*check_problem=*/false);
+    ExportRequest r = ExportRequest::from_layout(SharedLayout::from_linear(f.layout, *a.shared),
+                                                 bits_only.element_bits ? bits_only.element_bits : f.element_bits.value_or(32), o.name,
+                                                 *a.shared);
+    if (bits_only.banks) r.bank.banks = bits_only.banks;
     return r;
   }
-  if (o.element_bits)
-    fail("--element-bits applies to a layout file exported without --preset; the preset fixes the element type");
-  return ExportRequest::from_problem(load_problem(po), o.name);
+  return ExportRequest::from_spec(parse_problem_arguments(a), o.name);
 }
 
 Register reg{{"export", "Write the layout as a C++ header, Triton, CuTe or JSON", 60, [](CLI::App& sub) {
                 auto o = std::make_shared<Options>();
-                add_problem_options(sub, o->problem, /*need_preset=*/false);
+                add_problem_options(sub, o->problem);
                 sub.add_option("--solved", o->solved, "A `swizzle solve --json` result to export");
                 sub.add_option("--name", o->name, "Namespace (header) or variable name: a C++ identifier")->capture_default_str();
                 sub.add_option("--format", o->format, "header, triton (Gluon / MLIR), cute or json")->capture_default_str();
                 sub.add_flag("--json", o->json, "One JSON object on stdout: what was written where, in which format");
                 sub.add_option("-o,--output", o->output, "Output file, replaced atomically (default: stdout)");
-                sub.add_option("--element-bits", o->element_bits,
-                               "Element width for --shared without --preset (default: the file's, else 32)");
+                // The element width of a layout on its own is --bits; --element-bits is its older name.
+                sub.add_option_function<std::string>("--element-bits", [o](const std::string& v) { o->problem.bits = v; })
+                    ->group("");
                 sub.callback([o] {
                   const ExportFormat format = parse_export_format(o->format);
                   check_export_name(o->name, format);
                   ExportRequest request = build_request(*o);
-                  request.command = regenerating_command(*o);
+                  request.output = o->output.empty() ? "-" : o->output;
                   const std::string text = export_text(request, format);
                   if (!o->output.empty()) write_file_atomically(o->output, text);
                   if (o->json) {

@@ -16,7 +16,7 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  ProblemOptions problem;
+  ProblemArguments problem;
   std::string solved;  // --solved
   std::string view = "tensor";
   std::string output;  // -o
@@ -44,13 +44,12 @@ Register reg{
        sub.add_flag("--json", o->json, "One JSON object on stdout: what was written where");
        sub.callback([o] {
          const FigureView view = parse_figure_view(o->view);
-         ProblemOptions po = o->problem;
+         ProblemArguments po = o->problem;
          std::optional<SharedLayout> solved;
          if (!o->solved.empty()) {
-           if (po.masks_given || !po.variant.empty() || !po.shared_file.empty())
-             fail("--solved gives the layout: leave out --mask, --layout and --shared");
+           if (po.mask || po.layout || po.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
            SolvedLayout s = load_solved_layout(o->solved);
-           if (po.preset.empty()) po.preset = s.preset;
+           if (!po.preset && !po.src && !s.preset.empty()) po.preset = s.preset;
            solved = std::move(s.shared);
          }
          Problem p = load_problem(po);

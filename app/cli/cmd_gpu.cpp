@@ -20,8 +20,7 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  ProblemOptions problem;
-  std::string src_file, dst_file;
+  ProblemArguments problem;
   bool json = false;
   bool no_counters = false;
   bool no_transpose = false;
@@ -32,21 +31,9 @@ struct Options {
   bool print_source = false;
 };
 
-Access load_access_file(const std::string& path, AccessKind kind, const Problem& p) {
-  const LayoutFile f = load_layout_file(path);
-  if (f.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg_bases, lane_bases, ...), found a shared one", path);
-  if (f.layout.shape() != p.shape)
-    fail("{}: the layout covers a {} tensor; the problem's is {}", path, fmt::join(f.layout.shape(), "x"), fmt::join(p.shape, "x"));
-  if (f.element_bits && *f.element_bits != p.element_bits)
-    fail("{}: element_bits {} differs from the problem's {}", path, *f.element_bits, p.element_bits);
-  return Access{f.layout, kind, 0, 0};
-}
-
 Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters vs prediction, transpose GB/s", 60, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
   add_problem_options(sub, o->problem);
-  sub.add_option("--src", o->src_file, "Writer (A) access layout file (JSON reg/lane/warp bases)");
-  sub.add_option("--dst", o->dst_file, "Reader (B) access layout file (JSON reg/lane/warp bases)");
   sub.add_flag("--json", o->json, "One JSON object on stdout");
   sub.add_flag("--no-counters", o->no_counters, "Skip the hardware counters");
   sub.add_flag("--no-transpose", o->no_transpose, "Skip the full-size transpose");
@@ -59,8 +46,6 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
     Problem p = load_problem(o->problem);
-    if (!o->src_file.empty()) p.store = load_access_file(o->src_file, AccessKind::Store, p);
-    if (!o->dst_file.empty()) p.read = load_access_file(o->dst_file, AccessKind::Load, p);
     if (o->solve) {
       // The generated kernels issue plain loads and stores (and the problem's own ldmatrix reads) with the
       // registers in the layouts' order: their global loads and stores are vectorised along it.

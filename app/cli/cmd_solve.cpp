@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "common.h"
 #include "swz/atomic_file.h"
 #include "swz/corpus.h"
 #include "swz/error.h"
@@ -14,29 +15,13 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  std::string preset;  // --preset (a grid preset adds masks, family_size, repair)
-  std::string masks;   // --mask: the current grid, to repair
-  bool masks_given = false;
-  std::string src, dst;  // --src / --dst layout files
-  int bits = 0;          // --bits (0: the files' element_bits, else 16)
-  int banks = 0;         // --banks (0: 32, or the preset's)
-  int ldmatrix = 0;      // --ldmatrix: the reader is ldmatrix .xN
-  int vec_bits = 0, write_vec_bits = 0, read_vec_bits = 0;  // caps (0: 128)
-  bool keep_order = false;  // --keep-register-order
-  std::string probe_cases;  // --probe-cases FILE: the answer's instructions for `swizzle calibrate --input`
+  ProblemArguments problem;  // a preset (grid presets add masks, family_size, repair) or --src/--dst; --mask: the grid to repair
+  int ldmatrix = 0;          // --ldmatrix: the reader is ldmatrix .xN
+  int vec_bits = 0;          // --vec-bits: cap on both sides (0: 128); --write/read-vec-bits override per side
+  bool keep_order = false;   // --keep-register-order
+  std::string probe_cases;   // --probe-cases FILE: the answer's instructions for `swizzle calibrate --input`
   bool json = false;
 };
-
-Access load_access(const std::string& path, AccessKind kind, std::optional<int>& bits) {
-  const LayoutFile f = load_layout_file(path);
-  if (f.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (register/lane/warp), found a shared one", path);
-  if (f.element_bits) {
-    if (bits && *bits != *f.element_bits)
-      fail("{}: element_bits {} differs from the other file's {}", path, *f.element_bits, *bits);
-    bits = f.element_bits;
-  }
-  return Access{f.layout, kind, 0, 0};
-}
 
 nlohmann::json cost_json(const SideCost& c) {
   return {{"vec_bits", c.vec_bits},
@@ -88,22 +73,10 @@ void print_text(const SolveResult& r, const LinearLayout& coords, const std::vec
 Register reg{
     {"solve", "The optimal conflict-free shared layout for a writer and a reader, with the construction", 25, [](CLI::App& sub) {
        auto o = std::make_shared<Options>();
-       sub.add_option("--preset", o->preset, "Preset problem (its writer and reader); grid presets add masks and family_size");
-       sub.add_option_function<std::string>(
-           "--mask",
-           [o](const std::string& s) {
-             o->masks = s;
-             o->masks_given = true;
-           },
-           "Current toggle-grid masks of a preset: also print the fewest flips that repair them");
-       sub.add_option("--src", o->src, "Writer layout file (JSON, Triton text or #ttg.linear)");
-       sub.add_option("--dst", o->dst, "Reader layout file (JSON, Triton text or #ttg.linear)");
-       sub.add_option("--bits", o->bits, "Element width in bits (default: the files' element_bits, else 16)");
-       sub.add_option("--banks", o->banks, "Number of banks (default 32)");
+       add_problem_options(sub, o->problem, {"--layout", "--shared"});
        sub.add_option("--ldmatrix", o->ldmatrix, "The reader is ldmatrix .x1/.x2/.x4 (its layout gives the row addresses)");
-       sub.add_option("--vec-bits", o->vec_bits, "Widest vector either side may use, bits per lane (8..128, a power of two)");
-       sub.add_option("--write-vec-bits", o->write_vec_bits, "Widest vector the writer may use (overrides --vec-bits)");
-       sub.add_option("--read-vec-bits", o->read_vec_bits, "Widest vector the reader may use (overrides --vec-bits)");
+       sub.add_option("--vec-bits", o->vec_bits, "Widest vector either side may use, bits per lane: 8, 16, 32, 64 or 128")
+           ->check(CLI::IsMember({8, 16, 32, 64, 128}));
        sub.add_option("--probe-cases", o->probe_cases,
                       "Write a sample of the answer's warp instructions (both sides) as corpus lines, to measure with "
                       "`swizzle calibrate --input FILE` on a GPU");
@@ -111,42 +84,14 @@ Register reg{
                     "Vectors are each side's registers 0..k-1 as numbered (no renumbering)");
        sub.add_flag("--json", o->json, "One JSON object on stdout");
        sub.callback([o] {
-         const bool files = !o->src.empty() || !o->dst.empty();
-         if (files && !o->preset.empty()) fail("give either --preset or --src/--dst, not both");
-         if (files && (o->src.empty() || o->dst.empty())) fail("--src and --dst go together");
-         if (o->masks_given && files) fail("--mask needs a grid --preset");
-         Problem p;
-         if (files) {
-           std::optional<int> bits;
-           p.store = load_access(o->src, AccessKind::Store, bits);
-           p.read = load_access(o->dst, AccessKind::Load, bits);
-           if (o->bits) {
-             if (bits && *bits != o->bits) fail("--bits {} differs from the files' element_bits {}", o->bits, *bits);
-             bits = o->bits;
-           }
-           p.element_bits = bits.value_or(16);
-           p.name = "custom";
-           p.shape = p.store.layout.shape();
-         } else {
-           p = make_preset(o->preset.empty() ? kDefaultPreset : o->preset);
-           if (o->bits && o->bits != p.element_bits)
-             fail("preset '{}' has {}-bit elements; --bits {} does not apply", p.name, p.element_bits, o->bits);
-         }
-         if (o->banks) p.bank.banks = o->banks;
+         const ProblemSpec spec = parse_problem_arguments(o->problem);
+         Problem p = build_problem(spec);
          if (o->ldmatrix) p.read.ldmatrix = o->ldmatrix;
-         if (o->masks_given && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
-         std::vector<std::uint32_t> current;  // the grid to repair, checked before any work
-         if (o->masks_given) {
-           current = parse_masks(o->masks);
-           (void)p.layout_for_masks(current);
-         }
+         if (o->problem.mask && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
+         const std::vector<std::uint32_t> current = spec.masks;  // the grid to repair (checked by the spec)
          SolveOptions opt;
-         for (auto [flag, value] : {std::pair{"--vec-bits", o->vec_bits}, std::pair{"--write-vec-bits", o->write_vec_bits},
-                                    std::pair{"--read-vec-bits", o->read_vec_bits}})
-           if (value != 0 && (value < 8 || value > 128 || (value & (value - 1)) != 0))
-             fail("{} {}: give a power of two from 8 to 128", flag, value);
-         opt.write_vec_bits = o->write_vec_bits ? o->write_vec_bits : o->vec_bits ? o->vec_bits : 128;
-         opt.read_vec_bits = o->read_vec_bits ? o->read_vec_bits : o->vec_bits ? o->vec_bits : 128;
+         opt.write_vec_bits = spec.write_vec_bits ? spec.write_vec_bits : o->vec_bits ? o->vec_bits : 128;
+         opt.read_vec_bits = spec.read_vec_bits ? spec.read_vec_bits : o->vec_bits ? o->vec_bits : 128;
          opt.renumber_registers = !o->keep_order;
          if (!o->probe_cases.empty()) opt.check = SolveOptions::Check::Full;  // the cases come from the table
          const SolveResult r = solve(p, opt);
@@ -173,7 +118,7 @@ Register reg{
          nlohmann::json j;
          if (o->json) {
            // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
-           if (!files) j["preset"] = p.name;
+           if (!spec.preset.empty() && !spec.writer && !spec.reader && spec.shape.empty()) j["preset"] = p.name;
            j["shared"] = layout_to_json(r.offset_bases, p.element_bits);
            j["vec_bits"] = r.vec_bits;
            j["element_bits"] = p.element_bits;
@@ -219,7 +164,7 @@ Register reg{
            if (!masks) masks = MaskEnumerator(p).next();
            const std::uint64_t size = family_size(p);
            std::optional<Repair> fix;
-           if (o->masks_given) fix = repair(p, current);
+           if (o->problem.mask) fix = repair(p, current);
            if (o->json) {
              j["masks"] = masks ? nlohmann::json(*masks) : nlohmann::json(nullptr);
              j["family_size"] = size;

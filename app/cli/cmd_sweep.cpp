@@ -16,7 +16,7 @@ namespace swz::cli {
 namespace {
 
 struct Options {
-  ProblemOptions problem;
+  ProblemArguments problem;
   bool json = false;
   int threads = 0;
   double max_minutes = 10;
@@ -57,8 +57,8 @@ class SweepWatch {
 
 Register reg{{"sweep", "Simulate every toggle-grid configuration and check the lemma on each", 40, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
-  sub.add_option("--preset", o->problem.preset, "Preset with a toggle grid")->default_str(kDefaultPreset);
-  sub.add_option("--banks", o->problem.banks, "Number of banks");
+  // Any problem whose shared layout is a toggle grid (a row-major 2-D tile): a preset, or --src/--dst.
+  add_problem_options(sub, o->problem, {"--mask", "--layout", "--shared"});
   sub.add_option("--threads", o->threads, "Worker threads, 1 to 256 (default: all cores)")->check(CLI::Range(1, 256));
   sub.add_flag("--json", o->json, "One JSON object on stdout");
   sub.add_option("--max-minutes", o->max_minutes, "Stop a sweep projected to run longer than this (0: no limit)")

@@ -1,29 +1,22 @@
-// common.h: options shared by subcommands (problem selection, bank model).
+// common.h: options shared by subcommands (the problem's flags, shared layout files).
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "swz/layout_io.h"
-#include "swz/problem.h"
+#include "swz/problem_spec.h"
 
 namespace swz::cli {
 
-struct ProblemOptions {
-  std::string preset;          // --preset
-  std::string masks;           // --mask 2,4,8,16
-  bool masks_given = false;
-  std::string variant;         // --layout NAME (a preset's named layout)
-  std::string shared_file;     // --shared S.json
-  int banks = 0;               // --banks (0 = the preset's)
-};
-
-// Adds --preset, --mask, --layout, --shared, --banks.
-void add_problem_options(CLI::App& app, ProblemOptions& o, bool need_preset = true);
-// Builds the problem: preset (default transpose16x32), then masks / named layout / shared file.
-Problem load_problem(const ProblemOptions& o);
+// Adds the problem's flags (problem_spec.h: --spec, --preset, --mask, --layout, --shared,
+// --src, --dst, --shape, --bits, --banks, --warp-size, --write-vec-bits, --read-vec-bits),
+// less those in `except` (a subcommand that gives one of those names its own meaning).
+void add_problem_options(CLI::App& app, ProblemArguments& arguments, std::initializer_list<const char*> except = {});
+// The checked spec and its problem (core parses and checks; errors name the flag).
+inline Problem load_problem(const ProblemArguments& arguments) { return build_problem(parse_problem_arguments(arguments)); }
 
 // Reads a shared layout file (any supported format) into a SharedLayout for `shape`.
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape);

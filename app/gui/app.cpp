@@ -43,12 +43,11 @@ bool stop_requested() { return g_stop_signal != 0; }
 int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now) {
   exit_now = false;
   CLI::App cli{"swizzle-workbench: design bank-conflict-free shared-memory layouts"};
-  std::string preset, masks, layout, size;
-  bool masks_given = false;
-  cli.add_option("--preset", preset, "Start on this preset (see `swizzle presets`)");
-  cli.add_option_function<std::string>("--mask", [&](const std::string& s) { masks = s; masks_given = true; },
-                                       "Toggle-grid masks, lowest row bit first (2,4,8,16 = XOR 2m)");
-  cli.add_option("--layout", layout, "A preset's named shared layout (xor-2m, padded, ...)");
+  std::string size;
+  // The problem to start on: the same flags as the command line's (core reads them, problem_spec.h).
+  ProblemArguments problem;
+  for (const ProblemFlag& f : problem_flags())
+    cli.add_option_function<std::string>(f.flag, [slot = &problem.slot(f.flag)](const std::string& v) { *slot = v; }, f.help);
   cli.add_option("--session", o.session_file, "Open this session file");
   cli.add_option("--screenshot", o.screenshot, "Render a few frames, write this PNG and exit");
   cli.add_option("--size", size, "Window size WxH (default 1600x1000)");
@@ -85,30 +84,10 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       o.width = w;
       o.height = h;
     }
-    if (!preset.empty() || masks_given || !layout.empty()) {
-      if (!o.session_file.empty()) fail("give either --session or --preset/--mask/--layout");
-      ProblemState s;
-      if (!preset.empty()) s.preset = preset;
-      if (masks_given && !layout.empty()) fail("give only one of --mask and --layout");
-      if (masks_given) s.masks = parse_masks(masks);
-      if (!layout.empty()) {
-        // Mask layouts go to the grid, others replace it (as the GUI's buttons do).
-        const Problem p = make_preset(s.preset);
-        bool found = false;
-        for (const auto& v : p.variants)
-          if (v.name == layout) {
-            found = true;
-            if (v.masks) s.masks = *v.masks;
-            else s.variant = v.name;
-          }
-        if (!found) {
-          Problem copy = p;
-          copy.apply_variant(layout);  // throws, naming the known layouts
-        }
-      }
-      while (!s.masks.empty() && s.masks.back() == 0) s.masks.pop_back();
-      (void)build_model(s);  // bad preset or masks: one line and exit 2, before any window opens
-      o.start = s;
+    const ProblemArguments none;
+    if (problem != none) {
+      if (!o.session_file.empty()) fail("give either --session or the problem's flags (--preset, --mask, ...)");
+      o.start = parse_problem_arguments(problem);  // bad flags: one line and exit 2, before any window opens
     }
     if (!o.lesson.empty()) {
       std::string why;

@@ -15,7 +15,7 @@
 namespace swz::gui {
 
 struct LaunchOptions {
-  std::optional<ProblemState> start;  // from --preset / --mask / --layout
+  std::optional<ProblemSpec> start;  // from the problem flags (--preset, --mask, --src, ...)
   std::string session_file;           // --session
   std::string screenshot;             // --screenshot PATH
   int width = 1600, height = 1000;    // --size WxH

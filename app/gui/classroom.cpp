@@ -154,11 +154,11 @@ bool open_lesson(Workbench& bench, const std::string& name, int step, std::strin
 
 Side side_for(LessonAccess access) { return access == LessonAccess::Store ? Side::Store : Side::Read; }
 
-ProblemState state_for_step(const LessonStep& s) {
-  ProblemState p;
+ProblemSpec state_for_step(const LessonStep& s) {
+  ProblemSpec p;
   p.preset = s.preset;
   if (s.shared) {
-    p.shared = LoadedLayout{*s.shared, s.shared_text};
+    p.shared = SpecLayout{*s.shared, s.shared_text};
   } else if (!s.layout.empty()) {
     // Mask layouts go to the grid (so toggles start from them), others replace it, as the Problem panel does.
     const Problem preset = make_preset(s.preset);
@@ -178,7 +178,7 @@ void apply_lesson_step(Workbench& bench) {
   const Classroom& c = classroom();
   const LessonStep* s = c.current_step();
   if (!s) return;
-  const ProblemState state = state_for_step(*s);
+  const ProblemSpec state = state_for_step(*s);
   const Side side = side_for(s->access);
   const int step = s->step;
   bench.post({fmt::format("Lesson step: {}", s->title), [state, side, step](Session& session) {

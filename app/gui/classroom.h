@@ -78,7 +78,7 @@ bool check_lesson(const std::string& name, int step, std::string& error);
 // Applies the open lesson's current step to the workbench (undoable, like any edit).
 void apply_lesson_step(Workbench& bench);
 // The workbench state a lesson step describes.
-ProblemState state_for_step(const LessonStep& step);
+ProblemSpec state_for_step(const LessonStep& step);
 Side side_for(LessonAccess access);
 
 // The Classroom menu; call inside the main menu bar every frame.

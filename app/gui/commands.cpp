@@ -6,7 +6,7 @@
 
 namespace swz::gui {
 
-void History::record(std::string name, ProblemState before, ProblemState after) {
+void History::record(std::string name, ProblemSpec before, ProblemSpec after) {
   entries_.resize(next_);  // a new edit drops what was undone
   entries_.push_back({std::move(name), std::move(before), std::move(after)});
   if (entries_.size() > kLimit) entries_.erase(entries_.begin());
@@ -26,7 +26,7 @@ namespace cmd {
 
 namespace {
 // The shared layout becomes the grid's again.
-void back_to_grid(ProblemState& p) {
+void back_to_grid(ProblemSpec& p) {
   p.shared.reset();
   p.variant.clear();
 }
@@ -34,7 +34,7 @@ void back_to_grid(ProblemState& p) {
 
 Command select_preset(const std::string& preset) {
   return {fmt::format("Preset {}", preset), [preset](Session& s) {
-            s.problem = ProblemState{};
+            s.problem = ProblemSpec{};
             s.problem.preset = preset;
             s.trace.step = 0;
             s.trace.warp = 0;
@@ -96,7 +96,7 @@ Command set_shape(std::vector<std::int64_t> shape) {
           }};
 }
 
-Command load_layout(LayoutRole role, LoadedLayout layout) {
+Command load_layout(LayoutRole role, SpecLayout layout) {
   return {fmt::format("Load {} {}", role_name(role), layout.origin), [role, layout = std::move(layout)](Session& s) {
             auto& p = s.problem;
             switch (role) {

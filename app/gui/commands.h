@@ -24,21 +24,21 @@ struct Command {
 
 class History {
  public:
-  void record(std::string name, ProblemState before, ProblemState after);
+  void record(std::string name, ProblemSpec before, ProblemSpec after);
   bool can_undo() const { return next_ > 0; }
   bool can_redo() const { return next_ < entries_.size(); }
   const std::string& undo_name() const { return entries_[next_ - 1].name; }
   const std::string& redo_name() const { return entries_[next_].name; }
   // The state to restore; call only when can_undo() / can_redo().
-  const ProblemState& undo() { return entries_[--next_].before; }
-  const ProblemState& redo() { return entries_[next_++].after; }
+  const ProblemSpec& undo() { return entries_[--next_].before; }
+  const ProblemSpec& redo() { return entries_[next_++].after; }
   void clear() { entries_.clear(); next_ = 0; }
   std::size_t size() const { return entries_.size(); }
 
  private:
   struct Entry {
     std::string name;
-    ProblemState before, after;
+    ProblemSpec before, after;
   };
   static constexpr std::size_t kLimit = 1000;
   std::vector<Entry> entries_;
@@ -59,7 +59,7 @@ Command variant_command(const Variant& variant);
 Command set_element_bits(int bits);
 Command set_bank_model(int banks, int warp_size);
 Command set_shape(std::vector<std::int64_t> shape);
-Command load_layout(LayoutRole role, LoadedLayout layout);
+Command load_layout(LayoutRole role, SpecLayout layout);
 Command clear_layout(LayoutRole role);
 
 // [SECTION] Trace and view (not recorded)

@@ -7,19 +7,13 @@
 
 #include "swz/error.h"
 #include "swz/factories.h"
+#include "swz/problem_spec.h"
 
 namespace swz::gui {
 
 namespace {
 
 int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
-
-Access replaced(const LoadedLayout& l, AccessKind kind, const std::vector<std::int64_t>& shape, const char* who) {
-  if (l.layout.shape() != shape)
-    fail("the {} layout ({}) covers a {} tensor but the problem's tensor is {}; pick a preset or shape of that size first", who,
-         l.origin, fmt::join(l.layout.shape(), "x"), fmt::join(shape, "x"));
-  return Access{l.layout, kind, /*ldmatrix=*/0, /*vec_bits=*/0};
-}
 
 std::vector<Owner> owners_of(const LinearLayout& layout, std::size_t elements) {
   std::vector<Owner> out(elements);
@@ -43,74 +37,7 @@ std::vector<Owner> owners_of(const LinearLayout& layout, std::size_t elements) {
 
 }  // namespace
 
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
-  if (shape.size() != 2) fail("a custom tile is 2-D (rows x columns)");
-  for (auto s : shape)
-    if (s < 2 || s > 1024 || !std::has_single_bit(static_cast<std::uint64_t>(s)))
-      fail("tile sizes must be powers of two between 2 and 1024, not {}", s);
-  if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64) fail("element width {} bits is not 8, 16, 32 or 64", ebits);
-  const std::int64_t v = std::min<std::int64_t>(128 / ebits, std::min(shape[0], shape[1]));
-  const std::int64_t lanes = 32;
-  const std::int64_t t1 = std::min<std::int64_t>(lanes, shape[1] / v), t0 = lanes / t1;
-  const std::int64_t r1 = std::min<std::int64_t>(lanes, shape[0] / v), r0 = lanes / r1;
-  const std::int64_t elements = shape[0] * shape[1];
-  const std::int64_t warps = std::clamp<std::int64_t>(elements / (lanes * v * 8), 1, 4);
-  Problem p;
-  p.name = "custom";
-  p.description = fmt::format("{}x{} {}-bit transpose over {} warp{}: row copies in, column reads out", shape[0], shape[1], ebits,
-                              warps, warps == 1 ? "" : "s");
-  p.shape = shape;
-  p.element_bits = ebits;
-  p.store = Access{blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
-  p.read = Access{blocked({v, 1}, {r1, r0}, {1, warps}, {0, 1}, shape), AccessKind::Load, 0, 0};
-  p.grid = grid_for(p);
-  p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
-  p.set_masks({});
-  return p;
-}
-
-Problem build_problem(const ProblemState& s) {
-  Problem p = make_preset(s.preset);
-  bool regrid = false;
-  if (!s.shape.empty() && s.shape != p.shape) {
-    const std::string preset = p.name;
-    p = custom_transpose(s.shape, s.element_bits ? s.element_bits : p.element_bits);
-    p.name = preset;
-  }
-  if (s.element_bits && s.element_bits != p.element_bits) {
-    p.element_bits = s.element_bits;
-    regrid = true;
-  }
-  if (s.banks || s.warp_size) {
-    if (s.banks) p.bank.banks = s.banks;
-    if (s.warp_size) p.bank.warp_size = s.warp_size;
-    check_bank_model(p.bank);
-    regrid = true;
-  }
-  if (s.writer) {
-    p.store = replaced(*s.writer, AccessKind::Store, p.shape, "writer");
-    regrid = true;
-  }
-  if (s.reader) {
-    p.read = replaced(*s.reader, AccessKind::Load, p.shape, "reader");
-    regrid = true;
-  }
-  if (regrid && p.grid) {
-    p.grid = grid_for(p);
-    p.set_masks({});
-  }
-  if (s.shared) {
-    SharedLayout shared = SharedLayout::from_linear(s.shared->layout, s.shared->origin);
-    p.set_shared(std::move(shared));
-  } else if (!s.variant.empty()) {
-    p.apply_variant(s.variant);
-  } else if (!s.masks.empty() || p.grid) {
-    p.set_masks(s.masks);
-  }
-  return p;
-}
-
-Model build_model(const ProblemState& state) {
+Model build_model(const ProblemSpec& state) {
   Model m;
   m.problem = build_problem(state);
   const Problem& p = m.problem;

@@ -55,13 +55,9 @@ struct Model {
   std::string format_coord(BitVec coord) const { return problem.shared.coords().format_coords(coord); }
 };
 
-// The core Problem for a problem state; throws swz::Error with the reason.
-Problem build_problem(const ProblemState& state);
 // The problem, its analysis and the per-element tables; throws swz::Error.
-Model build_model(const ProblemState& state);
+Model build_model(const ProblemSpec& state);
 
-// A custom transpose of any power-of-two 2-D shape: 128-bit row copies in, 128-bit column reads out.
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits);
 
 // One traced instruction: the core's per-lane answer plus the elements each lane touches.
 struct TracedCell {

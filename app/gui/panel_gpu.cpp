@@ -25,11 +25,11 @@ struct Outcome {
   std::optional<gpu::RunResult> result;
   std::string error;     // Unavailable or swz::Error: why the run did not happen
   std::string problem;   // what it ran: the problem and its layout, as the status bar names it
-  ProblemState state;    // the session's problem it ran for
+  ProblemSpec state;    // the session's problem it ran for
   double seconds = 0;
 };
 
-Outcome run_on_gpu(Problem problem, ProblemState state, gpu::RunOptions options) {
+Outcome run_on_gpu(Problem problem, ProblemSpec state, gpu::RunOptions options) {
   Outcome o;
   o.state = std::move(state);
   o.problem = problem.name;

@@ -52,9 +52,9 @@ struct KernelPanel final : Panel {
     const std::string origin = fmt::format("{}:{}", std::filesystem::path(report->path).filename().string(), a.line);
     ctx.post(cmd::set_shape(a.writer->shape()));
     ctx.post(cmd::set_element_bits(a.element_bits));
-    ctx.post(cmd::load_layout(LayoutRole::Writer, LoadedLayout{*a.writer, origin + " writer"}));
-    ctx.post(cmd::load_layout(LayoutRole::Reader, LoadedLayout{*a.reader, origin + " reader"}));
-    ctx.post(cmd::load_layout(LayoutRole::Shared, LoadedLayout{*a.shared_offsets, origin + " shared"}));
+    ctx.post(cmd::load_layout(LayoutRole::Writer, SpecLayout{*a.writer, origin + " writer"}));
+    ctx.post(cmd::load_layout(LayoutRole::Reader, SpecLayout{*a.reader, origin + " reader"}));
+    ctx.post(cmd::load_layout(LayoutRole::Shared, SpecLayout{*a.shared_offsets, origin + " shared"}));
   }
 
   void draw(PanelContext& ctx) override {

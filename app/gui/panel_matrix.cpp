@@ -35,7 +35,7 @@ struct MatrixPanel final : Panel {
     const int off0 = lin.in_offset("offset");
     const BitMatrix mat = lin.matrix();
     const LemmaResult& lemma = m.analysis.read.lemma;
-    const ProblemState& st = ctx.session.problem;
+    const ProblemSpec& st = ctx.session.problem;
     const bool grid = p.grid && !st.shared && (st.variant.empty() || is_mask_variant(p, st.variant));
     const int grid_cols = grid ? p.grid->col_bits : 0;
 

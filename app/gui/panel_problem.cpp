@@ -23,7 +23,7 @@ struct ProblemPanel final : Panel {
 
   void draw(PanelContext& ctx) override {
     const Problem& p = ctx.model.problem;
-    const ProblemState& st = ctx.session.problem;
+    const ProblemSpec& st = ctx.session.problem;
     const float label_w = em() * 6.2f;
     auto label = [&](const char* text) {
       ImGui::AlignTextToFramePadding();
@@ -127,7 +127,7 @@ struct ProblemPanel final : Panel {
       ImGui::SetTooltip("store vector limit: %s\nread vector limit: %s", s.vector.limit.c_str(), r.vector.limit.c_str());
   }
 
-  void layout_row(PanelContext& ctx, LayoutRole role, const std::optional<LoadedLayout>& loaded, const char* name) {
+  void layout_row(PanelContext& ctx, LayoutRole role, const std::optional<SpecLayout>& loaded, const char* name) {
     ImGui::PushID(static_cast<int>(role));
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(name);

@@ -97,7 +97,7 @@ struct QuizPanel final : Panel {
   }
 
   static void show(PanelContext& ctx, const QuizQuestion& q) {
-    ProblemState state;
+    ProblemSpec state;
     state.preset = q.preset;
     state.masks = q.masks;
     while (!state.masks.empty() && state.masks.back() == 0) state.masks.pop_back();

@@ -23,9 +23,9 @@ std::optional<Command> solver_command(const SolverAnswer& a) {
     parts.push_back(cmd::set_masks("Solver's answer", *a.masks));
   else
     parts.push_back(cmd::load_layout(LayoutRole::Shared,
-                                     LoadedLayout{layout_from_json(layout_to_json(r.offset_bases)).layout, "solver's answer"}));
-  if (r.write_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Writer, LoadedLayout{r.writer.layout, "solver's register order"}));
-  if (r.read_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Reader, LoadedLayout{r.reader.layout, "solver's register order"}));
+                                     SpecLayout{layout_from_json(layout_to_json(r.offset_bases)).layout, "solver's answer"}));
+  if (r.write_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Writer, SpecLayout{r.writer.layout, "solver's register order"}));
+  if (r.read_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Reader, SpecLayout{r.reader.layout, "solver's register order"}));
   if (parts.size() == 1) return parts.front();
   return Command{"Solver's answer (registers renumbered)", [parts](Session& s) {
                    Session trial = s;  // all or nothing: a part that throws leaves the session as it was
@@ -47,7 +47,7 @@ struct SolverPanel final : Panel {
   static constexpr long long kAutoFamilyBits = 24;  // larger grids are counted on request
   bool replaying = false;                           // stepping through the trace on a timer
   float clock = 0.0f;
-  std::optional<ProblemState> counted_for;          // the big grid the user asked to count
+  std::optional<ProblemSpec> counted_for;          // the big grid the user asked to count
 
   const char* id() const override { return "solver"; }
   const char* title() const override { return "Solver"; }

@@ -32,7 +32,7 @@ struct ToggleGridPanel final : Panel {
 
   void draw(PanelContext& ctx) override {
     const Problem& p = ctx.model.problem;
-    const ProblemState& st = ctx.session.problem;
+    const ProblemSpec& st = ctx.session.problem;
     if (!p.grid) {
       note("This problem's shared layout is not a row-major tile XORed by masks, so there is no toggle grid. "
            "Its named layouts:");

@@ -22,11 +22,6 @@ const char* kFormat = "swizzle-workbench-session";
 
 // [SECTION] Writing
 
-json layout_json(const std::optional<LoadedLayout>& l) {
-  if (!l) return nullptr;
-  return json{{"origin", l->origin}, {"layout", layout_to_json(l->layout)}};
-}
-
 const char* coloring_name(MemoryColoring c) {
   switch (c) {
     case MemoryColoring::Row: return "row";
@@ -83,23 +78,6 @@ struct Reader {
     if (!v->is_object()) bad(key, "an object");
     return Reader{*v, where + key + "."};
   }
-  std::optional<LoadedLayout> layout(const char* key, bool shared) const {
-    const json* v = find(key);
-    if (!v) return std::nullopt;
-    if (!v->is_object() || !v->contains("layout")) bad(key, "an object with 'origin' and 'layout'");
-    LoadedLayout l;
-    Reader{*v, where + key + "."}.get("origin", l.origin);
-    LayoutFile f;
-    try {
-      f = layout_from_json(v->at("layout"));
-    } catch (const Error& e) {
-      fail("session file: '{}{}': {}", where, key, e.what());
-    }
-    if ((f.kind == LayoutKind::Shared) != shared)
-      fail("session file: '{}{}' must be a {} layout", where, key, shared ? "shared" : "distributed");
-    l.layout = std::move(f.layout);
-    return l;
-  }
 };
 
 }  // namespace
@@ -107,17 +85,7 @@ struct Reader {
 // [SECTION] JSON
 
 json to_json(const Session& s) {
-  const ProblemState& p = s.problem;
-  json problem{{"preset", p.preset},
-               {"shape", p.shape},
-               {"element_bits", p.element_bits},
-               {"banks", p.banks},
-               {"warp_size", p.warp_size},
-               {"writer", layout_json(p.writer)},
-               {"reader", layout_json(p.reader)},
-               {"shared", layout_json(p.shared)},
-               {"variant", p.variant},
-               {"masks", p.masks}};
+  const json problem = swz::to_json(s.problem);
   json trace{{"side", side_name(s.trace.side)},
              {"warp", s.trace.warp},
              {"step", s.trace.step},
@@ -154,31 +122,7 @@ Session session_from_json(const json& j) {
 
   Session s;
   const Reader root{j, ""};
-  const Reader p = root.sub("problem");
-  p.get("preset", s.problem.preset);
-  if (const json* shape = p.find("shape")) {
-    if (!shape->is_array()) p.bad("shape", "a list of sizes");
-    for (const auto& x : *shape) {
-      if (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > (1 << 16))
-        p.bad("shape", "a list of sizes between 1 and 65536");
-      s.problem.shape.push_back(x.get<std::int64_t>());
-    }
-  }
-  p.get("element_bits", s.problem.element_bits, 0, 64);
-  p.get("banks", s.problem.banks, 0, 64);
-  p.get("warp_size", s.problem.warp_size, 0, 64);
-  s.problem.writer = p.layout("writer", false);
-  s.problem.reader = p.layout("reader", false);
-  s.problem.shared = p.layout("shared", true);
-  p.get("variant", s.problem.variant);
-  if (const json* masks = p.find("masks")) {
-    if (!masks->is_array()) p.bad("masks", "a list of non-negative integers");
-    for (const auto& x : *masks) {
-      if (!x.is_number_unsigned() || x.get<std::uint64_t>() > 0xffffffffu) p.bad("masks", "a list of non-negative integers");
-      s.problem.masks.push_back(x.get<std::uint32_t>());
-    }
-  }
-
+  if (const json* problem = root.find("problem")) s.problem = spec_from_json(*problem, "session file: 'problem.");
   const Reader t = root.sub("trace");
   std::string side = side_name(s.trace.side);
   t.get("side", side);

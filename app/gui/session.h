@@ -1,7 +1,7 @@
 // session.h: the workbench's whole state as plain data, and its JSON file.
 //
 //   Session
-//   ├── problem  (ProblemState)  what undo/redo records: preset, types, layouts, masks
+//   ├── problem  (ProblemSpec)  what undo/redo records: preset, types, layouts, masks (core)
 //   ├── trace    (TraceState)    which access, warp and register step is shown
 //   └── view     (ViewState)     UI scale, visible panels, zoom, chosen threads
 //
@@ -22,6 +22,7 @@
 
 #include "swz/layout.h"
 #include "swz/problem.h"
+#include "swz/problem_spec.h"
 
 namespace swz::gui {
 
@@ -30,28 +31,8 @@ inline constexpr int kSessionVersion = 1;
 enum class Side { Store, Read };
 const char* side_name(Side side);  // "store" / "read"
 
-// A layout read from a file, kept with where it came from.
-struct LoadedLayout {
-  LinearLayout layout;
-  std::string origin;  // file name shown in the UI
-  bool operator==(const LoadedLayout&) const = default;
-};
-
-// Everything that defines the problem. Each edit is a named command; undo restores the previous value.
-struct ProblemState {
-  std::string preset = kDefaultPreset;
-  std::vector<std::int64_t> shape;     // empty: the preset's tile; else a custom transpose of this shape
-  int element_bits = 0;                // 0: the preset's element type
-  int banks = 0;                       // 0: the preset's bank count
-  int warp_size = 0;                   // 0: the preset's warp size
-  std::optional<LoadedLayout> writer;  // A, replacing the preset's store layout
-  std::optional<LoadedLayout> reader;  // B, replacing the preset's read layout
-  // The shared layout: a loaded file if any, else a named variant if any, else the grid masks.
-  std::optional<LoadedLayout> shared;
-  std::string variant;
-  std::vector<std::uint32_t> masks;    // toggle grid: masks[j] = column bits row bit j folds into
-  bool operator==(const ProblemState&) const = default;
-};
+// Everything that defines the problem is the core's ProblemSpec (problem_spec.h): each edit
+// is a named command, and undo restores the previous spec.
 
 struct TraceState {
   Side side = Side::Read;        // access shown in the tensor view, trace and algebra
@@ -77,7 +58,7 @@ struct ViewState {
 };
 
 struct Session {
-  ProblemState problem;
+  ProblemSpec problem;
   TraceState trace;
   ViewState view;
   bool operator==(const Session&) const = default;

@@ -13,7 +13,7 @@ double now_seconds() { return std::chrono::duration<double>(std::chrono::steady_
 
 SolverState::~SolverState() = default;  // a running worker owns its job through shared_ptr and finishes alone
 
-const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemState& key) {
+const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSpec& key) {
   if (answer_ && answer_->key == key) return *answer_;
   SolverAnswer a;
   a.key = key;
@@ -33,7 +33,7 @@ const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSta
   return *answer_;
 }
 
-std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const ProblemState& key) {
+std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const ProblemSpec& key) {
   if (!problem.grid) return std::nullopt;
   if (job_) {
     std::lock_guard<std::mutex> lock(job_->mutex);

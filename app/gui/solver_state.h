@@ -17,7 +17,7 @@
 namespace swz::gui {
 
 struct SolverAnswer {
-  ProblemState key;                                   // the problem it answers
+  ProblemSpec key;                                   // the problem it answers
   std::optional<SolveResult> result;
   std::string error;                                  // bad input, or a solver bug (simulator vs algebra)
   std::optional<std::vector<std::uint32_t>> masks;    // the answer as grid masks, when it is a grid layout
@@ -36,9 +36,9 @@ class SolverState {
  public:
   ~SolverState();
   // The construction for `problem` (state `key`), recomputed when the key changed.
-  const SolverAnswer& answer(const Problem& problem, const ProblemState& key);
+  const SolverAnswer& answer(const Problem& problem, const ProblemSpec& key);
   // Family and repair for a grid problem; starts the worker when stale. Null while computing.
-  std::optional<FamilyAnswer> family(const Problem& problem, const ProblemState& key);
+  std::optional<FamilyAnswer> family(const Problem& problem, const ProblemSpec& key);
   bool busy() const;
   // How long the current family job has run.
   double running_seconds() const;
@@ -46,7 +46,7 @@ class SolverState {
  private:
   struct Job {
     mutable std::mutex mutex;
-    ProblemState key;
+    ProblemSpec key;
     FamilyAnswer answer;
     double started = 0;
   };

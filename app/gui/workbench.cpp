@@ -219,7 +219,7 @@ void Workbench::apply_pending() {
   for (const auto& a : actions) a();
 }
 
-bool Workbench::rebuild(const ProblemState& state) {
+bool Workbench::rebuild(const ProblemSpec& state) {
   try {
     model_ = std::make_unique<Model>(build_model(state));
     return true;
@@ -252,7 +252,7 @@ bool Workbench::apply(const Command& command) {
 bool Workbench::undo() {
   if (!history_.can_undo()) return false;
   const std::string name = history_.undo_name();
-  const ProblemState state = history_.undo();
+  const ProblemSpec state = history_.undo();
   if (!rebuild(state)) {
     history_.redo();
     return false;
@@ -266,7 +266,7 @@ bool Workbench::undo() {
 bool Workbench::redo() {
   if (!history_.can_redo()) return false;
   const std::string name = history_.redo_name();
-  const ProblemState state = history_.redo();
+  const ProblemSpec state = history_.redo();
   if (!rebuild(state)) {
     history_.undo();
     return false;
@@ -347,7 +347,7 @@ bool Workbench::load_layout_file(LayoutRole role, const std::filesystem::path& p
       fail("{}: expected a {} layout, found a {} one", path.string(), want_shared ? "shared (offset_bases)" : "distributed (register/lane/warp)",
            f.kind == LayoutKind::Shared ? "shared" : "distributed");
     // Normalised through the JSON form, so a session round trip gives back the same layout.
-    LoadedLayout loaded{layout_from_json(layout_to_json(f.layout)).layout, path.filename().string()};
+    SpecLayout loaded{layout_from_json(layout_to_json(f.layout)).layout, path.filename().string()};
     return apply(cmd::load_layout(role, std::move(loaded)));
   } catch (const Error& e) {
     show_error(e.what());
@@ -391,9 +391,11 @@ void Workbench::ask_file(FileAction action) {
 namespace {
 // The command that regenerates an export written to `file` (its name only: the
 // command runs in the folder the file is in).
-ExportRequest export_request(const Problem& problem, const ExportSettings& s, const std::filesystem::path& file) {
+ExportRequest export_request(const Problem& problem, const ProblemSpec& spec, const ExportSettings& s,
+                             const std::filesystem::path& file) {
   ExportRequest r = ExportRequest::from_problem(problem, s.name);
-  r.command = default_command(r, s.format, file.filename().string());
+  r.spec = spec;  // the command is printed from what the user chose (a custom shape, loaded layouts, masks)
+  r.output = file.filename().string();
   return r;
 }
 }  // namespace
@@ -404,7 +406,7 @@ const std::string& Workbench::export_preview(std::string& why) {
     c = ExportCache{session_.problem, export_.name, export_.format, {}, {}, true};
     try {
       check_export_name(export_.name, export_.format);
-      c.text = export_text(export_request(model_->problem, export_, export_.name + std::string(export_extension(export_.format))),
+      c.text = export_text(export_request(model_->problem, session_.problem, export_, export_.name + std::string(export_extension(export_.format))),
                            export_.format);
     } catch (const Error& e) {
       c.why = e.what();
@@ -428,7 +430,7 @@ const std::vector<std::string>& Workbench::export_aliases() {
 bool Workbench::save_export(const std::filesystem::path& path) {
   try {
     check_export_name(export_.name, export_.format);
-    const std::string text = export_text(export_request(model_->problem, export_, path), export_.format);
+    const std::string text = export_text(export_request(model_->problem, session_.problem, export_, path), export_.format);
     swz::write_file_atomically(path.string(), text);
     export_dir_ = path.parent_path();
     show_status(fmt::format("Exported the {} to {}", export_format_name(export_.format), path.string()));

@@ -27,7 +27,7 @@ namespace swz::gui {
 
 struct WorkbenchOptions {
   std::optional<std::filesystem::path> session_file;  // open this session file at start
-  std::optional<ProblemState> start;                   // else start on this problem
+  std::optional<ProblemSpec> start;                   // else start on this problem
   bool restore_last = true;                            // else, when neither is given, reopen the last session
   bool autosave = true;                                // keep the last-session file current
 };
@@ -164,7 +164,7 @@ class Workbench {
   void autosave();
   void ask_file(FileAction action);
   void retrace();
-  bool rebuild(const ProblemState& state);
+  bool rebuild(const ProblemSpec& state);
 
   WorkbenchOptions options_;
   Session session_;
@@ -189,13 +189,13 @@ class Workbench {
   ExportSettings export_;
   std::filesystem::path export_dir_ = ".";  // where the last export or figure went
   struct ExportCache {
-    ProblemState problem;
+    ProblemSpec problem;
     std::string name;
     ExportFormat format = ExportFormat::Header;
     std::string text, why;
     bool valid = false;
   } export_cache_;
-  std::optional<std::pair<ProblemState, std::vector<std::string>>> aliases_;
+  std::optional<std::pair<ProblemSpec, std::vector<std::string>>> aliases_;
   std::string focus_;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;

@@ -679,6 +679,12 @@ std::string export_text(const ExportRequest& r, ExportFormat format) {
   fail("unknown export format");
 }
 
+ExportRequest ExportRequest::from_spec(const ProblemSpec& spec, std::string name) {
+  ExportRequest r = from_problem(build_problem(spec), std::move(name));
+  r.spec = spec;
+  return r;
+}
+
 ExportRequest ExportRequest::from_problem(const Problem& problem, std::string name) {
   ExportRequest r;
   r.name = std::move(name);
@@ -686,12 +692,14 @@ ExportRequest ExportRequest::from_problem(const Problem& problem, std::string na
   r.element_bits = problem.element_bits;
   r.bank = problem.bank;
   r.problem = problem;
+  r.spec = spec_of(problem);  // a preset's layout regenerates from its flags; others from the JSON file
   return r;
 }
 
-ExportRequest ExportRequest::from_layout(SharedLayout shared, int element_bits, std::string name) {
+ExportRequest ExportRequest::from_layout(SharedLayout shared, int element_bits, std::string name, std::string origin) {
   ExportRequest r;
   r.name = std::move(name);
+  r.layout_origin = std::move(origin);
   r.shared = std::move(shared);
   r.element_bits = element_bits;
   return r;
@@ -787,39 +795,18 @@ std::string shell_join(const std::vector<std::string>& words) {
 
 std::string default_command(const ExportRequest& r, ExportFormat format, const std::string& output_path) {
   std::vector<std::string> words{"swizzle", "export"};
-  // The preset the problem came from, if it is one (a custom problem has no command-line form).
-  std::optional<Problem> preset;
-  if (r.problem) {
-    try {
-      preset = make_preset(r.problem->name);
-    } catch (const Error&) {
-      preset.reset();
-    }
+  if (r.spec) {
+    const std::vector<std::string> problem = problem_arguments(*r.spec, r.name);
+    words.insert(words.end(), problem.begin(), problem.end());
+  } else {
+    words.insert(words.end(), {"--shared", r.layout_origin.empty() ? r.name + ".json" : r.layout_origin});
+    if (!r.problem && r.element_bits != 32) words.insert(words.end(), {"--bits", std::to_string(r.element_bits)});
+    if (r.problem && r.bank.banks != 32) words.insert(words.end(), {"--banks", std::to_string(r.bank.banks)});
   }
-  bool reproduced = false;
-  if (preset) {
-    const Problem& p = *r.problem;
-    words.insert(words.end(), {"--preset", p.name});
-    // Masks say exactly what the grid holds; a layout without masks goes by its name in the preset.
-    std::vector<std::uint32_t> masks = p.masks;
-    while (!masks.empty() && masks.back() == 0) masks.pop_back();
-    if (p.grid && !masks.empty() && p.shared == p.layout_for_masks(masks)) {
-      words.insert(words.end(), {"--mask", format_masks(masks)});
-      reproduced = true;
-    }
-    for (const Variant& v : p.variants) {
-      if (reproduced) break;
-      if (v.layout ? *v.layout == p.shared : p.grid && p.layout_for_masks(*v.masks) == p.shared) {
-        words.insert(words.end(), {"--layout", v.name});
-        reproduced = true;
-      }
-    }
-    if (p.bank.banks != preset->bank.banks) words.insert(words.end(), {"--banks", std::to_string(p.bank.banks)});
-  }
-  if (!reproduced) words.insert(words.end(), {"--shared", r.name + ".json"});
   words.insert(words.end(), {"--name", r.name});
   if (format != ExportFormat::Header) words.insert(words.end(), {"--format", std::string(export_format_name(format))});
-  if (!output_path.empty()) words.insert(words.end(), {"-o", output_path});
+  const std::string& out = r.output.empty() ? output_path : r.output;
+  if (!out.empty() && out != "-") words.insert(words.end(), {"-o", out});
   return shell_join(words);
 }
 

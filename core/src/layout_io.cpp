@@ -116,6 +116,13 @@ LayoutFile parse_layout_text(const std::string& text, const std::string& origin)
     fail("{}: not valid JSON ({})", origin, e.what());
   }
   try {
+    // A `swizzle solve --json` result holds its layout under "shared".
+    if (j.is_object() && !j.contains("shape") && j.contains("shared") && j.at("shared").is_object()) {
+      LayoutFile f = layout_from_json(j.at("shared"));
+      if (!f.element_bits && j.contains("element_bits") && j.at("element_bits").is_number_integer())
+        f.element_bits = j.at("element_bits").get<int>();
+      return f;
+    }
     return layout_from_json(j);
   } catch (const Error& e) {
     fail("{}: {}", origin, e.what());

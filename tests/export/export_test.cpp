@@ -289,7 +289,7 @@ TEST(ExportCommand, DefaultCommandReproducesTheLayout) {
             "swizzle export --preset cute8x8 --layout swizzle323 --name t --format triton");
   Problem unswizzled = make_preset("transpose16x32");
   EXPECT_EQ(default_command(ExportRequest::from_problem(unswizzled, "t"), ExportFormat::Json),
-            "swizzle export --preset transpose16x32 --layout unswizzled --name t --format json");
+            "swizzle export --preset transpose16x32 --name t --format json");
   Problem tma = make_preset("tma128_fp16");
   tma.apply_variant("tma-128B");  // masks 8,16,32 and three zero rows
   EXPECT_EQ(default_command(ExportRequest::from_problem(tma, "t"), ExportFormat::Header),

@@ -77,7 +77,7 @@ TEST_F(GuiTest, ClickingACellOfMTogglesLikeTheGrid) {
 }
 
 TEST_F(GuiTest, SolverPanelAppliesItsAnswerAndRepairs) {
-  ProblemState s;
+  ProblemSpec s;
   s.masks = {1, 2, 4, 8};  // classic XOR m: 2-way read conflict
   Workbench& b = open(s);
   // The family and repair arrive from a worker thread.
@@ -141,7 +141,7 @@ TEST_F(GuiTest, BadEditsShowAnErrorAndChangeNothing) {
 TEST_F(GuiTest, EveryPresetAndElementTypeDrawsWithoutError) {
   for (const auto& info : list_presets()) {
     SCOPED_TRACE(info.name);
-    ProblemState s;
+    ProblemSpec s;
     s.preset = info.name;
     Workbench& b = open(s);
     EXPECT_TRUE(b.error().empty()) << b.error();

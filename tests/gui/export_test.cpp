@@ -36,8 +36,8 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-ProblemState seed_xor2m() {
-  ProblemState s;
+ProblemSpec seed_xor2m() {
+  ProblemSpec s;
   s.masks = {2, 4, 8, 16};
   return s;
 }
@@ -95,7 +95,7 @@ TEST_F(GuiTest, ExportRefusesABadNameAndKeepsTheFile) {
 }
 
 TEST_F(GuiTest, ExportOfAPaddedLayoutSaysWhy) {
-  ProblemState s;
+  ProblemSpec s;
   s.variant = "padded";
   Workbench& b = open(s);
   std::string why;

@@ -53,7 +53,7 @@ class GuiTest : public ::testing::Test {
     std::filesystem::remove_all(config_, ec);
   }
 
-  Workbench& open(std::optional<ProblemState> start = ProblemState{}) {
+  Workbench& open(std::optional<ProblemSpec> start = ProblemSpec{}) {
     WorkbenchOptions o;
     o.start = std::move(start);
     o.restore_last = false;

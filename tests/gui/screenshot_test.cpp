@@ -56,7 +56,7 @@ TEST_F(GuiTest, ScreenshotOfEveryPresetShowsBankColors) {
   const auto dir = temp_dir("shots");
   for (const auto& info : list_presets()) {
     SCOPED_TRACE(info.name);
-    ProblemState s;
+    ProblemSpec s;
     s.preset = info.name;
     Workbench& b = open(s);
     ASSERT_TRUE(b.error().empty()) << b.error();
@@ -95,14 +95,14 @@ TEST_F(GuiTest, VerdictColorIsRedUnswizzledAndGreenForXor2m) {
   EXPECT_TRUE(near(pixel(px, w, b.probe("trace.verdict.read")->center()), red));
   EXPECT_TRUE(near(pixel(px, w, b.probe("trace.verdict.store")->center()), green));
 
-  ProblemState x;
+  ProblemSpec x;
   x.masks = {2, 4, 8, 16};
   Workbench& b2 = open(x);
   px = capture(w, h);
   EXPECT_TRUE(near(pixel(px, w, b2.probe("trace.verdict.read")->center()), green));
   EXPECT_TRUE(near(pixel(px, w, b2.probe("trace.verdict.store")->center()), green));
   // Classic XOR m: a 2-way conflict, amber.
-  ProblemState m;
+  ProblemSpec m;
   m.masks = {1, 2, 4, 8};
   Workbench& b3 = open(m);
   px = capture(w, h);

@@ -26,7 +26,7 @@ Session interesting_session() {
   s.problem.preset = "transpose16x32";
   s.problem.masks = {2, 4, 8, 16};
   const Problem p = make_preset("transpose16x32");
-  s.problem.reader = LoadedLayout{layout_from_json(layout_to_json(p.read.layout)).layout, "reader.json"};
+  s.problem.reader = SpecLayout{layout_from_json(layout_to_json(p.read.layout)).layout, "reader.json"};
   s.trace.side = Side::Store;
   s.trace.step = 7;
   s.trace.seconds_per_step = 0.25f;
@@ -169,14 +169,14 @@ TEST(SessionFile, WrongTypesNameTheField) {
   const std::vector<Case> cases = {
       {"/version", "1", "'version' must be an integer"},
       {"/format", 1, "not a workbench session"},
-      {"/problem", nlohmann::json::array(), "'problem' must be an object"},
+      {"/problem", nlohmann::json::array(), "'problem' must be one JSON object"},
       {"/problem/preset", 5, "'problem.preset' must be a string"},
-      {"/problem/shape", "16x32", "'problem.shape' must be a list of sizes"},
-      {"/problem/shape", {16, -1}, "'problem.shape' must be a list of sizes between 1 and 65536"},
-      {"/problem/element_bits", 16.5, "'problem.element_bits' must be an integer"},
-      {"/problem/banks", 1000, "'problem.banks' = 1000 is outside 0..64"},
-      {"/problem/masks", {1, "2"}, "'problem.masks' must be a list of non-negative integers"},
-      {"/problem/masks", {-1}, "'problem.masks' must be a list of non-negative integers"},
+      {"/problem/shape", "16x32", "'problem.shape' must be a list of whole numbers"},
+      {"/problem/shape", {16, -1}, "'problem.shape' must be a list of whole numbers from 0 to 1024"},
+      {"/problem/element_bits", 16.5, "'problem.element_bits' must be a whole number"},
+      {"/problem/banks", 1000, "'problem.banks': 1000 is not a power of two from 1 to 64"},
+      {"/problem/masks", {1, "2"}, "'problem.masks' must be a list of whole numbers"},
+      {"/problem/masks", {-1}, "'problem.masks' must be a list of whole numbers"},
       {"/problem/shared", "xor.json", "'problem.shared' must be an object with 'origin' and 'layout'"},
       {"/problem/shared", {{"origin", "x"}, {"layout", 3}}, "'problem.shared'"},
       {"/trace/side", true, "'trace.side' must be a string"},
@@ -268,7 +268,7 @@ TEST_F(GuiTest, LastSessionReopensOnStart) {
     WorkbenchOptions o;
     o.autosave = true;
     o.restore_last = false;
-    o.start = ProblemState{};
+    o.start = ProblemSpec{};
     bench_ = std::make_unique<Workbench>(o);
     frames(1);
     ASSERT_TRUE(bench_->apply(cmd::set_masks("XOR 2m", {2, 4, 8, 16})));
@@ -286,7 +286,7 @@ TEST_F(GuiTest, LastSessionReopensOnStart) {
   { std::ofstream(last_session_path()) << "garbage"; }
   bench_ = std::make_unique<Workbench>(o);
   EXPECT_FALSE(bench_->error().empty());
-  EXPECT_EQ(bench_->session().problem, ProblemState{});
+  EXPECT_EQ(bench_->session().problem, ProblemSpec{});
   EXPECT_EQ(slurp(last_session_path()), "garbage");
 }
 

@@ -49,7 +49,7 @@ Rss read_rss() {
 
 // The core problem for a session's problem state, built here without the GUI's model code:
 // the preset, then its shared layout (a loaded file), its named variant, or its grid masks.
-Problem core_problem(const ProblemState& s) {
+Problem core_problem(const ProblemSpec& s) {
   static std::map<std::string, Problem> presets;  // make_preset is deterministic; the big ones cost
   auto it = presets.find(s.preset);
   if (it == presets.end()) it = presets.emplace(s.preset, make_preset(s.preset)).first;
@@ -62,13 +62,13 @@ Problem core_problem(const ProblemState& s) {
 
 // What the core says about a problem state, computed once per state (the soak revisits states).
 struct CoreVerdicts {
-  ProblemState state;
+  ProblemSpec state;
   Problem problem;
   AccessResult sim[2];
   LemmaResult lemma[2];
   bool agrees[2] = {};
 };
-const CoreVerdicts& core_verdicts(const ProblemState& state) {
+const CoreVerdicts& core_verdicts(const ProblemSpec& state) {
   static std::vector<std::unique_ptr<CoreVerdicts>> seen;  // the most recent few states
   for (const auto& v : seen)
     if (v->state == state) return *v;
@@ -174,7 +174,7 @@ TEST_F(GuiTest, SoakRandomActionsAgreeWithTheCoreAndDoNotLeak) {
         if (a.masks) ok = b.apply(cmd::set_masks("Solver's answer", *a.masks));
         else
           ok = b.apply(cmd::load_layout(LayoutRole::Shared,
-                                        LoadedLayout{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"}));
+                                        SpecLayout{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"}));
         break;
       }
       case 5: {  // export a header for the problem on show

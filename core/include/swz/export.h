@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "swz/problem.h"
+#include "swz/problem_spec.h"
 
 namespace swz {
 
@@ -45,12 +46,17 @@ struct ExportRequest {
   int element_bits = 32;              // 4, 8, 16, 32 or 64
   BankModel bank;                     // for the constants and the offset-bit roles
   std::optional<Problem> problem;     // when known: the accesses and their predicted wavefronts go into the comments
+  std::optional<ProblemSpec> spec;    // the problem as stated: the regenerating command is printed from it
+  std::string layout_origin;          // a layout on its own: the file it came from
+  std::string output;                 // the file it is written to, for the command; "" = <name><extension>, "-" = stdout
   std::string command;                // the command that regenerates the output; "" = default_command()
 
-  // The problem's current shared layout, its element width and bank model.
+  // The spec's problem: its current shared layout, element width and bank model.
+  static ExportRequest from_spec(const ProblemSpec& spec, std::string name);
+  // A problem without its spec (the command then names the layout's JSON file).
   static ExportRequest from_problem(const Problem& problem, std::string name);
-  // A layout on its own (no accesses known).
-  static ExportRequest from_layout(SharedLayout shared, int element_bits, std::string name);
+  // A layout on its own (no accesses known), read from `origin` when that is a file.
+  static ExportRequest from_layout(SharedLayout shared, int element_bits, std::string name, std::string origin = {});
 };
 
 // The output in one format (dispatches to the functions below).
@@ -75,9 +81,9 @@ std::string_view export_extension(ExportFormat format);
 std::string export_name_problem(std::string_view name, ExportFormat format = ExportFormat::Header);
 void check_export_name(std::string_view name, ExportFormat format = ExportFormat::Header);  // throws swz::Error with that reason
 
-// `swizzle export ...` for a request whose layout a preset and masks (or a
-// preset's named layout) reproduce; otherwise a command that reads the JSON
-// layout file `<name>.json` written with --format json.
+// `swizzle export ...` with the spec's flags (problem_arguments), or for a layout
+// on its own `--shared FILE` (its origin, else `<name>.json`, the file
+// `--format json` writes), then --name, --format and -o.
 std::string default_command(const ExportRequest& request, ExportFormat format, const std::string& output_path = {});
 
 // Command-line words joined for a POSIX shell, quoting where needed.

@@ -3,7 +3,8 @@
 //   distributed: {"reg_bases": [[0,1], ...], "lane_bases": [...], "warp_bases": [...],
 //                 "block_bases": [], "shape": [16, 32], "element_bits": 32}
 //   shared:      {"offset_bases": [...], "block_bases": [], "shape": [16, 32]}
-// Each basis lists coordinates in dim order (dim0 first).
+// Each basis lists coordinates in dim order (dim0 first). A `swizzle solve --json`
+// result reads as its "shared" layout.
 #pragma once
 
 #include <optional>
