@@ -18,6 +18,7 @@
 
 #include "swz/error.h"
 #include "swz/solver.h"
+#include "swz/triton_convert.h"
 
 namespace swz {
 
@@ -531,31 +532,67 @@ AuditReport audit(const Module& m) {
           report.accesses.push_back(std::move(a));
           continue;
         }
-        // Triton 3.6 picks among ld/st, ldmatrix and stmatrix for its scratch; the solver's conflict-free layout
-        // with the registers as the layouts number them stands in for it (measured equal on the kept kernels).
-        SolveOptions stand_in;
-        stand_in.renumber_registers = false;
-        stand_in.check = SolveOptions::Check::Full;
-        const SolveResult t = solve(Access{S, AccessKind::Store, 0, 0}, Access{D, AccessKind::Load, 0, 0}, bits, au.bank, stand_in);
-        const std::string scratch = ttgir::shared_linear_attribute(t.offset_bases);
-        const char* note = "through shared memory; scratch layout: the solver's, standing in for Triton's optimal swizzling";
         a.writer = S;
         a.reader = D;
-        a.shared_offsets = offsets_only(t.offset_bases);
         a.element_bits = bits;
         // The conversion's two accesses on its line: the writer's stores, then the reader's loads.
-        auto side = [&](const char* direction, const AccessResult& result, const char* op_name, const std::string& layout_text) {
+        auto side = [&](const char* direction, const std::string& layout_text, const std::string& scratch,
+                        const std::string& note, auto&& fill_side) {
           AuditAccess x = a;
           x.direction = direction;
-          fill(x, result);
-          x.instruction = sass(op_name, result.vector.bits);
+          fill_side(x);
           x.shared_layout = scratch;
           x.distributed_layout = layout_text;
           x.note = note;
           report.accesses.push_back(std::move(x));
         };
-        side("store", t.write, "STS", from.text);
-        side("load", t.read, "LDS", to.text);
+        std::optional<TritonConversion> triton;
+        std::string refused;
+        try {
+          triton = triton_convert_layout(S, D, bits, au.bank, triton_target(m.target));
+        } catch (const Error& e) {
+          refused = e.what();
+        }
+        if (triton) {
+          // Triton 3.6's own scratch layout and instructions (triton_convert.h).
+          const std::string scratch = ttgir::shared_linear_attribute(triton->scratch);
+          a.shared_offsets = offsets_only(triton->scratch);
+          std::string note = "through shared memory; Triton 3.6's scratch layout";
+          if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
+          if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
+          for (const bool store : {true, false}) {
+            const TritonSide& t = store ? triton->store : triton->load;
+            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) {
+              x.instructions = t.instructions;
+              x.wavefronts = t.mean();
+              x.ideal_wavefronts = t.ideal;
+              x.worst_wavefronts = t.worst;
+              x.conflicts =
+                  t.instructions ? static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions) : 0.0;
+              x.instruction = t.instruction;
+            });
+          }
+          continue;
+        }
+        // Not a conversion Triton 3.6 lowers this way: the solver's conflict-free layout, with the
+        // registers as the layouts number them, shows what the data movement costs at best.
+        SolveOptions stand_in;
+        stand_in.renumber_registers = false;
+        stand_in.check = SolveOptions::Check::Full;
+        const SolveResult t =
+            solve(Access{S, AccessKind::Store, 0, 0}, Access{D, AccessKind::Load, 0, 0}, bits, au.bank, stand_in);
+        const std::string scratch = ttgir::shared_linear_attribute(t.offset_bases);
+        const std::string note =
+            "through shared memory; scratch layout: the solver's (Triton 3.6's not modelled here: " + refused + ")";
+        a.shared_offsets = offsets_only(t.offset_bases);
+        side("store", from.text, scratch, note, [&](AuditAccess& x) {
+          fill(x, t.write);
+          x.instruction = sass("STS", t.write.vector.bits);
+        });
+        side("load", to.text, scratch, note, [&](AuditAccess& x) {
+          fill(x, t.read);
+          x.instruction = sass("LDS", t.read.vector.bits);
+        });
         continue;
       }
     } catch (const Error& e) {

@@ -83,7 +83,9 @@ TEST(AuditModule, ConvertLayoutAcrossWarpsGoesThroughScratch) {
   EXPECT_EQ(r.accesses[0].wavefronts, 1.0);
   EXPECT_EQ(r.accesses[1].wavefronts, 1.0);
   EXPECT_NE(r.accesses[0].shared_layout.find("#ttg.shared_linear"), std::string::npos);
-  EXPECT_NE(r.accesses[0].note.find("solver"), std::string::npos);  // the stand-in for Triton's scratch says so
+  EXPECT_NE(r.accesses[0].note.find("Triton 3.6's scratch layout"), std::string::npos);
+  EXPECT_EQ(r.accesses[0].instruction, "STS.32");  // 32-bit, a transpose: nothing in common to vectorise
+  EXPECT_EQ(r.accesses[1].instruction, "LDS.32");
 }
 
 TEST(AuditModule, ConvertLayoutInsideAWarpNeedsNoSharedMemory) {

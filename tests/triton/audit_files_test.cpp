@@ -128,17 +128,21 @@ std::map<int, Measured> load_ncu() {
 
 struct Predicted {
   double st_instructions = 0, st_wavefronts = 0, ld_instructions = 0, ld_wavefronts = 0, conflicts = 0;
+  double ldsm_instructions = 0, ldsm_wavefronts = 0;  // counted apart by the profiler
+  std::string st_instruction, ld_instruction;         // the last of each direction
 };
 
 // The LSU shared-memory traffic the audit predicts for a kernel (cp.async and wgmma excluded:
-// the counters below do not count them).
+// the counters below do not count them; stmatrix counts as a store, ldmatrix apart).
 Predicted predict(const std::string& name) {
   Predicted p;
   for (const auto& a : audit_file("triton36/" + name + ".ttgir").accesses) {
     if (!a.wavefronts || a.instruction.rfind("LDGSTS", 0) == 0) continue;
     const double total = *a.wavefronts * static_cast<double>(a.instructions);
-    (a.direction == "store" ? p.st_instructions : p.ld_instructions) += static_cast<double>(a.instructions);
-    (a.direction == "store" ? p.st_wavefronts : p.ld_wavefronts) += total;
+    const bool store = a.direction == "store", ldsm = a.instruction.rfind("LDSM", 0) == 0;
+    (store ? p.st_instruction : p.ld_instruction) = a.instruction;
+    (store ? p.st_instructions : ldsm ? p.ldsm_instructions : p.ld_instructions) += static_cast<double>(a.instructions);
+    (store ? p.st_wavefronts : ldsm ? p.ldsm_wavefronts : p.ld_wavefronts) += total;
     p.conflicts += *a.conflicts * static_cast<double>(a.instructions);
   }
   return p;
@@ -150,25 +154,60 @@ const char* kStInst = "smsp__sass_inst_executed_op_shared_st.sum";
 const char* kLdInst = "smsp__sass_inst_executed_op_shared_ld.sum";
 const char* kStConf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 const char* kLdConf = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+const char* kLdsmWave = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
 
 TEST(AuditMeasured, Fp32TransposeMatchesInstructionsAndWavefronts) {
   // The convert_layout is the kernel's only shared-memory access: STS.32 and LDS.32, 1 wavefront each.
   const auto m = load_ncu().at(1).metric;
   const Predicted p = predict("transpose_fp32");
+  EXPECT_EQ(p.st_instruction, "STS.32");
+  EXPECT_EQ(p.ld_instruction, "LDS.32");
   EXPECT_EQ(p.st_instructions, m.at(kStInst));
   EXPECT_EQ(p.ld_instructions, m.at(kLdInst));
   EXPECT_EQ(p.st_wavefronts, m.at(kStWave));
   EXPECT_EQ(p.ld_wavefronts, m.at(kLdWave));
 }
 
-TEST(AuditMeasured, MatmulEpilogueMatchesTotalWavefronts) {
-  // The epilogue's convert_layout is the only LSU access (cp.async and wgmma are counted elsewhere).
-  // Triton stores it with 64 128-bit stmatrix and reads with ldmatrix (4 wavefronts each); the solver's
-  // scratch uses 32-bit accesses: 4x the instructions, the same 256 wavefronts each way.
-  const auto m = load_ncu().at(0).metric;
-  const Predicted p = predict("matmul_fp16");
+TEST(AuditMeasured, Fp16TransposeMatchesInstructionsAndWavefronts) {
+  // Triton 3.6: 128-bit stores (4 wavefronts each), ldmatrix.x4.trans reads (counted apart).
+  const auto m = load_ncu().at(2).metric;
+  const Predicted p = predict("transpose_fp16");
+  EXPECT_EQ(p.st_instruction, "STS.128");
+  EXPECT_EQ(p.ld_instruction, "LDSM.x4.trans");
+  EXPECT_EQ(p.st_instructions, m.at(kStInst));
+  EXPECT_EQ(p.st_wavefronts, m.at(kStWave));
+  EXPECT_EQ(p.ld_instructions, m.at(kLdInst));  // no LDS at all
+  EXPECT_EQ(p.ldsm_wavefronts, m.at(kLdsmWave));
+  EXPECT_EQ(p.ldsm_wavefronts, m.at(kLdWave));  // the ld counter includes ldmatrix
+  EXPECT_EQ(p.ldsm_instructions * 4, p.ldsm_wavefronts);
+}
+
+TEST(AuditMeasured, Fp8TransposeMatchesInstructionsAndWavefronts) {
+  // No 128-bit tile in common: 16-bit stores (a register and a warp bit fill the bank word),
+  // byte loads.
+  const auto m = load_ncu().at(3).metric;
+  const Predicted p = predict("transpose_fp8");
+  EXPECT_EQ(p.st_instruction, "STS.U16");
+  EXPECT_EQ(p.ld_instruction, "LDS.U8");
+  EXPECT_EQ(p.st_instructions, m.at(kStInst));
+  EXPECT_EQ(p.ld_instructions, m.at(kLdInst));
   EXPECT_EQ(p.st_wavefronts, m.at(kStWave));
   EXPECT_EQ(p.ld_wavefronts, m.at(kLdWave));
+}
+
+TEST(AuditMeasured, MatmulEpilogueMatchesInstructionsAndWavefronts) {
+  // The epilogue's convert_layout is the only LSU access (cp.async and wgmma are counted elsewhere):
+  // 128-bit stores and ldmatrix.x4 reads, 4 wavefronts each.
+  const auto m = load_ncu().at(0).metric;
+  const Predicted p = predict("matmul_fp16");
+  EXPECT_EQ(p.st_instruction, "STS.128");
+  EXPECT_EQ(p.ld_instruction, "LDSM.x4");
+  EXPECT_EQ(p.st_instructions, m.at(kStInst));
+  EXPECT_EQ(p.st_wavefronts, m.at(kStWave));
+  EXPECT_EQ(p.ld_instructions, m.at(kLdInst));
+  EXPECT_EQ(p.ldsm_wavefronts, m.at(kLdsmWave));
+  EXPECT_EQ(p.ldsm_wavefronts, m.at(kLdWave));
+  EXPECT_EQ(p.ldsm_instructions * 4, p.ldsm_wavefronts);
 }
 
 TEST(AuditMeasured, NoConflictsPredictedWhereNoneWereMeasured) {

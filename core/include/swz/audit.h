@@ -11,8 +11,10 @@
 //   ttg.async_copy_global_to_local              store   LDGSTS.<bits> (cp.async)
 //   ttg.convert_layout                          registers / shuffle when no data leaves the warp
 //                                               (as Triton 3.6 lowers it), else a store and a load
-//                                               through a scratch layout: the solver's (solver.h),
-//                                               standing in for Triton's own optimal swizzling
+//                                               through Triton 3.6's own scratch layout, with the
+//                                               instructions it issues (STS/LDS, STSM, LDSM[.trans];
+//                                               triton_convert.h); the solver's layout only where
+//                                               that model does not apply (the note says why)
 //   ttng.warp_group_dot, ttng.tc_gen5_mma       operand reads by wgmma / tcgen05: listed, no LSU
 //                                               bank model applies (wavefronts null)
 //
