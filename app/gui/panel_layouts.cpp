@@ -111,7 +111,7 @@ struct LayoutsPanel final : Panel {
     const auto hit = draw_cells(
         dl, pic,
         [&](int r, int c) {
-          const Owner& o = owners[m.cell_coord(r, c)];
+          const ElementOwner& o = owners[m.cell_coord(r, c)];
           return o.lane < 0 ? kEmptySlot : palette[static_cast<std::size_t>(o.lane)];
         },
         pic_pos, clip_max);
@@ -122,7 +122,7 @@ struct LayoutsPanel final : Panel {
     if (font_px >= 8.0f && cell >= 12.0f) {
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < ncols; ++c) {
-          const Owner& o = owners[m.cell_coord(r, c)];
+          const ElementOwner& o = owners[m.cell_coord(r, c)];
           if (o.lane < 0) continue;
           char buf[8];
           std::snprintf(buf, sizeof(buf), "%d", o.reg);

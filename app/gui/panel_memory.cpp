@@ -24,8 +24,8 @@ struct MemoryPanel final : Panel {
     const Model& m = ctx.model;
     const Problem& p = m.problem;
     const int banks = p.bank.banks;
-    const auto segments = static_cast<int>(m.segments);
-    const int per = m.per_word;
+    const auto segments = static_cast<int>(m.memory.segments);
+    const int per = m.memory.per_word;
 
     ImGui::AlignTextToFramePadding();
     ImGui::Text("%d segments x %d banks", segments, banks);
@@ -41,7 +41,7 @@ struct MemoryPanel final : Panel {
     }
 
     // Cells accessed in this step, to outline.
-    std::vector<int> group_of(m.slot_coord.size() == 0 ? 0 : static_cast<std::size_t>(p.shared.elements()), -1);
+    std::vector<int> group_of(m.memory.slot_coord.size() == 0 ? 0 : static_cast<std::size_t>(p.shared.elements()), -1);
     for (const TracedCell& t : ctx.trace.cells) group_of[t.coord] = t.group;
 
     const float label_w = em() * 2.2f;
@@ -73,7 +73,7 @@ struct MemoryPanel final : Panel {
       const auto cc = static_cast<BitVec>(coord);
       switch (coloring) {
         case MemoryColoring::Row: return hue_color(static_cast<float>(cc & low_bits(m.row_bits)) / static_cast<float>(rows), false);
-        case MemoryColoring::Bank: return bank_color(m.bank[cc], banks);
+        case MemoryColoring::Bank: return bank_color(m.places.bank[cc], banks);
         case MemoryColoring::Column: break;
       }
       return hue_color(static_cast<float>(cc >> m.row_bits) / static_cast<float>(cols), ((cc >> m.row_bits) & 1) != 0);
@@ -91,7 +91,7 @@ struct MemoryPanel final : Panel {
         for (int k = 0; k < per; ++k) {
           const std::size_t slot = (static_cast<std::size_t>(s) * static_cast<std::size_t>(banks) + static_cast<std::size_t>(b)) *
                                        static_cast<std::size_t>(per) + static_cast<std::size_t>(k);
-          const std::int64_t coord = m.slot_coord[slot];
+          const std::int64_t coord = m.memory.slot_coord[slot];
           const ImVec2 a(top.x + label_w + static_cast<float>(b) * word_w + static_cast<float>(k) * sub_w, y);
           const ImVec2 e(a.x + sub_w - (k == per - 1 ? 1.0f : 0.0f), y + row_h - 1.0f);
           dl->AddRectFilled(a, e, color_of(coord));
@@ -113,7 +113,7 @@ struct MemoryPanel final : Panel {
       const int s = static_cast<int>(std::floor((mp.y - y0) / row_h));
       const int k = static_cast<int>(std::floor((mp.x - top.x - label_w - static_cast<float>(b) * word_w) / sub_w));
       if (b >= 0 && b < banks && s >= 0 && s < segments && k >= 0 && k < per) {
-        const std::int64_t coord = m.slot_coord[(static_cast<std::size_t>(s) * static_cast<std::size_t>(banks) + static_cast<std::size_t>(b)) *
+        const std::int64_t coord = m.memory.slot_coord[(static_cast<std::size_t>(s) * static_cast<std::size_t>(banks) + static_cast<std::size_t>(b)) *
                                                      static_cast<std::size_t>(per) + static_cast<std::size_t>(k)];
         if (coord >= 0) {
           element_tooltip(m, static_cast<BitVec>(coord));

@@ -13,11 +13,11 @@
 namespace swz::gui {
 
 // "thread 9, register 3" (warp too when there are several); shared by the tooltips of several panels.
-std::string owner_text(const Owner& o, int warps) {
+std::string owner_text(const ElementOwner& o, int warps) {
   if (o.lane < 0) return "nobody";
   std::string s = warps > 1 ? fmt::format("warp {} thread {}, register {}", o.warp, o.lane, o.reg)
                             : fmt::format("thread {}, register {}", o.lane, o.reg);
-  if (o.sharers) s += fmt::format(" (+{} more holding it)", o.sharers);
+  if (o.holders > 1) s += fmt::format(" (+{} more holding it)", o.holders - 1);
   return s;
 }
 
@@ -30,7 +30,7 @@ void element_tooltip(const Model& m, BitVec coord) {
   else ImGui::Text("element %s", m.format_coord(coord).c_str());
   const std::uint32_t off = p.shared.offset(coord);
   ImGui::Text("offset %u  (byte 0x%llx)", off, static_cast<unsigned long long>(byte_address_of(off, p.element_bits)));
-  ImGui::Text("bank %d, segment %llu", m.bank[coord], static_cast<unsigned long long>(m.segment[coord]));
+  ImGui::Text("bank %d, segment %llu", m.places.bank[coord], static_cast<unsigned long long>(m.places.segment[coord]));
   ImGui::Separator();
   ImGui::Text("A (store): %s", owner_text(m.owner_a[coord], m.warps(Side::Store)).c_str());
   ImGui::Text("B (read):  %s", owner_text(m.owner_b[coord], m.warps(Side::Read)).c_str());
@@ -114,7 +114,7 @@ struct TensorPanel final : Panel {
     CellPicture pic{rows, cols, cell, origin, cell >= 10 ? 1.0f : 0.0f, &image};
     dl->PushClipRect(grid_min, cmax, true);
     const auto hit = draw_cells(
-        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.bank[m.cell_coord(r, c)])]; }, grid_min, cmax);
+        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.places.bank[m.cell_coord(r, c)])]; }, grid_min, cmax);
     ctx.probe("tensor.cell.0.0", origin, ImVec2(origin.x + cell, origin.y + cell));
     ctx.probe("tensor.grid", origin, ImVec2(origin.x + cell * static_cast<float>(cols), origin.y + cell * static_cast<float>(rows)));
 

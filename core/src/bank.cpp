@@ -51,9 +51,21 @@ void check_bank_model(const BankModel& m) {
   if (!pow2(m.warp_size) || m.warp_size > 64) fail("warp size {} must be a power of two up to 64", m.warp_size);
 }
 
-int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model) {
-  const int bits = access.ldmatrix ? 128 : std::max(8, access.vec_bits);
-  return std::min(1 << lane_bits, phase_lanes(instruction_kind(access, bits), model));
+OffsetBits offset_bits(const BankModel& model, int element_bits) {
+  const int ebits_log = ilog2(static_cast<std::uint64_t>(element_bits));
+  const int word_log = ilog2(static_cast<std::uint64_t>(model.bank_bytes * 8));
+  return OffsetBits{std::max(0, word_log - ebits_log), std::max(0, ilog2(static_cast<std::uint64_t>(model.banks)) + word_log - ebits_log)};
+}
+
+AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model) {
+  AccessGeometry g;
+  g.offset = offset_bits(model, element_bits);
+  const int lane_bits = access.layout.in_dim_bits("lane");
+  g.vector_bits = access.ldmatrix ? 128 : std::max(8, vector_bits ? vector_bits : access.vec_bits);
+  g.active_lanes = access.ldmatrix ? 8 * access.ldmatrix : 1 << lane_bits;
+  g.lanes_per_phase = std::min(1 << lane_bits, phase_lanes(instruction_kind(access, g.vector_bits), model));
+  g.phases = g.active_lanes / g.lanes_per_phase;
+  return g;
 }
 
 VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
@@ -156,7 +168,7 @@ auto by_table(const SharedLayout& s) {
   return [&s](BitVec coord) { return s.offset(coord); };
 }
 
-Geometry geometry(const Access& a, const VectorChoice& v, const BankModel& m) {
+Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankModel& m) {
   Geometry g{};
   g.lane_bits = a.layout.in_dim_bits("lane");
   g.reg_bits = a.layout.in_dim_bits("register");
@@ -164,10 +176,9 @@ Geometry geometry(const Access& a, const VectorChoice& v, const BankModel& m) {
   g.vec_log2 = ilog2(v.elements);
   g.steps = 1 << (g.reg_bits - g.vec_log2);
   g.warps = 1 << g.warp_bits;
-  Access sized = a;
-  sized.vec_bits = v.bits;
-  g.lanes_per_phase = lanes_per_phase(sized, g.lane_bits, m);
-  g.active_lanes = a.ldmatrix ? 8 * a.ldmatrix : (1 << g.lane_bits);
+  const AccessGeometry ag = access_geometry(a, ebits, v.bits, m);
+  g.lanes_per_phase = ag.lanes_per_phase;
+  g.active_lanes = ag.active_lanes;
   return g;
 }
 
@@ -177,7 +188,7 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
   AccessResult r;
   r.element_bits = ebits;
   r.vector = choose_vector(a, s, ebits, m);
-  const Geometry g = geometry(a, r.vector, m);
+  const Geometry g = geometry(a, r.vector, ebits, m);
   r.lanes_per_phase = g.lanes_per_phase;
   r.phases = g.active_lanes / g.lanes_per_phase;
   r.steps = g.steps;
@@ -206,7 +217,7 @@ namespace {
 InstructionResult one_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step,
                                   bool trace, WarpRequest* keep) {
   const VectorChoice v = choose_vector(a, s, ebits, m);
-  const Geometry g = geometry(a, v, m);
+  const Geometry g = geometry(a, v, ebits, m);
   if (warp < 0 || warp >= g.warps) fail("warp {} is outside 0..{}", warp, g.warps - 1);
   if (step < 0 || step >= g.steps) fail("step {} is outside 0..{}", step, g.steps - 1);
   InstructionResult ir;
@@ -229,7 +240,7 @@ std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix&
   VectorChoice v;
   v.elements = 1 << vec_log2;
   v.bits = v.elements * ebits;
-  const Geometry g = geometry(a, v, m);
+  const Geometry g = geometry(a, v, ebits, m);
   const auto offset_of = [&to_offset](BitVec coord) { return static_cast<std::uint32_t>(to_offset.apply(coord)); };
   std::vector<InstructionResult> out;
   out.reserve(warp_steps.size());

@@ -14,12 +14,9 @@ int max_avoiding_dim(int d, int dim_u, int dim_v) { return std::max(0, d - std::
 LemmaResult predict(const Access& access, const SharedLayout& shared, int ebits, const BankModel& model, int vec_bits) {
   LemmaResult r;
   r.vec_bits = vec_bits;
-  const int lane_bits = access.layout.in_dim_bits("lane");
-  Access sized = access;
-  sized.vec_bits = vec_bits;
-  r.lanes_per_phase = lanes_per_phase(sized, lane_bits, model);
-  const int active = access.ldmatrix ? 8 * access.ldmatrix : (1 << lane_bits);
-  r.phases = active / r.lanes_per_phase;
+  const AccessGeometry geometry = access_geometry(access, ebits, vec_bits, model);
+  r.lanes_per_phase = geometry.lanes_per_phase;
+  r.phases = geometry.phases;
   r.ideal_wavefronts = r.phases;
   if (!shared.is_linear()) {
     r.reason = "the shared layout is not linear: " + shared.nonlinear_reason();
@@ -28,12 +25,8 @@ LemmaResult predict(const Access& access, const SharedLayout& shared, int ebits,
   const LinearLayout& m = shared.linear();
   const auto& offset_bases = m.bases("offset");
   const int n = static_cast<int>(offset_bases.size());
-  const int word_bits = model.bank_bytes * 8;
-  const int ebits_log = std::countr_zero(static_cast<unsigned>(ebits));
-  const int word_log = std::countr_zero(static_cast<unsigned>(word_bits));
-  const int within_word = std::max(0, word_log - ebits_log);
-  // Offset bit where the segment starts: log2(banks * word_bits / element_bits).
-  const int seg_start = std::max(0, std::countr_zero(static_cast<unsigned>(model.banks)) + word_log - ebits_log);
+  const int within_word = geometry.offset.within_word;
+  const int seg_start = geometry.offset.segment_start;
   const int width = m.out_bits();
   for (int i = 0; i < n; ++i) {
     if (i < within_word) r.within_word_basis.push_back(offset_bases[static_cast<std::size_t>(i)]);

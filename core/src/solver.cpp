@@ -457,8 +457,9 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
   Geometry g;
   g.width = coords.out_bits();
   g.ebits = ebits;
-  g.seg_start = ilog2(static_cast<std::uint64_t>(model.banks * model.bank_bytes * 8 / ebits));
-  g.within_word = ebits < 32 ? ilog2(static_cast<std::uint64_t>(32 / ebits)) : 0;
+  const OffsetBits bits = offset_bits(model, ebits);
+  g.seg_start = bits.segment_start;
+  g.within_word = bits.within_word;
   g.widest = ilog2(static_cast<std::uint64_t>(128 / ebits));
   g.segment_bits = std::max(0, g.width - g.seg_start);
   g.cap_a = ilog2(static_cast<std::uint64_t>(opt.write_vec_bits / ebits));

@@ -88,9 +88,7 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
 
 // Lanes served together for a vector of 2^k elements (hardware.md: phases).
 int phase_lanes(const AccessInfo& x, int k, int ebits, const BankModel& m) {
-  if (x.access->ldmatrix) return 8;
-  const int bits = std::max(m.bank_bytes * 8, (1 << k) * ebits);
-  return std::min(1 << x.lane_bits, m.wavefront_bytes() * 8 / bits);
+  return access_geometry(*x.access, ebits, (1 << k) * ebits, m).lanes_per_phase;
 }
 int active_lanes(const AccessInfo& x) { return x.access->ldmatrix ? 8 * x.access->ldmatrix : 1 << x.lane_bits; }
 

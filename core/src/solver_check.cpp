@@ -81,10 +81,9 @@ AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, 
   if (r.vector.bits == 0) return r;
   r.warps = 1 << x.layout.in_dim_bits("warp");
   r.steps = 1 << (x.layout.in_dim_bits("register") - vec_log2);
-  Access sized = x;
-  sized.vec_bits = x.ldmatrix ? 0 : r.vector.bits;
-  r.lanes_per_phase = lanes_per_phase(sized, x.layout.in_dim_bits("lane"), model);
-  r.phases = (x.ldmatrix ? 8 * x.ldmatrix : 1 << x.layout.in_dim_bits("lane")) / r.lanes_per_phase;
+  const AccessGeometry geometry = access_geometry(x, ebits, r.vector.bits, model);
+  r.lanes_per_phase = geometry.lanes_per_phase;
+  r.phases = geometry.phases;
   const auto which = sample_instructions(r.warps, r.steps, /*budget=*/256);
   const auto results = simulate_linear(x, to_offset, vec_log2, ebits, model, which);
   simulated = static_cast<int>(results.size());

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "swz/error.h"
+#include "swz/views.h"
 
 namespace swz {
 
@@ -219,17 +220,16 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
   std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = bank", shared.description());
   // The traced instruction: the cells each active lane's vector covers.
-  std::vector<std::pair<BitVec, int>> touched;  // (flat coordinate, lane)
+  std::vector<TracedCell> touched;
   if (options.trace != TracedAccess::None) {
     const bool store = options.trace == TracedAccess::Store;
     const Access& access = store ? p.store : p.read;
-    const InstructionResult ir =
-        trace_instruction(access, shared, p.element_bits, p.bank, options.trace_warp, options.trace_step);
-    const int elements = choose_vector(access, shared, p.element_bits, p.bank).elements;
-    for (const LaneAccess& lane : ir.lanes)
-      if (lane.active)
-        for (int k = 0; k < elements; ++k)
-          touched.push_back({lane.coord ^ access.layout.apply("register", static_cast<std::uint64_t>(k)), lane.lane});
+    const AccessResult sim = simulate(access, shared, p.element_bits, p.bank);
+    if (options.trace_step < 0 || options.trace_step >= sim.steps) fail("step {} is outside 0..{}", options.trace_step, sim.steps - 1);
+    if (options.trace_warp < 0 || options.trace_warp >= sim.warps) fail("warp {} is outside 0..{}", options.trace_warp, sim.warps - 1);
+    const StepTrace trace = trace_step(p, access.kind, sim, options.trace_warp, options.trace_step);
+    touched = trace.cells;
+    const InstructionResult& ir = trace.instruction;
     caption += fmt::format("  |  {} step {}{}: {} wavefront{} (ideal {}); solid = lanes 0-{}, dashed = the rest",
                            store ? "store" : "read", options.trace_step,
                            options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
@@ -249,7 +249,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
     if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(bank), fill);
   }
-  for (const auto& [flat, lane] : touched) {
+  for (const auto& [flat, lane, group] : touched) {
     const auto [row, col] = grid.place(shared.coords().unflatten(flat));
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     canvas.body += fmt::format(
@@ -262,39 +262,12 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
   return canvas.finish("tensor", title, shared.elements());
 }
 
-// The first thread (lowest warp, then lane) and register holding each element, and how many hold it.
-struct Owner {
-  std::int64_t thread = -1;
-  int lane = 0, warp = 0, reg = 0, holders = 0;
-};
-
-std::vector<Owner> owners(const Access& access, const LinearLayout& coords, int warp_size) {
-  const LinearLayout& l = access.layout;
-  if (l.out_dims() != coords.out_dims()) fail("the access layout's shape does not match the tensor's");
-  std::vector<Owner> table(static_cast<std::size_t>(coords.out_size()));
-  const std::uint64_t regs = std::uint64_t{1} << l.in_dim_bits("register");
-  const std::uint64_t lanes = std::uint64_t{1} << l.in_dim_bits("lane");
-  const std::uint64_t warps = std::uint64_t{1} << l.in_dim_bits("warp");
-  for (std::uint64_t w = 0; w < warps; ++w)
-    for (std::uint64_t t = 0; t < lanes; ++t)
-      for (std::uint64_t r = 0; r < regs; ++r) {
-        const BitVec flat = l.apply("warp", w) ^ l.apply("lane", t) ^ l.apply("register", r);
-        Owner& o = table[flat];
-        if (o.holders++ == 0) {
-          o.thread = static_cast<std::int64_t>(w) * warp_size + static_cast<std::int64_t>(t);
-          o.lane = static_cast<int>(t);
-          o.warp = static_cast<int>(w);
-          o.reg = static_cast<int>(r);
-        }
-      }
-  return table;
-}
-
 std::string ownership_view(const Problem& p, bool writer, const FigureOptions& options) {
   const Access& access = writer ? p.store : p.read;
   const SharedLayout& shared = p.shared;
   const TensorGrid grid(shared.shape());
-  const std::vector<Owner> table = owners(access, shared.coords(), p.bank.warp_size);
+  if (access.layout.out_dims() != shared.coords().out_dims()) fail("the access layout's shape does not match the tensor's");
+  const std::vector<ElementOwner> table = owners_of(access);
   const int warps = 1 << access.layout.in_dim_bits("warp");
   Canvas canvas;
   const std::string role = writer ? "A, the store" : "B, the read";
@@ -307,7 +280,8 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   for (BitVec flat = 0; flat < static_cast<BitVec>(shared.elements()); ++flat) {
     const Coords c = shared.coords().unflatten(flat);
     const auto [row, col] = grid.place(c);
-    const Owner& o = table[flat];
+    const ElementOwner& o = table[flat];
+    const std::int64_t thread = o.thread(p.bank.warp_size);
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     if (o.holders == 0) {
       canvas.body += fmt::format(
@@ -321,9 +295,9 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
     canvas.body += fmt::format(
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-thread=\"{}\" data-lane=\"{}\" data-warp=\"{}\" data-register=\"{}\" data-holders=\"{}\"/>\n",
-        x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), o.thread, o.lane, o.warp, o.reg, o.holders);
+        x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), thread, o.lane, o.warp, o.reg, o.holders);
     if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(o.reg), fill);
-    if (o.thread == options.highlight_thread)
+    if (thread == options.highlight_thread)
       rings += fmt::format(
           "<rect class=\"ring\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
           x + 1, y + 1, f.cell - 2, f.cell - 2, kInk);

@@ -114,11 +114,9 @@ Plan make_plan(const Problem& p) {
   for (BitVec b : L.bases("lane")) pl.lane_bases.push_back(split(b));
   for (BitVec b : L.bases("warp")) pl.warp_bases.push_back(split(b));
   pl.lane_bits = static_cast<int>(pl.lane_bases.size());
-  Access sized = p.read;
-  sized.vec_bits = v.bits;
-  pl.phase_lanes = lanes_per_phase(sized, pl.lane_bits, p.bank);
-  const int active = p.read.ldmatrix ? 8 * p.read.ldmatrix : (1 << pl.lane_bits);
-  pl.phases = active / pl.phase_lanes;
+  const AccessGeometry geometry = access_geometry(p.read, p.element_bits, v.bits, p.bank);
+  pl.phase_lanes = geometry.lanes_per_phase;
+  pl.phases = geometry.phases;
   // Fast path: whole-word elements, no merge, every lane's vector distinct within a phase
   // (bijective layout + distinct coordinates => distinct words).
   const bool merge_possible = p.read.kind == AccessKind::Load && !p.read.ldmatrix && v.bits == 128;
@@ -130,16 +128,16 @@ Plan make_plan(const Problem& p) {
     if (small_rank(lanes.data(), pb) != pb) pl.fast = false;
   }
   pl.words_per_lane = std::max(1, v.bits / 32);
-  // word = offset * element_bits / 32; vectors of whole words make the right shift exact.
-  pl.word_shift = std::countr_zero(static_cast<unsigned>(p.element_bits)) - 5;
+  // word = offset >> within_word bits; vectors of whole words make the shift exact.
+  pl.word_shift = -geometry.offset.within_word;
+  if (p.element_bits > p.bank.bank_bytes * 8) pl.word_shift = std::countr_zero(static_cast<unsigned>(p.element_bits / (p.bank.bank_bytes * 8)));
   pl.bank_mask = static_cast<std::uint32_t>(p.bank.banks - 1);
   // Lemma constants.
   const int pb = std::countr_zero(static_cast<unsigned>(pl.phase_lanes));
   for (int i = 0; i < pb; ++i)
     if (L.bases("lane")[static_cast<std::size_t>(i)]) pl.threads.push_back(L.bases("lane")[static_cast<std::size_t>(i)]);
-  const int ebits_log = std::countr_zero(static_cast<unsigned>(p.element_bits));
-  pl.within_word = std::max(0, 5 - ebits_log);
-  pl.seg_start = std::max(0, std::countr_zero(static_cast<unsigned>(p.bank.banks)) + 5 - ebits_log);
+  pl.within_word = geometry.offset.within_word;
+  pl.seg_start = geometry.offset.segment_start;
   pl.dim_t = small_rank(pl.threads.data(), static_cast<int>(pl.threads.size()));
   {
     std::vector<BitVec> tw = pl.threads;

@@ -304,10 +304,11 @@ TEST_F(GuiTest, UnreadableLastSessionIsNeverOverwritten) {
     o.restore_last = true;
     bench_ = std::make_unique<Workbench>(o);
     EXPECT_FALSE(bench_->error().empty());
-    if (text == newer.dump(2))
+    if (text == newer.dump(2)) {
       EXPECT_NE(bench_->error().find(fmt::format("written by a newer version ({}) of swizzle-workbench", kSessionVersion + 1)),
                 std::string::npos)
           << bench_->error();
+    }
     frames(2);
     ASSERT_TRUE(bench_->apply(cmd::set_masks("XOR 2m", {2, 4, 8, 16})));
     frames(2);

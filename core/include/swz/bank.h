@@ -123,7 +123,34 @@ std::vector<InstructionResult> simulate_linear(const Access& access, const BitMa
                                                int element_bits, const BankModel& model,
                                                const std::vector<std::pair<int, int>>& warp_steps);
 
-// Lanes per phase for a per-lane width (ldmatrix: 8).
-int lanes_per_phase(const Access& access, int lane_bits, const BankModel& model);
+// [SECTION] Access geometry: every count the simulator, the lemma, the solver,
+// the sweep and the pictures take from the bank model, in one place.
+//
+// How the bank model splits an element offset (32 banks of 4 bytes, 16-bit elements):
+//
+//   offset bit:  9 8 7 6 | 5 4 3 2 1 | 0
+//                segment |   bank    | within word
+//                        ^ segment_start = log2(32 banks * 32 bits / 16 bits) = 6
+//                                    ^ within_word = log2(32 bits / 16 bits) = 1
+//
+// and how an instruction's lanes are served: in phases of lanes_per_phase lanes
+// (all 32 for <= 32-bit vectors, 16 for 64-bit, 8 for 128-bit and ldmatrix), so
+// one instruction costs at least `phases` wavefronts.
+struct OffsetBits {
+  int within_word = 0;    // offset bits inside one bank word (0 for elements of a word or more)
+  int segment_start = 0;  // the first offset bit that picks the segment (the row of all banks)
+  int bank_bits() const { return segment_start - within_word; }
+};
+OffsetBits offset_bits(const BankModel& model, int element_bits);
+
+struct AccessGeometry {
+  OffsetBits offset;
+  int vector_bits = 32;      // bits per lane per instruction (ldmatrix / stmatrix: 128)
+  int active_lanes = 32;     // lanes that carry an address (ldmatrix .xN: 8N)
+  int lanes_per_phase = 32;  // lanes served together
+  int phases = 1;            // active_lanes / lanes_per_phase: the ideal wavefronts of one instruction
+};
+// `vector_bits`: the width one lane moves per instruction (0: the access's own, else 8).
+AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model);
 
 }  // namespace swz
