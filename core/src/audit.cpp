@@ -363,6 +363,24 @@ AuditReport audit(const Module& m) {
     a.note = instruction_prefix == "LDSM" && instruction.empty()
                  ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
                  : note;
+    if (m.target.rfind("hip", 0) != 0 && instruction_prefix != "LDGSTS" && s.layout.is_linear()) {
+      // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
+      // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
+      try {
+        const TritonSide t = triton_local_access(d.layout, s.layout.linear(), bits, kind == AccessKind::Load, au.bank,
+                                                 triton_target(m.target));
+        a.instructions = t.instructions;
+        a.wavefronts = t.mean();
+        a.ideal_wavefronts = t.ideal;
+        a.worst_wavefronts = t.worst;
+        a.conflicts =
+            t.instructions ? static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions) : 0.0;
+        a.instruction = t.instruction;
+        a.note = note;
+      } catch (const Error&) {
+        // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
+      }
+    }
     if (m.target.rfind("hip", 0) == 0) {
       // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
       a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
@@ -399,8 +417,46 @@ AuditReport audit(const Module& m) {
         continue;
       }
       if (is_no_data_op(op.name)) continue;
-      if (kind == "reduce" || kind == "scan") {
-        not_modelled(op, fmt::format("tt.{}: a reduction across warps goes through shared scratch", kind));
+      if (op.name == "tt.reduce" || op.name == "tt.scan") {
+        // Along an axis held by one warp Triton 3.6 combines in registers and with shuffles; along
+        // one split across warps the partial results go through its scratch in shared memory.
+        const char* what = kind == "reduce" ? "a reduction" : "a scan";
+        if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor) {
+          not_modelled(op, fmt::format("{}: {} whose operand types were not printed", op.name, what));
+          continue;
+        }
+        const std::size_t at = op.attributes.find("axis = ");
+        if (at == std::string::npos) fail("{} without an axis", op.name);
+        const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
+        const Type& src = op.operand_types[0];
+        if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
+        const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
+        auto along = [&](const char* in) {
+          int n = 0;
+          for (BitVec b : d.layout.bases(in)) n += d.layout.unflatten(b)[axis] != 0;
+          return n;
+        };
+        const int warps = along("warp"), lanes = along("lane");
+        AuditAccess a = entry(op);
+        a.distributed_layout = d.text;
+        if (warps == 0) {
+          a.instruction = lanes ? "shuffle" : "registers";
+          a.note = lanes ? fmt::format("{} along axis {} within each warp: shuffles, no shared memory", what, axis)
+                         : fmt::format("{} along axis {} within each thread: registers only", what, axis);
+          report.accesses.push_back(std::move(a));
+          continue;
+        }
+        a.instruction = "not modelled";
+        a.note = fmt::format(
+            "{} along axis {} across {} warps: partial results go through Triton's reduction scratch in shared "
+            "memory (not modelled)",
+            what, axis, 1 << warps);
+        report.accesses.push_back(std::move(a));
+        continue;
+      }
+      if (op.name.rfind("tt.", 0) == 0) {
+        // tt.gather, tt.histogram, descriptor ops: may go through shared memory, not modelled.
+        not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
         continue;
       }
       if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) {

@@ -556,4 +556,24 @@ TritonConversion triton_convert_layout(const LinearLayout& src, const LinearLayo
   return out;
 }
 
+TritonSide triton_local_access(const LinearLayout& regs, const LinearLayout& offsets, int element_bits, bool load,
+                               const BankModel& model, const TritonTarget& target) {
+  if (regs.out_dims() != offsets.out_dims()) fail("the registers and the buffer cover different tensors");
+  if (element_bits <= 0 || element_bits > 128 || !std::has_single_bit(static_cast<unsigned>(element_bits)))
+    fail("{}-bit elements: Triton 3.6 moves powers of two up to 128 bits through shared memory", element_bits);
+  const int bits = std::max(8, element_bits);
+  const Flat side = flat_of(regs);
+  Scratch buffer;
+  for (BitVec b : offsets.bases("offset")) {
+    if (!b) fail("the buffer repeats elements (a zero offset basis)");
+    buffer.vector.push_back(b);
+  }
+  if (static_cast<int>(buffer.vector.size()) != offsets.out_bits()) fail("the buffer does not hold the tensor one to one");
+  const Flat cvt = in_offsets(side, buffer);
+  if (load ? target.ldmatrix : target.stmatrix)
+    for (const bool trans : {false, true})
+      if (auto matrix = lower_matrix(cvt, load, trans, bits, model)) return *matrix;
+  return lower_ld_st(cvt, load, bits, model);
+}
+
 }  // namespace swz

@@ -142,7 +142,11 @@ std::size_t find_top(std::string_view s, std::string_view sep) {
 bool interesting(std::string_view op) {
   for (std::string_view p : {"ttg.", "triton_gpu.", "ttng.", "triton_nvidia_gpu.", "amdg.", "amdgpu."})
     if (op.substr(0, p.size()) == p) return true;
-  return op == "tt.reduce" || op == "tt.scan";
+  // tt ops whose lowering may go through shared memory.
+  for (std::string_view o : {"tt.reduce", "tt.scan", "tt.gather", "tt.histogram", "tt.descriptor_load", "tt.descriptor_store",
+                             "tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"})
+    if (op == o) return true;
+  return false;
 }
 
 // A type list: "(a, b)", "a, b", "a * b" (warp_group_dot). Kernels repeat a few types: each is parsed once.
@@ -222,6 +226,7 @@ Module read_module(const std::string& text, const std::string& path) {
   std::size_t start = 0;
   int line_no = 0;
   bool saw_module = false;
+  std::vector<std::pair<std::size_t, int>> region_ops;  // tt.reduce / tt.scan waiting for their "})" line
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
@@ -268,6 +273,34 @@ Module read_module(const std::string& text, const std::string& path) {
           }
         } catch (const Error& e) {
           ctx.error(indent + a + 11, fmt::format("module attributes ({})", e.what()));
+        }
+      }
+      continue;
+    }
+    // "}) : (types) -> types loc(...)": the end of a tt.reduce / tt.scan region, which prints the
+    // op's types and location there.
+    if (line.substr(0, 2) == "})" && !region_ops.empty() && brackets.braces == region_ops.back().second - 1) {
+      Op& op = m.ops[region_ops.back().first];
+      region_ops.pop_back();
+      std::string_view body = line.substr(2);
+      if (const std::size_t l = body.rfind(" loc("); l != std::string_view::npos && body.back() == ')') {
+        const std::string_view loc = body.substr(l + 1);
+        const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
+        op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
+        op.loc = d.direct;
+        body = body.substr(0, l);
+      }
+      if (const std::size_t colon = find_top(body, " : "); colon != std::string_view::npos) {
+        const std::string_view sig = trim(body.substr(colon + 3));
+        const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
+        const std::size_t arrow = find_top(sig, " -> ");
+        op.operand_types = parse_types(arrow == std::string_view::npos ? sig : sig.substr(0, arrow), column0, ctx, types);
+        if (arrow != std::string_view::npos) {
+          // A scalar result (f32) is no type we model: only tensor results are kept.
+          try {
+            op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
+          } catch (const Error&) {
+          }
         }
       }
       continue;
@@ -348,7 +381,9 @@ Module read_module(const std::string& text, const std::string& path) {
         op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
       }
     }
+    const bool opens_region = (op.name == "tt.reduce" || op.name == "tt.scan") && line.substr(line.size() - 2) == "({";
     m.ops.push_back(std::move(op));
+    if (opens_region) region_ops.emplace_back(m.ops.size() - 1, brackets.braces);
   }
   m.lines = line_no;
   if (brackets.braces != 0)

@@ -33,9 +33,11 @@ TEST(AuditModule, TransposeThroughUnswizzledBufferConflictsOnTheColumnRead) {
   EXPECT_EQ(st.line, 8);
   EXPECT_EQ(st.loc, "k.py:3:8");
   EXPECT_EQ(st.direction, "store");
-  EXPECT_EQ(st.instruction, "STS.32");
-  EXPECT_EQ(st.instructions, 32);  // 1024 elements / 32 lanes
-  EXPECT_EQ(st.wavefronts, 1.0);
+  // Each lane holds one fp32 of a row, lanes 0-1 four consecutive words: Triton 3.6 stores the
+  // rows with stmatrix.x4 (8 rows x 32 words per warp = two of them), 4 wavefronts each.
+  EXPECT_EQ(st.instruction, "STSM.x4");
+  EXPECT_EQ(st.instructions, 8);
+  EXPECT_EQ(st.wavefronts, 4.0);
   EXPECT_FALSE(st.suggestion);
   const auto& ld = r.accesses[1];
   EXPECT_EQ(ld.direction, "load");
@@ -180,7 +182,7 @@ TEST(AuditModule, JsonHasTheDocumentedKeys) {
                           "worst_wavefronts", "conflicts", "shared_layout", "distributed_layout", "suggestion"})
     EXPECT_TRUE(j["accesses"][0].contains(key)) << key;
   EXPECT_TRUE(j["accesses"][0]["loc"].is_null());
-  EXPECT_NE(swz::format_audit(r).find("STS.32"), std::string::npos);
+  EXPECT_NE(swz::format_audit(r).find("STSM.x4"), std::string::npos);
 }
 
 TEST(AuditModule, MalformedModuleThrowsWithPosition) {

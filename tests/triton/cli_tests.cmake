@@ -18,3 +18,10 @@ swz_audit_bad(CuteBareSwizzle "On element offsets it is CuTe's Sw<3,4,3> o _0 o 
               convert ${SWZ_CUTE}/bare_swizzle.cute --to mlir)
 swz_audit_ok(CuteBareSwizzleBytes "\\[1, 8\\], \\[2, 16\\], \\[4, 32\\]" convert ${SWZ_CUTE}/bare_swizzle.cute --to mlir --units bytes --bits 16)
 swz_audit_ok(CuteBareSwizzleElements "Swizzle<2,4,3> o \\(8,64\\):\\(64,1\\) ; elements" convert ${SWZ_CUTE}/bare_swizzle.cute --to cute --units elements)
+# More real Triton 3.6 kernels (tests/triton/dump_kernels.py): attention, layer norm, TMA, histogram.
+swz_audit_ok(RealAttention "ttg.local_alloc +store +STS.128 +32 +4.00.*tt.reduce +- +shuffle.*ttg.convert_layout +load +LDSM.x4 +32"
+             audit ${SWZ_TTGIR}/triton36/attention_m128.ttgir)
+swz_audit_ok(RealLayerNorm "tt.reduce +- +not modelled .*across 8 warps" audit ${SWZ_TTGIR}/triton36/layer_norm.ttgir)
+swz_audit_ok(RealTmaMatmul "ttg.local_alloc +store +STSM.x4 +64 +4.00.*ttng.async_tma_copy_local_to_global +- +not modelled"
+             audit ${SWZ_TTGIR}/triton36/tma_matmul.ttgir)
+swz_audit_ok(RealHistogram "\"instruction\": \"not modelled\".*\"op\": \"tt.histogram\"" audit ${SWZ_TTGIR}/triton36/histogram.ttgir --json)

@@ -14,6 +14,7 @@ their TTGIR next to the vectors.
 
   python3 tests/triton/dump_vectors.py OUT_DIR [--no-kernels | --kernels-only]
 
+The measured kernel set is tests/triton/dump_kernels.py (26 kernels, TTGIR, cubins).
 --kernels-only runs just the kernels, one CTA each (for a profiler: counters
 are then per CTA), e.g.
   ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,... \

@@ -6,8 +6,11 @@
 // memdesc_trans, which print the view's own layout) and runs the bank
 // simulator (bank.h) on one CTA:
 //
-//   ttg.local_store / ttg.local_alloc %src      store   STS.<bits>
-//   ttg.local_load                              load    LDS.<bits>; LDSM.x4 into an mma v2 dot operand
+//   ttg.local_store / ttg.local_alloc %src      store   STSM[.trans] where the registers hold its tile,
+//                                               else STS.<bits> (Triton 3.6's lowering, triton_convert.h)
+//   ttg.local_load                              load    LDSM[.trans] likewise, else LDS.<bits>
+//   tt.reduce / tt.scan                         "shuffle" / "registers" along an axis within each warp;
+//                                               across warps "not modelled" (Triton's scratch)
 //   ttg.async_copy_global_to_local              store   LDGSTS.<bits> (cp.async)
 //   ttg.convert_layout                          registers / shuffle when no data leaves the warp
 //                                               (as Triton 3.6 lowers it), else a store and a load

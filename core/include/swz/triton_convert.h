@@ -82,4 +82,13 @@ TritonTarget triton_target(const std::string& target);
 TritonConversion triton_convert_layout(const LinearLayout& src, const LinearLayout& dst, int element_bits,
                                        const BankModel& model = {}, const TritonTarget& target = {});
 
+// A ttg.local_store / local_alloc (load = false) or ttg.local_load (load = true) between the
+// registers of `regs` (register, lane, warp -> coords) and a buffer whose element offsets map
+// linearly onto the same coords (`offsets`: offset -> coords), lowered as Triton 3.6 does on
+// NVIDIA targets: stmatrix / ldmatrix where the registers hold its 16-byte tile (plain, then
+// .trans), else ld/st.shared of the longest register run (step 5 above, on the buffer's own
+// layout). Throws swz::Error when the buffer does not cover the tensor one to one.
+TritonSide triton_local_access(const LinearLayout& regs, const LinearLayout& offsets, int element_bits, bool load,
+                               const BankModel& model = {}, const TritonTarget& target = {});
+
 }  // namespace swz
