@@ -3,7 +3,7 @@
 
 #include "command.h"
 #include "common.h"
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 
 namespace swz::cli {
 namespace {

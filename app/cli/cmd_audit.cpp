@@ -6,9 +6,9 @@
 #include <iterator>
 
 #include "command.h"
-#include "swz/audit.h"
+#include "swz/kernel/audit.h"
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::cli {
 namespace {

@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 
 #include "command.h"
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
-#include "swz/export.h"
+#include "swz/export/export.h"
 #include "swz/gpu.h"
 
 namespace swz::cli {

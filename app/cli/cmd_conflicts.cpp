@@ -5,9 +5,9 @@
 
 #include "command.h"
 #include "common.h"
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::cli {
 namespace {

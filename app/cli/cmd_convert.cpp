@@ -3,8 +3,8 @@
 
 #include "command.h"
 #include "swz/error.h"
-#include "swz/formats.h"
-#include "swz/layout_io.h"
+#include "swz/io/formats.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::cli {
 namespace {

@@ -10,8 +10,8 @@
 #include "command.h"
 #include "common.h"
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/layout_io.h"
+#include "swz/export/export.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::cli {
 namespace {

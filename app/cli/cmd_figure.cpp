@@ -9,8 +9,8 @@
 #include "command.h"
 #include "common.h"
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/svg.h"
+#include "swz/export/export.h"
+#include "swz/export/svg.h"
 
 namespace swz::cli {
 namespace {

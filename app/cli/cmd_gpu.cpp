@@ -13,8 +13,8 @@
 #include "common.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
-#include "swz/layout_io.h"
-#include "swz/solver.h"
+#include "swz/io/layout_io.h"
+#include "swz/solve/solver.h"
 
 namespace swz::cli {
 namespace {

@@ -11,10 +11,10 @@
 
 #include "command.h"
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/lesson.h"
-#include "swz/lesson_pages.h"
-#include "swz/lesson_paths.h"
+#include "swz/export/export.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/lesson_pages.h"
+#include "swz/teach/lesson_paths.h"
 
 namespace swz::cli {
 namespace {

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
-#include "swz/problem.h"
+#include "swz/problem/problem.h"
 
 namespace swz::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
 
 namespace swz::cli {

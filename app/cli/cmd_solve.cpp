@@ -3,13 +3,13 @@
 
 #include "command.h"
 #include "common.h"
-#include "swz/atomic_file.h"
-#include "swz/corpus.h"
+#include "swz/io/atomic_file.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
-#include "swz/formats.h"
-#include "swz/layout_io.h"
-#include "swz/recognize.h"
-#include "swz/solver.h"
+#include "swz/io/formats.h"
+#include "swz/io/layout_io.h"
+#include "swz/layout/recognize.h"
+#include "swz/solve/solver.h"
 
 namespace swz::cli {
 namespace {

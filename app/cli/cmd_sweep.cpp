@@ -10,7 +10,7 @@
 
 #include "command.h"
 #include "common.h"
-#include "swz/sweep.h"
+#include "swz/sim/sweep.h"
 
 namespace swz::cli {
 namespace {

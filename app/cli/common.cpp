@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::cli {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "swz/layout_io.h"
-#include "swz/problem_spec.h"
+#include "swz/io/layout_io.h"
+#include "swz/problem/problem_spec.h"
 
 namespace swz::cli {
 

@@ -8,7 +8,7 @@
 // [SECTION] High-contrast theme
 #include "classroom.h"
 
-#include "swz/lesson_paths.h"
+#include "swz/teach/lesson_paths.h"
 
 #include <algorithm>
 #include <cmath>

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "panel.h"
-#include "swz/lesson.h"
-#include "swz/quiz.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/quiz.h"
 
 namespace swz::gui {
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/problem_spec.h"
+#include "swz/layout/factories.h"
+#include "swz/problem/problem_spec.h"
 
 namespace swz::gui {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "session.h"
-#include "swz/analysis.h"
-#include "swz/problem.h"
-#include "swz/views.h"
+#include "swz/sim/analysis.h"
+#include "swz/problem/problem.h"
+#include "swz/problem/views.h"
 
 namespace swz::gui {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "panel.h"
-#include "swz/f2.h"
+#include "swz/algebra/f2.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"

@@ -11,9 +11,9 @@
 
 #include "file_dialog.h"
 #include "panel.h"
-#include "swz/audit.h"
+#include "swz/kernel/audit.h"
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 #include "widgets.h"
 #include "workbench.h"
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "panel.h"
-#include "swz/problem.h"
+#include "swz/problem/problem.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "panel.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"

@@ -10,7 +10,7 @@
 #include <stb_image_write.h>
 
 #include "theme.h"
-#include "swz/atomic_file.h"
+#include "swz/io/atomic_file.h"
 #include "swz/error.h"
 
 namespace swz::gui {

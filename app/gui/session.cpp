@@ -6,9 +6,9 @@
 #include <sstream>
 #include <type_traits>
 
-#include "swz/atomic_file.h"
+#include "swz/io/atomic_file.h"
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::gui {
 

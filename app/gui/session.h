@@ -20,9 +20,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "swz/layout.h"
-#include "swz/problem.h"
-#include "swz/problem_spec.h"
+#include "swz/layout/layout.h"
+#include "swz/problem/problem.h"
+#include "swz/problem/problem_spec.h"
 
 namespace swz::gui {
 

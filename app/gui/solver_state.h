@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "session.h"
-#include "swz/solver.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gui {
 

@@ -1,6 +1,6 @@
 #include "theme.h"
 
-#include "swz/math_text.h"
+#include "swz/teach/math_text.h"
 
 #include <cmath>
 #include <filesystem>

@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 
 namespace swz::gui {
 

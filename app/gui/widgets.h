@@ -12,7 +12,7 @@
 
 #include "cell_image.h"
 #include "panel.h"
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 
 namespace swz::gui {
 

@@ -13,10 +13,10 @@
 #include <fmt/format.h>
 
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/layout_io.h"
-#include "swz/recognize.h"
-#include "swz/svg.h"
+#include "swz/export/export.h"
+#include "swz/io/layout_io.h"
+#include "swz/layout/recognize.h"
+#include "swz/export/svg.h"
 #include "classroom.h"
 #include "theme.h"
 

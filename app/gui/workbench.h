@@ -20,8 +20,8 @@
 #include "panel.h"
 #include "session.h"
 #include "solver_state.h"
-#include "swz/export.h"
-#include "swz/svg.h"
+#include "swz/export/export.h"
+#include "swz/export/svg.h"
 
 namespace swz::gui {
 

@@ -3,10 +3,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "swz/analysis.h"
-#include "swz/corpus.h"
-#include "swz/factories.h"
-#include "swz/sweep.h"
+#include "swz/sim/analysis.h"
+#include "swz/sim/corpus.h"
+#include "swz/layout/factories.h"
+#include "swz/sim/sweep.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "swz/factories.h"
-#include "swz/solver.h"
+#include "swz/layout/factories.h"
+#include "swz/solve/solver.h"
 
 namespace {
 

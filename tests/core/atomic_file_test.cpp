@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "swz/atomic_file.h"
+#include "swz/io/atomic_file.h"
 #include "swz/error.h"
 
 namespace swz {

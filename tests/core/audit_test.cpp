@@ -1,11 +1,11 @@
 // The shared-memory audit on small handwritten modules.
-#include "swz/audit.h"
+#include "swz/kernel/audit.h"
 
 #include <gtest/gtest.h>
 
-#include "swz/bank.h"
+#include "swz/sim/bank.h"
 #include "swz/error.h"
-#include "swz/ttgir.h"
+#include "swz/kernel/ttgir.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
 
 namespace swz {

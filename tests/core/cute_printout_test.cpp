@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/formats.h"
-#include "swz/shared.h"
-#include "swz/ttgir.h"
+#include "swz/layout/factories.h"
+#include "swz/io/formats.h"
+#include "swz/layout/shared.h"
+#include "swz/kernel/ttgir.h"
 
 namespace {
 

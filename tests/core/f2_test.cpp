@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "swz/error.h"
-#include "swz/f2.h"
+#include "swz/algebra/f2.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/shared.h"
+#include "swz/layout/factories.h"
+#include "swz/layout/shared.h"
 
 #include "test_support.h"
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/layout_io.h"
-#include "swz/shared.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
+#include "swz/layout/shared.h"
 
 #include "test_support.h"
 

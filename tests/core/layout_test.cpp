@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/layout.h"
+#include "swz/layout/factories.h"
+#include "swz/layout/layout.h"
 
 #include "test_support.h"
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 #include "swz/error.h"
-#include "swz/f2.h"
-#include "swz/factories.h"
-#include "swz/lemma.h"
-#include "swz/problem.h"
+#include "swz/algebra/f2.h"
+#include "swz/layout/factories.h"
+#include "swz/algebra/lemma.h"
+#include "swz/problem/problem.h"
 
 namespace {
 

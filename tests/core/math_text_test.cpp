@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "swz/math_text.h"
-#include "swz/quiz.h"
+#include "swz/teach/math_text.h"
+#include "swz/teach/quiz.h"
 
 namespace swz {
 namespace {
@@ -84,9 +84,9 @@ TEST(MathText, QuizExplanationsSayPowerOrXor) {
 }  // namespace
 }  // namespace swz
 
-#include "swz/lesson.h"
-#include "swz/lesson_pages.h"
-#include "swz/lesson_paths.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/lesson_pages.h"
+#include "swz/teach/lesson_paths.h"
 
 namespace swz {
 namespace {

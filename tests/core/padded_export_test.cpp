@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/factories.h"
-#include "swz/ttgir.h"
+#include "swz/export/export.h"
+#include "swz/layout/factories.h"
+#include "swz/kernel/ttgir.h"
 
 namespace swz {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/problem.h"
+#include "swz/layout/factories.h"
+#include "swz/problem/problem.h"
 
 #include "test_support.h"
 

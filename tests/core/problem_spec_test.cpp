@@ -1,6 +1,6 @@
 // The problem spec: one JSON form and one command-line form, both read and
 // printed by core; an exported header's command reproduces the header.
-#include "swz/problem_spec.h"
+#include "swz/problem/problem_spec.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <fstream>
 
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/factories.h"
-#include "swz/layout_io.h"
+#include "swz/export/export.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
 
 namespace swz {
 namespace {

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "swz/analysis.h"
-#include "swz/bank.h"
+#include "swz/sim/analysis.h"
+#include "swz/sim/bank.h"
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/lemma.h"
-#include "swz/problem.h"
+#include "swz/layout/factories.h"
+#include "swz/algebra/lemma.h"
+#include "swz/problem/problem.h"
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include <random>
 #include <vector>
 
-#include "swz/analysis.h"
+#include "swz/sim/analysis.h"
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/problem.h"
-#include "swz/sweep.h"
+#include "swz/layout/factories.h"
+#include "swz/problem/problem.h"
+#include "swz/sim/sweep.h"
 
 namespace {
 

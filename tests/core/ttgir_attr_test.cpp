@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "swz/error.h"
-#include "swz/ttgir.h"
+#include "swz/kernel/ttgir.h"
 
 #include "test_support.h"
 

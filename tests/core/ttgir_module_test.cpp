@@ -1,5 +1,5 @@
 // The TTGIR line reader: aliases, locations, module attributes, op signatures, and malformed text.
-#include "swz/ttgir_module.h"
+#include "swz/kernel/ttgir_module.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The core's views of a problem, which the GUI and the SVG figures draw.
 #include <gtest/gtest.h>
 
-#include "swz/analysis.h"
-#include "swz/problem.h"
-#include "swz/views.h"
+#include "swz/sim/analysis.h"
+#include "swz/problem/problem.h"
+#include "swz/problem/views.h"
 
 namespace swz {
 namespace {

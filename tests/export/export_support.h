@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "swz/export.h"
-#include "swz/factories.h"
-#include "swz/problem.h"
+#include "swz/export/export.h"
+#include "swz/layout/factories.h"
+#include "swz/problem/problem.h"
 
 namespace swz::test {
 

@@ -7,8 +7,8 @@
 
 #include "export_support.h"
 #include "swz/error.h"
-#include "swz/formats.h"
-#include "swz/layout_io.h"
+#include "swz/io/formats.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "export_support.h"
-#include "swz/svg.h"
+#include "swz/export/svg.h"
 
 namespace swz::test {
 namespace {

@@ -1,6 +1,6 @@
 // SVG figures: well-formed XML, one cell per element (or matrix entry), cells that
 // say what the core says (bank, owner, register, matrix bit), palette and escaping.
-#include "swz/svg.h"
+#include "swz/export/svg.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

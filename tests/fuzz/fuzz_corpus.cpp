@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "swz/error.h"
-#include "swz/formats.h"
+#include "swz/io/formats.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "swz/error.h"
-#include "swz/formats.h"
-#include "swz/layout_io.h"
+#include "swz/io/formats.h"
+#include "swz/io/layout_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swz/error.h"
-#include "swz/lesson.h"
+#include "swz/teach/lesson.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // Each step builds and analyses its problem twice (load, then claims): a few steps of a few KB

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "swz/error.h"
-#include "swz/problem.h"
+#include "swz/problem/problem.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 256) return 0;

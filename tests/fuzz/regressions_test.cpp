@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
-#include "swz/formats.h"
-#include "swz/layout_io.h"
-#include "swz/lesson.h"
+#include "swz/io/formats.h"
+#include "swz/io/layout_io.h"
+#include "swz/teach/lesson.h"
 
 #include "session.h"
 

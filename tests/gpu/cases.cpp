@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "swz/factories.h"
-#include "swz/solver.h"
+#include "swz/layout/factories.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gpu_tests {
 

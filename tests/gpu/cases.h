@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "swz/problem.h"
-#include "swz/solver.h"
+#include "swz/problem/problem.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gpu_tests {
 

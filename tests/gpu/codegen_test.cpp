@@ -5,7 +5,7 @@
 
 #include "cases.h"
 #include "swz/error.h"
-#include "swz/factories.h"
+#include "swz/layout/factories.h"
 #include "swz/gpu.h"
 
 namespace swz::gpu_tests {

@@ -16,10 +16,10 @@
 #include <gtest/gtest.h>
 
 #include "cases.h"
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
-#include "swz/solver.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gpu_tests {
 namespace {

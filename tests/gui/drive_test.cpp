@@ -6,8 +6,8 @@
 #include <GLFW/glfw3.h>
 
 #include "gui_fixture.h"
-#include "swz/analysis.h"
-#include "swz/solver.h"
+#include "swz/sim/analysis.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gui::test {
 

@@ -8,7 +8,7 @@
 #include <GLFW/glfw3.h>
 
 #include "gui_fixture.h"
-#include "swz/export.h"
+#include "swz/export/export.h"
 #include "swz/gpu.h"
 
 namespace swz::gui::test {

@@ -7,8 +7,8 @@
 
 #include "classroom.h"
 #include "gui_fixture.h"
-#include "swz/lesson.h"
-#include "swz/lesson_paths.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/lesson_paths.h"
 
 namespace swz::gui::test {
 

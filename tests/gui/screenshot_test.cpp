@@ -7,7 +7,7 @@
 #include <stb_image.h>
 
 #include "gui_fixture.h"
-#include "swz/problem.h"
+#include "swz/problem/problem.h"
 #include "theme.h"
 
 namespace swz::gui::test {

@@ -7,8 +7,8 @@
 
 #include "gui_fixture.h"
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/layout_io.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
 
 namespace swz::gui::test {
 

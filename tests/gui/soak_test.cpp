@@ -13,13 +13,13 @@
 #include <string>
 
 #include "gui_fixture.h"
-#include "swz/analysis.h"
-#include "swz/bank.h"
+#include "swz/sim/analysis.h"
+#include "swz/sim/bank.h"
 #include "swz/error.h"
-#include "swz/export.h"
-#include "swz/layout_io.h"
-#include "swz/lemma.h"
-#include "swz/solver.h"
+#include "swz/export/export.h"
+#include "swz/io/layout_io.h"
+#include "swz/algebra/lemma.h"
+#include "swz/solve/solver.h"
 
 #ifndef SWZ_SOAK_ACTIONS
 #define SWZ_SOAK_ACTIONS 10000

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swz/error.h"
-#include "swz/lesson.h"
+#include "swz/teach/lesson.h"
 
 namespace swz {
 namespace {

@@ -1,15 +1,15 @@
 // Text formats: exact Triton text, round trips through every format, CuTe
 // against the factories, and one test per bad-input class.
-#include "swz/formats.h"
+#include "swz/io/formats.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/recognize.h"
-#include "swz/solver.h"
+#include "swz/layout/factories.h"
+#include "swz/layout/recognize.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "swz/error.h"
-#include "swz/solver.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 namespace {

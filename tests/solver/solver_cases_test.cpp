@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/lemma.h"
-#include "swz/solver.h"
+#include "swz/layout/factories.h"
+#include "swz/algebra/lemma.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 namespace {

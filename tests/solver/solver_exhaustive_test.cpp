@@ -8,8 +8,8 @@
 #include <random>
 
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/solver.h"
+#include "swz/layout/factories.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 namespace {

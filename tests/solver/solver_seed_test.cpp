@@ -1,7 +1,7 @@
 // The seed's construction, step by step (seed 000, section 06).
 #include <gtest/gtest.h>
 
-#include "swz/solver.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 namespace {

@@ -10,9 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "swz/audit.h"
+#include "swz/kernel/audit.h"
 #include "swz/error.h"
-#include "swz/layout_io.h"
+#include "swz/io/layout_io.h"
 #include <nlohmann/json.hpp>
 
 namespace {

@@ -19,10 +19,10 @@
 #include <iostream>
 #include <map>
 
-#include "swz/corpus.h"
-#include "swz/factories.h"
-#include "swz/layout_io.h"
-#include "swz/solver.h"
+#include "swz/sim/corpus.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
+#include "swz/solve/solver.h"
 
 namespace {
 

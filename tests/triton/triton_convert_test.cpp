@@ -2,7 +2,7 @@
 // Triton 3.6 compiled and the H100 counted (tests/data/triton/conversions/h100-triton36.json):
 // per side the SASS instruction, the instructions one CTA executes (the kernels are straight-line
 // code: static count x warps) and the LSU wavefronts (st includes stmatrix, ld includes ldmatrix).
-#include "swz/triton_convert.h"
+#include "swz/kernel/triton_convert.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "swz/corpus.h"
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
-#include "swz/factories.h"
-#include "swz/layout_io.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
 
 namespace {
 

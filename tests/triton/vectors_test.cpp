@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swz/error.h"
-#include "swz/ttgir.h"
+#include "swz/kernel/ttgir.h"
 
 namespace {
 

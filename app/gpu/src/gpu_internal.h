@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "swz/problem.h"
+#include "swz/problem/problem.h"
 
 namespace swz::gpu::detail {
 

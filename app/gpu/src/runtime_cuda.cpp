@@ -21,7 +21,7 @@
 #include "cuda_support.h"
 #include "gpu_internal.h"
 #include "swz/error.h"
-#include "swz/factories.h"
+#include "swz/layout/factories.h"
 #include "swz/gpu.h"
 
 namespace swz::gpu {

@@ -41,8 +41,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "swz/corpus.h"
-#include "swz/problem.h"
+#include "swz/sim/corpus.h"
+#include "swz/problem/problem.h"
 
 namespace swz::gpu {
 

@@ -1,0 +1,65 @@
+// svg.h: figures for slides and papers, drawn from the core's own data.
+//
+// Views (the pictures of the article, one per call):
+//   tensor     the tensor, one cell per element, colored by the bank it lands in
+//              (hue = bank / 2, darker = odd bank; number = bank); optionally the
+//              elements one store or read instruction touches, outlined
+//   writer     who stores what: colored by owning thread (hue walks t0..t31, odd
+//   reader     threads darker), number = the register holding it
+//   matrix-a   the store layout A as a 0/1 matrix: columns = input bits
+//   matrix-b   (register, lane, warp), rows = coordinate bits
+//   matrix-m   the shared layout M: columns = offset bits (word / bank / segment),
+//              rows = coordinate bits; blue = the row-major structure, dark =
+//              what the swizzle folds in
+//
+// Every element (or matrix entry) is one <rect class="cell ..."> with data-*
+// attributes (data-row, data-col, data-bank, data-thread, ...), so a test or a
+// script can count and read the cells. Output is well-formed XML, SVG 1.1
+// colors (#rrggbb), integer coordinates: the same problem gives the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "swz/problem/problem.h"
+
+namespace swz {
+
+enum class FigureView { Tensor, Writer, Reader, MatrixA, MatrixB, MatrixM };
+
+enum class TracedAccess { None, Store, Read };
+
+struct FigureOptions {
+  int highlight_thread = -1;  // writer/reader: ring this thread's elements (-1: none)
+  bool labels = true;         // numbers in the cells, where the cells are large enough
+  std::string title;          // "" = a title naming the problem and the view
+  // tensor: outline the elements one instruction touches (solid: lower half-warp, dashed:
+  // upper), and give its wavefronts in the caption, as the simulator counts them.
+  TracedAccess trace = TracedAccess::None;
+  int trace_step = 0;  // register step of that instruction
+  int trace_warp = 0;
+};
+
+// Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).
+std::string figure_svg(const Problem& problem, FigureView view, const FigureOptions& options = {});
+
+FigureView parse_figure_view(std::string_view text);  // throws naming the known views
+std::string_view figure_view_name(FigureView view);
+std::vector<std::string_view> figure_view_names();
+
+// The palette of banks and threads: hue = (index / 2) spread over the circle,
+// odd indices darker, so neighbours 2k, 2k+1 share a hue.
+struct Rgb {
+  std::uint8_t r = 0, g = 0, b = 0;
+  bool operator==(const Rgb&) const = default;
+};
+Rgb palette_color(int index, int count);
+std::string hex_color(Rgb color);  // "#rrggbb"
+
+// Text for XML content and attribute values: markup characters escaped,
+// control characters and invalid UTF-8 replaced by '?'.
+std::string xml_escape(std::string_view text);
+
+}  // namespace swz

@@ -1,0 +1,104 @@
+// problem_spec.h: a problem as the user states it, in one place.
+//
+// A ProblemSpec holds what the user chose, not what follows from it: the
+// preset to start from and what replaces its parts. build_problem() turns it
+// into the Problem the simulator, the lemma and the solver take, and checks it
+// there, once. The CLI parses it from flags, the GUI edits it (every undo step
+// is one spec) and saves it in sessions, an exported header prints it back as
+// the command that regenerates the header:
+//
+//   --preset transpose16x32 --mask 2,4,8,16          a preset and its toggle-grid masks
+//   --preset transpose16x32 --shape 64x64 --bits 16  the preset, as a transpose of another tile
+//   --src A.json --dst B.json [--bits 16]            a custom problem: writer and reader from files
+//   --preset P --src A.json                          the preset with another writer (same shape)
+//   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
+//   ... --banks 16 --warp-size 64                    the bank model
+//   ... --write-vec-bits 64 --read-vec-bits 32       the widest vector each side may use
+//   --spec P.json                                    all of the above as one JSON object
+//
+// The shared layout is `shared` if given, else the named layout `variant`,
+// else the grid `masks` (empty: the preset's default). Every error names its
+// field as "key (--flag)", the same words in the CLI and the GUI.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "swz/layout/layout.h"
+#include "swz/problem/problem.h"
+
+namespace swz {
+
+// A layout the user brought, with where it came from.
+struct SpecLayout {
+  LinearLayout layout;  // distributed (register, lane, warp) or shared (offset)
+  std::string origin;   // the file it was read from, or a description ("solver's answer"); "" = given inline
+  bool operator==(const SpecLayout&) const = default;
+};
+
+struct ProblemSpec {
+  std::string preset = kDefaultPreset;  // "" = custom: writer and reader both given
+  std::vector<std::int64_t> shape;      // a 2-D tile: the preset's transpose redrawn at this size; empty = the preset's
+  int element_bits = 0;                 // 0 = the preset's (custom: the files', else 16)
+  int banks = 0;                        // 0 = the preset's
+  int warp_size = 0;                    // 0 = the preset's
+  int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
+  int read_vec_bits = 0;                // ... the reader
+  std::optional<SpecLayout> writer;     // A, replacing the preset's store layout
+  std::optional<SpecLayout> reader;     // B, replacing the preset's read layout
+  std::optional<SpecLayout> shared;     // the shared layout, over the variant and the masks
+  std::string variant;                  // a preset's named layout
+  std::vector<std::uint32_t> masks;     // toggle grid: masks[j] = the column bits row bit j folds into
+  bool operator==(const ProblemSpec&) const = default;
+};
+
+// The checked problem. Throws swz::Error naming the field.
+Problem build_problem(const ProblemSpec& spec);
+// A spec that builds `problem` again, when a preset with masks, a named layout
+// and a bank count does (checked by building it); nullopt otherwise.
+std::optional<ProblemSpec> spec_of(const Problem& problem);
+
+// [SECTION] JSON form: {"preset", "shape", "element_bits", "banks", "warp_size",
+// "write_vec_bits", "read_vec_bits", "writer", "reader", "shared" ({"origin", "layout"}),
+// "variant", "masks"}. Every key optional; unknown keys and wrong types are refused
+// naming the key (prefixed with `where`, e.g. "session file: 'problem.").
+nlohmann::json to_json(const ProblemSpec& spec);
+ProblemSpec spec_from_json(const nlohmann::json& j, const std::string& where);
+ProblemSpec load_spec_file(const std::string& path);
+
+// [SECTION] Command-line form: the problem's flags as given (text, unparsed);
+// front ends collect them and core reads them.
+struct ProblemArguments {
+  std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
+      read_vec_bits;
+  // The member a flag fills ("--mask" -> mask); the order of problem_flags().
+  std::optional<std::string>& slot(std::string_view flag);
+  bool operator==(const ProblemArguments&) const = default;
+};
+// Reads and checks the flags (files are read here); throws naming the flag. With
+// `check_problem` the spec's problem is also built once, so a bad combination fails before any work.
+ProblemSpec parse_problem_arguments(const ProblemArguments& arguments, bool check_problem = true);
+// Flags that reproduce the spec. A layout that came from no file is named
+// `<stem>.<role>.json` (writer, reader, shared): the file `export --format json` and
+// the GUI's layout save write.
+std::vector<std::string> problem_arguments(const ProblemSpec& spec, const std::string& stem = "layout");
+
+// Every flag parse_problem_arguments reads, with its one-line help, for front ends to list.
+struct ProblemFlag {
+  const char* flag;  // "--mask"
+  const char* key;   // "masks"
+  const char* help;
+};
+const std::vector<ProblemFlag>& problem_flags();
+
+// "64x128" -> {64, 128}; throws on malformed text or sizes outside 2..65536 that are not powers of two.
+std::vector<std::int64_t> parse_shape(const std::string& text);
+
+// A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out.
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits);
+
+}  // namespace swz

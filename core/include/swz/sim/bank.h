@@ -1,0 +1,156 @@
+// bank.h: the bank model and the brute-force simulator.
+//
+// Shared memory is `banks` banks of `bank_bytes` each, dealt round robin:
+//   bank(byte_address) = (byte_address / bank_bytes) % banks
+// A warp instruction is served in phases, groups of lanes fixed by lane id
+// (all 32 lanes for <= 32-bit accesses, half-warps for 64-bit, quarter-warps
+// for 128-bit, one 8x8 matrix per phase for ldmatrix). A phase costs
+//   max over banks of (distinct bank words the phase touches in that bank)
+// wavefronts: lanes reading the same word share it (broadcast). An
+// instruction's wavefronts are the sum over its phases; its ideal is the
+// number of phases; conflicts = wavefronts - ideal.
+//
+// The rules themselves live in one place, serve() in warp_access.h, measured
+// on the H100: a 64- or 128-bit *load* whose lanes all read the same address
+// as their partner lane ^ 1 (or lane ^ 2) is served in phases twice as wide.
+// The simulator reproduces this; the algebra (lemma.h) counts the narrow
+// phases, an upper bound there, and says so.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "swz/layout/layout.h"
+#include "swz/layout/shared.h"
+#include "swz/sim/warp_access.h"
+
+namespace swz {
+
+struct BankModel {
+  int banks = 32;       // number of banks
+  int bank_bytes = 4;   // width of one bank word
+  int warp_size = 32;   // lanes per warp
+  int wavefront_bytes() const { return banks * bank_bytes; }
+  // Where a byte lives: its bank, and its segment (the row of all banks it falls in).
+  int bank_of(std::uint64_t byte_address) const {
+    return static_cast<int>((byte_address / static_cast<std::uint64_t>(bank_bytes)) % static_cast<std::uint64_t>(banks));
+  }
+  std::uint64_t segment_of(std::uint64_t byte_address) const {
+    return byte_address / static_cast<std::uint64_t>(wavefront_bytes());
+  }
+  bool operator==(const BankModel&) const = default;
+};
+void check_bank_model(const BankModel& model);  // throws swz::Error
+
+// First byte of the element at element offset `element_offset` (sub-byte elements share a byte).
+constexpr std::uint64_t byte_address_of(std::uint64_t element_offset, int element_bits) {
+  return element_offset * static_cast<std::uint64_t>(element_bits) / 8;
+}
+
+enum class AccessKind { Load, Store };
+
+struct Access {
+  LinearLayout layout;                 // register, lane, warp (block ignored) -> tensor coords
+  AccessKind kind = AccessKind::Load;
+  int ldmatrix = 0;                    // 0: LDS/STS; 1, 2, 4: ldmatrix (a load) or stmatrix (a store) .x1/.x2/.x4
+                                       // (layout = the 16-byte rows lanes address)
+  int vec_bits = 0;                    // bits per lane per instruction; 0 = widest allowed (<= 128)
+  bool trans = false;                  // ldmatrix / stmatrix .trans: who receives which element (same addresses)
+};
+
+// The vector width an access uses, and what stopped it growing.
+struct VectorChoice {
+  int elements = 1;   // consecutive registers per lane per instruction
+  int bits = 0;       // elements * element_bits
+  std::string limit;  // why not wider
+};
+VectorChoice choose_vector(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
+
+struct LaneAccess {
+  int lane = 0;
+  bool active = true;              // ldmatrix .x1/.x2 leave upper lanes idle
+  BitVec coord = 0;                // flat coordinate of the lane's first element
+  std::uint32_t offset = 0;        // element offset
+  std::uint64_t byte_address = 0;  // offset * element_bits / 8
+  int bank = 0;
+  int phase = 0;
+  int words = 1;                   // bank words the lane's vector spans
+  int register_index = 0;          // first register of the vector
+};
+
+struct InstructionResult {
+  int warp = 0, step = 0;
+  int wavefronts = 0, ideal = 0;
+  bool merged = false;                  // phases widened by paired lanes (warp_access.h)
+  std::vector<int> phase_wavefronts;    // after merging
+  std::vector<int> bank_words;          // distinct words per bank, summed over phases
+  std::vector<LaneAccess> lanes;        // filled by trace_instruction()
+};
+
+struct AccessResult {
+  int element_bits = 32;
+  VectorChoice vector;
+  int lanes_per_phase = 32;
+  int phases = 1;                    // before any merge
+  int steps = 1, warps = 1;          // instructions = steps * warps
+  int wavefronts = 0;                // worst instruction
+  int ideal_wavefronts = 0;          // of the worst instruction
+  int conflicts = 0;                 // wavefronts - ideal of the worst instruction
+  double mean_wavefronts = 0;
+  std::int64_t total_wavefronts = 0, total_ideal = 0;
+  std::vector<int> per_instruction;  // index = warp * steps + step
+  bool merged = false;
+  int instructions() const { return steps * warps; }
+};
+
+AccessResult simulate(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
+InstructionResult trace_instruction(const Access& access, const SharedLayout& shared, int element_bits,
+                                    const BankModel& model, int warp, int step);
+
+// The warp instruction the simulator serves for (warp, step): its kind and each
+// lane's byte address, as the bank rules (warp_access.h) and a probe take it.
+WarpRequest warp_request(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model,
+                         int warp, int step);
+
+// Some instructions of an access under a linear shared layout given as its
+// address function (coordinates -> element offset), with no table: how the
+// solver checks tensors too large for one. The access uses vectors of
+// 2^vector_log2 registers (the caller's choice; not searched). One result per
+// (warp, step) pair, in order.
+std::vector<InstructionResult> simulate_linear(const Access& access, const BitMatrix& coords_to_offset, int vector_log2,
+                                               int element_bits, const BankModel& model,
+                                               const std::vector<std::pair<int, int>>& warp_steps);
+
+// [SECTION] Access geometry: every count the simulator, the lemma, the solver,
+// the sweep and the pictures take from the bank model, in one place.
+//
+// How the bank model splits an element offset (32 banks of 4 bytes, 16-bit elements):
+//
+//   offset bit:  9 8 7 6 | 5 4 3 2 1 | 0
+//                segment |   bank    | within word
+//                        ^ segment_start = log2(32 banks * 32 bits / 16 bits) = 6
+//                                    ^ within_word = log2(32 bits / 16 bits) = 1
+//
+// and how an instruction's lanes are served: in phases of lanes_per_phase lanes
+// (all 32 for <= 32-bit vectors, 16 for 64-bit, 8 for 128-bit and ldmatrix), so
+// one instruction costs at least `phases` wavefronts.
+struct OffsetBits {
+  int within_word = 0;    // offset bits inside one bank word (0 for elements of a word or more)
+  int segment_start = 0;  // the first offset bit that picks the segment (the row of all banks)
+  int bank_bits() const { return segment_start - within_word; }
+};
+OffsetBits offset_bits(const BankModel& model, int element_bits);
+
+struct AccessGeometry {
+  OffsetBits offset;
+  int vector_bits = 32;      // bits per lane per instruction (ldmatrix / stmatrix: 128)
+  int active_lanes = 32;     // lanes that carry an address (ldmatrix .xN: 8N)
+  int lanes_per_phase = 32;  // lanes served together
+  int phases = 1;            // active_lanes / lanes_per_phase: the ideal wavefronts of one instruction
+};
+// `vector_bits`: the width one lane moves per instruction (0: the access's own, else 8).
+AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model);
+
+}  // namespace swz

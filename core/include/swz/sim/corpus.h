@@ -1,0 +1,79 @@
+// corpus.h: warp instructions measured on real GPUs, and their replay.
+//
+// A corpus file holds one JSON object per line, each one warp instruction as a
+// GPU ran it and what its counters said:
+//
+//   {"device": "NVIDIA H100 80GB HBM3", "cc": "9.0", "date": "2026-11-23", "seed": 7, "case": 12,
+//    "kind": "LDS.64", "pattern": "few", "shared_bytes": 49152,
+//    "addresses": [0, 8, -1, ...32 lanes, -1 = inactive], "wavefronts": 2, "instructions": 1}
+//
+// `swizzle calibrate` writes such files on a GPU machine (cases from
+// generate_cases(), measured by the CUDA backend); `swizzle replay` and the
+// tests read them back and hold serve() (warp_access.h) to every line.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "swz/sim/bank.h"
+#include "swz/sim/warp_access.h"
+
+namespace swz {
+
+struct CorpusCase {
+  WarpRequest request;
+  std::string pattern;               // how the addresses were drawn (generate_cases)
+  std::int64_t shared_bytes = 49152; // the probe's shared-memory size
+  std::uint64_t seed = 0;
+  int index = 0;                     // case number within its calibration run
+  int line = 0;                      // 1-based line in the corpus file it was read from (0: not read)
+  // measured
+  std::string device, compute_capability, date;
+  std::int64_t wavefronts = -1;      // counter total over the kernel (one warp, one instruction)
+  std::int64_t instructions = -1;    // SASS instructions the counters saw
+};
+
+// One line, no trailing newline.
+std::string to_jsonl(const CorpusCase& c);
+// Reads every line of a corpus; throws swz::Error "name:line: what is wrong" at the first bad line.
+std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name);
+std::vector<CorpusCase> read_corpus_file(const std::string& path);
+
+// Random cases for a calibration run: `count` instructions of the given kinds
+// (round robin, so every kind gets its share), addresses drawn from a mix of
+// patterns (linear maps over F2, a few distinct addresses shared by many lanes,
+// strides, random rows, partial warps), deterministic in `seed`.
+std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
+                                       std::int64_t shared_bytes = 49152);
+
+struct ReplayTally {
+  int cases = 0, agree = 0;
+  int not_modelled = 0;  // cases of kinds the model does not predict (cp.async), neither agree nor disagree
+  int disagree() const { return cases - agree - not_modelled; }
+};
+struct ReplayMismatch {
+  std::string device;
+  int line = 0;  // 1-based line in its file (0 when not from a file)
+  std::string file;
+  CorpusCase measured;
+  int predicted = 0;  // wavefronts per instruction
+  std::string rule;
+};
+struct ReplayReport {
+  ReplayTally all;
+  std::map<std::string, ReplayTally> by_instruction;
+  std::map<std::string, std::map<std::string, ReplayTally>> by_device;  // device -> instruction -> tally
+  std::vector<ReplayMismatch> disagree;                                  // the first `keep`
+};
+// Serves every case and tallies it against its measurement; keeps the first `keep` disagreements.
+void replay_into(ReplayReport& report, const std::vector<CorpusCase>& cases, const BankModel& model, const std::string& file = "",
+                 std::size_t keep = 20);
+nlohmann::json to_json(const ReplayReport& report);
+std::string to_text(const ReplayReport& report);
+
+}  // namespace swz

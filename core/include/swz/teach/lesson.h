@@ -1,0 +1,112 @@
+// lesson.h: lessons, the data files that walk a class through the workbench.
+//
+// A lesson is a JSON file (assets/lessons/*.json, format in its README.md): a
+// title and a list of steps. Each step puts the workbench in one state (a
+// preset, its shared layout, the access and register step on show), says what
+// to look at in a few sentences, names what to highlight, and makes claims the
+// core can check:
+//
+//   {"title": "The pileup", "preset": "transpose16x32", "layout": "unswizzled",
+//    "access": "read", "text": ["..."], "highlight": ["tensor.col.0"],
+//    "claims": {"read.wavefronts": 16, "read.intersection_dim": 4}}
+//
+// Loading validates everything (keys, preset, layout, masks, register step,
+// highlight targets, claim quantities and their value types) and throws
+// swz::Error with one line naming the file, the step and the problem. Whether
+// a claim *holds* is a separate question (check_claims): a lesson whose claims
+// drift from the core still loads, and the front end shows which claim is off.
+//
+// Steps inherit what they do not say from the step before (preset, layout,
+// access, register step); a step that names a new preset starts from that
+// preset's default layout. The loader resolves this, so every LessonStep
+// below is complete.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "swz/sim/analysis.h"
+#include "swz/layout/layout.h"
+#include "swz/problem/problem.h"
+
+namespace swz {
+
+inline constexpr const char* kLessonFormat = "swizzle-workbench-lesson";
+inline constexpr int kLessonVersion = 1;
+
+enum class LessonAccess { Store, Read };
+
+struct LessonClaim {
+  std::string quantity;     // "read.wavefronts", "bank(0,4)", ... (see measure())
+  nlohmann::json expected;  // number, bool, string or array, as written
+};
+
+struct LessonStep {
+  std::string title;
+  std::vector<std::string> paragraphs;
+  std::string preset;
+  // The shared layout, exactly one of: a named layout of the preset, masks on its toggle grid,
+  // or a layout in text (CuTe / Triton / MLIR / JSON), kept as written and as parsed.
+  std::string layout;
+  std::optional<std::vector<std::uint32_t>> masks;
+  std::string shared_text;
+  std::optional<LinearLayout> shared;  // offset -> coords, parsed from shared_text
+  LessonAccess access = LessonAccess::Read;
+  int step = 0;                        // register step shown in the trace
+  std::vector<std::string> highlight;  // "panel:grid", "tensor.col.0", "grid.cell.0.1", ...
+  std::vector<LessonClaim> claims;
+};
+
+struct Lesson {
+  std::string name;  // the file's stem: what --lesson NAME selects
+  std::string title;
+  std::string summary;
+  int order = 100;   // lessons list in (order, name) order
+  std::vector<LessonStep> steps;
+};
+
+// The workbench's panel ids a step may highlight as "panel:ID".
+const std::vector<std::string>& lesson_panel_ids();
+
+// Parses and validates a lesson; `origin` (a file name) starts every message.
+Lesson parse_lesson(const nlohmann::json& j, const std::string& name, const std::string& origin);
+// Reads, parses and validates a lesson file; the name is the file's stem.
+Lesson load_lesson_file(const std::filesystem::path& path);
+// The *.json files of a directory, sorted by name (empty when it does not exist).
+std::vector<std::filesystem::path> lesson_files(const std::filesystem::path& dir);
+
+// The problem a step shows: its preset with its shared layout.
+Problem problem_for_step(const LessonStep& step);
+
+// The value of one claimable quantity on a problem and its analysis; throws swz::Error
+// for an unknown quantity or bad arguments. `side.` is "store." or "read.":
+//   side.wavefronts, side.ideal_wavefronts, side.conflicts, side.ways, side.verdict,
+//   side.steps, side.vec_bits, side.step_wavefronts (at the step's register step, warp 0),
+//   side.lemma_applies, side.agrees, side.intersection_dim, side.predicted_wavefronts,
+//   side.intersection_basis, side.segment_basis, side.thread_basis (lists of "m0^n1")
+//   masks, layout.linear, layout.description
+//   bank(m,n), offset(m,n), chunk(m,n)   where element (m, n) lives (chunk: 16-byte chunk in its 128-byte line)
+//   column_banks(n), row_banks(m)        distinct banks the tile's column / row occupies
+//   xor_table(R,C).row(m)                n ^ m for n < C: where row m's elements go under "XOR by the row"
+//   xor_table(R,C).out_of_bounds         the cells [m, n] of an RxC tile whose n ^ m falls outside the C columns
+nlohmann::json measure(const std::string& quantity, const Problem& problem, const ProblemAnalysis& analysis, int register_step);
+
+struct ClaimCheck {
+  LessonClaim claim;
+  nlohmann::json actual;
+  bool holds = false;
+};
+// Every claim of the step against the core (lists of basis vectors compare as sets).
+std::vector<ClaimCheck> check_claims(const LessonStep& step, const Problem& problem, const ProblemAnalysis& analysis);
+std::vector<ClaimCheck> check_claims(const LessonStep& step);
+
+// Where row m's elements go when each is XORed with the row index: n ^ m for n < cols.
+// Entries >= cols fall outside the tile (a width that is not a power of two).
+std::vector<std::int64_t> xor_swizzle_row(std::int64_t row, std::int64_t cols);
+
+}  // namespace swz

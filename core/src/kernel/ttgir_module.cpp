@@ -1,0 +1,408 @@
+// ttgir_module.cpp: the line reader of ttgir_module.h.
+#include "swz/kernel/ttgir_module.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <unordered_map>
+
+#include "swz/error.h"
+
+namespace swz::ttgir {
+
+namespace {
+
+struct Context {
+  const std::string& path;
+  int line = 0;
+  [[noreturn]] void error(std::size_t column0, const std::string& expected) const {
+    fail("{}:{}:{}: expected {}", path, line, column0 + 1, expected);
+  }
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Bracket depth change of a line, strings skipped; throws on a closer with no opener inside the line's own brackets.
+struct Brackets {
+  int braces = 0;  // { } may span lines (regions); others must close on their line
+};
+
+void check_line_brackets(std::string_view line, std::size_t indent, Brackets& state, const Context& ctx) {
+  static thread_local std::vector<std::pair<char, std::size_t>> stack;
+  stack.clear();
+  bool in_string = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        break;
+      case '(':
+        if (i + 1 < line.size() && line[i + 1] == '{') break;  // "({": a region; its "})" closes it
+        stack.emplace_back(c, i);
+        break;
+      case '[':
+      case '<':
+        stack.emplace_back(c, i);
+        break;
+      case '{':
+        stack.emplace_back(c, i);
+        break;
+      case ')':
+      case ']':
+      case '>': {
+        if (c == '>' && i > 0 && line[i - 1] == '-') break;  // "->"
+        const char open = c == ')' ? '(' : c == ']' ? '[' : '<';
+        if (c == '>' && (stack.empty() || stack.back().first != '<')) break;  // a comparison, e.g. in a predicate name
+        if (c == ')' && i > 0 && line[i - 1] == '}' && (stack.empty() || stack.back().first != '(')) break;  // "})"
+        if (stack.empty() || stack.back().first != open)
+          ctx.error(indent + i, fmt::format("no '{}' here (nothing open to close)", c));
+        stack.pop_back();
+        break;
+      }
+      case '}':
+        if (!stack.empty() && stack.back().first == '{') {
+          stack.pop_back();
+        } else if (!stack.empty()) {
+          ctx.error(indent + i, fmt::format("'{}' to close the '{}' at column {}",
+                                            stack.back().first == '('   ? ')'
+                                            : stack.back().first == '[' ? ']'
+                                                                        : '>',
+                                            stack.back().first, indent + stack.back().second + 1));
+        } else {
+          if (state.braces == 0) ctx.error(indent + i, "no '}' here (no region is open)");
+          --state.braces;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (in_string) ctx.error(indent + line.size(), "a closing '\"'");
+  for (const auto& [c, at] : stack) {
+    if (c == '{') {
+      ++state.braces;
+      continue;
+    }
+    ctx.error(indent + line.size(), fmt::format("'{}' to close the '{}' at column {}",
+                                                c == '('   ? ')'
+                                                : c == '[' ? ']'
+                                                           : '>',
+                                                c, indent + at + 1));
+  }
+}
+
+// Top-level split (outside any brackets) on a separator.
+std::vector<std::string_view> split_top(std::string_view s, std::string_view sep) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  bool in_string = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"')
+      in_string = true;
+    else if (c == '(' || c == '[' || c == '{' || c == '<')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-'))) && depth > 0)
+      --depth;
+    else if (depth == 0 && s.substr(i, sep.size()) == sep) {
+      parts.push_back(s.substr(start, i - start));
+      start = i + sep.size();
+      i += sep.size() - 1;
+    }
+  }
+  parts.push_back(s.substr(start));
+  return parts;
+}
+
+// Position of the first top-level occurrence of `sep`, or npos.
+std::size_t find_top(std::string_view s, std::string_view sep) {
+  const auto parts = split_top(s, sep);
+  return parts.size() < 2 ? std::string_view::npos : static_cast<std::size_t>(parts[0].size());
+}
+
+bool interesting(std::string_view op) {
+  for (std::string_view p : {"ttg.", "triton_gpu.", "ttng.", "triton_nvidia_gpu.", "amdg.", "amdgpu."})
+    if (op.substr(0, p.size()) == p) return true;
+  // tt ops whose lowering may go through shared memory.
+  for (std::string_view o : {"tt.reduce", "tt.scan", "tt.gather", "tt.histogram", "tt.descriptor_load", "tt.descriptor_store",
+                             "tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"})
+    if (op == o) return true;
+  return false;
+}
+
+// A type list: "(a, b)", "a, b", "a * b" (warp_group_dot). Kernels repeat a few types: each is parsed once.
+std::vector<Type> parse_types(std::string_view text, std::size_t column0, const Context& ctx,
+                              std::unordered_map<std::string, Type>& cache) {
+  std::vector<Type> types;
+  text = trim(text);
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
+  for (auto comma : split_top(text, ","))
+    for (auto part : split_top(comma, " * ")) {
+      std::string t(trim(part));
+      if (t.empty()) continue;
+      if (t.front() == '<') t = "!ttg.memdesc" + t;  // async_copy prints its destination as <...>
+      if (auto it = cache.find(t); it != cache.end()) {
+        types.push_back(it->second);
+        continue;
+      }
+      try {
+        types.push_back(parse_type(t));
+        cache.emplace(t, types.back());
+      } catch (const Error& e) {
+        ctx.error(column0 + static_cast<std::size_t>(part.data() - text.data()), fmt::format("a type ({})", e.what()));
+      }
+    }
+  return types;
+}
+
+// The file:line:col inside a loc(...) text, or a #locN it refers to.
+struct LocDef {
+  std::string direct;  // "file.py:12:5"
+  std::string ref;     // "#loc3"
+};
+
+LocDef parse_loc(std::string_view body) {
+  LocDef d;
+  // loc("file":12:5), loc("name"("file":1:2)), loc("name"(#loc3)), loc(callsite(#loc1 at #loc2)), loc(fused[...]), loc(unknown)
+  std::size_t q = body.find('"');
+  while (q != std::string_view::npos) {
+    const std::size_t end = body.find('"', q + 1);
+    if (end == std::string_view::npos) break;
+    if (end + 1 < body.size() && body[end + 1] == ':') {
+      std::size_t p = end + 2;
+      while (p < body.size() && (std::isdigit(static_cast<unsigned char>(body[p])) || body[p] == ':')) ++p;
+      d.direct = fmt::format("{}{}", body.substr(q + 1, end - q - 1), body.substr(end + 1, p - end - 1));
+      return d;
+    }
+    q = body.find('"', end + 1);
+  }
+  if (const std::size_t h = body.find("#loc"); h != std::string_view::npos) {
+    std::size_t p = h + 1;
+    while (p < body.size() && (std::isalnum(static_cast<unsigned char>(body[p])) || body[p] == '_')) ++p;
+    d.ref = std::string(body.substr(h, p - h));
+  }
+  return d;
+}
+
+bool known_layout_attribute(std::string_view value) {
+  for (std::string_view dialect : {"#ttg.", "#triton_gpu."}) {
+    if (value.substr(0, dialect.size()) != dialect) continue;
+    const std::string_view kind = value.substr(dialect.size(), value.find('<') - dialect.size());
+    for (std::string_view k : {"blocked", "slice", "nvidia_mma", "dot_op", "amd_mfma", "amd_wmma", "linear", "swizzled_shared",
+                               "nvmma_shared", "padded_shared", "shared_linear"})
+      if (kind == k) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Module read_module(const std::string& text, const std::string& path) {
+  Module m;
+  m.path = path;
+  Context ctx{path};
+  Brackets brackets;
+  std::unordered_map<std::string, LocDef> locs;
+  std::unordered_map<std::string, Type> types;
+  std::size_t start = 0;
+  int line_no = 0;
+  bool saw_module = false;
+  std::vector<std::pair<std::size_t, int>> region_ops;  // tt.reduce / tt.scan waiting for their "})" line
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view raw(text.data() + start, end - start);
+    start = end + 1;
+    ctx.line = ++line_no;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.substr(0, 2) == "//") continue;
+    const std::size_t indent = static_cast<std::size_t>(line.data() - raw.data());
+    check_line_brackets(line, indent, brackets, ctx);
+    if (line.front() == '#') {
+      const std::size_t eq = line.find(" = ");
+      if (eq == std::string_view::npos) ctx.error(indent + line.size(), "' = ' after an alias name");
+      const std::string name(trim(line.substr(1, eq - 1)));
+      const std::string_view value = trim(line.substr(eq + 3));
+      if (value.substr(0, 4) == "loc(") {
+        locs[name] = parse_loc(value);
+        continue;
+      }
+      // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
+      if (known_layout_attribute(value)) {
+        try {
+          (void)parse_attribute(std::string(value));
+        } catch (const Error& e) {
+          ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
+        }
+      }
+      m.aliases[name] = std::string(value);
+      continue;
+    }
+    if (line.substr(0, 6) == "module") {
+      saw_module = true;
+      if (const std::size_t a = line.find("attributes {"); a != std::string_view::npos) {
+        const std::size_t close = line.rfind('}');
+        try {
+          const AttrNode dict = parse_attribute(std::string(line.substr(a + 11, close - a - 10)));
+          for (const auto& [k, v] : dict.fields) {
+            if (k == "ttg.num-warps" || k == "triton_gpu.num-warps") m.num_warps = static_cast<int>(v.integer);
+            if (k == "ttg.threads-per-warp" || k == "triton_gpu.threads-per-warp")
+              m.threads_per_warp = static_cast<int>(v.integer);
+            if (k == "ttg.num-ctas" || k == "triton_gpu.num-ctas") m.num_ctas = static_cast<int>(v.integer);
+            if (k == "ttg.target" || k == "triton_gpu.target") m.target = v.text;
+          }
+        } catch (const Error& e) {
+          ctx.error(indent + a + 11, fmt::format("module attributes ({})", e.what()));
+        }
+      }
+      continue;
+    }
+    // "}) : (types) -> types loc(...)": the end of a tt.reduce / tt.scan region, which prints the
+    // op's types and location there.
+    if (line.substr(0, 2) == "})" && !region_ops.empty() && brackets.braces == region_ops.back().second - 1) {
+      Op& op = m.ops[region_ops.back().first];
+      region_ops.pop_back();
+      std::string_view body = line.substr(2);
+      if (const std::size_t l = body.rfind(" loc("); l != std::string_view::npos && body.back() == ')') {
+        const std::string_view loc = body.substr(l + 1);
+        const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
+        op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
+        op.loc = d.direct;
+        body = body.substr(0, l);
+      }
+      if (const std::size_t colon = find_top(body, " : "); colon != std::string_view::npos) {
+        const std::string_view sig = trim(body.substr(colon + 3));
+        const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
+        const std::size_t arrow = find_top(sig, " -> ");
+        op.operand_types = parse_types(arrow == std::string_view::npos ? sig : sig.substr(0, arrow), column0, ctx, types);
+        if (arrow != std::string_view::npos) {
+          // A scalar result (f32) is no type we model: only tensor results are kept.
+          try {
+            op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
+          } catch (const Error&) {
+          }
+        }
+      }
+      continue;
+    }
+    // An op: [%r, ... =] name ...
+    std::string_view rest = line;
+    std::vector<std::string> results;
+    if (rest.front() == '%') {
+      const std::size_t eq = find_top(rest, " = ");
+      if (eq == std::string_view::npos) ctx.error(indent + rest.size(), "' = ' after the results");
+      for (auto r : split_top(rest.substr(0, eq), ",")) {
+        std::string name(trim(r));
+        if (name.empty() || name.front() != '%') ctx.error(indent, "a result name (%name)");
+        results.push_back(std::move(name));
+      }
+      rest = trim(rest.substr(eq + 3));
+    }
+    std::string_view op_name;
+    if (!rest.empty() && rest.front() == '"') {
+      const std::size_t q = rest.find('"', 1);
+      op_name = rest.substr(1, q - 1);
+    } else {
+      std::size_t p = 0;
+      while (p < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[p])) || rest[p] == '_' || rest[p] == '.')) ++p;
+      op_name = rest.substr(0, p);
+    }
+    if (op_name.empty()) {
+      if (!results.empty()) ctx.error(indent + static_cast<std::size_t>(rest.data() - line.data()), "an op name after '='");
+      continue;  // "} loc(...)", "^bb0(...)", ...
+    }
+    if (!interesting(op_name)) continue;
+    Op op;
+    op.line = line_no;
+    op.column = static_cast<int>(indent + static_cast<std::size_t>(rest.data() - line.data())) + 1;
+    op.name = std::string(op_name);
+    op.results = std::move(results);
+    std::string_view body = rest.substr(op_name.size() + (rest.front() == '"' ? 2 : 0));
+    // Trailing loc(...).
+    if (const std::size_t l = body.rfind(" loc("); l != std::string_view::npos && body.back() == ')') {
+      const std::string_view loc = body.substr(l + 1);
+      const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
+      op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
+      op.loc = d.direct;
+      body = body.substr(0, l);
+      while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
+    }
+    const std::size_t colon = find_top(body, " : ");
+    const std::string_view head = colon == std::string_view::npos ? body : body.substr(0, colon);
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      if (head[i] == '{' || (head[i] == '<' && i + 1 < head.size() && head[i + 1] == '{')) {
+        const std::size_t close = head.rfind('}');
+        if (close != std::string_view::npos && close > i) op.attributes = std::string(head.substr(i, close - i + 1));
+        break;
+      }
+      if (head[i] == '%') {
+        std::size_t p = i + 1;
+        while (p < head.size() && (std::isalnum(static_cast<unsigned char>(head[p])) || head[p] == '_' || head[p] == '#')) ++p;
+        op.operands.emplace_back(head.substr(i, p - i));
+        std::size_t q = p;
+        while (q < head.size() && head[q] == ' ') ++q;
+        if (op.operands.size() == 1 && q < head.size() && head[q] == '[') {
+          p = q;
+          const std::size_t close = head.find(']', p);
+          if (close == std::string_view::npos) ctx.error(indent + static_cast<std::size_t>(head.data() - line.data()) + p, "']'");
+          op.indices = std::string(head.substr(p + 1, close - p - 1));
+        }
+        i = p - 1;
+      }
+    }
+    if (colon != std::string_view::npos && op.name != "tt.reduce" && op.name != "tt.scan") {
+      const std::string_view sig = body.substr(colon + 3);
+      const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
+      const std::size_t arrow = find_top(sig, " -> ");
+      if (arrow == std::string_view::npos) {
+        op.operand_types = parse_types(sig, column0, ctx, types);
+      } else {
+        op.operand_types = parse_types(sig.substr(0, arrow), column0, ctx, types);
+        op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
+      }
+    }
+    const bool opens_region = (op.name == "tt.reduce" || op.name == "tt.scan") && line.substr(line.size() - 2) == "({";
+    m.ops.push_back(std::move(op));
+    if (opens_region) region_ops.emplace_back(m.ops.size() - 1, brackets.braces);
+  }
+  m.lines = line_no;
+  if (brackets.braces != 0)
+    fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces, brackets.braces == 1 ? "" : "s");
+  if (!saw_module && m.ops.empty() && m.aliases.empty())
+    fail("{}:1:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path);
+  // Resolve locations (definitions may follow their uses).
+  auto resolve_loc = [&](std::string ref) -> std::string {
+    for (int hops = 0; hops < 32 && !ref.empty(); ++hops) {
+      auto it = locs.find(ref.substr(1));
+      if (it == locs.end()) return "";
+      if (!it->second.direct.empty()) return it->second.direct;
+      ref = it->second.ref;
+    }
+    return "";
+  };
+  for (auto& op : m.ops)
+    if (op.loc.empty() && !op.loc_ref.empty() && op.loc_ref.front() == '#') op.loc = resolve_loc(op.loc_ref);
+  return m;
+}
+
+}  // namespace swz::ttgir

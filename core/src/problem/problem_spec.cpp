@@ -1,0 +1,515 @@
+#include "swz/problem/problem_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+
+#include "swz/error.h"
+#include "swz/layout/factories.h"
+#include "swz/io/layout_io.h"
+
+namespace swz {
+
+using nlohmann::json;
+
+namespace {
+
+// [SECTION] Fields: the JSON key and the flag of each, so every message names both.
+
+const std::vector<ProblemFlag> kFlags = {
+    {"--spec", "spec", "The whole problem as one JSON object (the keys below), e.g. a session's 'problem'"},
+    {"--preset", "preset", "Preset problem to start from (see `swizzle presets`; default transpose16x32)"},
+    {"--mask", "masks", "Toggle-grid masks C_j per row bit, lowest first (1,2,4,8 = XOR m; 2,4,8,16 = XOR 2m)"},
+    {"--layout", "variant", "A preset's named shared layout (e.g. xor-2m, padded, swizzle323)"},
+    {"--shared", "shared", "Shared layout file (JSON offset_bases, Triton/MLIR text, CuTe)"},
+    {"--src", "writer", "Writer (A) layout file (register/lane/warp bases: JSON, Triton text, #ttg.linear)"},
+    {"--dst", "reader", "Reader (B) layout file (register/lane/warp bases: JSON, Triton text, #ttg.linear)"},
+    {"--shape", "shape", "Redraw the preset as a ROWSxCOLS transpose (powers of two from 2 to 1024), e.g. 64x128"},
+    {"--bits", "element_bits", "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
+    {"--banks", "banks", "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
+    {"--warp-size", "warp_size", "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
+    {"--write-vec-bits", "write_vec_bits", "Widest vector the writer may use, bits per lane: 8, 16, 32, 64 or 128"},
+    {"--read-vec-bits", "read_vec_bits", "Widest vector the reader may use, bits per lane: 8, 16, 32, 64 or 128"},
+};
+
+std::string field(const char* key) {
+  for (const ProblemFlag& f : kFlags)
+    if (std::string_view(f.key) == key) return fmt::format("{} ({})", f.key, f.flag);
+  return key;
+}
+
+[[noreturn]] void field_error(const char* key, const std::string& what) { fail("{}: {}", field(key), what); }
+
+bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
+
+int parse_int(const std::string& text, const char* key) {
+  int v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end) field_error(key, fmt::format("'{}' is not a whole number", text));
+  return v;
+}
+
+// The ranges every form shares: each returns why a value is refused ("" when it is not).
+std::string element_bits_problem(int bits) {
+  return bits == 0 || bits == 4 || bits == 8 || bits == 16 || bits == 32 || bits == 64
+             ? ""
+             : fmt::format("{} is not 4, 8, 16, 32 or 64", bits);
+}
+std::string banks_problem(int banks) {
+  return banks == 0 || (pow2(banks) && banks <= 64) ? "" : fmt::format("{} is not a power of two from 1 to 64", banks);
+}
+std::string warp_size_problem(int lanes) {
+  return lanes == 0 || (pow2(lanes) && lanes <= 64) ? "" : fmt::format("{} is not a power of two up to 64", lanes);
+}
+std::string vec_bits_problem(int bits) {
+  return bits == 0 || (pow2(bits) && bits >= 8 && bits <= 128) ? "" : fmt::format("{} is not 8, 16, 32, 64 or 128", bits);
+}
+std::string shape_problem(const std::vector<std::int64_t>& shape) {
+  if (shape.empty()) return "";
+  if (shape.size() != 2) return fmt::format("a tile is ROWSxCOLS; {} sizes given", shape.size());
+  for (auto s : shape)
+    if (!pow2(s) || s < 2 || s > 1024) return fmt::format("{} is not a power of two from 2 to 1024", s);
+  return "";
+}
+
+// Every field of a spec against its range: the first refused one, as (key, why).
+std::optional<std::pair<const char*, std::string>> refused_field(const ProblemSpec& s) {
+  const std::pair<const char*, std::string> checks[] = {
+      {"shape", shape_problem(s.shape)},
+      {"element_bits", element_bits_problem(s.element_bits)},
+      {"banks", banks_problem(s.banks)},
+      {"warp_size", warp_size_problem(s.warp_size)},
+      {"write_vec_bits", vec_bits_problem(s.write_vec_bits)},
+      {"read_vec_bits", vec_bits_problem(s.read_vec_bits)},
+  };
+  for (const auto& c : checks)
+    if (!c.second.empty()) return c;
+  return std::nullopt;
+}
+
+void check_shape(const std::vector<std::int64_t>& shape) {
+  if (const std::string why = shape_problem(shape); !why.empty()) field_error("shape", why);
+}
+
+Access replaced_access(const SpecLayout& l, AccessKind kind, const std::vector<std::int64_t>& shape, const char* key) {
+  if (!l.layout.has_in_dim("register") || !l.layout.has_in_dim("lane"))
+    field_error(key, fmt::format("{} is not a distributed layout (register/lane/warp bases)",
+                                 l.origin.empty() ? "the layout" : l.origin));
+  if (l.layout.shape() != shape)
+    field_error(key,
+                fmt::format("{} covers a {} tensor but the problem's tensor is {}", l.origin.empty() ? "the layout" : l.origin,
+                            fmt::join(l.layout.shape(), "x"), fmt::join(shape, "x")));
+  return Access{l.layout, kind, /*ldmatrix=*/0, /*vec_bits=*/0};
+}
+
+SpecLayout read_layout(const std::string& path, bool shared, const char* key, std::optional<int>& element_bits) {
+  LayoutFile f;
+  try {
+    f = load_layout_file(path);
+  } catch (const Error& e) {
+    field_error(key, e.what());
+  }
+  if ((f.kind == LayoutKind::Shared) != shared)
+    field_error(key, fmt::format("{}: expected a {} layout ({}), found a {} one", path, shared ? "shared" : "distributed",
+                                 shared ? "offset_bases" : "register/lane/warp bases", shared ? "distributed" : "shared"));
+  if (f.element_bits && !shared) {
+    if (element_bits && *element_bits != *f.element_bits)
+      field_error(key, fmt::format("{}: element_bits {} differs from the other file's {}", path, *f.element_bits, *element_bits));
+    element_bits = f.element_bits;
+  }
+  return SpecLayout{std::move(f.layout), path};
+}
+
+// [SECTION] JSON reading: every key optional, every present key type-checked.
+
+struct JsonFields {
+  const json& j;
+  const std::string& where;
+
+  [[noreturn]] void bad(const char* key, const std::string& what) const { fail("{}{}' {}", where, key, what); }
+  const json* find(const char* key) const {
+    auto it = j.find(key);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  }
+  void get(const char* key, std::string& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_string()) bad(key, "must be a string");
+      out = v->get<std::string>();
+    }
+  }
+  void get(const char* key, int& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_number_integer() || v->get<std::int64_t>() < 0 || v->get<std::int64_t>() > 1024)
+        bad(key, "must be a whole number from 0 to 1024");
+      out = v->get<int>();
+    }
+  }
+  template <class T>
+  void list(const char* key, std::vector<T>& out, std::uint64_t most) const {
+    if (const json* v = find(key)) {
+      if (!v->is_array()) bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
+      for (const auto& x : *v) {
+        if (!x.is_number_unsigned() || x.get<std::uint64_t>() > most)
+          bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
+        out.push_back(static_cast<T>(x.get<std::uint64_t>()));
+      }
+    }
+  }
+  std::optional<SpecLayout> layout(const char* key, bool shared) const {
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_object() || !v->contains("layout")) bad(key, "must be an object with 'origin' and 'layout'");
+    for (auto it = v->begin(); it != v->end(); ++it)
+      if (it.key() != "origin" && it.key() != "layout")
+        bad(key, fmt::format("has an unknown key '{}' (known: origin, layout)", it.key()));
+    SpecLayout l;
+    JsonFields{*v, where}.get("origin", l.origin);
+    LayoutFile f;
+    try {
+      f = layout_from_json(v->at("layout"));
+    } catch (const Error& e) {
+      bad(key, fmt::format("is not a layout: {}", e.what()));
+    }
+    if ((f.kind == LayoutKind::Shared) != shared) bad(key, fmt::format("must be a {} layout", shared ? "shared" : "distributed"));
+    l.layout = std::move(f.layout);
+    return l;
+  }
+};
+
+json layout_json(const std::optional<SpecLayout>& l) {
+  if (!l) return nullptr;
+  return json{{"origin", l->origin}, {"layout", layout_to_json(l->layout)}};
+}
+
+}  // namespace
+
+const std::vector<ProblemFlag>& problem_flags() { return kFlags; }
+
+std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
+  std::optional<std::string>* slots[] = {&spec,  &preset, &mask,  &layout,    &shared,         &src,          &dst,
+                                         &shape, &bits,   &banks, &warp_size, &write_vec_bits, &read_vec_bits};
+  static_assert(std::size(slots) == 13);
+  for (std::size_t i = 0; i < kFlags.size(); ++i)
+    if (flag == kFlags[i].flag) return *slots[i];
+  fail("'{}' is not a problem flag", flag);
+}
+
+// [SECTION] Building
+
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
+  check_shape(shape);
+  if (shape.empty()) field_error("shape", "a custom tile needs a shape");
+  if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
+    field_error("element_bits", fmt::format("a transpose tile takes 8, 16, 32 or 64-bit elements, not {}", ebits));
+  const std::int64_t v = std::min<std::int64_t>(128 / ebits, std::min(shape[0], shape[1]));
+  const std::int64_t lanes = 32;
+  const std::int64_t t1 = std::min<std::int64_t>(lanes, shape[1] / v), t0 = lanes / t1;
+  const std::int64_t r1 = std::min<std::int64_t>(lanes, shape[0] / v), r0 = lanes / r1;
+  const std::int64_t elements = shape[0] * shape[1];
+  const std::int64_t warps = std::clamp<std::int64_t>(elements / (lanes * v * 8), 1, 4);
+  Problem p;
+  p.name = "custom";
+  p.description = fmt::format("{}x{} {}-bit transpose over {} warp{}: row copies in, column reads out", shape[0], shape[1], ebits,
+                              warps, warps == 1 ? "" : "s");
+  p.shape = shape;
+  p.element_bits = ebits;
+  p.store = Access{blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
+  p.read = Access{blocked({v, 1}, {r1, r0}, {1, warps}, {0, 1}, shape), AccessKind::Load, 0, 0};
+  p.grid = grid_for(p);
+  p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
+  p.set_masks({});
+  return p;
+}
+
+Problem build_problem(const ProblemSpec& s) {
+  if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
+  Problem p;
+  bool regrid = false;
+  if (s.preset.empty()) {
+    if (!s.writer || !s.reader)
+      field_error("preset", "a custom problem (no preset) needs both the writer (--src) and the reader (--dst)");
+    if (!s.shape.empty()) field_error("shape", "applies to a preset; a custom problem's shape is its layouts'");
+    p.name = "custom";
+    p.shape = s.writer->layout.shape();
+    p.element_bits = s.element_bits ? s.element_bits : 16;
+    p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer");
+    p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader");
+    p.description =
+        fmt::format("{} {}-bit: writer {}, reader {}", fmt::join(p.shape, "x"), p.element_bits,
+                    s.writer->origin.empty() ? "given" : s.writer->origin, s.reader->origin.empty() ? "given" : s.reader->origin);
+    p.shared = row_major(p.shape);
+    regrid = p.shape.size() == 2;
+  } else {
+    try {
+      p = make_preset(s.preset);
+    } catch (const Error& e) {
+      field_error("preset", e.what());
+    }
+    if (!s.shape.empty() && s.shape != p.shape) {
+      const std::string preset = p.name;
+      p = custom_transpose(s.shape, s.element_bits ? s.element_bits : p.element_bits);
+      p.name = preset;
+    }
+    if (s.element_bits && s.element_bits != p.element_bits) {
+      p.element_bits = s.element_bits;
+      regrid = true;
+    }
+    if (s.writer) {
+      p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer");
+      regrid = true;
+    }
+    if (s.reader) {
+      p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader");
+      regrid = true;
+    }
+  }
+  if (s.banks) p.bank.banks = s.banks;
+  if (s.warp_size) p.bank.warp_size = s.warp_size;
+  const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
+  if (lanes > p.bank.warp_size)
+    field_error("warp_size", fmt::format("the layouts have {} lanes but the warp has {}{}", lanes, p.bank.warp_size,
+                                         lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : ""));
+  check_bank_model(p.bank);
+  if (s.write_vec_bits) p.store.vec_bits = s.write_vec_bits;
+  if (s.read_vec_bits) p.read.vec_bits = s.read_vec_bits;
+  for (const auto& [bits, key] : {std::pair{s.write_vec_bits, "write_vec_bits"}, std::pair{s.read_vec_bits, "read_vec_bits"}})
+    if (bits && bits < p.element_bits)
+      field_error(key, fmt::format("a {}-bit vector is narrower than one {}-bit element", bits, p.element_bits));
+  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits;
+  if (regrid && p.shape.size() == 2) {
+    try {
+      p.grid = grid_for(p);
+    } catch (const Error&) {
+      p.grid.reset();  // not a row-major tile of these accesses: no toggle grid, the layouts still analyze
+    }
+    if (p.grid) p.set_masks({});
+  }
+  if (s.shared && s.shared->layout.shape() != p.shape)  // before the layout's tables are built (2^24 elements take a second)
+    field_error("shared", fmt::format("{} covers a {} tensor but the problem's tensor is {}",
+                                      s.shared->origin.empty() ? "the layout" : s.shared->origin,
+                                      fmt::join(s.shared->layout.shape(), "x"), fmt::join(p.shape, "x")));
+  try {
+    if (s.shared) {
+      p.set_shared(SharedLayout::from_linear(s.shared->layout, s.shared->origin));
+    } else if (!s.variant.empty()) {
+      p.apply_variant(s.variant);
+    } else if (!s.masks.empty() || p.grid) {
+      p.set_masks(s.masks);
+    }
+  } catch (const Error& e) {
+    field_error(s.shared ? "shared" : !s.variant.empty() ? "variant" : "masks", e.what());
+  }
+  return p;
+}
+
+std::optional<ProblemSpec> spec_of(const Problem& p) {
+  ProblemSpec s;
+  s.preset = p.name;
+  Problem preset;
+  try {
+    preset = make_preset(p.name);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (p.bank.banks != preset.bank.banks) s.banks = p.bank.banks;
+  if (p.bank.warp_size != preset.bank.warp_size) s.warp_size = p.bank.warp_size;
+  const auto candidates = [&]() {
+    std::vector<ProblemSpec> out;
+    if (p.grid) {
+      ProblemSpec m = s;
+      m.masks = p.masks;
+      while (!m.masks.empty() && m.masks.back() == 0) m.masks.pop_back();
+      out.push_back(m);
+    }
+    for (const Variant& v : p.variants) {
+      ProblemSpec named = s;
+      if (v.masks)
+        named.masks = *v.masks;
+      else
+        named.variant = v.name;
+      out.push_back(named);
+    }
+    return out;
+  }();
+  for (const ProblemSpec& c : candidates) {
+    try {
+      const Problem again = build_problem(c);
+      if (again.shared == p.shared && again.store.layout == p.store.layout && again.read.layout == p.read.layout &&
+          again.element_bits == p.element_bits && again.bank == p.bank)
+        return c;
+    } catch (const Error&) {
+    }
+  }
+  return std::nullopt;
+}
+
+// [SECTION] JSON
+
+json to_json(const ProblemSpec& s) {
+  return json{{"preset", s.preset},
+              {"shape", s.shape},
+              {"element_bits", s.element_bits},
+              {"banks", s.banks},
+              {"warp_size", s.warp_size},
+              {"write_vec_bits", s.write_vec_bits},
+              {"read_vec_bits", s.read_vec_bits},
+              {"writer", layout_json(s.writer)},
+              {"reader", layout_json(s.reader)},
+              {"shared", layout_json(s.shared)},
+              {"variant", s.variant},
+              {"masks", s.masks}};
+}
+
+ProblemSpec spec_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
+  static const char* known[] = {"preset",        "shape",  "element_bits", "banks",  "warp_size", "write_vec_bits",
+                                "read_vec_bits", "writer", "reader",       "shared", "variant",   "masks"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
+      fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
+  const JsonFields f{j, where};
+  ProblemSpec s;
+  f.get("preset", s.preset);
+  f.list("shape", s.shape, 1024);
+  f.get("element_bits", s.element_bits);
+  f.get("banks", s.banks);
+  f.get("warp_size", s.warp_size);
+  f.get("write_vec_bits", s.write_vec_bits);
+  f.get("read_vec_bits", s.read_vec_bits);
+  s.writer = f.layout("writer", false);
+  s.reader = f.layout("reader", false);
+  s.shared = f.layout("shared", true);
+  f.get("variant", s.variant);
+  f.list("masks", s.masks, 0xffffffffu);
+  if (const auto refused = refused_field(s)) fail("{}{}': {}", where, refused->first, refused->second);
+  return s;
+}
+
+ProblemSpec load_spec_file(const std::string& path) {
+  json j;
+  try {
+    j = json::parse(read_text_file(path));
+  } catch (const json::exception& e) {
+    fail("{}: not valid JSON ({})", path, e.what());
+  }
+  return spec_from_json(j, path + ": '");
+}
+
+// [SECTION] Command line
+
+std::vector<std::int64_t> parse_shape(const std::string& text) {
+  std::vector<std::int64_t> out;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t x = text.find('x', pos);
+    const std::string item = text.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size())
+      field_error("shape", fmt::format("'{}' is not ROWSxCOLS (e.g. 64x128)", text));
+    out.push_back(v);
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  check_shape(out);
+  return out;
+}
+
+ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_problem) {
+  ProblemSpec s;
+  if (a.spec) {
+    for (const auto* other : {&a.preset, &a.mask, &a.layout, &a.shared, &a.src, &a.dst, &a.shape, &a.bits, &a.banks, &a.warp_size,
+                              &a.write_vec_bits, &a.read_vec_bits})
+      if (*other) fail("--spec gives the whole problem: leave out the other problem flags");
+    s = load_spec_file(*a.spec);
+    if (check_problem) (void)build_problem(s);  // checked now, before any work
+    return s;
+  }
+  const int shared_choices = (a.mask ? 1 : 0) + (a.layout ? 1 : 0) + (a.shared ? 1 : 0);
+  if (shared_choices > 1) fail("give only one of --mask, --layout and --shared");
+  const bool custom = a.src && a.dst && !a.preset;
+  s.preset = custom ? "" : a.preset.value_or(kDefaultPreset);
+  if (a.preset && a.preset->empty()) field_error("preset", "an empty name (see `swizzle presets`)");
+  std::optional<int> file_bits;
+  if (a.src) s.writer = read_layout(*a.src, /*shared=*/false, "writer", file_bits);
+  if (a.dst) s.reader = read_layout(*a.dst, /*shared=*/false, "reader", file_bits);
+  if (a.bits) {
+    s.element_bits = parse_int(*a.bits, "element_bits");
+    if (s.element_bits == 0) field_error("element_bits", "0 is not 4, 8, 16, 32 or 64");
+    if (file_bits && *file_bits != s.element_bits)
+      field_error("element_bits", fmt::format("{} differs from the files' element_bits {}", s.element_bits, *file_bits));
+  } else if (file_bits) {
+    s.element_bits = *file_bits;
+  }
+  if (a.shape) s.shape = parse_shape(*a.shape);
+  const auto number = [](const std::optional<std::string>& text, const char* key, int& out) {
+    if (!text) return;
+    out = parse_int(*text, key);
+    if (out == 0) field_error(key, "0 is not allowed (leave the flag out for the default)");
+  };
+  number(a.banks, "banks", s.banks);
+  number(a.warp_size, "warp_size", s.warp_size);
+  number(a.write_vec_bits, "write_vec_bits", s.write_vec_bits);
+  number(a.read_vec_bits, "read_vec_bits", s.read_vec_bits);
+  if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
+  if (a.mask) s.masks = parse_masks(*a.mask);
+  if (a.layout) {
+    // A named layout that is a set of masks is held as those masks (the toggle grid shows and edits them).
+    s.variant = *a.layout;
+    if (!s.preset.empty() && s.shape.empty() && !s.writer && !s.reader) {
+      const Problem preset = build_problem([&] {
+        ProblemSpec p;
+        p.preset = s.preset;
+        return p;
+      }());
+      for (const Variant& v : preset.variants)
+        if (v.name == *a.layout && v.masks) {
+          s.masks = *v.masks;
+          s.variant.clear();
+        }
+    }
+  }
+  if (a.shared) {
+    std::optional<int> unused;
+    s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused);
+  }
+  if (check_problem) (void)build_problem(s);  // every field checked now, before any work
+  return s;
+}
+
+std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::string& stem) {
+  std::vector<std::string> w;
+  const auto add = [&w](const char* flag, std::string value) {
+    w.emplace_back(flag);
+    w.push_back(std::move(value));
+  };
+  const auto file = [&](const std::optional<SpecLayout>& l, const char* role) {
+    // A file name the user can pass back: the origin when it is one, else the file the export's JSON form writes.
+    const bool path_like = l && !l->origin.empty() && l->origin.find(' ') == std::string::npos;
+    return path_like ? l->origin : fmt::format("{}.{}.json", stem, role);
+  };
+  if (!s.preset.empty()) add("--preset", s.preset);  // none: a custom problem, --src and --dst below
+  if (!s.shape.empty()) add("--shape", fmt::format("{}", fmt::join(s.shape, "x")));
+  if (s.element_bits) add("--bits", std::to_string(s.element_bits));
+  if (s.writer) add("--src", file(s.writer, "writer"));
+  if (s.reader) add("--dst", file(s.reader, "reader"));
+  if (s.banks) add("--banks", std::to_string(s.banks));
+  if (s.warp_size) add("--warp-size", std::to_string(s.warp_size));
+  if (s.write_vec_bits) add("--write-vec-bits", std::to_string(s.write_vec_bits));
+  if (s.read_vec_bits) add("--read-vec-bits", std::to_string(s.read_vec_bits));
+  if (s.shared) {
+    add("--shared", file(s.shared, "shared"));
+  } else if (!s.variant.empty()) {
+    add("--layout", s.variant);
+  } else {
+    std::vector<std::uint32_t> masks = s.masks;
+    while (!masks.empty() && masks.back() == 0) masks.pop_back();
+    if (!masks.empty()) add("--mask", format_masks(masks));
+  }
+  return w;
+}
+
+}  // namespace swz

@@ -1,0 +1,262 @@
+#include "swz/sim/bank.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "swz/error.h"
+#include "swz/sim/warp_access.h"
+
+namespace swz {
+
+namespace {
+
+int ilog2(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
+bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
+
+void check_access(const Access& a, const BankModel& m, int element_bits, int max_in_bits = kMaxAddressBits + 2) {
+  check_bank_model(m);
+  if (element_bits != 4 && element_bits != 8 && element_bits != 16 && element_bits != 32 && element_bits != 64)
+    fail("element width {} bits is not one of 4, 8, 16, 32, 64", element_bits);
+  for (const auto& d : a.layout.in_dims())
+    if (d.name != "register" && d.name != "lane" && d.name != "warp" && d.name != "block")
+      fail("an access layout has input dims register, lane, warp, block; not '{}'", d.name);
+  const int lane_bits = a.layout.in_dim_bits("lane");
+  if ((1 << lane_bits) != m.warp_size)
+    fail("the access layout has {} lanes (2^{}); the bank model's warp has {}", 1 << lane_bits, lane_bits, m.warp_size);
+  if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
+    fail("ldmatrix loads 1, 2 or 4 matrices, not {}", a.ldmatrix);
+  if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
+  if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < element_bits || a.vec_bits > 128))
+    fail("vector width {} bits must be a power of two between the element width ({}) and 128", a.vec_bits, element_bits);
+  if (a.layout.in_bits() > max_in_bits) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
+}
+
+// The warp instruction an access issues for one vector of `vec_bits` per lane.
+InstructionKind instruction_kind(const Access& a, int vec_bits) {
+  if (a.ldmatrix) return {a.kind == AccessKind::Load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
+  return {a.kind == AccessKind::Load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
+}
+
+struct Geometry {
+  int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
+};
+
+}  // namespace
+
+void check_bank_model(const BankModel& m) {
+  if (!pow2(m.banks) || m.banks > 64) fail("bank count {} must be a power of two up to 64", m.banks);
+  if (m.bank_bytes != 4) fail("banks are 4 bytes wide; {} is not supported", m.bank_bytes);
+  if (!pow2(m.warp_size) || m.warp_size > 64) fail("warp size {} must be a power of two up to 64", m.warp_size);
+}
+
+OffsetBits offset_bits(const BankModel& model, int element_bits) {
+  const int ebits_log = ilog2(static_cast<std::uint64_t>(element_bits));
+  const int word_log = ilog2(static_cast<std::uint64_t>(model.bank_bytes * 8));
+  return OffsetBits{std::max(0, word_log - ebits_log), std::max(0, ilog2(static_cast<std::uint64_t>(model.banks)) + word_log - ebits_log)};
+}
+
+AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model) {
+  AccessGeometry g;
+  g.offset = offset_bits(model, element_bits);
+  const int lane_bits = access.layout.in_dim_bits("lane");
+  g.vector_bits = access.ldmatrix ? 128 : std::max(8, vector_bits ? vector_bits : access.vec_bits);
+  g.active_lanes = access.ldmatrix ? 8 * access.ldmatrix : 1 << lane_bits;
+  g.lanes_per_phase = std::min(1 << lane_bits, phase_lanes(instruction_kind(access, g.vector_bits), model));
+  g.phases = g.active_lanes / g.lanes_per_phase;
+  return g;
+}
+
+VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
+  check_access(a, m, element_bits);
+  if (a.layout.shape() != s.shape())
+    fail("access layout covers a {} tensor but the shared layout is {}", fmt::join(a.layout.shape(), "x"), fmt::join(s.shape(), "x"));
+  const int reg_bits = a.layout.in_dim_bits("register");
+  const int max_by_width = ilog2(128 / element_bits);
+  const int wanted = a.ldmatrix ? ilog2(128 / element_bits) : a.vec_bits ? ilog2(a.vec_bits / element_bits) : -1;
+  // k registers vectorise when every group of 2^k consecutive registers lands on
+  // 2^k consecutive offsets starting at a multiple of 2^k, for every lane and warp.
+  const int in_bits = a.layout.in_bits();
+  const auto regs = a.layout.bases("register");
+  auto valid = [&](int k) {
+    if (k > reg_bits) return false;
+    for (int i = 0; i < k; ++i)
+      if (regs[static_cast<std::size_t>(i)] == 0) return false;
+    const BitVec group_mask = low_bits(k);
+    const std::uint32_t v = 1u << k;
+    for (BitVec x = 0; x < (BitVec{1} << in_bits); ++x) {
+      if (x & group_mask) continue;  // group leaders only; registers are the lowest input bits
+      const std::uint32_t base = s.offset(a.layout.apply_flat(x));
+      if (base % v) return false;
+      for (BitVec j = 1; j < v; ++j)
+        if (s.offset(a.layout.apply_flat(x | j)) != base + j) return false;
+    }
+    return true;
+  };
+  VectorChoice c;
+  if (wanted >= 0) {
+    if (wanted > max_by_width) fail("vector of {} bits is wider than 128", a.vec_bits);
+    if (!valid(wanted)) {
+      if (a.ldmatrix) fail("ldmatrix needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it");
+      fail("a {}-bit vector needs {} consecutive registers at consecutive aligned offsets; this layout has fewer", a.vec_bits,
+           1 << wanted);
+    }
+    c.elements = 1 << wanted;
+    c.limit = "requested";
+  } else {
+    int k = 0;
+    while (k < max_by_width && valid(k + 1)) ++k;
+    c.elements = 1 << k;
+    c.limit = k == max_by_width ? "128-bit maximum"
+              : k >= reg_bits   ? "no more register bits"
+                                : fmt::format("register bit r{} is not the next contiguous offset", k);
+  }
+  c.bits = c.elements * element_bits;
+  return c;
+}
+
+namespace {
+
+// Evaluate one instruction: the lanes' byte addresses go to serve() (warp_access.h),
+// which holds the bank model's rules; lanes recorded when `trace` is set.
+template <class OffsetOf>
+void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, const BankModel& m, const Geometry& g, int warp,
+                     int step, bool trace, InstructionResult& out, WarpRequest* keep = nullptr) {
+  const int vec_bits_total = (1 << g.vec_log2) * ebits;
+  const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(warp));
+  const BitVec reg_part = a.layout.apply("register", static_cast<std::uint64_t>(step) << g.vec_log2);
+  WarpRequest request;
+  request.kind = instruction_kind(a, vec_bits_total);
+  request.address.assign(static_cast<std::size_t>(1 << g.lane_bits), -1);
+  out.warp = warp;
+  out.step = step;
+  out.lanes.clear();
+  const int word_bits = m.bank_bytes * 8;
+  for (int lane = 0; lane < (1 << g.lane_bits); ++lane) {
+    const bool active = lane < g.active_lanes;
+    const BitVec coord = a.layout.apply("lane", static_cast<std::uint64_t>(lane)) ^ warp_part ^ reg_part;
+    const std::uint32_t off = offset_of(coord);
+    const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
+    if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
+    if (trace) {
+      const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
+      const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
+      LaneAccess la;
+      la.lane = lane;
+      la.active = active;
+      la.coord = coord;
+      la.offset = off;
+      la.byte_address = first_bit / 8;
+      la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(m.banks));
+      la.phase = active ? lane / g.lanes_per_phase : -1;
+      la.words = static_cast<int>(w1 - w0 + 1);
+      la.register_index = step << g.vec_log2;
+      out.lanes.push_back(la);
+    }
+  }
+  const Service service = serve(request, m);
+  if (keep) *keep = request;
+  out.wavefronts = service.wavefronts;
+  out.ideal = service.ideal;
+  out.merged = service.merged;
+  out.phase_wavefronts = service.pass_wavefronts;
+  out.bank_words = service.bank_words;
+}
+
+auto by_table(const SharedLayout& s) {
+  return [&s](BitVec coord) { return s.offset(coord); };
+}
+
+Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankModel& m) {
+  Geometry g{};
+  g.lane_bits = a.layout.in_dim_bits("lane");
+  g.reg_bits = a.layout.in_dim_bits("register");
+  g.warp_bits = a.layout.in_dim_bits("warp");
+  g.vec_log2 = ilog2(v.elements);
+  g.steps = 1 << (g.reg_bits - g.vec_log2);
+  g.warps = 1 << g.warp_bits;
+  const AccessGeometry ag = access_geometry(a, ebits, v.bits, m);
+  g.lanes_per_phase = ag.lanes_per_phase;
+  g.active_lanes = ag.active_lanes;
+  return g;
+}
+
+}  // namespace
+
+AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const BankModel& m) {
+  AccessResult r;
+  r.element_bits = ebits;
+  r.vector = choose_vector(a, s, ebits, m);
+  const Geometry g = geometry(a, r.vector, ebits, m);
+  r.lanes_per_phase = g.lanes_per_phase;
+  r.phases = g.active_lanes / g.lanes_per_phase;
+  r.steps = g.steps;
+  r.warps = g.warps;
+  r.per_instruction.reserve(static_cast<std::size_t>(g.steps) * static_cast<std::size_t>(g.warps));
+  InstructionResult ir;
+  for (int w = 0; w < g.warps; ++w)
+    for (int st = 0; st < g.steps; ++st) {
+      run_instruction(a, by_table(s), ebits, m, g, w, st, false, ir);
+      r.per_instruction.push_back(ir.wavefronts);
+      r.total_wavefronts += ir.wavefronts;
+      r.total_ideal += ir.ideal;
+      r.merged = r.merged || ir.merged;
+      if (ir.wavefronts > r.wavefronts) {
+        r.wavefronts = ir.wavefronts;
+        r.ideal_wavefronts = ir.ideal;
+      }
+    }
+  r.conflicts = r.wavefronts - r.ideal_wavefronts;
+  r.mean_wavefronts = static_cast<double>(r.total_wavefronts) / static_cast<double>(r.per_instruction.size());
+  return r;
+}
+
+namespace {
+// One instruction (warp, step) under the table, checked; its lanes kept when `trace`, its request into `keep`.
+InstructionResult one_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step,
+                                  bool trace, WarpRequest* keep) {
+  const VectorChoice v = choose_vector(a, s, ebits, m);
+  const Geometry g = geometry(a, v, ebits, m);
+  if (warp < 0 || warp >= g.warps) fail("warp {} is outside 0..{}", warp, g.warps - 1);
+  if (step < 0 || step >= g.steps) fail("step {} is outside 0..{}", step, g.steps - 1);
+  InstructionResult ir;
+  run_instruction(a, by_table(s), ebits, m, g, warp, step, trace, ir, keep);
+  return ir;
+}
+}  // namespace
+
+InstructionResult trace_instruction(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+  return one_instruction(a, s, ebits, m, warp, step, /*trace=*/true, nullptr);
+}
+
+std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix& to_offset, int vec_log2, int ebits,
+                                               const BankModel& m, const std::vector<std::pair<int, int>>& warp_steps) {
+  check_access(a, m, ebits, /*max_in_bits=*/48);
+  if (to_offset.cols() != a.layout.out_bits() || to_offset.rows() != a.layout.out_bits())
+    fail("the address function has {}x{} bits; the access covers {} coordinate bits", to_offset.rows(), to_offset.cols(),
+         a.layout.out_bits());
+  if (to_offset.rows() > 32) fail("element offsets above 2^32 are not simulated");
+  VectorChoice v;
+  v.elements = 1 << vec_log2;
+  v.bits = v.elements * ebits;
+  const Geometry g = geometry(a, v, ebits, m);
+  const auto offset_of = [&to_offset](BitVec coord) { return static_cast<std::uint32_t>(to_offset.apply(coord)); };
+  std::vector<InstructionResult> out;
+  out.reserve(warp_steps.size());
+  for (auto [warp, step] : warp_steps) {
+    if (warp < 0 || warp >= g.warps || step < 0 || step >= g.steps) fail("instruction (warp {}, step {}) is outside the access", warp, step);
+    InstructionResult ir;
+    run_instruction(a, offset_of, ebits, m, g, warp, step, false, ir);
+    out.push_back(std::move(ir));
+  }
+  return out;
+}
+
+WarpRequest warp_request(const Access& a, const SharedLayout& s, int ebits, const BankModel& m, int warp, int step) {
+  WarpRequest request;
+  one_instruction(a, s, ebits, m, warp, step, /*trace=*/false, &request);
+  return request;
+}
+
+}  // namespace swz

@@ -1,0 +1,174 @@
+// solver_check.cpp: the construction checked by the simulator (every
+// instruction on small tensors, a sample without a table on large ones), and
+// an access issued under a given layout (registers renumbered).
+#include <fmt/format.h>
+
+#include <bit>
+#include <tuple>
+
+#include "solver_access.h"
+#include "swz/error.h"
+#include "swz/solve/solver.h"
+
+namespace swz {
+
+using namespace solve_detail;
+
+Access issue_under(const Access& x, const LinearLayout& offset_bases, int ebits, int cap_bits) {
+  if (!pow2(ebits) || !pow2(cap_bits) || cap_bits < ebits || cap_bits > 128)
+    fail("a vector cap of {} bits does not fit {}-bit elements", cap_bits, ebits);
+  const AccessInfo info = info_of(x, "access", "X", ebits);
+  if (x.layout.out_dims() != offset_bases.out_dims() || !offset_bases.is_invertible())
+    fail("the shared layout is not an invertible map onto the access's {} tensor", fmt::join(x.layout.shape(), "x"));
+  const OffsetMap m = offset_map(offset_bases.bases("offset"), offset_bases.out_bits());
+  int k = 0;
+  try {
+    k = widest_vector(info, m, ilog2(static_cast<std::uint64_t>(cap_bits / ebits)), /*renumbered=*/true);
+  } catch (const SolverBug&) {
+    fail("the access asks for {}-bit vectors, which this layout does not hold contiguously", (1 << info.requested) * ebits);
+  }
+  const Renumbering rn = renumber(info, m, k);
+  Access out = x;
+  if (!rn.identity) out.layout = x.layout.with_in_dim("register", rn.regs);
+  if (!x.ldmatrix) out.vec_bits = (1 << k) * ebits;
+  return out;
+}
+
+// [SECTION] Check
+//
+// Small tensors: the whole table and every instruction, as the workbench runs
+// them. Large ones: no table; a sample of instructions (all of warp 0's first
+// steps, then spread over the rest) under the linear address function.
+
+namespace {
+
+// The instructions to simulate: (warp, step) pairs, all of them when there are at most `budget`.
+std::vector<std::pair<int, int>> sample_instructions(int warps, int steps, int budget) {
+  std::vector<std::pair<int, int>> out;
+  const std::int64_t total = std::int64_t{warps} * steps;
+  if (total <= budget) {
+    for (int w = 0; w < warps; ++w)
+      for (int s = 0; s < steps; ++s) out.emplace_back(w, s);
+    return out;
+  }
+  for (int s = 0; s < std::min(steps, budget / 2); ++s) out.emplace_back(0, s);
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;  // a fixed sequence: the same sample every run
+  while (static_cast<int>(out.size()) < budget) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::int64_t i = static_cast<std::int64_t>(x % static_cast<std::uint64_t>(total));
+    out.emplace_back(static_cast<int>(i / steps), static_cast<int>(i % steps));
+  }
+  out.emplace_back(warps - 1, steps - 1);
+  return out;
+}
+
+AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, int ebits, const BankModel& model,
+                     const SideCost& cost, int& simulated) {
+  AccessResult r;
+  r.element_bits = ebits;
+  r.vector.elements = 1 << vec_log2;
+  r.vector.bits = r.vector.elements * ebits;
+  r.vector.limit = "the solver's choice";
+  // The vector, checked on the bases: registers 0..k-1 are offsets 1 .. 2^(k-1), nothing else moves an offset bit below k.
+  const auto regs = x.layout.bases("register");
+  for (int i = 0; i < static_cast<int>(regs.size()); ++i) {
+    const BitVec off = to_offset.apply(regs[static_cast<std::size_t>(i)]);
+    if (i < vec_log2 ? off != (BitVec{1} << i) : (off & low_bits(vec_log2)) != 0) r.vector.bits = r.vector.elements = 0;
+  }
+  for (const char* dim : {"lane", "warp"})
+    for (BitVec v : x.layout.bases(dim))
+      if (to_offset.apply(v) & low_bits(vec_log2)) r.vector.bits = r.vector.elements = 0;
+  if (r.vector.bits == 0) return r;
+  r.warps = 1 << x.layout.in_dim_bits("warp");
+  r.steps = 1 << (x.layout.in_dim_bits("register") - vec_log2);
+  const AccessGeometry geometry = access_geometry(x, ebits, r.vector.bits, model);
+  r.lanes_per_phase = geometry.lanes_per_phase;
+  r.phases = geometry.phases;
+  const auto which = sample_instructions(r.warps, r.steps, /*budget=*/256);
+  const auto results = simulate_linear(x, to_offset, vec_log2, ebits, model, which);
+  simulated = static_cast<int>(results.size());
+  for (const auto& ir : results) {
+    r.merged = r.merged || ir.merged;
+    if (ir.wavefronts > r.wavefronts) {
+      r.wavefronts = ir.wavefronts;
+      r.ideal_wavefronts = ir.ideal;
+    }
+  }
+  r.conflicts = r.wavefronts - r.ideal_wavefronts;
+  // Every instruction of a linear layout costs the same (the sample checks it): totals follow.
+  r.mean_wavefronts = r.wavefronts;
+  r.total_wavefronts = cost.instructions * r.wavefronts;
+  r.total_ideal = cost.instructions * r.ideal_wavefronts;
+  return r;
+}
+
+}  // namespace
+
+SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
+  SolveResult r = construct(writer, reader, ebits, model, opt);
+  const int width = writer.layout.out_bits();
+  const bool full = opt.check == SolveOptions::Check::Full ||
+                    (opt.check == SolveOptions::Check::Automatic && width <= SolveOptions::kFullCheckBits);
+  if (full && width > kMaxAddressBits) fail("a full check needs a table of 2^{} entries; at most 2^{}", width, kMaxAddressBits);
+  std::string how;
+  if (full) {
+    r.shared = SharedLayout::from_linear(r.offset_bases, "solved swizzle");
+    r.write = simulate(r.writer, r.shared, ebits, model);
+    r.read = simulate(r.reader, r.shared, ebits, model);
+    r.simulated_instructions = r.write.instructions() + r.read.instructions();
+    how = "every instruction simulated";
+  } else {
+    const auto inverse = BitMatrix::from_columns(width, r.offset_bases.bases("offset")).inverse();
+    if (!inverse) throw SolverBug("the constructed offset bases are not invertible");
+    int sw = 0, sr = 0;
+    r.write = sampled(r.writer, *inverse, std::countr_zero(static_cast<unsigned>(r.write_cost.vec_bits / ebits)), ebits, model,
+                      r.write_cost, sw);
+    r.read = sampled(r.reader, *inverse, std::countr_zero(static_cast<unsigned>(r.read_cost.vec_bits / ebits)), ebits, model,
+                     r.read_cost, sr);
+    r.simulated_instructions = sw + sr;
+    how = fmt::format("a sample of {} of the {} instructions simulated (no table of 2^{} elements)", sw + sr,
+                      r.write_cost.instructions + r.read_cost.instructions, width);
+  }
+  r.sampled = !full;
+  std::string notes;
+  auto compare = [&](const char* role, const AccessResult& sim, int claimed, int vec_bits) {
+    if (sim.vector.bits != vec_bits)
+      throw SolverBug(fmt::format("the {} vectorises to {} bits in the simulator, {} in the construction", role, sim.vector.bits,
+                                  vec_bits));
+    if (sim.wavefronts == claimed) return;
+    if (sim.merged && sim.wavefronts < claimed) {
+      notes += fmt::format("{}the {}'s wide loads merge phases: {} wavefronts where the lemma counts {}",
+                           notes.empty() ? "" : "; ", role, sim.wavefronts, claimed);
+      return;
+    }
+    throw SolverBug(
+        fmt::format("the construction claims {} wavefronts for the {}, the simulator counts {}", claimed, role, sim.wavefronts));
+  };
+  compare("writer", r.write, r.claimed_write_wavefronts, r.write_cost.vec_bits);
+  compare("reader", r.read, r.claimed_read_wavefronts, r.read_cost.vec_bits);
+  r.conflict_free = r.write.wavefronts == r.write.ideal_wavefronts && r.read.wavefronts == r.read.ideal_wavefronts;
+  r.check = (notes.empty() ? "the simulator agrees with the construction for both accesses" : notes) + " (" + how + ")";
+  r.trace.push_back({"Check", "Simulation: " + r.check + ".", {}});
+  return r;
+}
+
+SolveResult solve(const Access& writer, const Access& reader, int ebits, const BankModel& model) {
+  return solve(writer, reader, ebits, model, SolveOptions{});
+}
+
+SolveResult solve(const Problem& p, const SolveOptions& opt) { return solve(p.store, p.read, p.element_bits, p.bank, opt); }
+
+std::vector<ProbeRequest> probe_requests(const SolveResult& r, const BankModel& model) {
+  if (r.shared.coord_bits() == 0) fail("the answer was checked by sample, without a table: solve it with a full check");
+  std::vector<ProbeRequest> out;
+  for (const auto& [side, x, sim] : {std::tuple{"write", &r.writer, &r.write}, std::tuple{"read", &r.reader, &r.read}}) {
+    std::vector<std::pair<int, int>> which;
+    for (int st = 0; st < std::min(sim->steps, 8); ++st) which.emplace_back(0, st);
+    if (sim->warps * sim->steps > 8) which.emplace_back(sim->warps - 1, sim->steps - 1);
+    for (auto [warp, step] : which)
+      out.push_back({fmt::format("{} warp {} step {}", side, warp, step), warp_request(*x, r.shared, r.element_bits, model, warp, step)});
+  }
+  return out;
+}
+
+}  // namespace swz

@@ -1,0 +1,510 @@
+// lesson.cpp: lesson files, validated against the core, and claim checking.
+//
+// [SECTION] Quantities   what a claim may name, measured on a problem
+// [SECTION] Validation   keys, values and highlight targets of a lesson file
+// [SECTION] Loading      files and directories
+#include "swz/teach/lesson.h"
+
+#include <algorithm>
+#include <charconv>
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "swz/error.h"
+#include "swz/io/layout_io.h"
+
+namespace swz {
+
+const std::vector<std::string>& lesson_panel_ids() {
+  static const std::vector<std::string> ids = {"problem", "grid", "tensor", "trace", "layouts",
+                                               "matrix",  "algebra", "memory", "solver"};
+  return ids;
+}
+
+std::vector<std::int64_t> xor_swizzle_row(std::int64_t row, std::int64_t cols) {
+  std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, cols)));
+  for (std::int64_t n = 0; n < cols; ++n) out.push_back(n ^ row);
+  return out;
+}
+
+// [SECTION] Quantities
+
+namespace {
+
+// "bank(3,5).rest" -> name "bank", args {3, 5}, rest ".rest". False when `text` has no call form.
+bool parse_call(const std::string& text, std::string& name, std::vector<std::int64_t>& args, std::string& rest) {
+  const auto open = text.find('(');
+  if (open == std::string::npos || open == 0) return false;
+  const auto close = text.find(')', open);
+  if (close == std::string::npos) fail("quantity '{}': missing ')'", text);
+  name = text.substr(0, open);
+  rest = text.substr(close + 1);
+  args.clear();
+  const std::string inner = text.substr(open + 1, close - open - 1);
+  std::size_t pos = 0;
+  while (pos <= inner.size()) {
+    const auto comma = inner.find(',', pos);
+    std::string item = inner.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    std::int64_t v = 0;
+    int base = 10;
+    const char* b = item.data();
+    if (item.size() > 2 && item[0] == '0' && (item[1] == 'x' || item[1] == 'X')) {
+      b += 2;
+      base = 16;
+    }
+    const char* e = item.data() + item.size();
+    auto [ptr, ec] = std::from_chars(b, e, v, base);
+    if (item.empty() || ec != std::errc() || ptr != e || v < 0) fail("quantity '{}': '{}' is not a non-negative integer", text, item);
+    args.push_back(v);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return true;
+}
+
+BitVec element(const Problem& p, const std::string& q, const std::vector<std::int64_t>& args) {
+  if (args.size() != p.shape.size())
+    fail("quantity '{}' needs {} coordinates for the {} tensor", q, p.shape.size(), fmt::join(p.shape, "x"));
+  for (std::size_t d = 0; d < args.size(); ++d)
+    if (args[d] >= p.shape[d]) fail("quantity '{}': coordinate {} is outside the {} tensor", q, args[d], fmt::join(p.shape, "x"));
+  return p.shared.coords().flatten(args);
+}
+
+std::uint64_t byte_of(const Problem& p, BitVec flat) { return byte_address_of(p.shared.offset(flat), p.element_bits); }
+
+nlohmann::json basis(const LemmaResult& l, const std::vector<BitVec>& vs, const Problem& p) {
+  if (!l.applies) return nullptr;
+  nlohmann::json j = nlohmann::json::array();
+  for (BitVec v : vs) j.push_back(p.shared.coords().describe_out(v));
+  return j;
+}
+
+nlohmann::json side_quantity(const std::string& q, const std::string& what, const AccessAnalysis& a, const Problem& p, int register_step) {
+  const AccessResult& s = a.simulated;
+  const LemmaResult& l = a.lemma;
+  if (what == "wavefronts") return s.wavefronts;
+  if (what == "ideal_wavefronts") return s.ideal_wavefronts;
+  if (what == "conflicts") return s.conflicts;
+  if (what == "ways") return (s.wavefronts + s.ideal_wavefronts - 1) / std::max(1, s.ideal_wavefronts);
+  if (what == "verdict") return verdict_text(s);
+  if (what == "steps") return s.steps;
+  if (what == "vec_bits") return s.vector.bits;
+  if (what == "step_wavefronts") {
+    if (register_step < 0 || register_step >= s.steps) fail("quantity '{}': register step {} is outside 0..{}", q, register_step, s.steps - 1);
+    return s.per_instruction[static_cast<std::size_t>(register_step)];
+  }
+  if (what == "lemma_applies") return l.applies;
+  if (what == "agrees") return a.agrees();
+  if (what == "intersection_dim") return l.applies ? nlohmann::json(l.intersection_dim) : nlohmann::json(nullptr);
+  if (what == "predicted_wavefronts") return l.applies ? nlohmann::json(l.predicted_wavefronts) : nlohmann::json(nullptr);
+  if (what == "intersection_basis") return basis(l, l.intersection_basis, p);
+  if (what == "segment_basis") return basis(l, l.segment_basis, p);
+  if (what == "thread_basis") return basis(l, l.thread_basis, p);
+  fail("unknown quantity '{}' (an access knows wavefronts, ideal_wavefronts, conflicts, ways, verdict, steps, vec_bits, "
+       "step_wavefronts, lemma_applies, agrees, intersection_dim, predicted_wavefronts, intersection_basis, segment_basis, thread_basis)",
+       q);
+}
+
+}  // namespace
+
+nlohmann::json measure(const std::string& q, const Problem& p, const ProblemAnalysis& a, int register_step) {
+  if (q.rfind("store.", 0) == 0) return side_quantity(q, q.substr(6), a.store, p, register_step);
+  if (q.rfind("read.", 0) == 0) return side_quantity(q, q.substr(5), a.read, p, register_step);
+  if (q == "masks") {
+    if (!p.grid || p.masks.empty()) fail("quantity 'masks': the shared layout is not a toggle grid here");
+    return p.masks;
+  }
+  if (q == "layout.linear") return p.shared.is_linear();
+  if (q == "layout.description") return p.shared.description();
+  std::string name, rest;
+  std::vector<std::int64_t> args;
+  if (parse_call(q, name, args, rest)) {
+    if (name == "xor_table") {
+      if (args.size() != 2 || args[0] < 1 || args[1] < 1 || args[0] > 1024 || args[1] > 1024)
+        fail("quantity '{}': xor_table takes rows and columns between 1 and 1024", q);
+      const std::int64_t rows = args[0], cols = args[1];
+      if (rest == ".out_of_bounds") {
+        nlohmann::json out = nlohmann::json::array();
+        for (std::int64_t m = 0; m < rows; ++m) {
+          const auto row = xor_swizzle_row(m, cols);
+          for (std::int64_t n = 0; n < cols; ++n)
+            if (row[static_cast<std::size_t>(n)] >= cols) out.push_back({m, n});
+        }
+        return out;
+      }
+      std::string row_name;
+      std::vector<std::int64_t> row_args;
+      std::string row_rest;
+      if (!rest.empty() && rest[0] == '.' && parse_call(rest.substr(1), row_name, row_args, row_rest) && row_name == "row" &&
+          row_args.size() == 1 && row_rest.empty()) {
+        if (row_args[0] >= rows) fail("quantity '{}': row {} is outside the {} rows", q, row_args[0], rows);
+        return xor_swizzle_row(row_args[0], cols);
+      }
+      fail("quantity '{}': xor_table(R,C) is followed by .row(m) or .out_of_bounds", q);
+    }
+    if (!rest.empty()) fail("unknown quantity '{}': nothing may follow {}(...)", q, name);
+    if (name == "bank") return p.bank.bank_of(byte_of(p, element(p, q, args)));
+    if (name == "offset") return p.shared.offset(element(p, q, args));
+    if (name == "chunk") return (byte_of(p, element(p, q, args)) % 128) / 16;
+    if (name == "column_banks" || name == "row_banks") {
+      if (p.shape.size() != 2) fail("quantity '{}' needs a 2-D tensor", q);
+      const bool column = name == "column_banks";
+      const std::int64_t limit = column ? p.shape[1] : p.shape[0];
+      if (args.size() != 1 || args[0] >= limit) fail("quantity '{}': give one {} index below {}", q, column ? "column" : "row", limit);
+      std::set<int> banks;
+      for (std::int64_t i = 0; i < (column ? p.shape[0] : p.shape[1]); ++i) {
+        const Coords c = column ? Coords{i, args[0]} : Coords{args[0], i};
+        banks.insert(p.bank.bank_of(byte_of(p, p.shared.coords().flatten(c))));
+      }
+      return banks.size();
+    }
+  }
+  fail("unknown quantity '{}' (see assets/lessons/README.md for the list)", q);
+}
+
+namespace {
+
+bool holds(const std::string& quantity, const nlohmann::json& expected, const nlohmann::json& actual) {
+  const bool is_basis = quantity.size() > 6 && quantity.compare(quantity.size() - 6, 6, "_basis") == 0;
+  if (is_basis && expected.is_array() && actual.is_array()) {
+    auto sorted = [](const nlohmann::json& j) {
+      std::vector<std::string> v;
+      for (const auto& e : j) v.push_back(e.is_string() ? e.get<std::string>() : e.dump());
+      std::sort(v.begin(), v.end());
+      return v;
+    };
+    return sorted(expected) == sorted(actual);
+  }
+  return expected == actual;
+}
+
+}  // namespace
+
+std::vector<ClaimCheck> check_claims(const LessonStep& step, const Problem& p, const ProblemAnalysis& a) {
+  std::vector<ClaimCheck> out;
+  for (const LessonClaim& c : step.claims) {
+    ClaimCheck check{c, measure(c.quantity, p, a, step.step), false};
+    check.holds = holds(c.quantity, c.expected, check.actual);
+    out.push_back(std::move(check));
+  }
+  return out;
+}
+
+std::vector<ClaimCheck> check_claims(const LessonStep& step) {
+  const Problem p = problem_for_step(step);
+  return check_claims(step, p, analyze(p));
+}
+
+namespace {
+
+// Building a preset (its variants' tables, the grid geometry) costs more than copying one, and a
+// lesson's steps, and then its claim checks, ask for the same few presets over and over.
+Problem preset_copy(const std::string& name) {
+  static std::mutex mutex;
+  static std::vector<std::pair<std::string, Problem>> cache;  // most recently used last
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+      if (it->first == name) {
+        std::rotate(it, it + 1, cache.end());
+        return cache.back().second;
+      }
+  }
+  Problem p = make_preset(name);  // throws for an unknown name: nothing is cached
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 4) cache.erase(cache.begin());
+  cache.emplace_back(name, p);
+  return p;
+}
+
+}  // namespace
+
+Problem problem_for_step(const LessonStep& s) {
+  Problem p = preset_copy(s.preset);
+  if (s.shared) p.set_shared(SharedLayout::from_linear(*s.shared, s.shared_text));
+  else if (!s.layout.empty()) p.apply_variant(s.layout);
+  else if (s.masks) p.set_masks(*s.masks);
+  return p;
+}
+
+// [SECTION] Validation
+
+namespace {
+
+const char* type_name(const nlohmann::json& j) {
+  if (j.is_null()) return "null";
+  if (j.is_boolean()) return "a true/false value";
+  if (j.is_number()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_array()) return "a list";
+  return "an object";
+}
+
+bool same_kind(const nlohmann::json& a, const nlohmann::json& b) {
+  return (a.is_number() && b.is_number()) || (a.is_boolean() && b.is_boolean()) || (a.is_string() && b.is_string()) ||
+         (a.is_array() && b.is_array()) || (a.is_null() && b.is_null());
+}
+
+void check_keys(const nlohmann::json& j, const std::vector<std::string>& known, const std::string& where) {
+  for (const auto& item : j.items())
+    if (std::find(known.begin(), known.end(), item.key()) == known.end())
+      fail("{}unknown key '{}' (known: {})", where, item.key(), fmt::join(known, ", "));
+}
+
+std::string text_of(const nlohmann::json& j, const char* key, const std::string& where) {
+  if (!j.contains(key)) fail("{}missing '{}'", where, key);
+  if (!j[key].is_string() || j[key].get<std::string>().empty()) fail("{}'{}' must be a non-empty string", where, key);
+  return j[key].get<std::string>();
+}
+
+int int_of(const nlohmann::json& v, const char* key, const std::string& where) {
+  if (!v.is_number_integer()) fail("{}'{}' must be an integer, not {}", where, key, type_name(v));
+  // Checked before narrowing: 4294967296 is not step 0.
+  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 1000000u : (v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000))
+    fail("{}'{}' = {} is outside -1000000..1000000", where, key, v.dump());
+  return v.get<int>();
+}
+
+// "tensor.cell.3.5" -> {3, 5} after the prefix; nullopt when `target` does not start with it.
+std::optional<std::vector<std::int64_t>> indices_after(const std::string& target, const std::string& prefix, std::size_t count) {
+  if (target.rfind(prefix, 0) != 0) return std::nullopt;
+  std::vector<std::int64_t> out;
+  std::size_t pos = prefix.size();
+  while (pos <= target.size()) {
+    const auto dot = target.find('.', pos);
+    const std::string item = target.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || v < 0) return std::vector<std::int64_t>{};
+    out.push_back(v);
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  if (out.size() != count) return std::vector<std::int64_t>{};
+  return out;
+}
+
+void check_highlight(const std::string& target, const Problem& p) {
+  static const std::vector<std::string> fixed = {"trace.read", "trace.store", "trace.play", "algebra.agree", "layouts.a.picture",
+                                                 "layouts.b.picture", "solver.run", "solver.apply", "grid.solver"};
+  if (std::find(fixed.begin(), fixed.end(), target) != fixed.end()) return;
+  if (target.rfind("panel:", 0) == 0) {
+    const std::string id = target.substr(6);
+    const auto& ids = lesson_panel_ids();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      fail("highlight '{}': no panel '{}' (panels: {})", target, id, fmt::join(ids, ", "));
+    return;
+  }
+  const std::int64_t rows = p.shape.empty() ? 1 : p.shape[0];
+  const std::int64_t cols = p.shared.elements() / std::max<std::int64_t>(1, rows);
+  auto in_range = [&](std::int64_t v, std::int64_t limit, const char* what) {
+    if (v >= limit) fail("highlight '{}': {} {} is outside 0..{}", target, what, v, limit - 1);
+  };
+  auto malformed = [&](const char* form) { fail("highlight '{}' is malformed (expected {})", target, form); };
+  if (auto v = indices_after(target, "tensor.cell.", 2)) {
+    if (v->empty()) malformed("tensor.cell.ROW.COLUMN");
+    in_range((*v)[0], rows, "row");
+    in_range((*v)[1], cols, "column");
+    return;
+  }
+  if (auto v = indices_after(target, "tensor.row.", 1)) {
+    if (v->empty()) malformed("tensor.row.ROW");
+    in_range((*v)[0], rows, "row");
+    return;
+  }
+  if (auto v = indices_after(target, "tensor.col.", 1)) {
+    if (v->empty()) malformed("tensor.col.COLUMN");
+    in_range((*v)[0], cols, "column");
+    return;
+  }
+  if (auto v = indices_after(target, "grid.cell.", 2)) {
+    if (v->empty()) malformed("grid.cell.ROW_BIT.COLUMN_BIT");
+    if (!p.grid) fail("highlight '{}': preset '{}' has no toggle grid", target, p.name);
+    in_range((*v)[0], p.grid->row_bits, "row bit");
+    in_range((*v)[1], p.grid->col_bits, "column bit");
+    if ((*v)[1] < p.grid->vec_bits) fail("highlight '{}': column bit {} belongs to the vector and has no toggle", target, (*v)[1]);
+    return;
+  }
+  if (auto v = indices_after(target, "trace.bar.", 1)) {
+    if (v->empty()) malformed("trace.bar.BANK");
+    in_range((*v)[0], p.bank.banks, "bank");
+    return;
+  }
+  fail("unknown highlight '{}' (panel:ID, tensor.cell.R.C, tensor.row.R, tensor.col.C, grid.cell.J.K, trace.bar.B, or one of {})",
+       target, fmt::join(fixed, ", "));
+}
+
+std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& where) {
+  if (v.is_string()) return parse_masks(v.get<std::string>());
+  if (!v.is_array()) fail("{}'masks' must be a list of integers or a string like \"2,4,8,16\"", where);
+  std::vector<std::uint32_t> out;
+  for (const auto& e : v) {
+    if (!e.is_number_integer() || e.get<std::int64_t>() < 0 || e.get<std::int64_t>() > 0xffffffffLL)
+      fail("{}'masks' entry {} is not a non-negative integer", where, e.dump());
+    out.push_back(e.get<std::uint32_t>());
+  }
+  return out;
+}
+
+LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
+  if (!j.is_object()) fail("{}a step must be an object", where);
+  check_keys(j, {"title", "text", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"}, where);
+  LessonStep s;
+  if (previous) {
+    s.preset = previous->preset;
+    s.layout = previous->layout;
+    s.masks = previous->masks;
+    s.shared_text = previous->shared_text;
+    s.shared = previous->shared;
+    s.access = previous->access;
+    s.step = previous->step;
+  }
+  s.title = text_of(j, "title", where);
+  if (!j.contains("text")) fail("{}missing 'text'", where);
+  const auto& text = j["text"];
+  if (text.is_string()) s.paragraphs.push_back(text.get<std::string>());
+  else if (text.is_array())
+    for (const auto& para : text) {
+      if (!para.is_string()) fail("{}'text' must be a string or a list of strings", where);
+      s.paragraphs.push_back(para.get<std::string>());
+    }
+  else fail("{}'text' must be a string or a list of strings", where);
+  if (s.paragraphs.empty() || std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
+    fail("{}'text' is empty", where);
+
+  const int layout_keys = static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
+  if (layout_keys > 1) fail("{}give only one of 'layout', 'masks' and 'shared'", where);
+  if (j.contains("preset")) {
+    const std::string preset = text_of(j, "preset", where);
+    if (preset != s.preset) {  // a new preset starts from its default layout
+      s.layout.clear();
+      s.masks.reset();
+      s.shared_text.clear();
+      s.shared.reset();
+      s.step = 0;
+    }
+    s.preset = preset;
+  }
+  if (s.preset.empty()) fail("{}the first step must name a 'preset'", where);
+  if (layout_keys == 1) {
+    s.layout.clear();
+    s.masks.reset();
+    s.shared_text.clear();
+    s.shared.reset();
+  }
+  if (j.contains("layout")) s.layout = text_of(j, "layout", where);
+  if (j.contains("masks")) s.masks = masks_of(j["masks"], where);
+  if (j.contains("shared")) {
+    s.shared_text = text_of(j, "shared", where);
+    const LayoutFile f = parse_layout_text(s.shared_text, "'shared'");
+    if (f.kind != LayoutKind::Shared) fail("{}'shared' is a distributed layout; a shared layout maps offsets to elements", where);
+    // Normalised through the JSON form, as the workbench stores layouts it loads.
+    s.shared = layout_from_json(layout_to_json(f.layout)).layout;
+  }
+  if (j.contains("access")) {
+    const auto& a = j["access"];
+    if (a == "store") s.access = LessonAccess::Store;
+    else if (a == "read") s.access = LessonAccess::Read;
+    else fail("{}'access' must be \"store\" or \"read\", not {}", where, a.dump());
+  }
+  if (j.contains("step")) {
+    s.step = int_of(j["step"], "step", where);
+    if (s.step < 0) fail("{}'step' must be 0 or more", where);
+  }
+
+  const Problem p = problem_for_step(s);
+  const ProblemAnalysis a = analyze(p);
+  const int steps = (s.access == LessonAccess::Store ? a.store : a.read).simulated.steps;
+  if (s.step >= steps)
+    fail("{}register step {} is outside the {}'s steps 0..{}", where, s.step, s.access == LessonAccess::Store ? "store" : "read", steps - 1);
+
+  if (j.contains("highlight")) {
+    if (!j["highlight"].is_array()) fail("{}'highlight' must be a list of strings", where);
+    for (const auto& h : j["highlight"]) {
+      if (!h.is_string()) fail("{}'highlight' must be a list of strings", where);
+      check_highlight(h.get<std::string>(), p);
+      s.highlight.push_back(h.get<std::string>());
+    }
+  }
+  if (j.contains("claims")) {
+    if (!j["claims"].is_object()) fail("{}'claims' must be an object of quantity: value", where);
+    for (const auto& item : j["claims"].items()) {
+      const nlohmann::json actual = measure(item.key(), p, a, s.step);
+      const nlohmann::json& expected = item.value();
+      if (actual.is_null() && !expected.is_null())
+        fail("claim '{}' has no value here: the subspace lemma does not apply to this layout", item.key());
+      if (!same_kind(expected, actual))
+        fail("claim '{}' expects {}, but the quantity is {}", item.key(), type_name(expected), type_name(actual));
+      s.claims.push_back({item.key(), expected});
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+Lesson parse_lesson(const nlohmann::json& j, const std::string& name, const std::string& origin) {
+  const std::string top = origin + ": ";
+  if (!j.is_object()) fail("{}a lesson is a JSON object", top);
+  check_keys(j, {"format", "version", "title", "summary", "order", "steps"}, top);
+  if (!j.contains("format") || j["format"] != kLessonFormat) fail("{}'format' must be \"{}\"", top, kLessonFormat);
+  if (!j.contains("version") || j["version"] != kLessonVersion) fail("{}'version' must be {}", top, kLessonVersion);
+  Lesson l;
+  l.name = name;
+  l.title = text_of(j, "title", top);
+  if (j.contains("summary")) l.summary = text_of(j, "summary", top);
+  if (j.contains("order")) l.order = int_of(j["order"], "order", top);
+  if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty()) fail("{}'steps' must be a non-empty list", top);
+  const auto& steps = j["steps"];
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& sj = steps[i];
+    std::string label = fmt::format("{}: step {}", origin, i + 1);
+    if (sj.is_object() && sj.contains("title") && sj["title"].is_string()) label += fmt::format(" (\"{}\")", sj["title"].get<std::string>());
+    const std::string where = label + ": ";
+    try {
+      l.steps.push_back(parse_step(sj, l.steps.empty() ? nullptr : &l.steps.back(), where));
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      if (what.rfind(where, 0) == 0) throw;
+      fail("{}{}", where, what);
+    }
+  }
+  return l;
+}
+
+// [SECTION] Loading
+
+Lesson load_lesson_file(const std::filesystem::path& path) {
+  const std::string origin = path.filename().string();
+  std::string text;
+  try {
+    text = read_text_file(path.string(), std::size_t{4} << 20);
+  } catch (const Error& e) {
+    fail("{}: {}", origin, e.what());
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    fail("{}: not valid JSON ({})", origin, e.what());
+  }
+  return parse_lesson(j, path.stem().string(), origin);
+}
+
+std::vector<std::filesystem::path> lesson_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".json") out.push_back(entry.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace swz
