@@ -1,0 +1,152 @@
+// audit_parts.cpp: the audit's helpers (audit_parts.h).
+#include "audit_parts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+namespace swz::audit_parts {
+
+std::string attribute_text(const AttrNode& node, const ttgir::Aliases& aliases) {
+  if (node.kind == AttrNode::Kind::Alias) {
+    auto it = aliases.find(node.text);
+    return it == aliases.end() ? "#" + node.text : it->second;
+  }
+  return "#" + node.text + "<...>";
+}
+
+std::string type_encoding_text(const Type& t, const ttgir::Aliases& aliases, const std::string& raw) {
+  if (!t.encoding) return "";
+  if (t.encoding->kind == AttrNode::Kind::Alias) return attribute_text(*t.encoding, aliases);
+  // Inline attribute: cut it out of the raw type text.
+  const std::size_t at = raw.find('#');
+  if (at == std::string::npos) return "";
+  int depth = 0;
+  std::size_t end = at;
+  for (; end < raw.size(); ++end) {
+    if (raw[end] == '<') ++depth;
+    if (raw[end] == '>') {
+      if (depth == 0) break;
+      if (--depth == 0) {
+        ++end;
+        break;
+      }
+    }
+    if (raw[end] == ',' && depth == 0) break;
+  }
+  return raw.substr(at, end - at);
+}
+
+std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::size_t rank) {
+  if (shape.size() <= rank) return shape;
+  return {shape.end() - static_cast<std::ptrdiff_t>(rank), shape.end()};
+}
+
+std::string sass(const char* prefix, int bits) {
+  if (bits >= 32) return fmt::format("{}.{}", prefix, bits);
+  return fmt::format("{}.U{}", prefix, bits);
+}
+
+void fill(AuditAccess& a, const AccessResult& r) {
+  a.instructions = r.instructions();
+  a.wavefronts = r.mean_wavefronts;
+  a.ideal_wavefronts = r.ideal_wavefronts;
+  a.worst_wavefronts = r.wavefronts;
+  a.conflicts =
+      r.instructions() ? static_cast<double>(r.total_wavefronts - r.total_ideal) / static_cast<double>(r.instructions()) : 0.0;
+}
+
+bool is_modelled_op(const std::string& name) {
+  static const std::set<std::string> ops{"local_store", "local_load", "local_alloc", "async_copy_global_to_local",
+                                         "convert_layout"};
+  const auto dot = name.find('.');
+  return ops.count(name.substr(dot + 1)) != 0 && (name.rfind("ttg.", 0) == 0 || name.rfind("triton_gpu.", 0) == 0);
+}
+
+bool is_no_data_op(const std::string& name) {
+  static const std::set<std::string> ops{"local_dealloc",
+                                         "async_commit_group",
+                                         "async_wait",
+                                         "memdesc_index",
+                                         "memdesc_subslice",
+                                         "memdesc_trans",
+                                         "memdesc_reinterpret",
+                                         "memdesc_subview",
+                                         "warp_group_dot_wait",
+                                         "fence_async_shared",
+                                         "barrier",
+                                         "predicate_stage",
+                                         "mask",
+                                         "mask.return",
+                                         "warp_yield",
+                                         "warp_return"};
+  const auto dot = name.find('.');
+  return ops.count(name.substr(dot + 1)) != 0;
+}
+
+std::optional<std::pair<LinearLayout, bool>> ldmatrix_addresses(const LinearLayout& operand, const SharedLayout& shared) {
+  const auto& reg = operand.bases("register");
+  const auto& lane = operand.bases("lane");
+  if (reg.size() < 3 || lane.size() != 5 || !shared.is_linear()) return std::nullopt;
+  const auto& offsets = shared.linear().bases("offset");
+  if (offsets.size() < 3) return std::nullopt;
+  // The stored rows' contiguous direction: offset bits 0..2 (16 bytes of 16-bit elements).
+  const std::vector<BitVec> contiguous{offsets[0], offsets[1], offsets[2]};
+  const std::vector<BitVec> group_a{reg[0], lane[0], lane[1]}, group_b{lane[2], lane[3], lane[4]};
+  bool trans = false;
+  if (group_a != contiguous) {
+    if (group_b != contiguous) return std::nullopt;
+    trans = true;
+  }
+  const auto& vector = trans ? group_b : group_a;
+  const auto& rows = trans ? group_a : group_b;
+  std::vector<BitVec> regs = vector;
+  for (std::size_t i = 3; i < reg.size(); ++i) regs.push_back(reg[i]);
+  std::vector<BitVec> lanes = rows;
+  lanes.push_back(reg[1]);
+  lanes.push_back(reg[2]);
+  LinearLayout addresses(
+      {InDim{"register", regs}, InDim{"lane", lanes}, InDim{"warp", operand.bases("warp")}, InDim{"block", {}}},
+      operand.out_dims());
+  return std::make_pair(addresses, trans);
+}
+
+std::optional<std::pair<std::string, double>> named_equivalent(const Access& writer, const Access& reader, const Access& access,
+                                                               const SharedLayout& best, int bits, const BankModel& bank) {
+  const auto shape = best.shape();
+  if (shape.size() != 2) return std::nullopt;
+  const double w_best = simulate(writer, best, bits, bank).mean_wavefronts,
+               r_best = simulate(reader, best, bits, bank).mean_wavefronts;
+  auto try_attr = [&](const std::string& attr) -> std::optional<std::pair<std::string, double>> {
+    try {
+      const ttgir::Layout l = ttgir::convert(attr, shape, bits);
+      if (!l.shared) return std::nullopt;
+      if (simulate(writer, *l.shared, bits, bank).mean_wavefronts > w_best + 1e-9) return std::nullopt;
+      if (simulate(reader, *l.shared, bits, bank).mean_wavefronts > r_best + 1e-9) return std::nullopt;
+      return std::make_pair(attr, simulate(access, *l.shared, bits, bank).mean_wavefronts);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
+  for (int swizzle : {128, 64, 32})
+    for (const char* transposed : {"false", "true"})
+      if (auto found =
+              try_attr(fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}}}>",
+                                   swizzle, transposed, bits)))
+        return found;
+  for (const char* order : {"[1, 0]", "[0, 1]"})
+    for (int vec = 1; vec * bits <= 128; vec *= 2)
+      for (int max_phase = 2; max_phase <= 32; max_phase *= 2)
+        for (int per_phase = 1; per_phase <= 8; per_phase *= 2)
+          if (auto found = try_attr(fmt::format("#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>",
+                                                vec, per_phase, max_phase, order)))
+            return found;
+  return std::nullopt;
+}
+
+LinearLayout offsets_only(const LinearLayout& l) {
+  return LinearLayout({InDim{"offset", l.bases("offset")}, InDim{"block", {}}}, l.out_dims());
+}
+
+}  // namespace swz::audit_parts

@@ -1,0 +1,184 @@
+// audit_parts.h (private to core/src/kernel): the pieces the audit (audit.cpp) is
+// built from: the layouts of tensor and memdesc types, memdesc views followed to
+// their allocation, and the instruction names Triton 3.6 lowers accesses to.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "swz/error.h"
+#include "swz/kernel/audit.h"
+#include "swz/kernel/ttgir.h"
+#include "swz/kernel/ttgir_module.h"
+#include "swz/sim/bank.h"
+
+namespace swz::audit_parts {
+
+using ttgir::AttrNode;
+using ttgir::Module;
+using ttgir::Op;
+using ttgir::Type;
+
+// [SECTION] Layouts
+
+// The attribute as text, a top-level alias replaced by its definition.
+std::string attribute_text(const AttrNode& node, const ttgir::Aliases& aliases);
+
+std::string type_encoding_text(const Type& t, const ttgir::Aliases& aliases, const std::string& raw);
+
+struct Distributed {
+  LinearLayout layout;
+  std::string text;
+  std::string kind;
+};
+
+struct Shared {
+  SharedLayout layout;
+  std::string text;
+};
+
+// SSA memdesc views: result -> (source, origin of a subslice, is a transpose).
+struct View {
+  std::string source;
+  std::vector<std::int64_t> origin;
+  bool transposed = false;
+};
+
+struct Auditor {
+  explicit Auditor(const Module& module) : m(module) {}
+  const Module& m;
+  BankModel bank;
+  std::map<std::string, View> views;
+  std::map<std::string, std::string> raw_types;  // for error messages only
+
+  std::string root_of(std::string name, std::vector<std::int64_t>* origin, bool* plain) const {
+    for (int hops = 0; hops < 64; ++hops) {
+      auto it = views.find(name);
+      if (it == views.end()) return name;
+      if (!it->second.origin.empty()) {
+        *plain = false;
+        if (origin) {
+          if (origin->empty())
+            *origin = it->second.origin;
+          else
+            for (std::size_t i = 0; i < origin->size() && i < it->second.origin.size(); ++i) (*origin)[i] += it->second.origin[i];
+        }
+      }
+      if (it->second.transposed) *plain = false;
+      name = it->second.source;
+    }
+    return name;
+  }
+
+  // Kernels repeat the same few layouts many times: each is converted once.
+  mutable std::map<std::string, std::shared_ptr<const Distributed>> distributed_cache;
+  mutable std::map<std::string, std::shared_ptr<const Shared>> shared_cache;
+
+  const Distributed& distributed(const Type& t, int element_bits) const {
+    if (t.kind != Type::Kind::Tensor || !t.encoding) fail("a tensor type without a layout");
+    const std::string key = fmt::format("{}|{}", t.text, element_bits);
+    if (auto it = distributed_cache.find(key); it != distributed_cache.end()) return *it->second;
+    const ttgir::Layout l = ttgir::convert(*t.encoding, t.shape, element_bits, m.aliases);
+    if (l.kind != LayoutKind::Distributed) fail("a tensor with a shared layout");
+    auto d = std::make_shared<const Distributed>(Distributed{l.linear, type_encoding_text(t, m.aliases, t.text), l.kind_name});
+    return *distributed_cache.emplace(key, d).first->second;
+  }
+
+  // The layout a memdesc value is accessed through, over `shape` (its trailing dims).
+  // The view and the allocation it belongs to.
+  struct SharedView {
+    std::shared_ptr<const Shared> layout;
+    std::string root;
+    bool plain_view = true;
+  };
+  SharedView shared(const Type& t, const std::string& value, const std::vector<std::int64_t>& shape, int element_bits) const {
+    if (t.kind != Type::Kind::MemDesc || !t.encoding) fail("a memdesc type without a layout");
+    SharedView v;
+    std::vector<std::int64_t> origin;
+    v.root = root_of(value, &origin, &v.plain_view);
+    const std::string key =
+        fmt::format("{}|{}|{}|{}|{}", t.text, fmt::join(shape, "x"), fmt::join(origin, ","), v.plain_view, element_bits);
+    auto it = shared_cache.find(key);
+    if (it == shared_cache.end())
+      it = shared_cache.emplace(key, std::make_shared<const Shared>(shared_uncached(t, shape, element_bits, origin, Shared{})))
+               .first;
+    v.layout = it->second;
+    return v;
+  }
+
+  Shared shared_uncached(const Type& t, const std::vector<std::int64_t>& shape, int element_bits,
+                         std::vector<std::int64_t> origin, Shared s) const {
+    s.text = attribute_text(*t.encoding, m.aliases);
+    if (m.num_ctas > 1) fail("modules with {} CTAs per CGA are not modelled", m.num_ctas);
+    // A subslice prints its allocation's shape last: the layout lives on that shape.
+    std::vector<std::int64_t> layout_shape = shape;
+    if (!t.alloc_shape.empty()) {
+      layout_shape.assign(t.alloc_shape.end() - static_cast<std::ptrdiff_t>(std::min(shape.size(), t.alloc_shape.size())),
+                          t.alloc_shape.end());
+    }
+    const ttgir::Layout l = ttgir::convert(*t.encoding, layout_shape, element_bits, m.aliases);
+    if (l.kind != LayoutKind::Shared || !l.shared) fail("a memdesc with a distributed layout");
+    if (layout_shape == shape) {
+      s.layout = *l.shared;
+      return s;
+    }
+    // The window of the subslice: absolute offsets of the parent layout.
+    origin.resize(shape.size(), 0);
+    if (!origin.empty() && origin.size() > shape.size())
+      origin.erase(origin.begin(), origin.end() - static_cast<std::ptrdiff_t>(shape.size()));
+    const SharedLayout parent = *l.shared;
+    s.layout = SharedLayout::from_function(
+        shape,
+        [&](const Coords& c) {
+          Coords p = c;
+          for (std::size_t i = 0; i < p.size(); ++i) p[i] += origin[i];
+          return static_cast<std::uint64_t>(parent.offset(parent.coords().flatten(p)));
+        },
+        s.text + " (subslice)");
+    return s;
+  }
+};
+
+std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::size_t rank);
+
+std::string sass(const char* prefix, int bits);
+
+void fill(AuditAccess& a, const AccessResult& r);
+
+bool is_modelled_op(const std::string& name);
+
+// Ops that move no tensor data through shared memory.
+bool is_no_data_op(const std::string& name);
+
+// ldmatrix.x4 into a dot operand: each lane of the operand layout holds two 16-bit elements of a
+// matrix row (register 0, lanes 0-1 span 8 contiguous elements), lanes 2-4 pick the row, registers
+// 1-2 the matrix. The row addresses lanes hand to ldmatrix follow from that:
+//   row vector [r0 t0 t1] (16 bytes), row lanes [t2 t3 t4], matrix lanes [r1 r2], then the rest.
+// For .trans the two groups swap roles (the stored rows run along the other dim).
+// Returns the address layout, or nullopt when the operand does not have that shape.
+std::optional<std::pair<LinearLayout, bool>> ldmatrix_addresses(const LinearLayout& operand, const SharedLayout& shared);
+
+// The first nvmma_shared or swizzled_shared attribute (simplest first) under which the writer, the
+// reader and `access` all do as well as under `best`; with `access`'s mean wavefronts.
+std::optional<std::pair<std::string, double>> named_equivalent(const Access& writer, const Access& reader, const Access& access,
+                                                               const SharedLayout& best, int bits, const BankModel& bank);
+
+LinearLayout offsets_only(const LinearLayout& l);
+
+// [SECTION] Accesses
+
+struct Pending {
+  std::size_t index;  // into the report
+  Access access;
+  std::shared_ptr<const Shared> shared;
+  std::string root;        // SSA name of the allocation it views
+  bool plain_view = true;  // the allocation's own layout (no subslice / transpose)
+  int element_bits;
+};
+
+}  // namespace swz::audit_parts
