@@ -28,13 +28,7 @@ struct Options {
 // The request: the problem's spec (the regenerating command is printed from it), or a layout on its own.
 ExportRequest build_request(const Options& o) {
   ProblemArguments a = o.problem;
-  if (!o.solved.empty()) {
-    if (a.mask || a.layout || a.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
-    // A solve result is a shared layout file; its preset, when it names one, is the problem.
-    const SolvedLayout s = load_solved_layout(o.solved);
-    if (!a.preset && !a.src && !s.preset.empty()) a.preset = s.preset;
-    a.shared = o.solved;
-  }
+  if (!o.solved.empty()) use_solved(a, o.solved);
   if (a.shared && !a.preset && !a.src && !a.dst && !a.spec) {
     // A layout on its own: any shape, no accesses to analyze.
     if (a.mask || a.layout) fail("give only one of --mask, --layout and --shared");

@@ -45,15 +45,8 @@ Register reg{
        sub.callback([o] {
          const FigureView view = parse_figure_view(o->view);
          ProblemArguments po = o->problem;
-         std::optional<SharedLayout> solved;
-         if (!o->solved.empty()) {
-           if (po.mask || po.layout || po.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
-           SolvedLayout s = load_solved_layout(o->solved);
-           if (!po.preset && !po.src && !s.preset.empty()) po.preset = s.preset;
-           solved = std::move(s.shared);
-         }
-         Problem p = load_problem(po);
-         if (solved) p.set_shared(std::move(*solved));
+         if (!o->solved.empty()) use_solved(po, o->solved);
+         const Problem p = load_problem(po);
          FigureOptions options = o->figure;
          options.labels = !o->no_labels;
          if (o->access == "store")

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "swz/error.h"
+#include "swz/export/export.h"
 #include "swz/io/layout_io.h"
 
 namespace swz::cli {
@@ -16,6 +17,13 @@ void add_problem_options(CLI::App& app, ProblemArguments& a, std::initializer_li
     app.add_option_function<std::string>(
         f.flag, [slot](const std::string& text) { *slot = text; }, f.help);
   }
+}
+
+void use_solved(ProblemArguments& a, const std::string& solved) {
+  if (a.mask || a.layout || a.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
+  const SolvedLayout s = load_solved_layout(solved);
+  if (!a.preset && !a.src && !s.preset.empty()) a.preset = s.preset;
+  a.shared = solved;
 }
 
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape) {

@@ -86,13 +86,7 @@ AuditReport audit(const Module& m) {
       try {
         const TritonSide t =
             triton_local_access(d.layout, s.layout.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
-        a.instructions = t.instructions;
-        a.wavefronts = t.mean();
-        a.ideal_wavefronts = t.ideal;
-        a.worst_wavefronts = t.worst;
-        a.conflicts =
-            t.instructions ? static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions) : 0.0;
-        a.instruction = t.instruction;
+        fill(a, t);
         a.note = note;
       } catch (const Error&) {
         // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
@@ -335,15 +329,7 @@ AuditReport audit(const Module& m) {
           if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
           for (const bool store : {true, false}) {
             const TritonSide& t = store ? triton->store : triton->load;
-            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) {
-              x.instructions = t.instructions;
-              x.wavefronts = t.mean();
-              x.ideal_wavefronts = t.ideal;
-              x.worst_wavefronts = t.worst;
-              x.conflicts =
-                  t.instructions ? static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions) : 0.0;
-              x.instruction = t.instruction;
-            });
+            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t); });
           }
           continue;
         }

@@ -48,6 +48,15 @@ std::string sass(const char* prefix, int bits) {
   return fmt::format("{}.U{}", prefix, bits);
 }
 
+void fill(AuditAccess& a, const TritonSide& t) {
+  a.instructions = t.instructions;
+  a.wavefronts = t.mean();
+  a.ideal_wavefronts = t.ideal;
+  a.worst_wavefronts = t.worst;
+  a.conflicts = t.instructions ? static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions) : 0.0;
+  a.instruction = t.instruction;
+}
+
 void fill(AuditAccess& a, const AccessResult& r) {
   a.instructions = r.instructions();
   a.wavefronts = r.mean_wavefronts;

@@ -13,6 +13,7 @@
 
 #include "swz/error.h"
 #include "swz/kernel/audit.h"
+#include "swz/kernel/triton_convert.h"
 #include "swz/kernel/ttgir.h"
 #include "swz/kernel/ttgir_module.h"
 #include "swz/sim/bank.h"
@@ -149,6 +150,8 @@ std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::
 std::string sass(const char* prefix, int bits);
 
 void fill(AuditAccess& a, const AccessResult& r);
+// The same from Triton 3.6's lowering of the access (triton_convert.h).
+void fill(AuditAccess& a, const TritonSide& t);
 
 bool is_modelled_op(const std::string& name);
 

@@ -203,6 +203,18 @@ LocDef parse_loc(std::string_view body) {
   return d;
 }
 
+// Takes a trailing " loc(...)" off an op's text into the op (its file:line:col, or the #locN it names).
+void take_trailing_loc(std::string_view& body, Op& op) {
+  const std::size_t l = body.rfind(" loc(");
+  if (l == std::string_view::npos || body.back() != ')') return;
+  const std::string_view loc = body.substr(l + 1);
+  const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
+  op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
+  op.loc = d.direct;
+  body = body.substr(0, l);
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
+}
+
 bool known_layout_attribute(std::string_view value) {
   for (std::string_view dialect : {"#ttg.", "#triton_gpu."}) {
     if (value.substr(0, dialect.size()) != dialect) continue;
@@ -283,13 +295,7 @@ Module read_module(const std::string& text, const std::string& path) {
       Op& op = m.ops[region_ops.back().first];
       region_ops.pop_back();
       std::string_view body = line.substr(2);
-      if (const std::size_t l = body.rfind(" loc("); l != std::string_view::npos && body.back() == ')') {
-        const std::string_view loc = body.substr(l + 1);
-        const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
-        op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
-        op.loc = d.direct;
-        body = body.substr(0, l);
-      }
+      take_trailing_loc(body, op);
       if (const std::size_t colon = find_top(body, " : "); colon != std::string_view::npos) {
         const std::string_view sig = trim(body.substr(colon + 3));
         const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
@@ -338,15 +344,7 @@ Module read_module(const std::string& text, const std::string& path) {
     op.name = std::string(op_name);
     op.results = std::move(results);
     std::string_view body = rest.substr(op_name.size() + (rest.front() == '"' ? 2 : 0));
-    // Trailing loc(...).
-    if (const std::size_t l = body.rfind(" loc("); l != std::string_view::npos && body.back() == ')') {
-      const std::string_view loc = body.substr(l + 1);
-      const LocDef d = parse_loc(loc.substr(4, loc.size() - 5));
-      op.loc_ref = d.direct.empty() ? d.ref : std::string(loc);
-      op.loc = d.direct;
-      body = body.substr(0, l);
-      while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
-    }
+    take_trailing_loc(body, op);
     const std::size_t colon = find_top(body, " : ");
     const std::string_view head = colon == std::string_view::npos ? body : body.substr(0, colon);
     for (std::size_t i = 0; i < head.size(); ++i) {
