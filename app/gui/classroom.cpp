@@ -155,21 +155,7 @@ bool open_lesson(Workbench& bench, const std::string& name, int step, std::strin
 Side side_for(LessonAccess access) { return access == LessonAccess::Store ? Side::Store : Side::Read; }
 
 ProblemSpec state_for_step(const LessonStep& s) {
-  ProblemSpec p;
-  p.preset = s.preset;
-  if (s.shared) {
-    p.shared = SpecLayout{*s.shared, s.shared_text};
-  } else if (!s.layout.empty()) {
-    // Mask layouts go to the grid (so toggles start from them), others replace it, as the Problem panel does.
-    const Problem preset = make_preset(s.preset);
-    for (const Variant& v : preset.variants)
-      if (v.name == s.layout) {
-        if (v.masks) p.masks = *v.masks;
-        else p.variant = v.name;
-      }
-  } else if (s.masks) {
-    p.masks = *s.masks;
-  }
+  ProblemSpec p = s.problem;
   while (!p.masks.empty() && p.masks.back() == 0) p.masks.pop_back();
   return p;
 }

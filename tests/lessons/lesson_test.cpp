@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swz/error.h"
+#include "swz/io/layout_io.h"
 #include "swz/teach/lesson.h"
 
 namespace swz {
@@ -69,23 +70,66 @@ TEST(Lessons, GuidedLessonWalksTheSixteenTwoOneTable) {
 TEST(Lessons, StepsInheritPresetLayoutAndAccess) {
   const Lesson l = shipped("swizzle-by-hand");
   const LessonStep& pileup = l.steps[2];  // names no preset, layout or access of its own
-  EXPECT_EQ(pileup.preset, "transpose16x32");
-  EXPECT_EQ(pileup.layout, "unswizzled");
+  EXPECT_EQ(pileup.problem.preset, "transpose16x32");
+  EXPECT_TRUE(pileup.problem.masks.empty());  // "unswizzled": the grid with no masks
+  EXPECT_TRUE(pileup.problem.variant.empty());
   EXPECT_EQ(pileup.access, LessonAccess::Read);
   const LessonStep& freedom = l.steps[3];
-  ASSERT_TRUE(freedom.masks.has_value());
-  EXPECT_TRUE(freedom.layout.empty());
-  EXPECT_EQ(*freedom.masks, (std::vector<std::uint32_t>{5, 9, 18, 27}));
+  EXPECT_TRUE(freedom.problem.variant.empty());
+  EXPECT_EQ(freedom.problem.masks, (std::vector<std::uint32_t>{5, 9, 18, 27}));
 }
 
 TEST(Lessons, CuteStepsParseSwizzleText) {
   const Lesson l = shipped("cute-swizzle");
-  const auto it = std::find_if(l.steps.begin(), l.steps.end(), [](const LessonStep& s) { return s.shared_text.find("<1,2,2>") != std::string::npos; });
+  const auto it = std::find_if(l.steps.begin(), l.steps.end(),
+                               [](const LessonStep& s) { return s.problem.shared && s.problem.shared->origin.find("<1,2,2>") != std::string::npos; });
   ASSERT_NE(it, l.steps.end());
-  ASSERT_TRUE(it->shared.has_value());
   const Problem p = problem_for_step(*it);
-  EXPECT_EQ(p.shared.description(), it->shared_text);
+  EXPECT_EQ(p.shared.description(), it->problem.shared->origin);
   EXPECT_EQ(analyze(p).read.simulated.wavefronts, 2);
+}
+
+// A teacher's own problem: a custom tile, another bank count, or writer and reader given outright.
+TEST(Lessons, StepsTakeAWholeProblemAndLaterStepsInheritIt) {
+  const auto seed = make_preset("transpose16x32");
+  nlohmann::json writer = {{"origin", "seed writer"}, {"layout", layout_to_json(seed.store.layout)}};
+  nlohmann::json reader = {{"origin", "seed reader"}, {"layout", layout_to_json(seed.read.layout)}};
+  const nlohmann::json lesson = {
+      {"format", kLessonFormat},
+      {"version", 1},
+      {"title", "Own problems"},
+      {"summary", "custom problems"},
+      {"steps",
+       {{{"title", "Sixteen banks"},
+         {"text", "Half the banks."},
+         {"problem", {{"preset", "transpose16x32"}, {"banks", 16}}},
+         {"claims", {{"read.wavefronts", 32}}}},
+        {{"title", "Masks on top"}, {"text", "The same problem, swizzled."}, {"masks", {2, 4, 8, 16}}},
+        {{"title", "Custom"},
+         {"text", "Writer and reader given."},
+         {"problem", {{"preset", ""}, {"element_bits", 32}, {"writer", writer}, {"reader", reader}, {"masks", {2, 4, 8, 16}}}},
+         {"claims", {{"read.wavefronts", 1}}}},
+        {{"title", "Another tile"}, {"text", "64 by 64."}, {"problem", {{"preset", "transpose16x32"}, {"shape", {64, 64}}}}}}}};
+  const Lesson l = parse_lesson(lesson, "own", "own.json");
+  ASSERT_EQ(l.steps.size(), 4u);
+  EXPECT_EQ(problem_for_step(l.steps[0]).bank.banks, 16);
+  EXPECT_EQ(l.steps[1].problem.banks, 16);  // inherited
+  EXPECT_EQ(l.steps[1].problem.masks, (std::vector<std::uint32_t>{2, 4, 8, 16}));
+  EXPECT_EQ(problem_for_step(l.steps[2]).name, "custom");
+  EXPECT_EQ(problem_for_step(l.steps[3]).shape, (std::vector<std::int64_t>{64, 64}));
+  for (const LessonStep& s : l.steps)
+    for (const ClaimCheck& c : check_claims(s)) EXPECT_TRUE(c.holds) << s.title << ": " << c.claim.quantity;
+  nlohmann::json bad = lesson;
+  bad["steps"][0]["preset"] = "toy8x8";
+  EXPECT_THROW(parse_lesson(bad, "own", "own.json"), Error);
+  bad = lesson;
+  bad["steps"][0]["problem"]["bankz"] = 3;
+  try {
+    parse_lesson(bad, "own", "own.json");
+    ADD_FAILURE() << "an unknown problem key loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'problem.bankz' is not a problem field"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Lessons, XorTableMarksCellsOutsideNonPowerOfTwoWidths) {
@@ -104,8 +148,8 @@ TEST(Lessons, XorTableMarksCellsOutsideNonPowerOfTwoWidths) {
 
 TEST(Lessons, ClaimsCompareBasesAsSets) {
   LessonStep s;
-  s.preset = "transpose16x32";
-  s.layout = "xor-2m";
+  s.problem.preset = "transpose16x32";
+  set_named_layout(s.problem, "xor-2m");
   s.claims = {{"read.segment_basis", nlohmann::json::parse(R"j(["m3^n4", "m0^n1", "m2^n3", "m1^n2"])j")},
               {"read.wavefronts", 2}};
   const auto checks = check_claims(s);
@@ -139,10 +183,10 @@ TEST(LessonErrors, EachProblemIsOneLineNamingFileStepAndCause) {
   const Case cases[] = {
       {R"j({"title": "S", "text": "x", "mask": [1]})j", "bad.json: step 2 (\"S\"): unknown key 'mask'"},
       {R"j({"title": "S", "text": "x", "preset": "nope"})j", "bad.json: step 2 (\"S\"): unknown preset 'nope'"},
-      {R"j({"title": "S", "text": "x", "masks": [64]})j", "bad.json: step 2 (\"S\"): mask 64 (row bit 0) is wider than the 32 columns"},
+      {R"j({"title": "S", "text": "x", "masks": [64]})j", "bad.json: step 2 (\"S\"): masks (--mask): mask 64 (row bit 0) is wider than the 32 columns"},
       {R"j({"title": "S", "text": "x", "masks": "1,x"})j", "bad.json: step 2 (\"S\"): mask list '1,x'"},
-      {R"j({"title": "S", "text": "x", "masks": [1, 2, 4, 8, 16]})j", "bad.json: step 2 (\"S\"): 5 masks given; the grid has 4 row bits"},
-      {R"j({"title": "S", "text": "x", "layout": "xor-3m"})j", "bad.json: step 2 (\"S\"): preset 'transpose16x32' has no layout 'xor-3m'"},
+      {R"j({"title": "S", "text": "x", "masks": [1, 2, 4, 8, 16]})j", "bad.json: step 2 (\"S\"): masks (--mask): 5 masks given; the grid has 4 row bits"},
+      {R"j({"title": "S", "text": "x", "layout": "xor-3m"})j", "bad.json: step 2 (\"S\"): variant (--layout): preset 'transpose16x32' has no layout 'xor-3m'"},
       {R"j({"title": "S", "text": "x", "layout": "xor-m", "masks": [1]})j", "give only one of 'layout', 'masks' and 'shared'"},
       {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": 16, "read.speed": 3}})j", "bad.json: step 2 (\"S\"): unknown quantity 'read.speed'"},
       {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": "many"}})j", "claim 'read.wavefronts' expects a string, but the quantity is a number"},
@@ -157,7 +201,7 @@ TEST(LessonErrors, EachProblemIsOneLineNamingFileStepAndCause) {
       {R"j({"title": "S", "text": "x", "highlight": ["somewhere"]})j", "unknown highlight 'somewhere'"},
       {R"j({"title": "S", "text": []})j", "'text' is empty"},
       {R"j({"text": "x"})j", "bad.json: step 2: missing 'title'"},
-      {R"j({"title": "S", "text": "x", "shared": "Swizzle<3,2,3> o (16,16):(1,16)"})j", "shared layout is 16x16 but the problem's tensor is 16x32"},
+      {R"j({"title": "S", "text": "x", "shared": "Swizzle<3,2,3> o (16,16):(1,16)"})j", "covers a 16x16 tensor but the problem's tensor is 16x32"},
       {R"j({"title": "S", "text": "x", "shared": "not a layout"})j", "bad.json: step 2 (\"S\"): "},
   };
   for (const Case& c : cases) {

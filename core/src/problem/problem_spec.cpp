@@ -152,7 +152,7 @@ struct JsonFields {
     if (const json* v = find(key)) {
       if (!v->is_array()) bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
       for (const auto& x : *v) {
-        if (!x.is_number_unsigned() || x.get<std::uint64_t>() > most)
+        if (!x.is_number_integer() || x.get<std::int64_t>() < 0 || x.get<std::uint64_t>() > most)
           bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
         out.push_back(static_cast<T>(x.get<std::uint64_t>()));
       }
@@ -456,28 +456,27 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   number(a.read_vec_bits, "read_vec_bits", s.read_vec_bits);
   if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
   if (a.mask) s.masks = parse_masks(*a.mask);
-  if (a.layout) {
-    // A named layout that is a set of masks is held as those masks (the toggle grid shows and edits them).
-    s.variant = *a.layout;
-    if (!s.preset.empty() && s.shape.empty() && !s.writer && !s.reader) {
-      const Problem preset = build_problem([&] {
-        ProblemSpec p;
-        p.preset = s.preset;
-        return p;
-      }());
-      for (const Variant& v : preset.variants)
-        if (v.name == *a.layout && v.masks) {
-          s.masks = *v.masks;
-          s.variant.clear();
-        }
-    }
-  }
+  if (a.layout) set_named_layout(s, *a.layout);
   if (a.shared) {
     std::optional<int> unused;
     s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused);
   }
   if (check_problem) (void)build_problem(s);  // every field checked now, before any work
   return s;
+}
+
+void set_named_layout(ProblemSpec& s, const std::string& name) {
+  s.shared.reset();
+  s.masks.clear();
+  s.variant = name;
+  if (s.preset.empty() || !s.shape.empty() || s.writer || s.reader) return;  // the preset's own accesses only
+  ProblemSpec preset_only;
+  preset_only.preset = s.preset;
+  for (const Variant& v : build_problem(preset_only).variants)
+    if (v.name == name && v.masks) {
+      s.masks = *v.masks;
+      s.variant.clear();
+    }
 }
 
 std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::string& stem) {

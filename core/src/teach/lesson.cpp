@@ -226,11 +226,10 @@ Problem preset_copy(const std::string& name) {
 }  // namespace
 
 Problem problem_for_step(const LessonStep& s) {
-  Problem p = preset_copy(s.preset);
-  if (s.shared) p.set_shared(SharedLayout::from_linear(*s.shared, s.shared_text));
-  else if (!s.layout.empty()) p.apply_variant(s.layout);
-  else if (s.masks) p.set_masks(*s.masks);
-  return p;
+  ProblemSpec preset_only;
+  preset_only.preset = s.problem.preset;
+  if (s.problem == preset_only) return preset_copy(s.problem.preset);  // most steps: the preset's tables, built once
+  return build_problem(s.problem);
 }
 
 // [SECTION] Validation
@@ -354,14 +353,12 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
 
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
-  check_keys(j, {"title", "text", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"}, where);
+  check_keys(j, {"title", "text", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"}, where);
   LessonStep s;
+  bool have_problem = false;
   if (previous) {
-    s.preset = previous->preset;
-    s.layout = previous->layout;
-    s.masks = previous->masks;
-    s.shared_text = previous->shared_text;
-    s.shared = previous->shared;
+    s.problem = previous->problem;
+    have_problem = true;
     s.access = previous->access;
     s.step = previous->step;
   }
@@ -380,32 +377,36 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
 
   const int layout_keys = static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
   if (layout_keys > 1) fail("{}give only one of 'layout', 'masks' and 'shared'", where);
+  if (j.contains("problem")) {
+    if (j.contains("preset") || layout_keys) fail("{}'problem' gives the whole problem: leave out 'preset', 'layout', 'masks' and 'shared'", where);
+    s.problem = spec_from_json(j["problem"], where + "'problem.");
+    have_problem = true;
+    s.step = 0;
+  }
   if (j.contains("preset")) {
     const std::string preset = text_of(j, "preset", where);
-    if (preset != s.preset) {  // a new preset starts from its default layout
-      s.layout.clear();
-      s.masks.reset();
-      s.shared_text.clear();
-      s.shared.reset();
+    if (!have_problem || preset != s.problem.preset) {  // a new preset starts from its default layout
+      s.problem = ProblemSpec{};
+      s.problem.preset = preset;
       s.step = 0;
     }
-    s.preset = preset;
+    have_problem = true;
   }
-  if (s.preset.empty()) fail("{}the first step must name a 'preset'", where);
-  if (layout_keys == 1) {
-    s.layout.clear();
-    s.masks.reset();
-    s.shared_text.clear();
-    s.shared.reset();
+  if (!have_problem) fail("{}the first step must name a 'preset' or a 'problem'", where);
+  if (j.contains("layout")) set_named_layout(s.problem, text_of(j, "layout", where));
+  if (j.contains("masks")) {
+    s.problem.shared.reset();
+    s.problem.variant.clear();
+    s.problem.masks = masks_of(j["masks"], where);
   }
-  if (j.contains("layout")) s.layout = text_of(j, "layout", where);
-  if (j.contains("masks")) s.masks = masks_of(j["masks"], where);
   if (j.contains("shared")) {
-    s.shared_text = text_of(j, "shared", where);
-    const LayoutFile f = parse_layout_text(s.shared_text, "'shared'");
+    const std::string shared_text = text_of(j, "shared", where);
+    const LayoutFile f = parse_layout_text(shared_text, "'shared'");
     if (f.kind != LayoutKind::Shared) fail("{}'shared' is a distributed layout; a shared layout maps offsets to elements", where);
     // Normalised through the JSON form, as the workbench stores layouts it loads.
-    s.shared = layout_from_json(layout_to_json(f.layout)).layout;
+    s.problem.masks.clear();
+    s.problem.variant.clear();
+    s.problem.shared = SpecLayout{layout_from_json(layout_to_json(f.layout)).layout, shared_text};
   }
   if (j.contains("access")) {
     const auto& a = j["access"];

@@ -82,6 +82,10 @@ struct ProblemArguments {
 // Reads and checks the flags (files are read here); throws naming the flag. With
 // `check_problem` the spec's problem is also built once, so a bad combination fails before any work.
 ProblemSpec parse_problem_arguments(const ProblemArguments& arguments, bool check_problem = true);
+// Sets the spec's shared layout to the preset's layout `name`: a set of masks is held as
+// those masks (the toggle grid shows and edits them), any other as the named variant.
+void set_named_layout(ProblemSpec& spec, const std::string& name);
+
 // Flags that reproduce the spec. A layout that came from no file is named
 // `<stem>.<role>.json` (writer, reader, shared): the file `export --format json` and
 // the GUI's layout save write.

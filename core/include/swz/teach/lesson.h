@@ -33,6 +33,7 @@
 #include "swz/sim/analysis.h"
 #include "swz/layout/layout.h"
 #include "swz/problem/problem.h"
+#include "swz/problem/problem_spec.h"
 
 namespace swz {
 
@@ -49,13 +50,10 @@ struct LessonClaim {
 struct LessonStep {
   std::string title;
   std::vector<std::string> paragraphs;
-  std::string preset;
-  // The shared layout, exactly one of: a named layout of the preset, masks on its toggle grid,
-  // or a layout in text (CuTe / Triton / MLIR / JSON), kept as written and as parsed.
-  std::string layout;
-  std::optional<std::vector<std::uint32_t>> masks;
-  std::string shared_text;
-  std::optional<LinearLayout> shared;  // offset -> coords, parsed from shared_text
+  // The problem on show, resolved by the loader: a "problem" object (any spec: a custom
+  // problem, another tile, another bank count), or "preset" with one of "layout", "masks"
+  // and "shared" (a layout in CuTe / Triton / MLIR / JSON text), inherited from the step before.
+  ProblemSpec problem;
   LessonAccess access = LessonAccess::Read;
   int step = 0;                        // register step shown in the trace
   std::vector<std::string> highlight;  // "panel:grid", "tensor.col.0", "grid.cell.0.1", ...
@@ -80,7 +78,7 @@ Lesson load_lesson_file(const std::filesystem::path& path);
 // The *.json files of a directory, sorted by name (empty when it does not exist).
 std::vector<std::filesystem::path> lesson_files(const std::filesystem::path& dir);
 
-// The problem a step shows: its preset with its shared layout.
+// The problem a step shows (build_problem of its spec).
 Problem problem_for_step(const LessonStep& step);
 
 // The value of one claimable quantity on a problem and its analysis; throws swz::Error
