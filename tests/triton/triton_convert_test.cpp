@@ -118,4 +118,30 @@ TEST(TritonConvert, EdgeCases) {
   EXPECT_EQ(once.load.wavefronts, twice.load.wavefronts);
 }
 
+// Data that stays in each warp: Triton 3.6 shuffles only when its permutation of register and
+// lane bits needs at most one register-lane exchange.
+TEST(TritonConvert, WarpExchanges) {
+  // permute_3d's conversion (tests/data/ttgir/triton36/permute_3d.ttgir): 3 exchanges.
+  const std::vector<std::int64_t> shape = {32, 16, 8};
+  const auto from = swz::blocked({8, 1, 1}, {4, 1, 8}, {1, 4, 1}, {0, 2, 1}, shape);
+  const auto to = swz::blocked({1, 1, 8}, {32, 1, 1}, {1, 4, 1}, {2, 0, 1}, shape);
+  EXPECT_EQ(swz::triton_warp_exchanges(from, to), 3);
+  EXPECT_EQ(swz::triton_warp_exchanges(to, from), 3);
+  // One register trades places with one lane (convert_in_warp.ttgir, line 8): 1 exchange.
+  const std::vector<std::int64_t> line = {256};
+  const auto a = swz::distributed(line, {{1}}, {{2}, {4}, {8}, {16}, {32}}, {{64}, {128}});
+  const auto b = swz::distributed(line, {{32}}, {{2}, {4}, {8}, {16}, {1}}, {{64}, {128}});
+  EXPECT_EQ(swz::triton_warp_exchanges(a, b), 1);
+  // Lanes among themselves: none; a register that repeats data is left out.
+  const auto c = swz::distributed(line, {{1}, {0}}, {{4}, {2}, {8}, {16}, {32}}, {{64}, {128}});
+  EXPECT_EQ(swz::triton_warp_exchanges(a, c), 0);
+  // Two registers trade places with two lanes in separate cycles: 2 exchanges.
+  const auto d = swz::distributed(line, {{1}, {2}}, {{4}, {8}, {16}, {32}}, {{64}, {128}});
+  const auto e = swz::distributed(line, {{4}, {8}}, {{1}, {2}, {16}, {32}}, {{64}, {128}});
+  EXPECT_EQ(swz::triton_warp_exchanges(d, e), 2);
+  // Different data in the warps' registers and lanes: not a conversion within a warp.
+  const auto f = swz::distributed(line, {{64}}, {{2}, {4}, {8}, {16}, {32}}, {{1}, {128}});
+  EXPECT_THROW(swz::triton_warp_exchanges(a, f), swz::Error);
+}
+
 }  // namespace

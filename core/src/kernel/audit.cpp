@@ -290,7 +290,17 @@ AuditReport audit(const Module& m) {
         bool in_thread = in_warp && s_r == d_r && S.bases("lane").size() == D.bases("lane").size();
         for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i)
           in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
-        if (in_warp) {
+        // Within a warp Triton 3.6 shuffles only when the permutation of register and lane bits needs
+        // at most one register-lane exchange; from two on it goes through shared memory (triton_convert.h).
+        int exchanges = 0;
+        if (in_warp && !in_thread) {
+          try {
+            exchanges = triton_warp_exchanges(S, D);
+          } catch (const Error&) {
+            exchanges = 0;  // not a permutation of bits: kept as shuffles
+          }
+        }
+        if (in_warp && exchanges < 2) {
           a.instruction = in_thread ? "registers" : "shuffle";
           const std::int64_t regs = std::int64_t{1} << S.bases("register").size();
           a.instructions = in_thread ? 0 : regs * ((bits + 31) / 32) * (std::int64_t{1} << S.bases("warp").size());
@@ -325,6 +335,9 @@ AuditReport audit(const Module& m) {
           const std::string scratch = ttgir::shared_linear_attribute(triton->scratch);
           a.shared_offsets = offsets_only(triton->scratch);
           std::string note = "through shared memory; Triton 3.6's scratch layout";
+          if (in_warp)
+            note = fmt::format("data stays in its warp, but {} register-lane exchanges are too many to shuffle: {}",
+                               exchanges, note);
           if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
           if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
           for (const bool store : {true, false}) {

@@ -1,5 +1,6 @@
 // triton_convert.h: the scratch layout and the shared-memory instructions that
-// Triton 3.6 picks for a ttg.convert_layout whose data leaves its warp.
+// Triton 3.6 picks for a ttg.convert_layout whose data leaves its warp, or
+// stays in it but would need too many shuffles (triton_warp_exchanges below).
 //
 // How Triton 3.6 builds it (lib/Tools/GenericSwizzling.cpp and the NVIDIA
 // convert_layout lowering, retold in our terms). Both layouts are flattened to
@@ -20,7 +21,9 @@
 //     when too few exist, XORs of a writer-only and a reader-only direction
 //     (an XOR swizzle). Segment bits that are registers on both sides become
 //     "reps": the conversion runs once per rep through a buffer that only
-//     holds one rep, with a barrier between rounds.
+//     holds one rep, with a barrier between rounds. When both sides use a
+//     matrix instruction, the first two such bits stay in the segment, so that
+//     one round still holds enough registers for .x4 on both sides.
 //  3. The pair with the fewest predicted conflicts wins, ties to the most reps.
 //  4. No pair possible (the two sides share less than 128 bits of registers):
 //     plain ld/st with a vector of the common registers, filled up to 32 bits
@@ -81,6 +84,18 @@ TritonTarget triton_target(const std::string& target);
 // bits, layouts of different shapes, data split across CTAs).
 TritonConversion triton_convert_layout(const LinearLayout& src, const LinearLayout& dst, int element_bits,
                                        const BankModel& model = {}, const TritonTarget& target = {});
+
+// A conversion whose data stays in each warp (same register and lane span on both sides): how
+// many register-lane exchanges its permutation of index bits needs, as Triton 3.6 counts them
+// (lib/Analysis/Utility.cpp, the warp decomposition behind cvtNeedsWarpShuffle). Both sides'
+// register and lane bits, less the registers that repeat data and padded to equal counts, are
+// matched up: a source bit goes to the destination bit holding the same data (bits holding
+// nothing on one side go, in order, to the other side's empty bits). In each cycle of that
+// permutation that mixes registers and lanes, each run of consecutive lanes counts one exchange.
+// Triton moves the data with warp shuffles only when there is at most one; from two on it goes
+// through shared memory as a warp-crossing conversion would (triton_convert_layout).
+// Throws swz::Error when the two sides do not hold the same data in their registers and lanes.
+int triton_warp_exchanges(const LinearLayout& src, const LinearLayout& dst);
 
 // A ttg.local_store / local_alloc (load = false) or ttg.local_load (load = true) between the
 // registers of `regs` (register, lane, warp -> coords) and a buffer whose element offsets map
