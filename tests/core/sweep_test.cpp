@@ -11,6 +11,7 @@
 #include "swz/error.h"
 #include "swz/layout/factories.h"
 #include "swz/problem/problem.h"
+#include "swz/problem/problem_spec.h"
 #include "swz/sim/sweep.h"
 
 namespace {
@@ -136,6 +137,42 @@ TEST(Sweep, EvaluationEqualsSimulatorWithEveryKernel) {
     expect_evaluation_matches("toy8x8", 64);
     expect_evaluation_matches("tma128_fp16", 40);
     expect_evaluation_matches("mma_to_blocked_fp16", 4);
+  }
+  swz::set_sweep_kernel(swz::SweepKernel::Auto);
+}
+
+// Other bank counts: up to 32 banks each instruction's banks are one 32-bit word of every
+// kernel's vectors, with 64 one 64-bit word. Every kernel the CPU has (the portable one
+// always) gives the counts the first version of the sweep gave.
+TEST(Sweep, EveryKernelOnOtherBankCounts) {
+  struct Case {
+    const char* preset;
+    int banks;
+    std::int64_t conflict_free;
+    std::map<int, std::int64_t> histogram;
+  };
+  const std::vector<Case> cases{
+      {"transpose16x32", 64, 645120, {{1, 645120}, {2, 376320}, {4, 26880}, {8, 256}}},
+      {"transpose16x32", 16, 322560, {{2, 322560}, {4, 604800}, {8, 117600}, {16, 3600}, {32, 16}}},
+      {"transpose16x32", 8, 344064, {{4, 344064}, {8, 602112}, {16, 100352}, {32, 2048}}},
+      {"ldmatrix_a_fp16", 64, 3072, {{4, 3072}, {8, 1024}}},
+      {"toy8x8", 64, 512, {{1, 512}}},
+  };
+  const swz::SweepKernel widest = swz::sweep_kernel();
+  for (const Case& c : cases) {
+    swz::ProblemSpec spec;
+    spec.preset = c.preset;
+    spec.banks = c.banks;
+    const swz::Problem p = swz::build_problem(spec);
+    for (const swz::SweepKernel k : {swz::SweepKernel::Scalar, swz::SweepKernel::Avx2, swz::SweepKernel::Avx512}) {
+      if (k > widest) continue;
+      swz::set_sweep_kernel(k);
+      const swz::SweepResult r = swz::sweep(p, {}, 2);
+      EXPECT_TRUE(r.fast_path) << c.preset << " banks " << c.banks;
+      EXPECT_EQ(r.conflict_free, c.conflict_free) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+      EXPECT_EQ(r.histogram, c.histogram) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+      EXPECT_EQ(r.lemma_agrees, r.configs) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+    }
   }
   swz::set_sweep_kernel(swz::SweepKernel::Auto);
 }

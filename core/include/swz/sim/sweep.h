@@ -15,8 +15,10 @@
 // the lemma from the updated segment vectors (their ranks by counting the
 // subsets whose XOR vanishes, or by elimination), for each configuration.
 // The bank counting adds the lanes' one-hot bank bits in a
-// carry-save adder tree, 8 (AVX2) or 16 (AVX-512) instructions per vector,
-// with a scalar byte-counter fallback. Problems the fast path does not cover
+// carry-save adder tree, one instruction per vector element: one kernel over
+// GCC/Clang vector types, instantiated for 16-byte vectors (portable: SSE2,
+// NEON or scalar code), and on x86-64 for AVX2 and AVX-512 (chosen at run
+// time). Problems the fast path does not cover
 // (sub-word elements, broadcast, the LDS.128 merge) run through swz::simulate
 // unchanged.
 #pragma once
@@ -52,6 +54,8 @@ SweepResult sweep(const Problem& problem, const std::function<void(std::int64_t,
 std::vector<std::uint32_t> masks_of_config(const GridSpec& grid, std::uint64_t index);
 
 // Bank-counting kernel of the fast path, narrowest first. Auto = the widest the CPU supports.
+// Scalar is the portable instantiation (no target-specific instructions), the only one
+// off x86-64 or with SWZ_SIMD off; Avx2 / Avx512 the same kernel on 32- / 64-byte vectors.
 enum class SweepKernel { Scalar, Avx2, Avx512, Auto };
 // The kernel sweeps use now: the widest the CPU supports, capped by set_sweep_kernel.
 SweepKernel sweep_kernel();
