@@ -58,9 +58,12 @@ OffsetBits offset_bits(const BankModel& model, int element_bits) {
 }
 
 AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model) {
+  return access_geometry(access, access.layout.in_dim_bits("lane"), element_bits, vector_bits, model);
+}
+
+AccessGeometry access_geometry(const Access& access, int lane_bits, int element_bits, int vector_bits, const BankModel& model) {
   AccessGeometry g;
   g.offset = offset_bits(model, element_bits);
-  const int lane_bits = access.layout.in_dim_bits("lane");
   g.vector_bits = access.ldmatrix ? 128 : std::max(8, vector_bits ? vector_bits : access.vec_bits);
   g.active_lanes = access.ldmatrix ? 8 * access.ldmatrix : 1 << lane_bits;
   g.lanes_per_phase = std::min(1 << lane_bits, phase_lanes(instruction_kind(access, g.vector_bits), model));

@@ -88,7 +88,7 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
 
 // Lanes served together for a vector of 2^k elements (hardware.md: phases).
 int phase_lanes(const AccessInfo& x, int k, int ebits, const BankModel& m) {
-  return access_geometry(*x.access, ebits, (1 << k) * ebits, m).lanes_per_phase;
+  return access_geometry(*x.access, x.lane_bits, ebits, (1 << k) * ebits, m).lanes_per_phase;
 }
 int active_lanes(const AccessInfo& x) { return x.access->ldmatrix ? 8 * x.access->ldmatrix : 1 << x.lane_bits; }
 

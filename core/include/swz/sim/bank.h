@@ -152,5 +152,7 @@ struct AccessGeometry {
 };
 // `vector_bits`: the width one lane moves per instruction (0: the access's own, else 8).
 AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model);
+// The same with the access's lane bits already known (the solver's inner loops).
+AccessGeometry access_geometry(const Access& access, int lane_bits, int element_bits, int vector_bits, const BankModel& model);
 
 }  // namespace swz
