@@ -33,17 +33,18 @@ struct AlgebraPanel final : Panel {
     const char* thr = side == Side::Store ? "A_Thr" : "B_Thr";
     const char* cap = sym("\xe2\x88\xa9", "&");
 
+    // Every line wraps at the panel's edge; pieces that follow on a line move down when they do not fit.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("for the %s (switch in Access trace)", side == Side::Store ? "store, A" : "read, B");
     if (!L.applies) {
+      ImGui::PopTextWrapPos();
       note(fmt::format("Lemma 9.4 does not apply: {}", L.reason).c_str());
       return;
     }
-    ImGui::PushTextWrapPos(0.0f);
     row("M_Seg basis", basis_text(L.segment_basis, names));
     if (!L.within_word_basis.empty()) row("within a word (W)", basis_text(L.within_word_basis, names));
     row(fmt::format("span({}), one phase", thr), basis_text(L.thread_basis, names));
     row(fmt::format("span(M_Seg) {} span({})", cap, thr), basis_text(L.intersection_basis, names));
-    ImGui::PopTextWrapPos();
 
     // 2^dim against the simulation.
     const AccessResult& sim = an.simulated;
@@ -53,19 +54,16 @@ struct AlgebraPanel final : Panel {
                                .c_str());
     const bool agree = an.agrees();
     ImGui::Text("%d simulated", sim.wavefronts);
-    ImGui::SameLine();
     const ImVec4 ok(0.13f, 0.60f, 0.27f, 1), bad(0.82f, 0.16f, 0.16f, 1);
     ImGui::PushFont(fonts().heading);
+    const std::string mark = agree ? fmt::format("{} lemma and simulation agree", sym("\xe2\x9c\x93", "[ok]"))
+                                   : fmt::format("{} they differ", sym("\xe2\x9c\x97", "[x]"));
+    same_line_if_fits(ImGui::CalcTextSize(mark.c_str()).x);
     const ImVec2 mark_pos = ImGui::GetCursorScreenPos();
-    if (agree) ImGui::TextColored(ok, "%s lemma and simulation agree", sym("\xe2\x9c\x93", "[ok]"));
-    else ImGui::TextColored(bad, "%s they differ", sym("\xe2\x9c\x97", "[x]"));
+    ImGui::TextColored(agree ? ok : bad, "%s", mark.c_str());
     ctx.probe("algebra.agree", mark_pos, ImGui::GetItemRectMax());
     ImGui::PopFont();
-    if (!agree) {
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(bad, "why: %s", an.difference.c_str());
-      ImGui::PopTextWrapPos();
-    }
+    if (!agree) ImGui::TextColored(bad, "why: %s", an.difference.c_str());
 
     // Lemma 9.5 over both accesses.
     ImGui::Separator();
@@ -76,29 +74,32 @@ struct AlgebraPanel final : Panel {
     const int bound = max_avoiding_dim(width, du, dv);
     const int seg = static_cast<int>(L.segment_basis.size());
     ImGui::Text("Lemma 9.5: d - max(dim A_Thr, dim B_Thr) = %d - max(%d, %d) = %d", width, du, dv, bound);
-    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("= the largest segment space avoiding both thread spans; this layout needs %d segment bit%s, so", seg, seg == 1 ? "" : "s");
     if (seg <= bound) ImGui::TextColored(ok, "conflict-free both ways is possible");
     else ImGui::TextColored(bad, "%d bit%s short: some conflict is unavoidable", seg - bound, seg - bound == 1 ? "" : "s");
-    ImGui::PopTextWrapPos();
 
     // The condition, checked for both accesses.
     const char* zero = "{0}";
     ImGui::Text("Conflict-free %s span(M_Seg) %s span(Thr) = %s", sym("\xe2\x87\x94", "<=>"), cap, zero);
+    bool first = true;
     auto check = [&](const char* who, const LemmaResult& l) {
-      ImGui::SameLine();
       const bool free = l.applies && l.intersection_dim == 0;
-      ImGui::TextColored(free ? ok : bad, "%s %s", who, free ? sym("\xe2\x9c\x93", "ok") : sym("\xe2\x9c\x97", "no"));
+      const std::string text = fmt::format("{} {}", who, free ? sym("\xe2\x9c\x93", "ok") : sym("\xe2\x9c\x97", "no"));
+      if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x);
+      first = false;
+      ImGui::TextColored(free ? ok : bad, "%s", text.c_str());
     };
-    ImGui::Text("   ");
+    ImGui::Indent(em() * 1.2f);
     check("store", ls);
     check(" read", lr);
+    ImGui::Unindent(em() * 1.2f);
+    ImGui::PopTextWrapPos();
   }
 
   static void row(const std::string& label, const std::string& value) {
     ImGui::TextDisabled("%s:", label.c_str());
-    ImGui::SameLine();
     ImGui::PushFont(fonts().mono);
+    same_line_if_fits(std::min(ImGui::CalcTextSize(value.c_str()).x, em() * 8.0f));
     ImGui::TextUnformatted(value.c_str());
     ImGui::PopFont();
   }

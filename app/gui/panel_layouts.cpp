@@ -40,7 +40,6 @@ struct LayoutsPanel final : Panel {
     ImGui::PushID(a ? "A" : "B");
     const ImVec2 start = ImGui::GetCursorScreenPos();
     heading(a ? "A: the store (writer)" : "B: the read (reader)");
-    ImGui::SameLine();
     int lane = a ? ctx.session.view.ring_lane_a : ctx.session.view.ring_lane_b;
     int warp = a ? ctx.session.view.ring_warp_a : ctx.session.view.ring_warp_b;
     const int lanes = 1 << l.in_dim_bits("lane");
@@ -48,12 +47,14 @@ struct LayoutsPanel final : Panel {
     // The field shows the thread actually ringed (a smaller warp than the chosen lane clamps it).
     lane = std::clamp(lane, 0, lanes - 1);
     warp = std::clamp(warp, 0, warps - 1);
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    same_line_if_fits(ImGui::CalcTextSize("ring thread").x + spacing + em() * 5.5f);
     ImGui::TextDisabled("ring thread");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(em() * 5.5f);
     if (ImGui::InputInt("##lane", &lane, 1, 4)) ctx.post(cmd::set_ring(side, std::clamp(lane, 0, lanes - 1), warp));
     if (warps > 1) {
-      ImGui::SameLine();
+      same_line_if_fits(ImGui::CalcTextSize("warp").x + spacing + em() * 5.0f);
       ImGui::TextDisabled("warp");
       ImGui::SameLine();
       ImGui::SetNextItemWidth(em() * 5.0f);
@@ -92,12 +93,16 @@ struct LayoutsPanel final : Panel {
     draw_matrix(ctx, "matrix", v);
     const ImVec2 mat_end = ImGui::GetItemRectMax();
 
-    // The ownership picture, right of the matrix.
+    // The ownership picture, right of the matrix; under it when the panel is too narrow for both.
     const float gap = em();
-    const ImVec2 pic_pos(mat_end.x + gap, mat_pos.y);
-    const float pic_w = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - pic_pos.x;
-    const float pic_h = std::max(20.0f, height - (mat_pos.y - start.y) - ImGui::GetTextLineHeightWithSpacing());
     const int rows = m.rows(), ncols = m.cols();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const bool beside = right - (mat_end.x + gap) >= std::max(em() * 6.0f, static_cast<float>(ncols) * 2.0f);
+    const ImVec2 pic_pos = beside ? ImVec2(mat_end.x + gap, mat_pos.y) : ImVec2(mat_pos.x, mat_end.y + ImGui::GetStyle().ItemSpacing.y);
+    const float pic_w = right - pic_pos.x;
+    // As tall as the side's share of the panel leaves, and at least as tall as the matrix beside it.
+    const float pic_h = std::max(beside ? std::max(20.0f, mat_end.y - mat_pos.y) : em() * 8.0f,
+                                 height - (pic_pos.y - start.y) - ImGui::GetTextLineHeightWithSpacing() * 2.0f);
     const float cell = std::max(1.0f, std::floor(std::min(pic_w / static_cast<float>(ncols), pic_h / static_cast<float>(rows))));
     ImGui::SetCursorScreenPos(pic_pos);
     ImGui::InvisibleButton("picture", ImVec2(std::max(1.0f, cell * static_cast<float>(ncols)), std::max(1.0f, cell * static_cast<float>(rows))));
@@ -116,10 +121,10 @@ struct LayoutsPanel final : Panel {
         },
         pic_pos, clip_max);
     ctx.probe(a ? "layouts.a.picture" : "layouts.b.picture", pic_pos, clip_max);
-    // Register numbers when they fit.
+    // Register numbers, at 0.85 of the text size, where the cells are large enough for them.
     ImFont* font = fonts().mono;
-    const float font_px = std::min(em() * 0.85f, cell * 0.72f);
-    if (font_px >= 8.0f && cell >= 12.0f) {
+    const float font_px = std::round(em() * 0.85f);
+    if (cell >= font_px * 0.8f + 2.0f) {
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < ncols; ++c) {
           const ElementOwner& o = owners[m.cell_coord(r, c)];
@@ -127,6 +132,7 @@ struct LayoutsPanel final : Panel {
           char buf[8];
           std::snprintf(buf, sizeof(buf), "%d", o.reg);
           const ImVec2 ts = font->CalcTextSizeA(font_px, 1e9f, 0, buf);
+          if (ts.x > cell - 2.0f) continue;  // a number wider than its cell is left out
           const ImVec2 at(pic_pos.x + (static_cast<float>(c) + 0.5f) * cell - ts.x * 0.5f, pic_pos.y + (static_cast<float>(r) + 0.5f) * cell - ts.y * 0.5f);
           dl->AddText(font, font_px, at, IM_COL32(20, 22, 28, 220), buf);
         }
@@ -147,8 +153,10 @@ struct LayoutsPanel final : Panel {
 
     // Caption under both.
     ImGui::SetCursorScreenPos(ImVec2(mat_pos.x, std::max(mat_end.y, clip_max.y) + 2.0f));
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("color = owning thread (odd darker), number = register; thread %d%s ringed", lane,
                         warps > 1 ? fmt::format(" of warp {}", warp).c_str() : "");
+    ImGui::PopTextWrapPos();
     ImGui::PopID();
   }
 };

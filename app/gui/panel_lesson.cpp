@@ -9,6 +9,7 @@
 #include "classroom.h"
 #include "swz/error.h"
 #include "theme.h"
+#include "widgets.h"
 #include "workbench.h"
 
 namespace swz::gui {
@@ -40,7 +41,9 @@ struct LessonPanel final : Panel {
     check(*step);
 
     // Header: lesson and position, then the step title large.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s  %s  step %d of %d", lesson->title.c_str(), sym("\xc2\xb7", "-"), c.step + 1, steps);
+    ImGui::PopTextWrapPos();
     ImGui::PushFont(fonts().heading);
     ImGui::SetWindowFontScale(1.3f);
     ImGui::TextWrapped("%s", step->title.c_str());
@@ -61,7 +64,7 @@ struct LessonPanel final : Panel {
 
     if (!at_step(ctx, *step)) {
       ImGui::TextColored(ImVec4(0.55f, 0.35f, 0.0f, 1), "You changed the workbench since this step.");
-      ImGui::SameLine();
+      same_line_if_fits(button_width("Return to this step"));
       if (ImGui::SmallButton("Return to this step")) apply_lesson_step(ctx.bench);
     }
     const bool back = ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false);
@@ -77,8 +80,7 @@ struct LessonPanel final : Panel {
     if ((ImGui::Button("Next >") || next) && c.step + 1 < steps) go(ctx, c.step + 1);
     ctx.probe("lesson.next", np, ImGui::GetItemRectMax());
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::TextDisabled("Page Up / Page Down");
+    if (same_line_if_fits(ImGui::CalcTextSize("Page Up / Page Down").x)) ImGui::TextDisabled("Page Up / Page Down");
   }
 
   static void go(PanelContext& ctx, int step) {
@@ -116,8 +118,10 @@ struct LessonPanel final : Panel {
     const ImU32 inside = IM_COL32(222, 236, 250, 255), outside = IM_COL32(232, 76, 61, 255), line = IM_COL32(255, 255, 255, 255);
     for (std::size_t t = 0; t < tables.size(); ++t) {
       const auto [rows, cols] = tables[t];
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TextDisabled("%dx%d tile, element (m, n) goes to column n ^ m%s", rows, cols,
                           (cols & (cols - 1)) == 0 ? ": a power of two, all inside" : "; red: past the last column");
+      ImGui::PopTextWrapPos();
       ImDrawList* dl = ImGui::GetWindowDrawList();
       const ImVec2 o = ImGui::GetCursorScreenPos();
       const float label = em() * 1.6f;
@@ -157,7 +161,7 @@ struct LessonPanel final : Panel {
       if (k.holds) {
         ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s", sym("\xe2\x9c\x93", "ok"));
         ImGui::SameLine();
-        ImGui::Text("%s = %s", k.claim.quantity.c_str(), pretty_xor(value).c_str());
+        ImGui::TextWrapped("%s = %s", k.claim.quantity.c_str(), pretty_xor(value).c_str());
       } else {
         ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", sym("\xe2\x9c\x97", "X"));
         ImGui::SameLine();

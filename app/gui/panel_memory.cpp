@@ -27,16 +27,23 @@ struct MemoryPanel final : Panel {
     const auto segments = static_cast<int>(m.memory.segments);
     const int per = m.memory.per_word;
 
+    // One row of header and choices, breaking onto the next line where it would not fit.
     ImGui::AlignTextToFramePadding();
     ImGui::Text("%d segments x %d banks", segments, banks);
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%d B each)", p.bank.wavefront_bytes());
-    ImGui::SameLine();
-    ImGui::TextDisabled("  color by");
+    const std::string each = fmt::format("({} B each)", p.bank.wavefront_bytes());
+    same_line_if_fits(ImGui::CalcTextSize(each.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", each.c_str());
     static const char* names[] = {"column n", "row m", "bank"};
+    auto radio_w = [](const char* label) {
+      return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    };
+    same_line_if_fits(ImGui::CalcTextSize("color by").x + ImGui::GetStyle().ItemSpacing.x + radio_w(names[0]));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("color by");
     int c = static_cast<int>(ctx.session.view.memory_coloring);
     for (int i = 0; i < 3; ++i) {
-      ImGui::SameLine();
+      same_line_if_fits(radio_w(names[i]));
       if (ImGui::RadioButton(names[i], c == i)) ctx.post(cmd::set_memory_coloring(static_cast<MemoryColoring>(i)));
     }
 
@@ -44,12 +51,20 @@ struct MemoryPanel final : Panel {
     std::vector<int> group_of(m.memory.slot_coord.size() == 0 ? 0 : static_cast<std::size_t>(p.shared.elements()), -1);
     for (const TracedCell& t : ctx.trace.cells) group_of[t.coord] = t.group;
 
-    const float label_w = em() * 2.2f;
+    const float label_w = ImGui::CalcTextSize(std::to_string(std::max(0, segments - 1)).c_str()).x + em() * 0.6f;
     const float avail_w = ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ScrollbarSize;
     const float word_w = std::max(2.0f, std::floor(avail_w / static_cast<float>(banks)));
     const float row_h = std::clamp(word_w * 0.6f, 4.0f, em() * 1.3f);
     const float header = ImGui::GetTextLineHeight() + 2.0f;
-    ImGui::BeginChild("slots", ImVec2(0, 0), false, ImGuiWindowFlags_NoMove);
+    const float line = ImGui::GetTextLineHeight();
+    // Bank and segment numbers every 1, 2, 4, ... so that whole labels never overlap.
+    auto every = [](int k, float room, float need) {
+      while (k < 1024 && room * static_cast<float>(k) < need) k *= 2;
+      return k;
+    };
+    const int bank_step = every(banks > 16 ? 4 : 1, word_w, ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x + em() * 0.4f);
+    const int seg_step = every(row_h >= line ? 1 : 4, row_h, line);
+    ImGui::BeginChild("slots", ImVec2(0, 0), false, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_HorizontalScrollbar);
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float total_h = header + row_h * static_cast<float>(segments);
     ImGui::InvisibleButton("grid", ImVec2(label_w + word_w * static_cast<float>(banks), std::max(total_h, 1.0f)));
@@ -58,7 +73,7 @@ struct MemoryPanel final : Panel {
     const ImVec2 wmin = ImGui::GetWindowPos();
     const ImVec2 wmax(wmin.x + ImGui::GetWindowSize().x, wmin.y + ImGui::GetWindowSize().y);
     // Bank numbers.
-    for (int b = 0; b < banks; b += banks > 16 ? 4 : 1) {
+    for (int b = 0; b < banks; b += bank_step) {
       const std::string s = std::to_string(b);
       dl->AddText(ImVec2(top.x + label_w + (static_cast<float>(b) + 0.5f) * word_w - ImGui::CalcTextSize(s.c_str()).x * 0.5f, top.y), kTextDim,
                   s.c_str());
@@ -79,10 +94,10 @@ struct MemoryPanel final : Panel {
       return hue_color(static_cast<float>(cc >> m.row_bits) / static_cast<float>(cols), ((cc >> m.row_bits) & 1) != 0);
     };
     const float sub_w = word_w / static_cast<float>(per);
-    const bool text = sub_w >= ImGui::CalcTextSize("00,00").x + 2 && row_h >= ImGui::GetTextLineHeight();
+    const bool text = sub_w >= ImGui::CalcTextSize("00,00").x + 2 && row_h >= line;
     for (int s = s0; s < s1; ++s) {
       const float y = y0 + static_cast<float>(s) * row_h;
-      if (s % (row_h >= ImGui::GetTextLineHeight() ? 1 : 4) == 0) {
+      if (s % seg_step == 0) {
         const std::string l = std::to_string(s);
         dl->AddText(ImVec2(top.x + label_w - ImGui::CalcTextSize(l.c_str()).x - 4, y + (row_h - ImGui::GetTextLineHeight()) * 0.5f), kTextDim,
                     l.c_str());
@@ -101,7 +116,8 @@ struct MemoryPanel final : Panel {
             if (text) {
               const auto cc = p.shared.coords().unflatten(static_cast<BitVec>(coord));
               const std::string t = cc.size() == 2 ? fmt::format("{},{}", cc[0], cc[1]) : std::to_string(coord);
-              dl->AddText(ImVec2(a.x + 2, y + (row_h - ImGui::GetTextLineHeight()) * 0.5f), IM_COL32(20, 22, 28, 255), t.c_str());
+              if (ImGui::CalcTextSize(t.c_str()).x + 2 <= sub_w)  // a coordinate wider than its slot is left out
+                dl->AddText(ImVec2(a.x + 2, y + (row_h - ImGui::GetTextLineHeight()) * 0.5f), IM_COL32(20, 22, 28, 255), t.c_str());
             }
           }
         }

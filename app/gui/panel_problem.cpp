@@ -33,7 +33,7 @@ struct ProblemPanel final : Panel {
     };
 
     label("Preset");
-    if (ImGui::BeginCombo("##preset", st.preset.c_str(), ImGuiComboFlags_HeightLarge)) {
+    if (ImGui::BeginCombo("##preset", fit_text(st.preset, combo_preview_width()).c_str(), ImGuiComboFlags_HeightLarge)) {
       for (const auto& info : presets) {
         const bool selected = info.name == st.preset;
         if (ImGui::Selectable(info.name.c_str(), selected)) ctx.post(cmd::select_preset(info.name));
@@ -53,7 +53,13 @@ struct ProblemPanel final : Panel {
       if (shape_rows <= 0) shape_rows = cur_r + 1;
       if (shape_cols <= 0) shape_cols = cur_c + 1;
       int r = shape_rows - 1, c = shape_cols - 1;
-      const float w = std::max(em() * 3.6f, (ImGui::GetContentRegionAvail().x - em() * 6.0f) * 0.5f);
+      // Each combo wide enough for "1024"; Apply goes under them when the line is full.
+      const float least = ImGui::CalcTextSize("1024").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f + 2.0f;
+      const float room = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+      const float apply_w = std::max(em() * 4.0f, button_width("Apply"));
+      float w = std::max(least, (room - em() * 6.0f) * 0.5f);
+      if (2.0f * w + ImGui::CalcTextSize("x").x + apply_w + 3.0f * spacing > room)  // narrower combos keep Apply on the line
+        w = std::max(least, (room - ImGui::CalcTextSize("x").x - apply_w - 3.0f * spacing) * 0.5f);
       ImGui::SetNextItemWidth(w);
       if (ImGui::Combo("##rows", &r, sizes, 10)) shape_rows = r + 1;
       ImGui::SameLine();
@@ -61,10 +67,10 @@ struct ProblemPanel final : Panel {
       ImGui::SameLine();
       ImGui::SetNextItemWidth(w);
       if (ImGui::Combo("##cols", &c, sizes, 10)) shape_cols = c + 1;
-      ImGui::SameLine();
+      if (!same_line_if_fits(apply_w)) ImGui::SetCursorPosX(label_w);
       const bool changed = r != cur_r || c != cur_c;
       ImGui::BeginDisabled(!changed);
-      if (ImGui::Button("Apply", ImVec2(std::max(em() * 4.0f, ImGui::GetContentRegionAvail().x), 0))) {
+      if (ImGui::Button("Apply", ImVec2(std::max(apply_w, ImGui::GetContentRegionAvail().x), 0))) {
         ctx.post(cmd::set_shape({std::int64_t{1} << (r + 1), std::int64_t{1} << (c + 1)}));
       }
       ImGui::EndDisabled();
@@ -82,21 +88,35 @@ struct ProblemPanel final : Panel {
     int wi = 2;
     for (int i = 0; i < 4; ++i)
       if (widths[i] == p.element_bits) wi = i;
-    if (ImGui::Combo("##element", &wi, width_names, 4) && widths[wi] != p.element_bits) ctx.post(cmd::set_element_bits(widths[wi]));
+    static const char* width_short[] = {"8-bit", "16-bit", "32-bit", "64-bit"};
+    const float element_room = combo_preview_width();
+    const char* element_preview = ImGui::CalcTextSize(width_names[wi]).x <= element_room ? width_names[wi] : width_short[wi];
+    if (ImGui::BeginCombo("##element", element_preview)) {
+      for (int i = 0; i < 4; ++i)
+        if (ImGui::Selectable(width_names[i], i == wi) && widths[i] != p.element_bits) ctx.post(cmd::set_element_bits(widths[i]));
+      ImGui::EndCombo();
+    }
 
     label("Banks");
     struct BankChoice {
       int banks, warp;
       const char* name;
+      const char* brief;  // the preview when the name does not fit
     };
-    static const BankChoice choices[] = {{32, 32, "32 banks x 4 B, 32-lane warps"},
-                                         {8, 8, "toy GPU: 8 banks, 8-lane warps"},
-                                         {16, 32, "16 banks x 4 B, 32-lane warps"},
-                                         {64, 32, "64 banks x 4 B, 32-lane warps"}};
+    static const BankChoice choices[] = {{32, 32, "32 banks x 4 B, 32-lane warps", "32 banks x 4 B"},
+                                         {8, 8, "toy GPU: 8 banks, 8-lane warps", "toy: 8 banks"},
+                                         {16, 32, "16 banks x 4 B, 32-lane warps", "16 banks x 4 B"},
+                                         {64, 32, "64 banks x 4 B, 32-lane warps", "64 banks x 4 B"}};
     std::string current = fmt::format("{} banks x {} B, {}-lane warps", p.bank.banks, p.bank.bank_bytes, p.bank.warp_size);
+    std::string brief = fmt::format("{} banks x {} B", p.bank.banks, p.bank.bank_bytes);
     for (const auto& ch : choices)
-      if (ch.banks == p.bank.banks && ch.warp == p.bank.warp_size) current = ch.name;
-    if (ImGui::BeginCombo("##banks", current.c_str())) {
+      if (ch.banks == p.bank.banks && ch.warp == p.bank.warp_size) {
+        current = ch.name;
+        brief = ch.brief;
+      }
+    const float bank_room = combo_preview_width();
+    const std::string bank_preview = ImGui::CalcTextSize(current.c_str()).x <= bank_room ? current : fit_text(brief, bank_room);
+    if (ImGui::BeginCombo("##banks", bank_preview.c_str())) {
       for (const auto& ch : choices)
         if (ImGui::Selectable(ch.name, ch.banks == p.bank.banks && ch.warp == p.bank.warp_size))
           ctx.post(cmd::set_bank_model(ch.banks, ch.warp));
@@ -106,7 +126,7 @@ struct ProblemPanel final : Panel {
     // The shared layout: a preset's named layout, the grid, or a file.
     label("Shared");
     std::string shared_name = st.shared ? st.shared->origin : !st.variant.empty() ? st.variant : p.grid ? "toggle grid" : "preset default";
-    if (ImGui::BeginCombo("##variant", shared_name.c_str())) {
+    if (ImGui::BeginCombo("##variant", fit_text(shared_name, combo_preview_width()).c_str())) {
       for (const auto& v : p.variants)
         if (ImGui::Selectable(v.name.c_str(), v.name == st.variant)) ctx.post(cmd::variant_command(v));
       ImGui::EndCombo();
@@ -121,8 +141,10 @@ struct ProblemPanel final : Panel {
     ImGui::Spacing();
     const auto& s = ctx.model.analysis.store.simulated;
     const auto& r = ctx.model.analysis.read.simulated;
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Store: %d-bit vectors, %d phase%s; read: %d-bit vectors, %d phase%s", s.vector.bits, s.phases,
                         s.phases == 1 ? "" : "s", r.vector.bits, r.phases, r.phases == 1 ? "" : "s");
+    ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("store vector limit: %s\nread vector limit: %s", s.vector.limit.c_str(), r.vector.limit.c_str());
   }
@@ -134,14 +156,18 @@ struct ProblemPanel final : Panel {
     ImGui::SameLine(em() * 6.2f);
     if (ImGui::Button("Open file...")) ctx.bench.request_open(role);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("JSON (Gluon bases), Triton text, MLIR attribute or CuTe notation");
-    ImGui::SameLine();
+    // What is loaded follows on the line when it fits, else on the next one (a long file name wraps there).
+    const char* what = loaded ? loaded->origin.c_str() : "preset's";
+    if (!same_line_if_fits(ImGui::CalcTextSize(what).x)) ImGui::SetCursorPosX(em() * 6.2f);
+    ImGui::PushTextWrapPos(0.0f);
     if (loaded) {
-      ImGui::TextUnformatted(loaded->origin.c_str());
-      ImGui::SameLine();
+      ImGui::TextUnformatted(what);
+      same_line_if_fits(button_width("reset"));
       if (ImGui::SmallButton("reset")) ctx.post(cmd::clear_layout(role));
     } else {
-      ImGui::TextDisabled("preset's");
+      ImGui::TextDisabled("%s", what);
     }
+    ImGui::PopTextWrapPos();
     ImGui::PopID();
   }
 };

@@ -2,6 +2,7 @@
 // bank / segment sizes, split, I / E / F, H, C, banks) with each step's sets;
 // its answer applied to the grid; the family size and a repair for the grid.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -76,12 +77,13 @@ struct SolverPanel final : Panel {
       }
       ctx.probe("solver.run", p, ImGui::GetItemRectMax());
     }
-    ImGui::SameLine();
+    const std::string of = fmt::format("step {} of {}", step + 1, steps);
+    same_line_if_fits(ImGui::GetFrameHeight() * 2.0f + ImGui::GetStyle().ItemSpacing.x * 2.0f + ImGui::CalcTextSize(of.c_str()).x);
     if (ImGui::ArrowButton("prev", ImGuiDir_Left)) ctx.post(cmd::set_solver_step(std::max(0, step - 1)));
     ImGui::SameLine();
     if (ImGui::ArrowButton("next", ImGuiDir_Right)) ctx.post(cmd::set_solver_step(std::min(steps - 1, step + 1)));
     ImGui::SameLine();
-    ImGui::Text("step %d of %d", step + 1, steps);
+    ImGui::TextUnformatted(of.c_str());
     if (replaying) {
       clock += ImGui::GetIO().DeltaTime;
       if (clock > 1.4f) {
@@ -92,13 +94,31 @@ struct SolverPanel final : Panel {
     }
 
     // Steps on the left, the chosen one on the right.
-    const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * (r.tradeoff.empty() ? 4.3f : 6.5f) + ImGui::GetFrameHeightWithSpacing();
+    // The answer's lines, as they will wrap, with the family and repair lines under them.
+    const bool free = r.conflict_free;
+    const std::string answer = fmt::format("{}: store {}, read {} wavefront{}{}", free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts,
+                                           r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
+                                           r.fallback ? " (the bound makes conflict-free impossible)" : "");
+    const std::string cost = fmt::format("{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", r.write_cost.instruction, r.write_cost.instructions,
+                                         r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.instructions, r.read_cost.wavefronts,
+                                         r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+    const char* plain = "(plain loads and stores; swizzle solve also tries ldmatrix / stmatrix)";
+    const std::string tradeoff = r.tradeoff.empty() ? std::string() : fmt::format("Trade-off: {}.", r.tradeoff);
+    const float line_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    auto lines = [&](const std::string& text) { return std::max(1.0f, std::ceil(ImGui::CalcTextSize(text.c_str()).x / line_w)); };
+    const float cost_w = ImGui::CalcTextSize(cost.c_str()).x, plain_w = ImGui::CalcTextSize(plain).x;
+    const bool plain_beside = cost_w + ImGui::GetStyle().ItemSpacing.x + plain_w <= line_w;
+    const float answer_lines = lines(answer) + lines(cost) + (plain_beside ? 0.0f : lines(plain)) + (tradeoff.empty() ? 0.0f : lines(tradeoff) + 0.2f);
+    const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * (answer_lines + 2.3f) + ImGui::GetFrameHeightWithSpacing();
     const float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
+    // The list as wide as its longest step (with its padding and scrollbar), up to half the panel;
+    // narrower than that it scrolls sideways.
     float list_w = em() * 6.0f;
     for (int i = 0; i < steps; ++i)
       list_w = std::max(list_w, ImGui::CalcTextSize(fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title).c_str()).x);
-    list_w = std::min(list_w + em() * 1.6f, ImGui::GetContentRegionAvail().x * 0.42f);
-    ImGui::BeginChild("steps", ImVec2(list_w, body_h), true);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    list_w = std::min(list_w + style.WindowPadding.x * 2.0f + style.ScrollbarSize + em() * 0.5f, ImGui::GetContentRegionAvail().x * 0.5f);
+    ImGui::BeginChild("steps", ImVec2(list_w, body_h), true, ImGuiWindowFlags_HorizontalScrollbar);
     for (int i = 0; i < steps; ++i) {
       const std::string label = fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title);
       if (ImGui::Selectable(label.c_str(), i == step)) {
@@ -125,37 +145,36 @@ struct SolverPanel final : Panel {
     }
     ImGui::EndChild();
 
-    // The answer.
-    const bool free = r.conflict_free;
-    ImGui::TextColored(free ? ImVec4(0.13f, 0.60f, 0.27f, 1) : ImVec4(0.85f, 0.55f, 0.05f, 1), "%s: store %d, read %d wavefront%s%s",
-                       free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts, r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
-                       r.fallback ? " (the bound makes conflict-free impossible)" : "");
+    // The answer; its lines wrap at the panel's edge.
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(free ? ImVec4(0.13f, 0.60f, 0.27f, 1) : ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", answer.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", r.bound.reason.c_str(), r.check.c_str());
     // The cost a kernel engineer compares: instructions x wavefronts per side, and what a wider choice would cost.
-    ImGui::Text("%s x%lld (%d each) + %s x%lld (%d each) = %lld wavefronts", r.write_cost.instruction.c_str(),
-                static_cast<long long>(r.write_cost.instructions), r.write_cost.wavefronts, r.read_cost.instruction.c_str(),
-                static_cast<long long>(r.read_cost.instructions), r.read_cost.wavefronts,
-                static_cast<long long>(r.write_cost.total_wavefronts + r.read_cost.total_wavefronts));
+    ImGui::TextUnformatted(cost.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.width.reason.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("(plain loads and stores; swizzle solve also tries ldmatrix / stmatrix)");
-    if (!r.tradeoff.empty()) {
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "Trade-off: %s.", r.tradeoff.c_str());
-      ImGui::PopTextWrapPos();
-    }
+    same_line_if_fits(plain_w);
+    ImGui::TextDisabled("%s", plain);
+    if (!tradeoff.empty()) ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", tradeoff.c_str());
     const auto apply = solver_command(a);
     const ImVec2 ap = ImGui::GetCursorScreenPos();
     if (ImGui::Button(a.masks ? "Apply to the grid" : "Use as the shared layout") && apply) ctx.post(*apply);
     ctx.probe("solver.apply", ap, ImGui::GetItemRectMax());
     if (a.masks) {
-      ImGui::SameLine();
       std::vector<std::uint32_t> shown = *a.masks;
       while (!shown.empty() && shown.back() == 0) shown.pop_back();
-      ImGui::TextDisabled("masks %s", shown.empty() ? "none" : format_masks(shown).c_str());
+      const std::string masks = "masks " + (shown.empty() ? std::string("none") : format_masks(shown));
+      same_line_if_fits(ImGui::CalcTextSize(masks.c_str()).x);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("%s", masks.c_str());
     }
+    family(ctx);
+    ImGui::PopTextWrapPos();
+  }
 
-    // The family and a repair for the current grid.
+  // The family and a repair for the current grid.
+  void family(PanelContext& ctx) {
+    const Model& m = ctx.model;
+    const LinearLayout& names = m.problem.shared.coords();
     if (!m.problem.grid) {
       ImGui::TextDisabled("Family and repair: for toggle-grid problems.");
       return;
@@ -164,7 +183,7 @@ struct SolverPanel final : Panel {
     const long long bits = static_cast<long long>(m.problem.grid->configs_log2());
     if (bits > kAutoFamilyBits && counted_for != ctx.session.problem) {
       ImGui::TextDisabled("Family and repair over 2^%lld mask sets:", bits);
-      ImGui::SameLine();
+      same_line_if_fits(button_width("Count them"));
       if (ImGui::SmallButton("Count them")) counted_for = ctx.session.problem;
       return;
     }
@@ -190,7 +209,7 @@ struct SolverPanel final : Panel {
       for (const auto& [j, k] : rep.cells) flips.push_back(fmt::format("{}{}{}", names.out_bit_name(j), sym("\xe2\x86\x92", "->"), names.out_bit_name(m.row_bits + k)));
       ImGui::Text("Repair: %d flip%s%s: %s", rep.flips, rep.flips == 1 ? "" : "s", rep.exact ? "" : " (search cut short)",
                   fmt::format("{}", fmt::join(flips, ", ")).c_str());
-      ImGui::SameLine();
+      same_line_if_fits(button_width("Apply repair"));
       const ImVec2 rp = ImGui::GetCursorScreenPos();
       if (ImGui::SmallButton("Apply repair")) ctx.post(cmd::set_masks(fmt::format("Repair ({} flips)", rep.flips), rep.masks));
       ctx.probe("solver.repair", rp, ImGui::GetItemRectMax());

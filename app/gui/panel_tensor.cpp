@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <imgui_internal.h>
 
 #include "panel.h"
 #include "theme.h"
@@ -50,18 +51,26 @@ struct TensorPanel final : Panel {
     const StepTrace& t = ctx.trace;
     const float scale = view.ui_scale;
 
-    // Legend.
+    // Legend, breaking onto more lines as the panel narrows.
     for (int g = 0; g < t.groups; ++g) {
-      if (g > 0 && ImGui::GetContentRegionAvail().x < em() * 13.0f) ImGui::NewLine();
+      const std::string label = "accessed by " + t.group_labels[static_cast<std::size_t>(g)];
+      const float w = ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
+      if (g > 0) same_line_if_fits(w);
       swatch(group_outline_color(g), true);
       ImGui::SameLine();
-      ImGui::Text("accessed by %s", t.group_labels[static_cast<std::size_t>(g)].c_str());
-      ImGui::SameLine();
+      ImGui::TextUnformatted(label.c_str());
     }
-    ImGui::NewLine();
+    // The hint wraps short of the Fit button, which sits at the right of its first line.
+    const float fit_w = button_width("Fit");
+    const float right = ImGui::GetContentRegionMax().x;
+    const ImVec2 hint_at = ImGui::GetCursorPos();
+    ImGui::PushTextWrapPos(right - fit_w - ImGui::GetStyle().ItemSpacing.x);
     ImGui::TextDisabled("cell hue = bank %s 2, darker = odd bank; wheel zooms, drag pans, hover for details", sym("\xc3\xb7", "/"));
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetContentRegionMax().x - em() * 2.2f));
+    ImGui::PopTextWrapPos();
+    const ImVec2 after_hint = ImGui::GetCursorPos();
+    ImGui::SetCursorPos(ImVec2(right - fit_w, hint_at.y));
     if (ImGui::SmallButton("Fit")) ctx.post(cmd::set_tensor_view(0, 0, 0));
+    ImGui::SetCursorPos(after_hint);
 
     // Canvas.
     const ImVec2 cmin = ImGui::GetCursorScreenPos();
@@ -70,6 +79,7 @@ struct TensorPanel final : Panel {
     avail.y = std::max(avail.y, 10.0f);
     const ImVec2 cmax(cmin.x + avail.x, cmin.y + avail.y);
     ImGui::InvisibleButton("canvas", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
+    ImGui::SetItemUsingMouseWheel();  // the wheel zooms here; it does not scroll the tile area
     const bool hovered = ImGui::IsItemHovered();
     const bool active = ImGui::IsItemActive();
 
@@ -142,9 +152,10 @@ struct TensorPanel final : Panel {
     const int step_c = every_c <= 1 ? 1 : every_c <= 2 ? 2 : every_c <= 4 ? 4 : every_c <= 8 ? 8 : every_c <= 16 ? 16 : 32;
     for (int c = 0; c < cols; c += step_c) {
       const float x = origin.x + (static_cast<float>(c) + 0.5f) * cell;
-      if (x < grid_min.x || x > cmax.x) continue;
       const std::string s = std::to_string(c);
-      dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x * 0.5f, cmin.y + (axis - line) * 0.5f), dim, s.c_str());
+      const float tw = ImGui::CalcTextSize(s.c_str()).x;
+      if (x < grid_min.x || x + tw * 0.5f > cmax.x) continue;  // only whole labels
+      dl->AddText(ImVec2(x - tw * 0.5f, cmin.y + (axis - line) * 0.5f), dim, s.c_str());
     }
     const int every_r = std::max(1, static_cast<int>(std::ceil(line * 1.1f / cell)));
     const int step_r = every_r <= 1 ? 1 : every_r <= 2 ? 2 : every_r <= 4 ? 4 : every_r <= 8 ? 8 : every_r <= 16 ? 16 : 32;

@@ -36,11 +36,12 @@ struct ToggleGridPanel final : Panel {
     if (!p.grid) {
       note("This problem's shared layout is not a row-major tile XORed by masks, so there is no toggle grid. "
            "Its named layouts:");
+      bool first_variant = true;
       for (const auto& v : p.variants) {
+        if (!first_variant) same_line_if_fits(button_width(v.name.c_str()));
+        first_variant = false;
         if (ImGui::Button(v.name.c_str())) ctx.post(cmd::variant_command(v));
-        ImGui::SameLine();
       }
-      ImGui::NewLine();
       return;
     }
     const GridSpec& g = *p.grid;
@@ -114,11 +115,7 @@ struct ToggleGridPanel final : Panel {
     // Named swizzles, wrapping onto new lines as the panel narrows.
     bool first_button = true;
     auto flow = [&](const char* label) {
-      const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2.0f;
-      if (!first_button) {
-        ImGui::SameLine();
-        if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-      }
+      if (!first_button) same_line_if_fits(button_width(label));
       first_button = false;
     };
     flow("Unswizzled");
@@ -156,13 +153,15 @@ struct ToggleGridPanel final : Panel {
     if (ImGui::Button("Undo")) ctx.bench.defer([&bench = ctx.bench] { bench.undo(); });
     ImGui::EndDisabled();
     if (h.can_undo() && ImGui::IsItemHovered()) ImGui::SetTooltip("Undo %s (Ctrl+Z)", h.undo_name().c_str());
-    ImGui::SameLine();
+    same_line_if_fits(button_width("Redo"));
     ImGui::BeginDisabled(!h.can_redo());
     if (ImGui::Button("Redo")) ctx.bench.defer([&bench = ctx.bench] { bench.redo(); });
     ImGui::EndDisabled();
     if (h.can_redo() && ImGui::IsItemHovered()) ImGui::SetTooltip("Redo %s (Ctrl+Shift+Z)", h.redo_name().c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", pretty_xor(fmt::format("2^{{{}}} configurations", g.configs_log2())).c_str());
+    const std::string configs = pretty_xor(fmt::format("2^{{{}}} configurations", g.configs_log2()));
+    same_line_if_fits(ImGui::CalcTextSize(configs.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", configs.c_str());
   }
 
   static bool is_mask_variant(const Problem& p, const std::string& name) {

@@ -26,13 +26,16 @@ struct TracePanel final : Panel {
     // Which access.
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Access");
-    ImGui::SameLine();
+    auto radio_w = [](const char* label) {
+      return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    };
+    same_line_if_fits(radio_w("Store (A writes)"));
     {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (ImGui::RadioButton("Store (A writes)", tr.side == Side::Store)) ctx.post(cmd::set_side(Side::Store));
       ctx.probe("trace.store", p, ImGui::GetItemRectMax());
     }
-    ImGui::SameLine();
+    same_line_if_fits(radio_w("Read (B reads)"));
     {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (ImGui::RadioButton("Read (B reads)", tr.side == Side::Read)) ctx.post(cmd::set_side(Side::Read));
@@ -40,7 +43,7 @@ struct TracePanel final : Panel {
     }
     const int warps = m.warps(tr.side);
     if (warps > 1) {
-      ImGui::SameLine();
+      same_line_if_fits(em() * 7 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("warp").x);
       ImGui::SetNextItemWidth(em() * 7);
       int w = tr.warp;
       if (ImGui::SliderInt("warp", &w, 0, warps - 1)) ctx.post(cmd::set_warp(w));
@@ -58,33 +61,43 @@ struct TracePanel final : Panel {
     }
     ImGui::SameLine();
     if (ImGui::Button(">")) ctx.post(cmd::set_step((tr.step + 1) % std::max(1, steps)));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::max(em() * 6, ImGui::GetContentRegionAvail().x - em() * 8.5f));
-    int step = tr.step;
+    // The step slider after the buttons and the speed after it, each on the next line when the panel is narrow.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const std::string fmt_text = fmt::format("r = %d of {}", steps);
+    const float slider_least = std::max(em() * 6, button_width(fmt::format("r = {} of {}", steps, steps).c_str()));
+    const float speed_w = button_width("0.00 s/step") + em();
+    same_line_if_fits(slider_least);
+    const float room = ImGui::GetContentRegionAvail().x;
+    const bool speed_beside = room - slider_least - spacing >= speed_w;
+    ImGui::SetNextItemWidth(speed_beside ? std::max(slider_least, room - em() * 8.5f) : room);
+    int step = tr.step;
     if (ImGui::SliderInt("##step", &step, 0, std::max(0, steps - 1), fmt_text.c_str())) ctx.post(cmd::set_step(step));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(-1);
+    if (speed_beside) ImGui::SameLine();
+    ImGui::SetNextItemWidth(speed_beside ? -1.0f : speed_w);
     float speed = tr.seconds_per_step;
     if (ImGui::DragFloat("##speed", &speed, 0.01f, 0.05f, 3.0f, "%.2f s/step")) ctx.post(cmd::set_speed(speed));
 
     // This step.
     const InstructionResult& ir = t.instruction;
     const AccessResult& sim = m.analysis_of(tr.side).simulated;
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("Register step r = %d%s: %d wavefront%s (ideal %d)", ir.step, warps > 1 ? fmt::format(", warp {}", ir.warp).c_str() : "",
                 ir.wavefronts, ir.wavefronts == 1 ? "" : "s", ir.ideal);
     if (sim.vector.elements > 1 || sim.phases > 1) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("  %d-bit vectors, %d lanes per phase%s", sim.vector.bits, sim.lanes_per_phase, ir.merged ? ", LDS.128 merge" : "");
+      const std::string vec = fmt::format("{}-bit vectors, {} lanes per phase{}", sim.vector.bits, sim.lanes_per_phase, ir.merged ? ", LDS.128 merge" : "");
+      same_line_if_fits(ImGui::CalcTextSize(vec.c_str()).x + em());
+      ImGui::TextDisabled("%s", vec.c_str());
     }
+    ImGui::TextDisabled("Bank hits this step (distinct words per bank)");
 
     // Bank hits of this step: one bar per bank.
-    const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 3.6f, em() * 5.0f, em() * 16.0f);
+    const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
     bar_chart(ctx, ir, chart_h);
 
     // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
     verdict_line(ctx, "Store", m.analysis.store.simulated, "trace.verdict.store");
     verdict_line(ctx, "Read", m.analysis.read.simulated, "trace.verdict.read");
+    ImGui::PopTextWrapPos();
   }
 
   static void bar_chart(PanelContext& ctx, const InstructionResult& ir, float height) {
@@ -93,7 +106,7 @@ struct TracePanel final : Panel {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     const float line = ImGui::GetTextLineHeight();
-    const float left = em() * 1.8f, bottom = line + 4.0f, top = line + 2.0f;
+    const float left = em() * 1.8f, bottom = line + 4.0f, top = line * 0.5f;
     ImGui::InvisibleButton("bars", ImVec2(std::max(width, 10.0f), std::max(height, 10.0f)));
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -103,7 +116,10 @@ struct TracePanel final : Panel {
     const float plot_w = width - left, plot_h = height - bottom - top;
     const float x0 = p.x + left, y0 = p.y + top + plot_h;
     const float bw = plot_w / static_cast<float>(std::max(1, banks));
-    dl->AddText(ImVec2(p.x, p.y), kTextDim, "Bank hits this step (distinct words per bank)");
+    // Bank numbers every 1, 2, 4, ... banks, so that they never run into each other.
+    int bank_step = banks > 16 ? 4 : 1;
+    while (bank_step < banks && bw * static_cast<float>(bank_step) < ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x + em() * 0.4f)
+      bank_step *= 2;
     // Gridlines at every count (or every few when tall).
     // Gridline labels at least a line and a half apart.
     int tick = 1;
@@ -126,7 +142,7 @@ struct TracePanel final : Panel {
       const float ya = y0 - plot_h * static_cast<float>(v) / static_cast<float>(ymax);
       if (v > 0) dl->AddRectFilled(ImVec2(xa, ya), ImVec2(xb, y0), bank_color(b, banks));
       ctx.probe(fmt::format("trace.bar.{}", b), ImVec2(xa, ya), ImVec2(xb, y0));
-      if (b % (banks > 16 ? 4 : 1) == 0) {
+      if (b % bank_step == 0) {
         const std::string s = std::to_string(b);
         dl->AddText(ImVec2((xa + xb - ImGui::CalcTextSize(s.c_str()).x) * 0.5f, y0 + 2), kTextDim, s.c_str());
       }

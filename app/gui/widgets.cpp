@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <imgui_internal.h>
 
 #include "theme.h"
 
@@ -12,9 +13,11 @@ namespace swz::gui {
 std::optional<std::pair<int, int>> draw_matrix(PanelContext& ctx, const char* id, const MatrixView& v) {
   const int rows = static_cast<int>(v.row_labels.size());
   const int cols = static_cast<int>(v.col_labels.size());
-  const float cell = v.cell > 0 ? v.cell : std::round(em() * 1.25f);
-  const float gap = std::max(2.0f, std::round(cell * 0.3f));
   ImGui::PushFont(fonts().mono);
+  // Labels are drawn in the full monospace size: the cells (one label per row) are never shorter than 0.8 of it.
+  const float label_px = ImGui::GetFontSize();
+  const float cell = std::max(v.cell > 0 ? v.cell : std::round(em() * 1.25f), std::ceil(label_px * 0.8f));
+  const float gap = std::max(2.0f, std::round(cell * 0.3f));
   float label_w = 0;
   for (const auto& l : v.row_labels) label_w = std::max(label_w, ImGui::CalcTextSize(l.c_str()).x);
   label_w += em() * 0.4f;
@@ -55,20 +58,24 @@ std::optional<std::pair<int, int>> draw_matrix(PanelContext& ctx, const char* id
   float widest = 0;
   for (const auto& l : v.col_labels) widest = std::max(widest, ImGui::CalcTextSize(l.c_str()).x);
   const bool digits_only = widest > cell - 1.0f;
-  for (int c = 0; c < cols; ++c) {
+  auto shown_label = [&](int c) {
     const std::string& full = v.col_labels[static_cast<std::size_t>(c)];
     const std::size_t digit = full.find_first_of("0123456789");
-    const std::string l = digits_only && digit != std::string::npos ? full.substr(digit) : full;
+    return digits_only && digit != std::string::npos ? full.substr(digit) : full;
+  };
+  // When some label is still wider than its cell (o10), every other column is labelled, all the way.
+  bool every_other = false;
+  for (int c = 0; c < cols; ++c) every_other = every_other || ImGui::CalcTextSize(shown_label(c).c_str()).x > cell + 1.0f;
+  for (int c = 0; c < cols; c += every_other ? 2 : 1) {
+    const std::string l = shown_label(c);
     const float tw = ImGui::CalcTextSize(l.c_str()).x;
     const float x = origin.x + col_x(c) + (cell - tw) * 0.5f;
-    if (tw <= cell + 1.0f || c % 2 == 0) dl->AddText(ImVec2(x, origin.y + group_h + 1.0f), text, l.c_str());
+    dl->AddText(ImVec2(x, origin.y + group_h + 1.0f), text, l.c_str());
   }
-  // Row labels, in a smaller size when the cells are shorter than a line.
-  ImFont* font = ImGui::GetFont();
-  const float row_px = std::min(ImGui::GetFontSize(), std::max(8.0f, cell + 1.0f));
+  // Row labels, centered on their row.
   for (int r = 0; r < rows; ++r) {
     const char* l = v.row_labels[static_cast<std::size_t>(r)].c_str();
-    dl->AddText(font, row_px, ImVec2(origin.x, origin.y + row_y(r) + (cell - row_px) * 0.5f), text, l);
+    dl->AddText(ImVec2(origin.x, origin.y + row_y(r) + (cell - label_px) * 0.5f), text, l);
   }
   std::optional<std::pair<int, int>> hit, result;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -168,6 +175,35 @@ void verdict_line(PanelContext& ctx, const char* label, const AccessResult& r, c
   ImGui::PushFont(fonts().heading);
   ImGui::TextColored(verdict_color_vec(v), "%s: %s", label, verdict_text(r).c_str());
   ImGui::PopFont();
+}
+
+bool same_line_if_fits(float width) {
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float right = ImGui::GetContentRegionMaxAbs().x;
+  if (w->DC.CursorPosPrevLine.x + ImGui::GetStyle().ItemSpacing.x + width <= right + 0.5f) {
+    ImGui::SameLine();
+    return true;
+  }
+  return false;
+}
+
+float button_width(const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f; }
+
+std::string fit_text(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  const char* dots = "...";
+  const float dots_w = ImGui::CalcTextSize(dots).x;
+  std::size_t n = text.size();
+  while (n > 0 && ImGui::CalcTextSize(text.c_str(), text.c_str() + n).x + dots_w > width) {
+    --n;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // whole UTF-8 characters
+  }
+  return text.substr(0, n) + dots;
+}
+
+float combo_preview_width(float item_width) {
+  const float w = item_width > 0.0f ? item_width : ImGui::GetContentRegionAvail().x;
+  return w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2.0f;
 }
 
 void heading(const char* text) {

@@ -23,7 +23,7 @@ struct MatrixView {
   std::function<bool(int row, int col)> clickable;  // null: nothing clickable
   std::vector<int> col_breaks, row_breaks;          // a thicker gap before these indices
   std::vector<std::pair<int, std::string>> col_groups;  // (first column, caption) above the labels
-  float cell = 0.0f;                                // cell size in px; 0 = 1.25 em
+  float cell = 0.0f;                                // cell size in px; 0 = 1.25 em; never below 0.8 of the label font
   std::string probe_prefix;                         // probes "<prefix>.<row>.<col>" when set
 };
 // Returns the clicked cell (row, col) when one was clicked.
@@ -43,6 +43,17 @@ std::optional<std::pair<int, int>> draw_cells(ImDrawList* dl, const CellPicture&
 
 // "Read: 2 wavefronts, 2-way conflict" with a colored badge; registers probe `probe_id` on the badge.
 void verdict_line(PanelContext& ctx, const char* label, const AccessResult& result, const std::string& probe_id);
+
+// Rows that break instead of running off a panel: call between two items. Keeps the next
+// item (`width` px wide) on the current line when it fits before the right edge, else
+// lets it start a new line. True when it stays on the line.
+bool same_line_if_fits(float width);
+// The width of a button or other framed item showing `label`.
+float button_width(const char* label);
+// `text` when it fits in `width` px, else cut and ended with "..." (a combo's preview, a file name).
+std::string fit_text(const std::string& text, float width);
+// The space a combo of the next item's width (-1: the rest of the line) has for its preview.
+float combo_preview_width(float item_width = -1.0f);
 
 void heading(const char* text);
 // Gray helper text that wraps.

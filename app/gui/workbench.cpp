@@ -11,6 +11,7 @@
 
 #include <GLFW/glfw3.h>  // key codes only: the platform layer feeds GLFW keys to ImGui
 #include <fmt/format.h>
+#include <imgui_internal.h>
 
 #include "swz/error.h"
 #include "swz/export/export.h"
@@ -701,13 +702,6 @@ void Workbench::tiles(float top, float bottom) {
   const float width = ImGui::GetIO().DisplaySize.x;
   const float height = std::max(1.0f, bottom - top);
   if (!focus_.empty() && !panel_visible(focus_)) focus_.clear();
-  float weight[kColumns] = {};
-  for (const PanelSlot& s : panels_)
-    if (panel_visible(s.panel->id())) weight[s.column] += s.weight;
-  float share_total = 0.0f;
-  for (int c = 0; c < kColumns; ++c)
-    if (weight[c] > 0) share_total += kColumnShare[c];
-  float x = 0.0f;
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   // Double-clicking a title bar focuses that panel, or returns from focus.
@@ -734,30 +728,80 @@ void Workbench::tiles(float top, float bottom) {
     }
     return;
   }
-  for (int c = 0; c < kColumns; ++c) {
-    if (weight[c] <= 0) continue;
-    const float w = std::round(width * kColumnShare[c] / share_total);
-    const float col_w = c == kColumns - 1 ? width - x : w;
-    float y = top;
-    for (PanelSlot& s : panels_) {
-      if (s.column != c || !panel_visible(s.panel->id())) continue;
-      const float h = std::round(height * s.weight / weight[c]);
-      ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-      ImGui::SetNextWindowSize(ImVec2(col_w, std::min(h, bottom - y)), ImGuiCond_Always);
-      bool open = true;
-      const std::string title = fmt::format("{}###{}", s.panel->title(), s.panel->id());
-      if (ImGui::Begin(title.c_str(), &open, flags)) {
-        add_probe(std::string("panel.") + s.panel->id(), ImVec2(x, y), ImVec2(x + col_w, y + std::min(h, bottom - y)));
-        PanelContext ctx{session_, *model_, trace_, *this};
-        s.panel->draw(ctx);
-        if (title_double_clicked()) focus_ = s.panel->id();
-      }
-      ImGui::End();
-      if (!open) post(cmd::show_panel(s.panel->id(), false));
-      y += h;
-    }
-    x += col_w;
+  // Columns adapt to the UI scale (arrange_tiles); when the panels' least heights do not
+  // fit, the tile area scrolls as a whole, its scrollbar at the right edge.
+  std::vector<bool> visible;
+  for (const PanelSlot& s : panels_) visible.push_back(panel_visible(s.panel->id()));
+  TileArrangement layout = arrange_tiles(panels_, visible, width, height, em());
+  tiles_scroll_ = layout.height > height + 0.5f;
+  float scroll = 0.0f;
+  if (tiles_scroll_) {
+    const float bar = ImGui::GetStyle().ScrollbarSize;
+    layout = arrange_tiles(panels_, visible, width - bar, height, em());
+    ImGui::SetNextWindowPos(ImVec2(0.0f, top), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
+    ImGui::SetNextWindowContentSize(ImVec2(0.0f, layout.height));
+    if (tiles_scroll_to_ >= 0.0f) ImGui::SetNextWindowScroll(ImVec2(-1.0f, tiles_scroll_to_));
+    tiles_scroll_to_ = -1.0f;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+    ImGui::Begin("##tiles", nullptr,
+                 ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
+                     ImGuiWindowFlags_AlwaysVerticalScrollbar | ImGuiWindowFlags_NoNav);
+    scroll = ImGui::GetScrollY();
+    tiles_scroll_max_ = ImGui::GetScrollMaxY();
+    ImGui::End();
+    ImGui::PopStyleVar(3);
+    add_probe("tiles.scroll", ImVec2(width - bar, top), ImVec2(width, top + height));
+  } else {
+    tiles_scroll_to_ = 0.0f;  // back at the top when scrolling is needed again
   }
+  for (const TileRect& t : layout.tiles) {
+    PanelSlot& s = panels_[t.slot];
+    const ImVec2 pos(t.x, std::round(top + t.y - scroll));
+    ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(t.w, t.h), ImGuiCond_Always);
+    bool open = true;
+    const std::string title = fmt::format("{}###{}", s.panel->title(), s.panel->id());
+    if (ImGui::Begin(title.c_str(), &open, flags)) {
+      add_probe(std::string("panel.") + s.panel->id(), pos, ImVec2(pos.x + t.w, pos.y + t.h));
+      PanelContext ctx{session_, *model_, trace_, *this};
+      s.panel->draw(ctx);
+      if (title_double_clicked()) focus_ = s.panel->id();
+    }
+    ImGui::End();
+    if (!open) post(cmd::show_panel(s.panel->id(), false));
+  }
+  if (tiles_scroll_) {
+    forward_wheel_to_tiles(scroll);
+    // Panels scrolled under the menu bar stay under it.
+    if (ImGuiWindow* menu = ImGui::FindWindowByName("##MainMenuBar")) ImGui::BringWindowToDisplayFront(menu);
+  }
+}
+
+// The wheel over a panel that has nothing (more) to scroll in that direction scrolls the tile area.
+void Workbench::forward_wheel_to_tiles(float scroll) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const float wheel = io.MouseWheel;
+  if (wheel == 0.0f || io.KeyCtrl || !g.HoveredWindow) return;
+  if (g.HoveredIdUsingMouseWheel || g.HoveredIdPreviousFrameUsingMouseWheel || (g.ActiveId != 0 && g.ActiveIdUsingMouseWheel)) return;
+  const ImGuiWindow* root = g.HoveredWindow->RootWindow;
+  const std::string_view name = root->Name;
+  const bool panel = std::any_of(panels_.begin(), panels_.end(), [&](const PanelSlot& s) {
+    const std::string id = std::string("###") + s.panel->id();
+    return name.size() >= id.size() && name.substr(name.size() - id.size()) == id;
+  });
+  if (!panel || ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) return;
+  for (const ImGuiWindow* w = g.HoveredWindow; w; w = w->ParentWindow) {
+    const bool can = w->ScrollMax.y > 0.0f && !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse);
+    if (can && (wheel > 0.0f ? w->Scroll.y > 0.0f : w->Scroll.y < w->ScrollMax.y)) return;  // that window scrolls
+    if (w == root) break;
+  }
+  const float step = std::floor(5.0f * em());
+  tiles_scroll_to_ = std::clamp(scroll - wheel * step, 0.0f, tiles_scroll_max_);
 }
 
 void Workbench::status_bar(float height) {
@@ -783,9 +827,14 @@ void Workbench::status_bar(float height) {
                                           p.grid && std::any_of(p.masks.begin(), p.masks.end(), [](std::uint32_t x) { return x != 0; })
                                               ? " | masks " + format_masks(p.masks)
                                               : std::string());
+    // The problem's summary at the right edge, when it fits beside the message.
     const float rw = ImGui::CalcTextSize(right.c_str()).x;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + em(), io.DisplaySize.x - rw - em()));
-    ImGui::TextDisabled("%s", right.c_str());
+    const float x = io.DisplaySize.x - rw - em();
+    if (ImGui::GetItemRectMax().x + em() <= x) {
+      ImGui::SameLine(x);
+      ImGui::TextDisabled("%s", right.c_str());
+    }
+    if (tiles_scroll_) ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());  // over panels scrolled under it
   }
   ImGui::End();
   ImGui::PopStyleColor();

@@ -153,6 +153,7 @@ class Workbench {
   void menus();
   void shortcuts();
   void tiles(float top, float bottom);
+  void forward_wheel_to_tiles(float scroll);
   void tool_windows();
   void recovery_window();
   void check_for_crash();
@@ -197,6 +198,10 @@ class Workbench {
   } export_cache_;
   std::optional<std::pair<ProblemSpec, std::vector<std::string>>> aliases_;
   std::string focus_;
+  // The tile area scrolls when the panels' least heights at this UI scale do not fit.
+  bool tiles_scroll_ = false;
+  float tiles_scroll_to_ = -1.0f;  // a scroll position to set next frame (the wheel over a panel)
+  float tiles_scroll_max_ = 0.0f;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;

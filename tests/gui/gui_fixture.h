@@ -1,10 +1,12 @@
 // gui_fixture.h: a real window and workbench per test, frames driven by hand.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -51,6 +53,22 @@ class GuiTest : public ::testing::Test {
     platform_.reset();
     std::error_code ec;
     std::filesystem::remove_all(config_, ec);
+  }
+
+  // A new window of this size in place of the fixture's. Xvfb resets when its last client
+  // leaves, so the next window may take a moment to open. False when none opens.
+  bool reopen(int width, int height, std::string& error) {
+    bench_.reset();
+    platform_.reset();
+    PlatformOptions o;
+    o.width = width;
+    o.height = height;
+    o.vsync = false;
+    for (int attempt = 0; attempt < 20 && !platform_; ++attempt) {
+      if (attempt) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      platform_ = Platform::create(o, error);
+    }
+    return platform_ != nullptr;
   }
 
   Workbench& open(std::optional<ProblemSpec> start = ProblemSpec{}) {

@@ -13,14 +13,8 @@
 namespace swz::gui::test {
 
 TEST_F(GuiTest, LessonCardCoversNoTargetAtProjectorScales) {
-  platform_.reset();
-  PlatformOptions o;
-  o.width = 1920;
-  o.height = 1080;
-  o.vsync = false;
   std::string error;
-  platform_ = Platform::create(o, error);
-  if (!platform_) GTEST_SKIP() << "no display: " << error;
+  if (!reopen(1920, 1080, error)) GTEST_SKIP() << "no display: " << error;
   Workbench& b = open();
   const LessonDirSearch dir = find_lessons_dir();
   ASSERT_TRUE(dir.found) << dir.message();

@@ -1,0 +1,209 @@
+// Every panel laid out and readable at UI scales 1.0, 1.6 and 2.0, on 1920x1080 and 1600x1000,
+// for several presets (a toggle grid, TMA 128B with an ldmatrix reader, an MMA layout, ldmatrix A).
+//
+// For each case a few frames are drawn and then every window active this frame is read back
+// through imgui_internal.h:
+//   - no window's content is wider than its inner width unless it shows a horizontal scrollbar,
+//     and none is taller than its inner height unless it shows a vertical scrollbar;
+//   - no two tiled panels overlap;
+//   - no glyph in the draw lists is cut: a glyph quad reaching past its draw command's clip rect
+//     sideways (in a window without a horizontal scrollbar), or a glyph shortened by ImGui's
+//     CPU clipping (a combo preview or a button label too long for its frame), is clipped text;
+//   - no glyph is drawn smaller than 0.75 x the UI font size (a glyph quad's height against the
+//     glyph's height in the font it was baked from gives the size it was drawn at).
+// The screenshot of each case is written to <build>/tests/gui/scales/<preset>-<w>x<h>-<scale>.png
+// for a person to look at (SWZ_GUI_SCALES_DIR).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <imgui_internal.h>
+
+#include "gui_fixture.h"
+
+#ifndef SWZ_GUI_SCALES_DIR
+#define SWZ_GUI_SCALES_DIR "scales"
+#endif
+
+namespace swz::gui::test {
+
+namespace {
+
+struct GlyphRef {
+  const ImFontGlyph* glyph = nullptr;
+  float font_size = 0.0f;
+};
+
+// Every glyph of every font in the atlas, by the UV of its top-left and bottom-right corners.
+struct GlyphIndex {
+  std::map<std::pair<float, float>, GlyphRef> by_min, by_max;
+  explicit GlyphIndex(const ImFontAtlas& atlas) {
+    for (ImFont* f : atlas.Fonts)
+      for (const ImFontGlyph& g : f->Glyphs) {
+        if (!g.Visible) continue;
+        by_min[{g.U0, g.V0}] = {&g, f->FontSize};
+        by_max[{g.U1, g.V1}] = {&g, f->FontSize};
+      }
+  }
+};
+
+std::string window_name(const ImGuiWindow* w) {
+  std::string n = w->Name;
+  return n;
+}
+
+// Problems found in the windows active this frame; `panels` are the tiled panel ids.
+std::vector<std::string> inspect(const std::vector<std::string>& panel_ids) {
+  std::vector<std::string> out;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  const float min_px = 0.75f * ImGui::GetIO().FontDefault->FontSize;
+  const GlyphIndex glyphs(atlas);
+  const ImVec2 white = atlas.TexUvWhitePixel;
+
+  std::vector<ImGuiWindow*> windows;
+  for (ImGuiWindow* w : g.Windows)
+    if (w->WasActive && !w->Hidden) windows.push_back(w);
+
+  for (ImGuiWindow* w : windows) {
+    const std::string name = window_name(w);
+    // Content against the inner rectangle, as ImGui decides its scrollbars.
+    const float inner_w = w->InnerRect.GetWidth(), inner_h = w->InnerRect.GetHeight();
+    const float need_w = w->ContentSize.x + w->WindowPadding.x * 2.0f, need_h = w->ContentSize.y + w->WindowPadding.y * 2.0f;
+    if (need_w > inner_w + 1.0f && !w->ScrollbarX)
+      out.push_back(fmt::format("{}: content {:.0f} px wide in {:.0f} px, no horizontal scrollbar", name, need_w, inner_w));
+    // (The main menu bar is all menu bar: its inner rectangle is empty.)
+    if (inner_h > 0.0f && need_h > inner_h + 1.0f && !w->ScrollbarY && !(w->Flags & ImGuiWindowFlags_ChildMenu) &&
+        !(w->Flags & ImGuiWindowFlags_Tooltip))
+      out.push_back(fmt::format("{}: content {:.0f} px tall in {:.0f} px, no vertical scrollbar", name, need_h, inner_h));
+
+    // Glyphs in this window's draw list.
+    const ImDrawList* dl = w->DrawList;
+    if (!dl) continue;
+    int small = 0, cut = 0, outside = 0;
+    std::string cut_text;  // the cut glyphs, to say which text it was
+    float smallest = 1e9f;
+    for (const ImDrawCmd& cmd : dl->CmdBuffer) {
+      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;
+      for (unsigned e = 0; e + 6 <= cmd.ElemCount; e += 3) {
+        const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset + e;
+        const unsigned a = idx[0];
+        // A quad as ImDrawList::PrimQuadUV writes it: (a, a+1, a+2), (a, a+2, a+3).
+        if (idx[1] != a + 1 || idx[2] != a + 2 || idx[3] != a || idx[4] != a + 2 || idx[5] != a + 3) continue;
+        const ImDrawVert* v = dl->VtxBuffer.Data + cmd.VtxOffset + a;
+        if (v[0].uv.x == white.x && v[0].uv.y == white.y) continue;
+        auto lo = glyphs.by_min.find({v[0].uv.x, v[0].uv.y});
+        auto hi = glyphs.by_max.find({v[2].uv.x, v[2].uv.y});
+        if (lo == glyphs.by_min.end() && hi == glyphs.by_max.end()) continue;  // not a glyph (textured lines)
+        e += 3;                                                                  // the quad's second triangle
+        const GlyphRef& ref = lo != glyphs.by_min.end() ? lo->second : hi->second;
+        const bool whole = lo != glyphs.by_min.end() && hi != glyphs.by_max.end() && lo->second.glyph == hi->second.glyph;
+        if (!whole) {
+          // ImGui's CPU clipping shortened this glyph. Cut at a side (its top and bottom whole): the
+          // text did not fit its frame. Cut at the top or bottom only: a line half scrolled out of view.
+          const ImFontGlyph& gl = *ref.glyph;
+          const bool sideways = lo != glyphs.by_min.end() ? v[2].uv.y == gl.V1 : v[0].uv.y == gl.V0;
+          if (sideways) {
+            ++cut;
+            if (gl.Codepoint < 128) cut_text += static_cast<char>(gl.Codepoint);
+          }
+          continue;
+        }
+        const float gh = ref.glyph->Y1 - ref.glyph->Y0;
+        if (gh >= 3.0f) {
+          const float drawn = (v[2].pos.y - v[0].pos.y) / gh * ref.font_size;
+          smallest = std::min(smallest, drawn);
+          if (drawn < min_px - 0.01f) ++small;
+        }
+        if (!w->ScrollbarX && (v[2].pos.x > cmd.ClipRect.z + 0.5f || v[0].pos.x < cmd.ClipRect.x - 0.5f) && v[0].pos.y < cmd.ClipRect.w &&
+            v[2].pos.y > cmd.ClipRect.y)
+          ++outside;
+      }
+    }
+    if (small) out.push_back(fmt::format("{}: {} glyphs smaller than {:.1f} px (smallest {:.1f} px)", name, small, min_px, smallest));
+    if (cut) out.push_back(fmt::format("{}: {} glyphs cut by their frame (text longer than its widget): \"{}\"", name, cut, cut_text));
+    if (outside) out.push_back(fmt::format("{}: {} glyphs past the side of their clip rectangle", name, outside));
+  }
+
+  // Tiled panels never overlap.
+  std::vector<std::pair<std::string, ImRect>> tiles;
+  for (const std::string& id : panel_ids) {
+    ImGuiWindow* w = ImGui::FindWindowByName(("###" + id).c_str());
+    if (w && w->WasActive) tiles.emplace_back(id, w->Rect());
+  }
+  for (std::size_t i = 0; i < tiles.size(); ++i)
+    for (std::size_t j = i + 1; j < tiles.size(); ++j) {
+      ImRect r = tiles[i].second;
+      r.ClipWithFull(tiles[j].second);
+      if (r.GetWidth() > 0.5f && r.GetHeight() > 0.5f)
+        out.push_back(fmt::format("panels {} and {} overlap by {:.0f}x{:.0f} px", tiles[i].first, tiles[j].first, r.GetWidth(), r.GetHeight()));
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_F(GuiTest, EveryPanelFitsAndIsReadableAtScales) {
+  const std::filesystem::path shots = SWZ_GUI_SCALES_DIR;
+  std::filesystem::create_directories(shots);
+  const char* presets[] = {"transpose16x32", "tma128_fp16", "mma_to_blocked_fp16", "ldmatrix_a_fp16", "cute8x8"};
+  const std::pair<int, int> sizes[] = {{1920, 1080}, {1600, 1000}};
+  int cases = 0, failing = 0;
+  std::string report;
+  for (const auto& [width, height] : sizes) {
+    std::string error;
+    if (!reopen(width, height, error)) GTEST_SKIP() << "no display: " << error;
+    for (const char* preset : presets) {
+      ProblemSpec spec;
+      spec.preset = preset;
+      Workbench& b = open(spec);
+      ASSERT_TRUE(b.error().empty()) << preset << ": " << b.error();
+      std::vector<std::string> ids;
+      for (const auto& [id, title] : b.tile_panels()) ids.push_back(id);
+      for (const float scale : {1.0f, 1.6f, 2.0f}) {
+        b.apply(cmd::set_ui_scale(scale));
+        frames(5);
+        int w = 0, h = 0;
+        const auto px = capture(w, h);
+        std::vector<std::string> problems = inspect(ids);
+        const std::string file = fmt::format("{}-{}x{}-{:.1f}.png", preset, width, height, scale);
+        std::string png_error;
+        EXPECT_TRUE(write_png((shots / file).string(), px, w, h, png_error)) << png_error;
+        if (const auto bar = b.probe("tiles.scroll")) {
+          // The tile area scrolls: the wheel over its scrollbar brings the lowest panels into view.
+          InjectedInput in;
+          in.mouse_pos = bar->center();
+          in.wheel = -100.0f;
+          frame(&in);
+          frames(3);
+          const auto scrolled = capture(w, h);
+          for (const auto& p : inspect(ids)) problems.push_back("scrolled: " + p);
+          EXPECT_TRUE(write_png((shots / fmt::format("{}-{}x{}-{:.1f}-scrolled.png", preset, width, height, scale)).string(), scrolled, w, h,
+                                png_error));
+          float lowest = 0.0f;
+          for (const auto& id : ids)
+            if (const auto p = b.probe("panel." + id)) lowest = std::max(lowest, p->max.y);
+          if (lowest > ImGui::GetIO().DisplaySize.y)
+            problems.push_back(fmt::format("scrolled to the end, the lowest panel still ends below the window ({:.0f} px)", lowest));
+          in.wheel = 100.0f;  // back to the top for the next scale
+          frame(&in);
+        }
+        ++cases;
+        if (!problems.empty()) {
+          ++failing;
+          report += fmt::format("{} at {}x{}, scale {:.1f} ({}):\n", preset, width, height, scale, file);
+          for (const auto& p : problems) report += "  " + p + "\n";
+        }
+      }
+    }
+  }
+  std::printf("scales: %d cases, %d with problems; screenshots in %s\n%s", cases, failing, shots.string().c_str(), report.c_str());
+  EXPECT_EQ(cases, 30);
+  EXPECT_EQ(failing, 0) << report;
+}
+
+}  // namespace swz::gui::test
