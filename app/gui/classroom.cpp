@@ -8,16 +8,15 @@
 // [SECTION] High-contrast theme
 #include "classroom.h"
 
-#include "swz/teach/lesson_paths.h"
+#include <fmt/format.h>
+#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
-#include <fmt/format.h>
-#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
-
 #include "swz/error.h"
+#include "swz/teach/lesson_paths.h"
 #include "theme.h"
 #include "workbench.h"
 
@@ -137,12 +136,16 @@ int find_lesson(Classroom& c, const std::string& name, int step, std::string& er
 
 }  // namespace
 
-bool check_lesson(const std::string& name, int step, std::string& error) { return find_lesson(classroom(), name, step, error) >= 0; }
+bool check_lesson(const std::string& name, int step, std::string& error) {
+  return find_lesson(classroom(), name, step, error) >= 0;
+}
 
 bool open_lesson(Workbench& bench, const std::string& name, int step, std::string& error) {
   Classroom& c = classroom();
   const int index = find_lesson(c, name, step, error);
   if (index < 0) return false;
+  if (c.open_lesson < 0)
+    c.view_before = ViewBeforeLesson{bench.session().view.panels, bench.focus(), bench.session().view.cell_numbers};
   c.open_lesson = index;
   c.step = step - 1;
   c.lesson_error.clear();
@@ -167,13 +170,34 @@ void apply_lesson_step(Workbench& bench) {
   const ProblemSpec state = state_for_step(*s);
   const Side side = side_for(s->access);
   const int step = s->step;
-  bench.post({fmt::format("Lesson step: {}", s->title), [state, side, step](Session& session) {
+  const LessonView view = s->view;
+  bench.post({fmt::format("Lesson step: {}", s->title), [state, side, step, view](Session& session) {
                 session.problem = state;
                 session.trace.side = side;
                 session.trace.step = step;
                 session.trace.warp = 0;
                 session.trace.playing = false;
+                for (const std::string& id : lesson_panel_ids())
+                  session.view.panels[id] = view.panels.empty() || std::count(view.panels.begin(), view.panels.end(), id) > 0;
+                session.view.cell_numbers = view.cells;
+                session.view.solver_step = view.solver_step;
               }});
+  // After the command: the focused panel is visible by then.
+  bench.defer([&bench, focus = view.focus] { bench.set_focus(focus); });
+}
+
+void close_lesson(Workbench& bench) {
+  Classroom& c = classroom();
+  c.open_lesson = -1;
+  c.lesson_error.clear();
+  if (!c.view_before) return;
+  const ViewBeforeLesson before = *c.view_before;
+  c.view_before.reset();
+  bench.post({"End of lesson", [before](Session& session) {
+                session.view.panels = before.panels;
+                session.view.cell_numbers = before.cells;
+              }});
+  bench.defer([&bench, focus = before.focus] { bench.set_focus(focus); });
 }
 
 // [SECTION] Highlights
@@ -217,11 +241,13 @@ std::optional<ImRect> target_rect(const Workbench& bench, const std::string& tar
     } else if (target.rfind("tensor.row.", 0) == 0) {
       const auto v = indices(target, 11);
       if (v.size() != 1) return std::nullopt;
-      r = ImRect(ImVec2(grid->min.x, grid->min.y + static_cast<float>(v[0]) * cell), ImVec2(grid->max.x, grid->min.y + static_cast<float>(v[0] + 1) * cell));
+      r = ImRect(ImVec2(grid->min.x, grid->min.y + static_cast<float>(v[0]) * cell),
+                 ImVec2(grid->max.x, grid->min.y + static_cast<float>(v[0] + 1) * cell));
     } else if (target.rfind("tensor.col.", 0) == 0) {
       const auto v = indices(target, 11);
       if (v.size() != 1) return std::nullopt;
-      r = ImRect(ImVec2(grid->min.x + static_cast<float>(v[0]) * cell, grid->min.y), ImVec2(grid->min.x + static_cast<float>(v[0] + 1) * cell, grid->max.y));
+      r = ImRect(ImVec2(grid->min.x + static_cast<float>(v[0]) * cell, grid->min.y),
+                 ImVec2(grid->min.x + static_cast<float>(v[0] + 1) * cell, grid->max.y));
     } else {
       return std::nullopt;
     }
@@ -281,8 +307,8 @@ void draw_highlights(const Workbench& bench, const std::vector<Highlight>& highl
     for (const ImRect& clip : clips) {
       if (clip.GetWidth() <= 0 || clip.GetHeight() <= 0) continue;
       dl->PushClipRect(clip.Min, clip.Max, false);
-      dl->AddRect(ImVec2(a.x - thick * 0.5f, a.y - thick * 0.5f), ImVec2(b.x + thick * 0.5f, b.y + thick * 0.5f), kHighlightHalo, 3.0f * s,
-                  0, thick * 0.6f);
+      dl->AddRect(ImVec2(a.x - thick * 0.5f, a.y - thick * 0.5f), ImVec2(b.x + thick * 0.5f, b.y + thick * 0.5f), kHighlightHalo,
+                  3.0f * s, 0, thick * 0.6f);
       dl->AddRect(a, b, color, 3.0f * s, 0, thick);
       dl->PopClipRect();
     }
@@ -291,53 +317,34 @@ void draw_highlights(const Workbench& bench, const std::vector<Highlight>& highl
 
 // [SECTION] Floating panels and the menu
 
-// Where the lesson card goes: the bottom-right, bottom-left, bottom-center, then the top
-// corners and center, the first that covers none of the step's highlighted targets; when each of
-// them covers some, the place on a fine grid over the screen that covers the least.
-ImVec2 card_position(const std::vector<ImRect>& highlights, ImVec2 size) {
+// The lesson card docks at the right, between the menu bar and the status bar; the tiles take
+// the rest of the width, so the card covers no panel and no highlight.
+float card_width() {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float menu = ImGui::GetFrameHeight() * 1.4f;
-  const float bottom = display.y - ImGui::GetFrameHeight() * 1.6f;  // above the status bar
-  auto overlap_at = [&](ImVec2 min) {
-    const ImRect card(min, ImVec2(min.x + size.x, min.y + size.y));
-    float overlap = 0.0f;
-    for (const ImRect& h : highlights) {
-      ImRect i = h;
-      i.ClipWithFull(card);
-      if (i.GetWidth() > 0 && i.GetHeight() > 0) overlap += i.GetWidth() * i.GetHeight();
-    }
-    return overlap;
-  };
-  const float xs[] = {display.x - size.x - 8.0f, 8.0f, (display.x - size.x) * 0.5f};
-  for (float y : {bottom - size.y, menu})
-    for (float x : xs)
-      if (overlap_at(ImVec2(x, y)) <= 0.0f) return ImVec2(x, y);
-  ImVec2 best(xs[0], bottom - size.y);
-  float best_overlap = overlap_at(best);
-  const float step = std::max(8.0f, ImGui::GetFrameHeight() * 0.5f);
-  for (float y = bottom - size.y; y >= menu; y -= step)
-    for (float x = display.x - size.x - 8.0f; x >= 8.0f; x -= step)
-      if (const float o = overlap_at(ImVec2(x, y)); o < best_overlap) {
-        best_overlap = o;
-        best = ImVec2(x, y);
-        if (o <= 0.0f) return best;
-      }
-  return best;
+  return std::floor(std::min(display.x * 0.32f, em() * 34.0f));
+}
+ImRect card_rect() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float top = ImGui::GetFrameHeight();
+  const float bottom = display.y - (ImGui::GetFrameHeight() + 2.0f);
+  return ImRect(ImVec2(display.x - card_width(), top), ImVec2(display.x, bottom));
+}
+bool card_shown() {
+  const Classroom& c = classroom();
+  return c.open_lesson >= 0 || !c.lesson_error.empty();
 }
 
-void floating(Workbench& bench, Panel& panel, ImVec2 pos, ImVec2 size, bool& open, bool follow) {
-  ImGui::SetNextWindowPos(pos, follow ? ImGuiCond_Always : ImGuiCond_Appearing);
-  ImGui::SetNextWindowSize(size, ImGuiCond_Appearing);
+void floating(Workbench& bench, Panel& panel, ImVec2 pos, ImVec2 size, bool& open, ImGuiWindowFlags flags) {
+  ImGui::SetNextWindowPos(pos, flags & ImGuiWindowFlags_NoMove ? ImGuiCond_Always : ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(size, flags & ImGuiWindowFlags_NoResize ? ImGuiCond_Always : ImGuiCond_Appearing);
   ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: text of the panels below must not show through on a projector
   const std::string title = fmt::format("{}###{}", panel.title(), panel.id());
-  if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | flags)) {
     PanelContext ctx{bench.session(), bench.model(), bench.trace(), bench};
     panel.draw(ctx);
   }
   ImGui::End();
 }
-
-bool card_follows = true;  // the lesson card moves to keep highlights visible until the learner drags it
 
 void end_of_frame(Workbench& bench) {
   Classroom& c = classroom();
@@ -345,30 +352,20 @@ void end_of_frame(Workbench& bench) {
   const std::vector<Highlight> highlights = step ? highlights_of(bench, *step) : std::vector<Highlight>{};
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   std::optional<ImRect> card;
-  if (c.open_lesson >= 0 || !c.lesson_error.empty()) {
+  if (card_shown()) {
     if (!c.lesson_panel) c.lesson_panel = make_lesson_panel();
-    const ImVec2 size(std::min(display.x * 0.36f, em() * 40.0f), std::min(display.y * 0.42f, em() * 26.0f));
     bool open = true;
-    // The card keeps the size it opened with (or the learner gave it): place that size.
-    ImVec2 placed = size;
-    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->WasActive) placed = w->Size;
-    floating(bench, *c.lesson_panel, card_position(rects_of(highlights), placed), size, open, card_follows);
-    if (ImGuiWindow* w = ImGui::FindWindowByName("###lesson"); w && w->Active) {
-      card = ImRect(w->Pos, ImVec2(w->Pos.x + w->Size.x, w->Pos.y + w->Size.y));
-      // Once the learner drags the card, it stays where they put it.
-      if (ImGui::GetActiveID() == w->MoveId) card_follows = false;
-    }
-    if (!open) {
-      c.open_lesson = -1;
-      c.lesson_error.clear();
-      card_follows = true;
-    }
+    const ImRect r = card_rect();
+    floating(bench, *c.lesson_panel, r.Min, r.GetSize(), open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+    card = r;
+    if (!open) close_lesson(bench);
   }
   draw_highlights(bench, highlights, card);
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
     const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
-    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open, false);
+    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open,
+             0);
   }
 }
 
@@ -379,6 +376,13 @@ std::vector<ImRect> lesson_highlight_rects(const Workbench& bench) {
   return step ? rects_of(highlights_of(bench, *step)) : std::vector<ImRect>{};
 }
 
+std::vector<std::pair<std::string, std::optional<ImRect>>> lesson_targets(const Workbench& bench) {
+  std::vector<std::pair<std::string, std::optional<ImRect>>> out;
+  if (const LessonStep* step = classroom().current_step())
+    for (const std::string& target : step->highlight) out.emplace_back(target, target_rect(bench, target));
+  return out;
+}
+
 std::optional<ImRect> lesson_card_rect() {
   ImGuiWindow* w = ImGui::FindWindowByName("###lesson");
   if (!w || !(w->Active || w->WasActive)) return std::nullopt;
@@ -387,8 +391,10 @@ std::optional<ImRect> lesson_card_rect() {
 
 void classroom_menu(Workbench& bench) {
   Classroom& c = classroom();
-  if (c.high_contrast) apply_high_contrast_theme();  // every frame: a UI-scale change reloads the light theme
-  else if (c.was_high_contrast) apply_theme(bench.ui_scale());
+  if (c.high_contrast)
+    apply_high_contrast_theme();  // every frame: a UI-scale change reloads the light theme
+  else if (c.was_high_contrast)
+    apply_theme(bench.ui_scale());
   c.was_high_contrast = c.high_contrast;
 
   if (ImGui::BeginMenu("Classroom")) {
@@ -406,13 +412,12 @@ void classroom_menu(Workbench& bench) {
         if (ImGui::MenuItem(e.lesson->title.c_str(), nullptr, c.open_lesson == static_cast<int>(i))) {
           std::string error;
           if (!open_lesson(bench, e.lesson->name, 1, error)) bench.show_error(error);
-          card_follows = true;
         }
         if (ImGui::IsItemHovered() && !e.lesson->summary.empty()) ImGui::SetTooltip("%s", e.lesson->summary.c_str());
       } else {
         const std::string label = fmt::format("{} (does not load)", e.path.filename().string());
         if (ImGui::MenuItem(label.c_str())) {
-          c.open_lesson = -1;
+          close_lesson(bench);
           c.lesson_error = e.error;
           bench.show_error(e.error);
         }
@@ -431,6 +436,7 @@ void classroom_menu(Workbench& bench) {
     if (ImGui::MenuItem("High-contrast theme", nullptr, c.high_contrast)) c.high_contrast = !c.high_contrast;
     ImGui::EndMenu();
   }
+  if (card_shown()) bench.reserve_right(card_width());
   bench.defer([&bench] { end_of_frame(bench); });
 }
 

@@ -17,6 +17,7 @@
 #include <imgui_internal.h>  // ImRect
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,22 +38,30 @@ struct LessonEntry {
   std::string error;
 };
 
+// What a lesson's steps change in the view, as it was before the lesson opened.
+struct ViewBeforeLesson {
+  std::map<std::string, bool> panels;
+  std::string focus;
+  CellNumbers cells = CellNumbers::None;
+};
+
 struct Classroom {
-  std::vector<LessonEntry> lessons;   // sorted by (order, name); failed files last
+  std::vector<LessonEntry> lessons;  // sorted by (order, name); failed files last
   bool scanned = false;
-  int open_lesson = -1;               // index into lessons; -1: no lesson card
-  int step = 0;                       // 0-based step of the open lesson
-  std::string lesson_error;           // shown on the card when a lesson failed to open
+  int open_lesson = -1;      // index into lessons; -1: no lesson card
+  int step = 0;              // 0-based step of the open lesson
+  std::string lesson_error;  // shown on the card when a lesson failed to open
   bool quiz_open = false;
   QuizScore score;
   std::optional<QuizQuestion> question;
-  std::optional<int> answer;          // the learner's pick for the current question
+  std::optional<int> answer;  // the learner's pick for the current question
   std::uint64_t next_seed = 1;
-  bool presentation = false;          // large text (UI scale kPresentationScale)
-  float scale_before = 1.0f;          // UI scale to return to when presentation ends
+  bool presentation = false;  // large text (UI scale kPresentationScale)
+  float scale_before = 1.0f;  // UI scale to return to when presentation ends
   bool high_contrast = false;
-  bool was_high_contrast = false;     // to restore the light theme once when turned off
+  bool was_high_contrast = false;  // to restore the light theme once when turned off
   std::unique_ptr<Panel> lesson_panel, quiz_panel;
+  std::optional<ViewBeforeLesson> view_before;  // restored when the lesson closes
 
   const Lesson* lesson() const;
   const LessonStep* current_step() const;
@@ -75,8 +84,11 @@ void scan_lessons(Classroom& c);
 bool open_lesson(Workbench& bench, const std::string& name, int step, std::string& error);
 // The same lookup without a workbench (for flags checked before any window opens).
 bool check_lesson(const std::string& name, int step, std::string& error);
-// Applies the open lesson's current step to the workbench (undoable, like any edit).
+// Applies the open lesson's current step to the workbench (undoable, like any edit): its
+// problem, access and register step, and its view (panels, focus, cell numbers, solver step).
 void apply_lesson_step(Workbench& bench);
+// Closes the lesson card and gives back the panels, focus and cell numbers of before the lesson.
+void close_lesson(Workbench& bench);
 // The workbench state a lesson step describes.
 ProblemSpec state_for_step(const LessonStep& step);
 Side side_for(LessonAccess access);
@@ -92,6 +104,9 @@ std::unique_ptr<Panel> make_quiz_panel();
 
 // Where the current step's highlighted targets and the lesson card are on screen (last frame).
 std::vector<ImRect> lesson_highlight_rects(const Workbench& bench);
+// Each highlight target of the current step and where it is on screen this frame (none: not
+// drawn, or clipped away by its panel).
+std::vector<std::pair<std::string, std::optional<ImRect>>> lesson_targets(const Workbench& bench);
 std::optional<ImRect> lesson_card_rect();
 
 }  // namespace swz::gui

@@ -1,8 +1,8 @@
 #include "commands.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace swz::gui {
 
@@ -15,9 +15,12 @@ void History::record(std::string name, ProblemSpec before, ProblemSpec after) {
 
 const char* role_name(LayoutRole role) {
   switch (role) {
-    case LayoutRole::Writer: return "writer (A)";
-    case LayoutRole::Reader: return "reader (B)";
-    case LayoutRole::Shared: break;
+    case LayoutRole::Writer:
+      return "writer (A)";
+    case LayoutRole::Reader:
+      return "reader (B)";
+    case LayoutRole::Shared:
+      break;
   }
   return "shared layout";
 }
@@ -100,8 +103,12 @@ Command load_layout(LayoutRole role, SpecLayout layout) {
   return {fmt::format("Load {} {}", role_name(role), layout.origin), [role, layout = std::move(layout)](Session& s) {
             auto& p = s.problem;
             switch (role) {
-              case LayoutRole::Writer: p.writer = layout; break;
-              case LayoutRole::Reader: p.reader = layout; break;
+              case LayoutRole::Writer:
+                p.writer = layout;
+                break;
+              case LayoutRole::Reader:
+                p.reader = layout;
+                break;
               case LayoutRole::Shared:
                 p.shared = layout;
                 p.variant.clear();
@@ -115,9 +122,15 @@ Command clear_layout(LayoutRole role) {
   return {fmt::format("Back to the preset's {}", role_name(role)), [role](Session& s) {
             auto& p = s.problem;
             switch (role) {
-              case LayoutRole::Writer: p.writer.reset(); break;
-              case LayoutRole::Reader: p.reader.reset(); break;
-              case LayoutRole::Shared: p.shared.reset(); break;
+              case LayoutRole::Writer:
+                p.writer.reset();
+                break;
+              case LayoutRole::Reader:
+                p.reader.reset();
+                break;
+              case LayoutRole::Shared:
+                p.shared.reset();
+                break;
             }
           }};
 }
@@ -144,7 +157,8 @@ Command show_panel(const std::string& id, bool shown) {
   return {fmt::format("{} {}", shown ? "Show" : "Hide", id), [id, shown](Session& s) { s.view.panels[id] = shown; }, false};
 }
 Command set_tensor_view(float zoom, float pan_x, float pan_y) {
-  return {"Tensor view", [=](Session& s) {
+  return {"Tensor view",
+          [=](Session& s) {
             s.view.tensor_zoom = std::clamp(zoom, 0.0f, 512.0f);
             s.view.tensor_pan_x = pan_x;
             s.view.tensor_pan_y = pan_y;
@@ -152,7 +166,8 @@ Command set_tensor_view(float zoom, float pan_x, float pan_y) {
           false};
 }
 Command set_ring(Side side, int lane, int warp) {
-  return {"Ringed thread", [=](Session& s) {
+  return {"Ringed thread",
+          [=](Session& s) {
             if (side == Side::Store) {
               s.view.ring_lane_a = lane;
               s.view.ring_warp_a = warp;
@@ -165,6 +180,9 @@ Command set_ring(Side side, int lane, int warp) {
 }
 Command set_memory_coloring(MemoryColoring c) {
   return {"Memory coloring", [c](Session& s) { s.view.memory_coloring = c; }, false};
+}
+Command set_cell_numbers(CellNumbers numbers) {
+  return {"Cell numbers", [numbers](Session& s) { s.view.cell_numbers = numbers; }, false};
 }
 Command set_solver_step(int step) {
   return {"Solver step", [step](Session& s) { s.view.solver_step = std::max(0, step); }, false};

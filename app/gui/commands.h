@@ -17,9 +17,9 @@
 namespace swz::gui {
 
 struct Command {
-  std::string name;                      // shown in Edit > Undo / Redo
-  std::function<void(Session&)> apply;   // may throw swz::Error: the session is then left unchanged
-  bool undoable = true;                  // false for trace and view changes
+  std::string name;                     // shown in Edit > Undo / Redo
+  std::function<void(Session&)> apply;  // may throw swz::Error: the session is then left unchanged
+  bool undoable = true;                 // false for trace and view changes
 };
 
 class History {
@@ -32,7 +32,10 @@ class History {
   // The state to restore; call only when can_undo() / can_redo().
   const ProblemSpec& undo() { return entries_[--next_].before; }
   const ProblemSpec& redo() { return entries_[next_++].after; }
-  void clear() { entries_.clear(); next_ = 0; }
+  void clear() {
+    entries_.clear();
+    next_ = 0;
+  }
   std::size_t size() const { return entries_.size(); }
 
  private:
@@ -73,6 +76,7 @@ Command show_panel(const std::string& panel_id, bool shown);
 Command set_tensor_view(float zoom, float pan_x, float pan_y);
 Command set_ring(Side side, int lane, int warp);
 Command set_memory_coloring(MemoryColoring coloring);
+Command set_cell_numbers(CellNumbers numbers);
 Command set_solver_step(int step);
 }  // namespace cmd
 

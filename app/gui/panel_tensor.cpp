@@ -1,10 +1,10 @@
 // Tensor view: every element a cell colored by its bank (hue = bank / 2, darker =
 // odd bank), the current step's cells outlined by thread group, zoom and pan.
-#include <algorithm>
-#include <cmath>
-
 #include <fmt/format.h>
 #include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "panel.h"
 #include "theme.h"
@@ -27,8 +27,10 @@ void element_tooltip(const Model& m, BitVec coord) {
   const Problem& p = m.problem;
   ImGui::BeginTooltip();
   const auto c = p.shared.coords().unflatten(coord);
-  if (c.size() == 2) ImGui::Text("(m, n) = (%lld, %lld)", static_cast<long long>(c[0]), static_cast<long long>(c[1]));
-  else ImGui::Text("element %s", m.format_coord(coord).c_str());
+  if (c.size() == 2)
+    ImGui::Text("(m, n) = (%lld, %lld)", static_cast<long long>(c[0]), static_cast<long long>(c[1]));
+  else
+    ImGui::Text("element %s", m.format_coord(coord).c_str());
   const std::uint32_t off = p.shared.offset(coord);
   ImGui::Text("offset %u  (byte 0x%llx)", off, static_cast<unsigned long long>(byte_address_of(off, p.element_bits)));
   ImGui::Text("bank %d, segment %llu", m.places.bank[coord], static_cast<unsigned long long>(m.places.segment[coord]));
@@ -39,6 +41,49 @@ void element_tooltip(const Model& m, BitVec coord) {
 }
 
 namespace {
+
+// "Numbers: none / bank / offset", a compact combo.
+void numbers_choice(PanelContext& ctx, float width) {
+  const CellNumbers now = ctx.session.view.cell_numbers;
+  const std::string preview = now == CellNumbers::None ? std::string("no numbers") : std::string(cell_numbers_name(now));
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("##numbers", preview.c_str())) {
+    for (const CellNumbers n : {CellNumbers::None, CellNumbers::Bank, CellNumbers::Offset}) {
+      const std::string label =
+          n == CellNumbers::None ? std::string("no numbers") : fmt::format("{} in each cell", cell_numbers_name(n));
+      if (ImGui::Selectable(label.c_str(), n == now)) ctx.post(cmd::set_cell_numbers(n));
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Write each element's bank or shared-memory offset in its cell");
+  ctx.probe("tensor.numbers", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+// Each visible cell's bank or offset, centred, dark or light against the cell's colour; only
+// where the widest number fits its cell.
+void draw_numbers(ImDrawList* dl, const Model& m, CellNumbers numbers, ImVec2 origin, float cell, ImVec2 clip_min,
+                  ImVec2 clip_max) {
+  const int rows = m.rows(), cols = m.cols();
+  const std::int64_t largest = numbers == CellNumbers::Bank ? m.problem.bank.banks - 1 : m.problem.shared.elements() - 1;
+  ImFont* font = ImGui::GetFont();
+  float size = ImGui::GetFontSize();
+  const float wide = ImGui::CalcTextSize(std::to_string(largest).c_str()).x;
+  size = std::min(size, size * (cell * 0.86f) / std::max(1.0f, wide));  // shrink to fit, down to a floor
+  if (size < ImGui::GetFontSize() * 0.55f || size > cell * 0.9f) return;
+  const int r0 = std::max(0, static_cast<int>((clip_min.y - origin.y) / cell));
+  const int c0 = std::max(0, static_cast<int>((clip_min.x - origin.x) / cell));
+  const int r1 = std::min(rows, static_cast<int>((clip_max.y - origin.y) / cell) + 1);
+  const int c1 = std::min(cols, static_cast<int>((clip_max.x - origin.x) / cell) + 1);
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c) {
+      const std::size_t coord = m.cell_coord(r, c);
+      const std::string text = std::to_string(cell_number(m.places, coord, numbers));
+      const ImVec2 t = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
+      const ImVec2 at(origin.x + (static_cast<float>(c) + 0.5f) * cell - t.x * 0.5f,
+                      origin.y + (static_cast<float>(r) + 0.5f) * cell - t.y * 0.5f);
+      dl->AddText(font, size, at, text_color_on(bank_color(m.places.bank[coord], m.problem.bank.banks)), text.c_str());
+    }
+}
 
 struct TensorPanel final : Panel {
   CellImage image;  // the cells when there are many
@@ -60,17 +105,22 @@ struct TensorPanel final : Panel {
       ImGui::SameLine();
       ImGui::TextUnformatted(label.c_str());
     }
-    // The hint wraps short of the Fit button, which sits at the right of its first line.
+    // The hint wraps short of the numbers choice and the Fit button, at the right of its first line.
     const float fit_w = button_width("Fit");
+    const float numbers_w = em() * 5.5f;
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float right = ImGui::GetContentRegionMax().x;
     const ImVec2 hint_at = ImGui::GetCursorPos();
-    ImGui::PushTextWrapPos(right - fit_w - ImGui::GetStyle().ItemSpacing.x);
-    ImGui::TextDisabled("cell hue = bank %s 2, darker = odd bank; wheel zooms, drag pans, hover for details", sym("\xc3\xb7", "/"));
+    ImGui::PushTextWrapPos(right - fit_w - numbers_w - 2.0f * gap);
+    ImGui::TextDisabled("cell hue = bank %s 2, darker = odd bank; wheel zooms, drag pans, hover for details",
+                        sym("\xc3\xb7", "/"));
     ImGui::PopTextWrapPos();
     const ImVec2 after_hint = ImGui::GetCursorPos();
-    ImGui::SetCursorPos(ImVec2(right - fit_w, hint_at.y));
+    ImGui::SetCursorPos(ImVec2(right - fit_w - numbers_w - gap, hint_at.y));
+    numbers_choice(ctx, numbers_w);
+    ImGui::SameLine(0, gap);
     if (ImGui::SmallButton("Fit")) ctx.post(cmd::set_tensor_view(0, 0, 0));
-    ImGui::SetCursorPos(after_hint);
+    ImGui::SetCursorPos(ImVec2(after_hint.x, std::max(after_hint.y, hint_at.y + ImGui::GetFrameHeightWithSpacing())));
 
     // Canvas.
     const ImVec2 cmin = ImGui::GetCursorScreenPos();
@@ -86,7 +136,8 @@ struct TensorPanel final : Panel {
     const int rows = m.rows(), cols = m.cols();
     // Room for the index labels: the widest row number, one line for column numbers.
     const float axis = std::max(em() * 1.6f, ImGui::CalcTextSize(std::to_string(rows - 1).c_str()).x + em() * 0.6f);
-    const float fit = std::max(1.0f, std::min((avail.x - axis) / static_cast<float>(cols), (avail.y - axis) / static_cast<float>(rows)));
+    const float fit =
+        std::max(1.0f, std::min((avail.x - axis) / static_cast<float>(cols), (avail.y - axis) / static_cast<float>(rows)));
     float cell = view.tensor_zoom > 0 ? view.tensor_zoom * scale : std::floor(std::min(fit, em() * 3.0f));
     ImVec2 origin;
     float pan_x = view.tensor_pan_x, pan_y = view.tensor_pan_y;
@@ -107,7 +158,8 @@ struct TensorPanel final : Panel {
       const float cur_pan_x = (cmin.x + axis - origin.x) / cell, cur_pan_y = (cmin.y + axis - origin.y) / cell;
       const float npx = cur_pan_x + mx - mx * cell / next, npy = cur_pan_y + my - my * cell / next;
       ctx.post(cmd::set_tensor_view(next / scale, npx, npy));
-    } else if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 2.0f))) {
+    } else if (active &&
+               (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 2.0f))) {
       const float cur_pan_x = (cmin.x + axis - origin.x) / cell, cur_pan_y = (cmin.y + axis - origin.y) / cell;
       ctx.post(cmd::set_tensor_view(cell / scale, cur_pan_x - io.MouseDelta.x / cell, cur_pan_y - io.MouseDelta.y / cell));
     } else if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
@@ -124,9 +176,12 @@ struct TensorPanel final : Panel {
     CellPicture pic{rows, cols, cell, origin, cell >= 10 ? 1.0f : 0.0f, &image};
     dl->PushClipRect(grid_min, cmax, true);
     const auto hit = draw_cells(
-        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.places.bank[m.cell_coord(r, c)])]; }, grid_min, cmax);
+        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.places.bank[m.cell_coord(r, c)])]; }, grid_min,
+        cmax);
+    if (view.cell_numbers != CellNumbers::None) draw_numbers(dl, m, view.cell_numbers, origin, cell, grid_min, cmax);
     ctx.probe("tensor.cell.0.0", origin, ImVec2(origin.x + cell, origin.y + cell));
-    ctx.probe("tensor.grid", origin, ImVec2(origin.x + cell * static_cast<float>(cols), origin.y + cell * static_cast<float>(rows)));
+    ctx.probe("tensor.grid", origin,
+              ImVec2(origin.x + cell * static_cast<float>(cols), origin.y + cell * static_cast<float>(rows)));
 
     // Outlines of this step's cells, by group.
     const float thick = std::clamp(cell * 0.12f, 1.0f, 3.0f * scale);
@@ -140,8 +195,8 @@ struct TensorPanel final : Panel {
         continue;
       }
       const float in = thick * 0.5f;
-      dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(a.x + cell - pic.gap - in, a.y + cell - pic.gap - in), group_outline_color(tc.group), 0, 0,
-                  thick);
+      dl->AddRect(ImVec2(a.x + in, a.y + in), ImVec2(a.x + cell - pic.gap - in, a.y + cell - pic.gap - in),
+                  group_outline_color(tc.group), 0, 0, thick);
     }
     dl->PopClipRect();
 

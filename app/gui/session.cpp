@@ -6,8 +6,8 @@
 #include <sstream>
 #include <type_traits>
 
-#include "swz/io/atomic_file.h"
 #include "swz/error.h"
+#include "swz/io/atomic_file.h"
 #include "swz/io/layout_io.h"
 
 namespace swz::gui {
@@ -24,9 +24,12 @@ const char* kFormat = "swizzle-workbench-session";
 
 const char* coloring_name(MemoryColoring c) {
   switch (c) {
-    case MemoryColoring::Row: return "row";
-    case MemoryColoring::Bank: return "bank";
-    case MemoryColoring::Column: break;
+    case MemoryColoring::Row:
+      return "row";
+    case MemoryColoring::Bank:
+      return "bank";
+    case MemoryColoring::Column:
+      break;
   }
   return "column";
 }
@@ -100,6 +103,7 @@ json to_json(const Session& s) {
             {"ring_a", {s.view.ring_lane_a, s.view.ring_warp_a}},
             {"ring_b", {s.view.ring_lane_b, s.view.ring_warp_b}},
             {"memory_coloring", coloring_name(s.view.memory_coloring)},
+            {"cell_numbers", std::string(cell_numbers_name(s.view.cell_numbers))},
             {"solver_step", s.view.solver_step}};
   return json{{"format", kFormat}, {"version", kSessionVersion}, {"problem", problem}, {"trace", trace}, {"view", view}};
 }
@@ -113,12 +117,13 @@ Session session_from_json(const json& j) {
   if (ver_it == j.end()) fail("session file: 'version' is missing");
   if (!ver_it->is_number_integer()) fail("session file: 'version' must be an integer, not {}", ver_it->dump());
   const bool newer = ver_it->is_number_unsigned() ? ver_it->get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion)
-                                                   : ver_it->get<std::int64_t>() > kSessionVersion;
+                                                  : ver_it->get<std::int64_t>() > kSessionVersion;
   if (newer)
     fail("session file was written by a newer version ({}) of swizzle-workbench; this one reads version {}", ver_it->dump(),
          kSessionVersion);
   const auto version = ver_it->get<std::int64_t>();
-  if (version < 1) fail("session file: 'version' = {} is not a session version (this one reads version {})", version, kSessionVersion);
+  if (version < 1)
+    fail("session file: 'version' = {} is not a session version (this one reads version {})", version, kSessionVersion);
 
   Session s;
   const Reader root{j, ""};
@@ -152,7 +157,8 @@ Session session_from_json(const json& j) {
       for (const auto& e : *x)
         if (!(e.get<double>() >= lo && e.get<double>() <= hi))
           fail("session file: '{}{}' = {} is outside {}..{}", v.where, key, e.dump(), lo, hi);
-      if (std::is_integral_v<A> && (!(*x)[0].is_number_integer() || !(*x)[1].is_number_integer())) v.bad(key, "a pair of integers");
+      if (std::is_integral_v<A> && (!(*x)[0].is_number_integer() || !(*x)[1].is_number_integer()))
+        v.bad(key, "a pair of integers");
       a = static_cast<A>((*x)[0].get<double>());
       b = static_cast<A>((*x)[1].get<double>());
     }
@@ -162,10 +168,18 @@ Session session_from_json(const json& j) {
   pair("ring_b", s.view.ring_lane_b, s.view.ring_warp_b);
   std::string coloring = coloring_name(s.view.memory_coloring);
   v.get("memory_coloring", coloring);
-  if (coloring == "row") s.view.memory_coloring = MemoryColoring::Row;
-  else if (coloring == "bank") s.view.memory_coloring = MemoryColoring::Bank;
-  else if (coloring == "column") s.view.memory_coloring = MemoryColoring::Column;
-  else v.bad("memory_coloring", "\"column\", \"row\" or \"bank\"");
+  if (coloring == "row")
+    s.view.memory_coloring = MemoryColoring::Row;
+  else if (coloring == "bank")
+    s.view.memory_coloring = MemoryColoring::Bank;
+  else if (coloring == "column")
+    s.view.memory_coloring = MemoryColoring::Column;
+  else
+    v.bad("memory_coloring", "\"column\", \"row\" or \"bank\"");
+  std::string numbers(cell_numbers_name(s.view.cell_numbers));
+  v.get("cell_numbers", numbers);
+  if (numbers != "none" && numbers != "bank" && numbers != "offset") v.bad("cell_numbers", "\"none\", \"bank\" or \"offset\"");
+  s.view.cell_numbers = parse_cell_numbers(numbers);
   v.get("solver_step", s.view.solver_step, 0, 1 << 20);
   return s;
 }

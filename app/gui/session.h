@@ -14,15 +14,15 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "swz/layout/layout.h"
 #include "swz/problem/problem.h"
 #include "swz/problem/problem_spec.h"
+#include "swz/problem/views.h"
 
 namespace swz::gui {
 
@@ -35,25 +35,26 @@ const char* side_name(Side side);  // "store" / "read"
 // is a named command, and undo restores the previous spec.
 
 struct TraceState {
-  Side side = Side::Read;        // access shown in the tensor view, trace and algebra
-  int warp = 0;                  // warp of the traced instruction
-  int step = 0;                  // register step r
-  bool playing = false;          // advance r over time
-  float seconds_per_step = 0.6f; // play speed
+  Side side = Side::Read;         // access shown in the tensor view, trace and algebra
+  int warp = 0;                   // warp of the traced instruction
+  int step = 0;                   // register step r
+  bool playing = false;           // advance r over time
+  float seconds_per_step = 0.6f;  // play speed
   bool operator==(const TraceState&) const = default;
 };
 
 enum class MemoryColoring { Column, Row, Bank };
 
 struct ViewState {
-  float ui_scale = 1.0f;                  // multiplies font and spacing sizes
-  std::map<std::string, bool> panels;     // visibility by panel id; missing = visible
-  float tensor_zoom = 0.0f;               // cell size in px at scale 1; 0 = fit the panel
+  float ui_scale = 1.0f;                           // multiplies font and spacing sizes
+  std::map<std::string, bool> panels;              // visibility by panel id; missing = visible
+  float tensor_zoom = 0.0f;                        // cell size in px at scale 1; 0 = fit the panel
   float tensor_pan_x = 0.0f, tensor_pan_y = 0.0f;  // view offset in cells
-  int ring_lane_a = 9, ring_warp_a = 0;   // thread whose elements are ringed in A's picture
-  int ring_lane_b = 9, ring_warp_b = 0;   // ... and in B's
+  int ring_lane_a = 9, ring_warp_a = 0;            // thread whose elements are ringed in A's picture
+  int ring_lane_b = 9, ring_warp_b = 0;            // ... and in B's
   MemoryColoring memory_coloring = MemoryColoring::Column;
-  int solver_step = 0;                    // replayed solver step
+  CellNumbers cell_numbers = CellNumbers::None;  // numbers in the tensor's cells
+  int solver_step = 0;                           // replayed solver step
   bool operator==(const ViewState&) const = default;
 };
 

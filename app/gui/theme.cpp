@@ -1,9 +1,9 @@
 #include "theme.h"
 
-#include "swz/teach/math_text.h"
-
 #include <cmath>
 #include <filesystem>
+
+#include "swz/teach/math_text.h"
 
 namespace swz::gui {
 
@@ -16,7 +16,9 @@ float em() { return ImGui::GetFontSize(); }
 
 const char* sym(const char* unicode, const char* ascii) { return fonts().unicode ? unicode : ascii; }
 
-std::string pretty_xor(const std::string& text) { return render_math(text, fonts().unicode ? MathStyle::Unicode : MathStyle::Ascii); }
+std::string pretty_xor(const std::string& text) {
+  return render_math(text, fonts().unicode ? MathStyle::Unicode : MathStyle::Ascii);
+}
 
 void load_fonts(float px) {
   ImGuiIO& io = ImGui::GetIO();
@@ -25,8 +27,8 @@ void load_fonts(float px) {
   f = Fonts{};
   // Latin, Greek, punctuation, sub/superscripts, arrows, math operators, check marks, geometric shapes.
   // Superscript letters for exponents (math_text.h) live in the modifier-letter and phonetic blocks.
-  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
-                                   0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0};
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070,
+                                   0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0};
   const char* dirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/", "/usr/local/share/fonts/"};
   auto find = [&](const char* name) -> std::string {
     for (const char* d : dirs) {
@@ -98,6 +100,13 @@ ImU32 bank_color(int bank, int banks) {
   return hue_color(static_cast<float>(bank / 2) / static_cast<float>(pairs), bank % 2 == 1);
 }
 
+ImU32 text_color_on(ImU32 background) {
+  const float r = static_cast<float>(background & 0xff), g = static_cast<float>((background >> 8) & 0xff),
+              b = static_cast<float>((background >> 16) & 0xff);
+  const float luma = 0.2126f * r + 0.7152f * g + 0.0722f * b;
+  return luma > 140.0f ? IM_COL32(16, 16, 20, 255) : IM_COL32(255, 255, 255, 255);
+}
+
 ImU32 thread_color(int lane, int lanes) {
   if (lane < 0) return kEmptySlot;
   const int pairs = std::max(1, lanes / 2);
@@ -105,17 +114,20 @@ ImU32 thread_color(int lane, int lanes) {
 }
 
 ImU32 group_outline_color(int group) {
-  static const ImU32 colors[] = {IM_COL32(16, 16, 20, 255),   IM_COL32(255, 255, 255, 255), IM_COL32(214, 40, 160, 255),
-                                 IM_COL32(40, 170, 60, 255),  IM_COL32(250, 140, 20, 255),  IM_COL32(30, 120, 230, 255),
-                                 IM_COL32(150, 80, 40, 255),  IM_COL32(120, 60, 200, 255)};
+  static const ImU32 colors[] = {IM_COL32(16, 16, 20, 255),  IM_COL32(255, 255, 255, 255), IM_COL32(214, 40, 160, 255),
+                                 IM_COL32(40, 170, 60, 255), IM_COL32(250, 140, 20, 255),  IM_COL32(30, 120, 230, 255),
+                                 IM_COL32(150, 80, 40, 255), IM_COL32(120, 60, 200, 255)};
   return colors[static_cast<std::size_t>(group) % (sizeof(colors) / sizeof(colors[0]))];
 }
 
 ImVec4 verdict_color_vec(Verdict v) {
   switch (v) {
-    case Verdict::Ideal: return ImVec4(0.13f, 0.60f, 0.27f, 1.0f);
-    case Verdict::Minor: return ImVec4(0.85f, 0.55f, 0.05f, 1.0f);
-    case Verdict::Severe: break;
+    case Verdict::Ideal:
+      return ImVec4(0.13f, 0.60f, 0.27f, 1.0f);
+    case Verdict::Minor:
+      return ImVec4(0.85f, 0.55f, 0.05f, 1.0f);
+    case Verdict::Severe:
+      break;
   }
   return ImVec4(0.82f, 0.16f, 0.16f, 1.0f);
 }

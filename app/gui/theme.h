@@ -5,9 +5,9 @@
 // rule over lanes. Verdicts are green / amber / red.
 #pragma once
 
-#include <string>
-
 #include <imgui.h>
+
+#include <string>
 
 #include "swz/sim/analysis.h"
 
@@ -28,6 +28,8 @@ void load_fonts(float pixel_size);
 void apply_theme(float scale);
 
 ImU32 bank_color(int bank, int banks);
+// Near-black or white, whichever reads better on `background`.
+ImU32 text_color_on(ImU32 background);
 ImU32 thread_color(int lane, int lanes);
 ImU32 hue_color(float hue, bool darker);
 ImU32 group_outline_color(int group);

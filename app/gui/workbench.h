@@ -4,6 +4,9 @@
 // window and GL. Tests drive it frame by frame.
 #pragma once
 
+#include <imgui.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -11,8 +14,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <imgui.h>
 
 #include "commands.h"
 #include "file_dialog.h"
@@ -28,8 +29,8 @@ namespace swz::gui {
 struct WorkbenchOptions {
   std::optional<std::filesystem::path> session_file;  // open this session file at start
   std::optional<ProblemSpec> start;                   // else start on this problem
-  bool restore_last = true;                            // else, when neither is given, reopen the last session
-  bool autosave = true;                                // keep the last-session file current
+  bool restore_last = true;                           // else, when neither is given, reopen the last session
+  bool autosave = true;                               // keep the last-session file current
 };
 
 // What the Export window hands over: the name, the format and the figure chosen.
@@ -49,10 +50,10 @@ struct CaptureRequest {
 // Work left behind by a run that did not close normally (a crash, a kill): the
 // last autosave, and the session file that run had open.
 struct RecoveryOffer {
-  std::filesystem::path autosave;                    // the last-session file it kept current
+  std::filesystem::path autosave;                     // the last-session file it kept current
   std::optional<std::filesystem::path> session_file;  // the file it had open, if any
-  long pid = 0;                                        // the process that did not finish
-  std::string summary;                                 // "transpose16x32, masks 2,4,8,16"
+  long pid = 0;                                       // the process that did not finish
+  std::string summary;                                // "transpose16x32, masks 2,4,8,16"
 };
 
 // A screen rectangle a panel registered this frame under a stable id ("grid.cell.0.1").
@@ -111,7 +112,7 @@ class Workbench {
   bool save_export(const std::filesystem::path& path);  // atomic; status or error
   void request_save_export();                           // Ctrl+E: ask where, then save
   bool save_figure_svg(const std::filesystem::path& path);
-  void request_figure(bool png);                        // ask where, then write the SVG / PNG
+  void request_figure(bool png);  // ask where, then write the SVG / PNG
   // PNG capture: the platform loop takes the pixels of the frame after the request.
   void request_capture(CaptureRequest request);
   bool capture_due() const { return capture_ && capture_wait_ == 0; }
@@ -145,6 +146,10 @@ class Workbench {
   // scale); "" = the usual arrangement. Double-click a title bar, View > Focus, Esc.
   void set_focus(const std::string& panel_id);
   const std::string& focus() const { return focus_; }
+  // Width kept free at the right of the tile area this frame (the lesson card docks there);
+  // set while the menus are drawn, before the tiles.
+  void reserve_right(float width) { reserved_right_ = std::max(0.0f, width); }
+  float reserved_right() const { return reserved_right_; }
   // (id, title) of every tiled panel, in View-menu order.
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
@@ -202,6 +207,7 @@ class Workbench {
   bool tiles_scroll_ = false;
   float tiles_scroll_to_ = -1.0f;  // a scroll position to set next frame (the wheel over a panel)
   float tiles_scroll_max_ = 0.0f;
+  float reserved_right_ = 0.0f;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;

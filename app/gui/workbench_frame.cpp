@@ -27,6 +27,7 @@ namespace swz::gui {
 
 void Workbench::draw() {
   probes_.clear();
+  reserved_right_ = 0.0f;
   capturing_ = capture_due();
   ImGuiIO& io = ImGui::GetIO();
   shortcuts();
@@ -192,7 +193,7 @@ void Workbench::menus() {
 }
 
 void Workbench::tiles(float top, float bottom) {
-  const float width = ImGui::GetIO().DisplaySize.x;
+  const float width = std::max(em() * 10.0f, ImGui::GetIO().DisplaySize.x - reserved_right_);
   const float height = std::max(1.0f, bottom - top);
   if (!focus_.empty() && !panel_visible(focus_)) focus_.clear();
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |

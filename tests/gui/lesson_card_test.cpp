@@ -48,4 +48,61 @@ TEST_F(GuiTest, LessonCardCoversNoTargetAtProjectorScales) {
   EXPECT_EQ(covered, 0) << report;
 }
 
+// A step's view: only its panels, one focused, numbers in the cells, the solver's replay step;
+// closing the lesson gives the view back as it was.
+TEST_F(GuiTest, LessonStepViewSetsPanelsFocusNumbersAndSolverStep) {
+  const auto dir = temp_dir("lesson");
+  const auto file = dir / "view.json";
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(R"({"format": "swizzle-workbench-lesson", "version": 1, "title": "Views", "steps": [
+      {"title": "Two panels", "preset": "transpose16x32", "text": "a", "view": {"panels": ["tensor", "trace"], "cells": "bank"},
+       "highlight": ["tensor.col.0", "panel:trace"]},
+      {"title": "Inherited", "text": "b"},
+      {"title": "Solver", "text": "c", "view": {"focus": "solver", "solver_step": 4}},
+      {"title": "Offsets", "text": "d", "view": {"cells": "offset"}}]})",
+               f);
+    std::fclose(f);
+  }
+  Workbench& b = open();
+  frames(2);
+  ASSERT_TRUE(b.panel_visible("algebra"));
+  std::string error;
+  ASSERT_TRUE(open_lesson(b, file.string(), 1, error)) << error;
+  frames(3);
+  EXPECT_TRUE(b.probe("panel.tensor").has_value());
+  EXPECT_TRUE(b.probe("panel.trace").has_value());
+  EXPECT_FALSE(b.probe("panel.algebra").has_value());
+  EXPECT_FALSE(b.probe("panel.solver").has_value());
+  EXPECT_EQ(b.session().view.cell_numbers, CellNumbers::Bank);
+  EXPECT_GT(b.reserved_right(), 0.0f);  // the card has its own column
+
+  classroom().step = 1;  // inherits the view
+  apply_lesson_step(b);
+  frames(3);
+  EXPECT_FALSE(b.probe("panel.algebra").has_value());
+  EXPECT_EQ(b.session().view.cell_numbers, CellNumbers::Bank);
+
+  classroom().step = 2;
+  apply_lesson_step(b);
+  frames(3);
+  EXPECT_EQ(b.focus(), "solver");
+  EXPECT_EQ(b.session().view.solver_step, 3);  // "solver_step": 4 counts from 1
+  EXPECT_FALSE(b.probe("panel.tensor").has_value());
+
+  classroom().step = 3;
+  apply_lesson_step(b);
+  frames(3);
+  EXPECT_TRUE(b.focus().empty());
+  EXPECT_EQ(b.session().view.cell_numbers, CellNumbers::Offset);
+  EXPECT_TRUE(b.probe("panel.algebra").has_value());  // a view without 'panels' shows every panel
+
+  close_lesson(b);
+  frames(3);
+  EXPECT_EQ(b.session().view.cell_numbers, CellNumbers::None);
+  EXPECT_TRUE(b.probe("panel.algebra").has_value());
+  EXPECT_FLOAT_EQ(b.reserved_right(), 0.0f);
+}
+
 }  // namespace swz::gui::test

@@ -1,16 +1,17 @@
 // Shipped lessons against the core, and the loader's errors on malformed lessons.
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <string>
+#include "swz/teach/lesson.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
-#include "swz/teach/lesson.h"
 
 namespace swz {
 namespace {
@@ -47,7 +48,8 @@ TEST(Lessons, EveryStepOfEveryShippedLessonLoadsAndItsClaimsHold) {
         EXPECT_TRUE(a.store.agrees()) << a.store.difference;
       }
       for (const ClaimCheck& c : check_claims(step, p, a)) {
-        EXPECT_TRUE(c.holds) << c.claim.quantity << ": lesson says " << c.claim.expected.dump() << ", core says " << c.actual.dump();
+        EXPECT_TRUE(c.holds) << c.claim.quantity << ": lesson says " << c.claim.expected.dump() << ", core says "
+                             << c.actual.dump();
         ++claims;
       }
     }
@@ -59,7 +61,8 @@ TEST(Lessons, GuidedLessonWalksTheSixteenTwoOneTable) {
   const Lesson l = shipped("swizzle-by-hand");
   ASSERT_GE(l.steps.size(), 16u);
   std::vector<int> read_wavefronts;
-  for (const auto& title : {"The pileup: 16-way conflict", "The leftover: a 2-way conflict", "Leave the read's bit alone: XOR 2m"}) {
+  for (const auto& title :
+       {"The pileup: 16-way conflict", "The leftover: a 2-way conflict", "Leave the read's bit alone: XOR 2m"}) {
     const auto it = std::find_if(l.steps.begin(), l.steps.end(), [&](const LessonStep& s) { return s.title == title; });
     ASSERT_NE(it, l.steps.end()) << title;
     read_wavefronts.push_back(analyze(problem_for_step(*it)).read.simulated.wavefronts);
@@ -81,8 +84,9 @@ TEST(Lessons, StepsInheritPresetLayoutAndAccess) {
 
 TEST(Lessons, CuteStepsParseSwizzleText) {
   const Lesson l = shipped("cute-swizzle");
-  const auto it = std::find_if(l.steps.begin(), l.steps.end(),
-                               [](const LessonStep& s) { return s.problem.shared && s.problem.shared->origin.find("<1,2,2>") != std::string::npos; });
+  const auto it = std::find_if(l.steps.begin(), l.steps.end(), [](const LessonStep& s) {
+    return s.problem.shared && s.problem.shared->origin.find("<1,2,2>") != std::string::npos;
+  });
   ASSERT_NE(it, l.steps.end());
   const Problem p = problem_for_step(*it);
   EXPECT_EQ(p.shared.description(), it->problem.shared->origin);
@@ -150,13 +154,42 @@ TEST(Lessons, ClaimsCompareBasesAsSets) {
   LessonStep s;
   s.problem.preset = "transpose16x32";
   set_named_layout(s.problem, "xor-2m");
-  s.claims = {{"read.segment_basis", nlohmann::json::parse(R"j(["m3^n4", "m0^n1", "m2^n3", "m1^n2"])j")},
-              {"read.wavefronts", 2}};
+  s.claims = {{"read.segment_basis", nlohmann::json::parse(R"j(["m3^n4", "m0^n1", "m2^n3", "m1^n2"])j")}, {"read.wavefronts", 2}};
   const auto checks = check_claims(s);
   ASSERT_EQ(checks.size(), 2u);
   EXPECT_TRUE(checks[0].holds);
   EXPECT_FALSE(checks[1].holds);
   EXPECT_EQ(checks[1].actual, 1);
+}
+
+TEST(Lessons, AStepViewIsParsedAndLaterStepsInheritIt) {
+  const nlohmann::json j = {{"format", kLessonFormat},
+                            {"version", 1},
+                            {"title", "T"},
+                            {"steps",
+                             {{{"title", "A"},
+                               {"text", "x"},
+                               {"preset", "transpose16x32"},
+                               {"view", {{"panels", {"trace", "tensor"}}, {"cells", "offset"}, {"solver_step", 3}}}},
+                              {{"title", "B"}, {"text", "y"}, {"layout", "xor-m"}},
+                              {{"title", "C"}, {"text", "z"}, {"view", {{"focus", "memory"}}}},
+                              {{"title", "D"}, {"text", "w"}}}}};
+  const Lesson l = parse_lesson(j, "views", "views.json");
+  ASSERT_EQ(l.steps.size(), 4u);
+  EXPECT_EQ(l.steps[0].view.panels, (std::vector<std::string>{"tensor", "trace"}));  // the workbench's order
+  EXPECT_EQ(l.steps[0].view.cells, CellNumbers::Offset);
+  EXPECT_EQ(l.steps[0].view.solver_step, 2);
+  EXPECT_TRUE(l.steps[0].view.shows("trace"));
+  EXPECT_FALSE(l.steps[0].view.shows("algebra"));
+  EXPECT_EQ(l.steps[1].view, l.steps[0].view);  // inherited with the problem
+  EXPECT_EQ(l.steps[2].view.focus, "memory");   // a new view replaces the old one as a whole
+  EXPECT_TRUE(l.steps[2].view.panels.empty());
+  EXPECT_EQ(l.steps[2].view.cells, CellNumbers::None);
+  EXPECT_FALSE(l.steps[2].view.shows("tensor"));
+  EXPECT_EQ(l.steps[3].view, l.steps[2].view);
+  EXPECT_EQ(lesson_target_panel("trace.bar.3"), "trace");
+  EXPECT_EQ(lesson_target_panel("panel:solver"), "solver");
+  EXPECT_EQ(lesson_target_panel("layouts.a.picture"), "layouts");
 }
 
 // -- malformed lessons --------------------------------------------------------
@@ -183,25 +216,49 @@ TEST(LessonErrors, EachProblemIsOneLineNamingFileStepAndCause) {
   const Case cases[] = {
       {R"j({"title": "S", "text": "x", "mask": [1]})j", "bad.json: step 2 (\"S\"): unknown key 'mask'"},
       {R"j({"title": "S", "text": "x", "preset": "nope"})j", "bad.json: step 2 (\"S\"): unknown preset 'nope'"},
-      {R"j({"title": "S", "text": "x", "masks": [64]})j", "bad.json: step 2 (\"S\"): masks (--mask): mask 64 (row bit 0) is wider than the 32 columns"},
+      {R"j({"title": "S", "text": "x", "masks": [64]})j",
+       "bad.json: step 2 (\"S\"): masks (--mask): mask 64 (row bit 0) is wider than the 32 columns"},
       {R"j({"title": "S", "text": "x", "masks": "1,x"})j", "bad.json: step 2 (\"S\"): mask list '1,x'"},
-      {R"j({"title": "S", "text": "x", "masks": [1, 2, 4, 8, 16]})j", "bad.json: step 2 (\"S\"): masks (--mask): 5 masks given; the grid has 4 row bits"},
-      {R"j({"title": "S", "text": "x", "layout": "xor-3m"})j", "bad.json: step 2 (\"S\"): variant (--layout): preset 'transpose16x32' has no layout 'xor-3m'"},
+      {R"j({"title": "S", "text": "x", "masks": [1, 2, 4, 8, 16]})j",
+       "bad.json: step 2 (\"S\"): masks (--mask): 5 masks given; the grid has 4 row bits"},
+      {R"j({"title": "S", "text": "x", "layout": "xor-3m"})j",
+       "bad.json: step 2 (\"S\"): variant (--layout): preset 'transpose16x32' has no layout 'xor-3m'"},
       {R"j({"title": "S", "text": "x", "layout": "xor-m", "masks": [1]})j", "give only one of 'layout', 'masks' and 'shared'"},
-      {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": 16, "read.speed": 3}})j", "bad.json: step 2 (\"S\"): unknown quantity 'read.speed'"},
-      {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": "many"}})j", "claim 'read.wavefronts' expects a string, but the quantity is a number"},
+      {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": 16, "read.speed": 3}})j",
+       "bad.json: step 2 (\"S\"): unknown quantity 'read.speed'"},
+      {R"j({"title": "S", "text": "x", "claims": {"read.wavefronts": "many"}})j",
+       "claim 'read.wavefronts' expects a string, but the quantity is a number"},
       {R"j({"title": "S", "text": "x", "claims": {"bank(16,0)": 0}})j", "coordinate 16 is outside the 16x32 tensor"},
-      {R"j({"title": "S", "text": "x", "layout": "padded", "claims": {"read.intersection_dim": 1}})j", "the subspace lemma does not apply"},
+      {R"j({"title": "S", "text": "x", "layout": "padded", "claims": {"read.intersection_dim": 1}})j",
+       "the subspace lemma does not apply"},
       {R"j({"title": "S", "text": "x", "step": 16})j", "register step 16 is outside the read's steps 0..15"},
       {R"j({"title": "S", "text": "x", "access": "load"})j", "'access' must be \"store\" or \"read\""},
       {R"j({"title": "S", "text": "x", "highlight": ["panel:lessons"]})j", "highlight 'panel:lessons': no panel 'lessons'"},
-      {R"j({"title": "S", "text": "x", "highlight": ["tensor.col.32"]})j", "highlight 'tensor.col.32': column 32 is outside 0..31"},
+      {R"j({"title": "S", "text": "x", "highlight": ["tensor.col.32"]})j",
+       "highlight 'tensor.col.32': column 32 is outside 0..31"},
       {R"j({"title": "S", "text": "x", "highlight": ["grid.cell.4.0"]})j", "row bit 4 is outside 0..3"},
       {R"j({"title": "S", "text": "x", "highlight": ["tensor.cell.1"]})j", "highlight 'tensor.cell.1' is malformed"},
+      {R"j({"title": "S", "text": "x", "view": {"panels": ["tensor", "lessons"]}})j",
+       "bad.json: step 2 (\"S\"): 'view.panels': no panel 'lessons'"},
+      {R"j({"title": "S", "text": "x", "view": {"panels": []}})j", "'view.panels' must be a non-empty list of panel ids"},
+      {R"j({"title": "S", "text": "x", "view": {"panel": ["tensor"]}})j",
+       "unknown key 'view.panel' (known: panels, focus, cells, solver_step)"},
+      {R"j({"title": "S", "text": "x", "view": {"cells": "banks"}})j",
+       "'view.cells': cell numbers 'banks': expected none, bank or offset"},
+      {R"j({"title": "S", "text": "x", "view": {"cells": 1}})j", "'view.cells' must be \"none\", \"bank\" or \"offset\", not 1"},
+      {R"j({"title": "S", "text": "x", "view": {"solver_step": "4"}})j", "'view.solver_step' must be an integer"},
+      {R"j({"title": "S", "text": "x", "view": {"solver_step": 99}})j",
+       "'view.solver_step' 99 is outside the construction's steps 1..11 for this problem"},
+      {R"j({"title": "S", "text": "x", "view": {"panels": ["tensor"], "focus": "trace"}})j",
+       "'view.focus' is 'trace', which 'view.panels' does not show"},
+      {R"j({"title": "S", "text": "x", "view": {"panels": ["trace"]}, "highlight": ["tensor.col.0"]})j",
+       "highlight 'tensor.col.0' is in panel 'tensor', which this step's view does not show"},
+      {R"j({"title": "S", "text": "x", "view": []})j", "'view' must be an object"},
       {R"j({"title": "S", "text": "x", "highlight": ["somewhere"]})j", "unknown highlight 'somewhere'"},
       {R"j({"title": "S", "text": []})j", "'text' is empty"},
       {R"j({"text": "x"})j", "bad.json: step 2: missing 'title'"},
-      {R"j({"title": "S", "text": "x", "shared": "Swizzle<3,2,3> o (16,16):(1,16)"})j", "covers a 16x16 tensor but the problem's tensor is 16x32"},
+      {R"j({"title": "S", "text": "x", "shared": "Swizzle<3,2,3> o (16,16):(1,16)"})j",
+       "covers a 16x16 tensor but the problem's tensor is 16x32"},
       {R"j({"title": "S", "text": "x", "shared": "not a layout"})j", "bad.json: step 2 (\"S\"): "},
   };
   for (const Case& c : cases) {
@@ -215,8 +272,10 @@ TEST(LessonErrors, TopLevelProblems) {
   nlohmann::json good = lesson_with({{"title", "S"}, {"text", "x"}});
   auto with = [&](const char* key, nlohmann::json v) {
     nlohmann::json j = good;
-    if (v.is_null()) j.erase(key);
-    else j[key] = v;
+    if (v.is_null())
+      j.erase(key);
+    else
+      j[key] = v;
     return load_error(j);
   };
   EXPECT_EQ(load_error(good), "(loaded)");

@@ -1,8 +1,8 @@
 #include "swz/problem/views.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "swz/error.h"
 
@@ -13,12 +13,45 @@ ElementPlaces element_places(const Problem& p) {
   ElementPlaces out;
   out.bank.resize(elements);
   out.segment.resize(elements);
+  out.offset.resize(elements);
   for (std::size_t c = 0; c < elements; ++c) {
+    out.offset[c] = static_cast<std::int64_t>(p.shared.offset(c));
     const std::uint64_t byte = byte_address_of(p.shared.offset(c), p.element_bits);
     out.bank[c] = p.bank.bank_of(byte);
     out.segment[c] = p.bank.segment_of(byte);
   }
   return out;
+}
+
+CellNumbers parse_cell_numbers(std::string_view text) {
+  if (text == "none") return CellNumbers::None;
+  if (text == "bank") return CellNumbers::Bank;
+  if (text == "offset") return CellNumbers::Offset;
+  fail("cell numbers '{}': expected none, bank or offset", text);
+}
+
+std::string_view cell_numbers_name(CellNumbers numbers) {
+  switch (numbers) {
+    case CellNumbers::Bank:
+      return "bank";
+    case CellNumbers::Offset:
+      return "offset";
+    case CellNumbers::None:
+      break;
+  }
+  return "none";
+}
+
+std::int64_t cell_number(const ElementPlaces& places, std::size_t coord, CellNumbers numbers) {
+  switch (numbers) {
+    case CellNumbers::Bank:
+      return places.bank[coord];
+    case CellNumbers::Offset:
+      return places.offset[coord];
+    case CellNumbers::None:
+      break;
+  }
+  return -1;
 }
 
 std::vector<ElementOwner> owners_of(const Access& access) {
@@ -65,8 +98,9 @@ MemoryView memory_view(const Problem& p) {
     const auto sub = m.per_word > 1 ? off * ebits % static_cast<std::uint64_t>(word_bits) / ebits : 0;
     for (int w = 0; w < words_per_element; ++w) {
       const std::uint64_t b = byte + static_cast<std::uint64_t>(w * p.bank.bank_bytes);
-      const std::uint64_t slot =
-          (p.bank.segment_of(b) * banks + static_cast<std::uint64_t>(p.bank.bank_of(b))) * static_cast<std::uint64_t>(m.per_word) + sub;
+      const std::uint64_t slot = (p.bank.segment_of(b) * banks + static_cast<std::uint64_t>(p.bank.bank_of(b))) *
+                                     static_cast<std::uint64_t>(m.per_word) +
+                                 sub;
       if (slot < m.slot_coord.size()) m.slot_coord[slot] = static_cast<std::int64_t>(*coord);
     }
   }
@@ -76,17 +110,20 @@ MemoryView memory_view(const Problem& p) {
 StepTrace trace_step(const Problem& p, AccessKind side, const AccessResult& sim, int warp, int step) {
   const Access& a = side == AccessKind::Store ? p.store : p.read;
   StepTrace t;
-  t.instruction = trace_instruction(a, p.shared, p.element_bits, p.bank, std::clamp(warp, 0, sim.warps - 1), std::clamp(step, 0, sim.steps - 1));
+  t.instruction = trace_instruction(a, p.shared, p.element_bits, p.bank, std::clamp(warp, 0, sim.warps - 1),
+                                    std::clamp(step, 0, sim.steps - 1));
   const int lanes = static_cast<int>(t.instruction.lanes.size());
   const bool by_phase = sim.phases > 1;
   const int half = std::max(1, lanes / 2);
   if (by_phase) {
     t.groups = sim.phases;
     for (int g = 0; g < t.groups; ++g)
-      t.group_labels.push_back(fmt::format("phase {} (lanes {}-{})", g, g * sim.lanes_per_phase, (g + 1) * sim.lanes_per_phase - 1));
+      t.group_labels.push_back(
+          fmt::format("phase {} (lanes {}-{})", g, g * sim.lanes_per_phase, (g + 1) * sim.lanes_per_phase - 1));
   } else {
     t.groups = lanes >= 2 ? 2 : 1;
-    for (int g = 0; g < t.groups; ++g) t.group_labels.push_back(fmt::format("threads {}-{}", g * half, std::min(lanes, (g + 1) * half) - 1));
+    for (int g = 0; g < t.groups; ++g)
+      t.group_labels.push_back(fmt::format("threads {}-{}", g * half, std::min(lanes, (g + 1) * half) - 1));
   }
   const BitVec warp_part = a.layout.apply("warp", static_cast<std::uint64_t>(t.instruction.warp));
   for (const LaneAccess& la : t.instruction.lanes) {
@@ -94,7 +131,8 @@ StepTrace trace_step(const Problem& p, AccessKind side, const AccessResult& sim,
     const BitVec lane_part = warp_part ^ a.layout.apply("lane", static_cast<std::uint64_t>(la.lane));
     const int group = by_phase ? la.phase : std::min(t.groups - 1, la.lane / half);
     for (int j = 0; j < sim.vector.elements; ++j)
-      t.cells.push_back({lane_part ^ a.layout.apply("register", static_cast<std::uint64_t>(la.register_index + j)), la.lane, group});
+      t.cells.push_back(
+          {lane_part ^ a.layout.apply("register", static_cast<std::uint64_t>(la.register_index + j)), la.lane, group});
   }
   return t;
 }

@@ -5,13 +5,13 @@
 // [SECTION] Loading      files and directories
 #include "swz/teach/lesson.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <mutex>
 #include <set>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
@@ -19,7 +19,7 @@
 namespace swz {
 
 const std::vector<std::string>& lesson_panel_ids() {
-  static const std::vector<std::string> ids = {"problem", "grid", "tensor", "trace", "layouts",
+  static const std::vector<std::string> ids = {"problem", "grid",    "tensor", "trace", "layouts",
                                                "matrix",  "algebra", "memory", "solver"};
   return ids;
 }
@@ -60,7 +60,8 @@ bool parse_call(const std::string& text, std::string& name, std::vector<std::int
     }
     const char* e = item.data() + item.size();
     auto [ptr, ec] = std::from_chars(b, e, v, base);
-    if (item.empty() || ec != std::errc() || ptr != e || v < 0) fail("quantity '{}': '{}' is not a non-negative integer", text, item);
+    if (item.empty() || ec != std::errc() || ptr != e || v < 0)
+      fail("quantity '{}': '{}' is not a non-negative integer", text, item);
     args.push_back(v);
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -85,7 +86,8 @@ nlohmann::json basis(const LemmaResult& l, const std::vector<BitVec>& vs, const 
   return j;
 }
 
-nlohmann::json side_quantity(const std::string& q, const std::string& what, const AccessAnalysis& a, const Problem& p, int register_step) {
+nlohmann::json side_quantity(const std::string& q, const std::string& what, const AccessAnalysis& a, const Problem& p,
+                             int register_step) {
   const AccessResult& s = a.simulated;
   const LemmaResult& l = a.lemma;
   if (what == "wavefronts") return s.wavefronts;
@@ -96,7 +98,8 @@ nlohmann::json side_quantity(const std::string& q, const std::string& what, cons
   if (what == "steps") return s.steps;
   if (what == "vec_bits") return s.vector.bits;
   if (what == "step_wavefronts") {
-    if (register_step < 0 || register_step >= s.steps) fail("quantity '{}': register step {} is outside 0..{}", q, register_step, s.steps - 1);
+    if (register_step < 0 || register_step >= s.steps)
+      fail("quantity '{}': register step {} is outside 0..{}", q, register_step, s.steps - 1);
     return s.per_instruction[static_cast<std::size_t>(register_step)];
   }
   if (what == "lemma_applies") return l.applies;
@@ -106,9 +109,11 @@ nlohmann::json side_quantity(const std::string& q, const std::string& what, cons
   if (what == "intersection_basis") return basis(l, l.intersection_basis, p);
   if (what == "segment_basis") return basis(l, l.segment_basis, p);
   if (what == "thread_basis") return basis(l, l.thread_basis, p);
-  fail("unknown quantity '{}' (an access knows wavefronts, ideal_wavefronts, conflicts, ways, verdict, steps, vec_bits, "
-       "step_wavefronts, lemma_applies, agrees, intersection_dim, predicted_wavefronts, intersection_basis, segment_basis, thread_basis)",
-       q);
+  fail(
+      "unknown quantity '{}' (an access knows wavefronts, ideal_wavefronts, conflicts, ways, verdict, steps, vec_bits, "
+      "step_wavefronts, lemma_applies, agrees, intersection_dim, predicted_wavefronts, intersection_basis, segment_basis, "
+      "thread_basis)",
+      q);
 }
 
 }  // namespace
@@ -156,7 +161,8 @@ nlohmann::json measure(const std::string& q, const Problem& p, const ProblemAnal
       if (p.shape.size() != 2) fail("quantity '{}' needs a 2-D tensor", q);
       const bool column = name == "column_banks";
       const std::int64_t limit = column ? p.shape[1] : p.shape[0];
-      if (args.size() != 1 || args[0] >= limit) fail("quantity '{}': give one {} index below {}", q, column ? "column" : "row", limit);
+      if (args.size() != 1 || args[0] >= limit)
+        fail("quantity '{}': give one {} index below {}", q, column ? "column" : "row", limit);
       std::set<int> banks;
       for (std::int64_t i = 0; i < (column ? p.shape[0] : p.shape[1]); ++i) {
         const Coords c = column ? Coords{i, args[0]} : Coords{args[0], i};
@@ -265,7 +271,8 @@ std::string text_of(const nlohmann::json& j, const char* key, const std::string&
 int int_of(const nlohmann::json& v, const char* key, const std::string& where) {
   if (!v.is_number_integer()) fail("{}'{}' must be an integer, not {}", where, key, type_name(v));
   // Checked before narrowing: 4294967296 is not step 0.
-  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 1000000u : (v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000))
+  if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 1000000u
+                             : (v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000))
     fail("{}'{}' = {} is outside -1000000..1000000", where, key, v.dump());
   return v.get<int>();
 }
@@ -290,8 +297,9 @@ std::optional<std::vector<std::int64_t>> indices_after(const std::string& target
 }
 
 void check_highlight(const std::string& target, const Problem& p) {
-  static const std::vector<std::string> fixed = {"trace.read", "trace.store", "trace.play", "algebra.agree", "layouts.a.picture",
-                                                 "layouts.b.picture", "solver.run", "solver.apply", "grid.solver"};
+  static const std::vector<std::string> fixed = {"trace.read",    "trace.store",       "trace.play",
+                                                 "algebra.agree", "layouts.a.picture", "layouts.b.picture",
+                                                 "solver.run",    "solver.apply",      "grid.solver"};
   if (std::find(fixed.begin(), fixed.end(), target) != fixed.end()) return;
   if (target.rfind("panel:", 0) == 0) {
     const std::string id = target.substr(6);
@@ -327,7 +335,8 @@ void check_highlight(const std::string& target, const Problem& p) {
     if (!p.grid) fail("highlight '{}': preset '{}' has no toggle grid", target, p.name);
     in_range((*v)[0], p.grid->row_bits, "row bit");
     in_range((*v)[1], p.grid->col_bits, "column bit");
-    if ((*v)[1] < p.grid->vec_bits) fail("highlight '{}': column bit {} belongs to the vector and has no toggle", target, (*v)[1]);
+    if ((*v)[1] < p.grid->vec_bits)
+      fail("highlight '{}': column bit {} belongs to the vector and has no toggle", target, (*v)[1]);
     return;
   }
   if (auto v = indices_after(target, "trace.bar.", 1)) {
@@ -353,7 +362,9 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
 
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
-  check_keys(j, {"title", "text", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"}, where);
+  check_keys(j,
+             {"title", "text", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims", "view"},
+             where);
   LessonStep s;
   bool have_problem = false;
   if (previous) {
@@ -361,24 +372,30 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
     have_problem = true;
     s.access = previous->access;
     s.step = previous->step;
+    s.view = previous->view;
   }
   s.title = text_of(j, "title", where);
   if (!j.contains("text")) fail("{}missing 'text'", where);
   const auto& text = j["text"];
-  if (text.is_string()) s.paragraphs.push_back(text.get<std::string>());
+  if (text.is_string())
+    s.paragraphs.push_back(text.get<std::string>());
   else if (text.is_array())
     for (const auto& para : text) {
       if (!para.is_string()) fail("{}'text' must be a string or a list of strings", where);
       s.paragraphs.push_back(para.get<std::string>());
     }
-  else fail("{}'text' must be a string or a list of strings", where);
-  if (s.paragraphs.empty() || std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
+  else
+    fail("{}'text' must be a string or a list of strings", where);
+  if (s.paragraphs.empty() ||
+      std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
     fail("{}'text' is empty", where);
 
-  const int layout_keys = static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
+  const int layout_keys =
+      static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
   if (layout_keys > 1) fail("{}give only one of 'layout', 'masks' and 'shared'", where);
   if (j.contains("problem")) {
-    if (j.contains("preset") || layout_keys) fail("{}'problem' gives the whole problem: leave out 'preset', 'layout', 'masks' and 'shared'", where);
+    if (j.contains("preset") || layout_keys)
+      fail("{}'problem' gives the whole problem: leave out 'preset', 'layout', 'masks' and 'shared'", where);
     s.problem = spec_from_json(j["problem"], where + "'problem.");
     have_problem = true;
     s.step = 0;
@@ -410,9 +427,12 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   }
   if (j.contains("access")) {
     const auto& a = j["access"];
-    if (a == "store") s.access = LessonAccess::Store;
-    else if (a == "read") s.access = LessonAccess::Read;
-    else fail("{}'access' must be \"store\" or \"read\", not {}", where, a.dump());
+    if (a == "store")
+      s.access = LessonAccess::Store;
+    else if (a == "read")
+      s.access = LessonAccess::Read;
+    else
+      fail("{}'access' must be \"store\" or \"read\", not {}", where, a.dump());
   }
   if (j.contains("step")) {
     s.step = int_of(j["step"], "step", where);
@@ -423,7 +443,8 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   const ProblemAnalysis a = analyze(p);
   const int steps = (s.access == LessonAccess::Store ? a.store : a.read).simulated.steps;
   if (s.step >= steps)
-    fail("{}register step {} is outside the {}'s steps 0..{}", where, s.step, s.access == LessonAccess::Store ? "store" : "read", steps - 1);
+    fail("{}register step {} is outside the {}'s steps 0..{}", where, s.step, s.access == LessonAccess::Store ? "store" : "read",
+         steps - 1);
 
   if (j.contains("highlight")) {
     if (!j["highlight"].is_array()) fail("{}'highlight' must be a list of strings", where);
@@ -433,6 +454,8 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
       s.highlight.push_back(h.get<std::string>());
     }
   }
+  if (j.contains("view")) s.view = parse_lesson_view(j["view"], where);
+  check_lesson_view(s.view, p, s.highlight, where);
   if (j.contains("claims")) {
     if (!j["claims"].is_object()) fail("{}'claims' must be an object of quantity: value", where);
     for (const auto& item : j["claims"].items()) {
@@ -466,7 +489,8 @@ Lesson parse_lesson(const nlohmann::json& j, const std::string& name, const std:
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto& sj = steps[i];
     std::string label = fmt::format("{}: step {}", origin, i + 1);
-    if (sj.is_object() && sj.contains("title") && sj["title"].is_string()) label += fmt::format(" (\"{}\")", sj["title"].get<std::string>());
+    if (sj.is_object() && sj.contains("title") && sj["title"].is_string())
+      label += fmt::format(" (\"{}\")", sj["title"].get<std::string>());
     const std::string where = label + ": ";
     try {
       l.steps.push_back(parse_step(sj, l.steps.empty() ? nullptr : &l.steps.back(), where));

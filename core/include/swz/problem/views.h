@@ -2,7 +2,8 @@
 // end (the GUI's panels, the SVG figures, lesson pages). A front end draws
 // these; it never works out a bank, an owner or a traced cell itself.
 //
-//   element_places(p)   bank and segment of every element (by flat coordinate)
+//   element_places(p)   bank, segment and offset of every element (by flat coordinate)
+//   cell_number(...)    the number a cell of the tensor shows: its bank, its offset, or none
 //   owners_of(access)   who holds every element: the first (warp, lane, register), and how many hold it
 //   memory_view(p)      physical memory: segments x banks words, which element sits in each slot
 //   trace_step(...)     one warp instruction: the elements each active lane touches, grouped by
@@ -11,23 +12,32 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "swz/sim/bank.h"
 #include "swz/problem/problem.h"
+#include "swz/sim/bank.h"
 
 namespace swz {
 
-// Bank and segment of each element, index = flat coordinate.
+// Bank, segment and element offset of each element, index = flat coordinate.
 struct ElementPlaces {
   std::vector<int> bank;
   std::vector<std::uint64_t> segment;
+  std::vector<std::int64_t> offset;
 };
 ElementPlaces element_places(const Problem& problem);
 
+// What the tensor's cells are labelled with, besides their bank colour.
+enum class CellNumbers { None, Bank, Offset };
+CellNumbers parse_cell_numbers(std::string_view text);  // "none", "bank", "offset"; throws naming them
+std::string_view cell_numbers_name(CellNumbers numbers);
+// The label of element `coord` (an index into `places`), or -1 for None.
+std::int64_t cell_number(const ElementPlaces& places, std::size_t coord, CellNumbers numbers);
+
 // Who holds an element in a distributed layout: the first holder (lowest warp, then lane, then register).
 struct ElementOwner {
-  int lane = -1;    // -1: no thread holds it
+  int lane = -1;  // -1: no thread holds it
   int warp = 0;
   int reg = 0;      // register index
   int holders = 0;  // (warp, lane, register) triples holding it, the first included

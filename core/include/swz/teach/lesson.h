@@ -17,23 +17,23 @@
 // drift from the core still loads, and the front end shows which claim is off.
 //
 // Steps inherit what they do not say from the step before (preset, layout,
-// access, register step); a step that names a new preset starts from that
+// access, register step, view: lesson_view.h); a step that names a new preset starts from that
 // preset's default layout. The loader resolves this, so every LessonStep
 // below is complete.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "swz/sim/analysis.h"
 #include "swz/layout/layout.h"
 #include "swz/problem/problem.h"
 #include "swz/problem/problem_spec.h"
+#include "swz/sim/analysis.h"
+#include "swz/teach/lesson_view.h"
 
 namespace swz {
 
@@ -58,13 +58,14 @@ struct LessonStep {
   int step = 0;                        // register step shown in the trace
   std::vector<std::string> highlight;  // "panel:grid", "tensor.col.0", "grid.cell.0.1", ...
   std::vector<LessonClaim> claims;
+  LessonView view;  // panels shown, focus, cell numbers, solver step (inherited)
 };
 
 struct Lesson {
   std::string name;  // the file's stem: what --lesson NAME selects
   std::string title;
   std::string summary;
-  int order = 100;   // lessons list in (order, name) order
+  int order = 100;  // lessons list in (order, name) order
   std::vector<LessonStep> steps;
 };
 
