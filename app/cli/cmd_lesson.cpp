@@ -2,7 +2,7 @@
 // `check` evaluates every claim of every step, `export` writes handout / slide pages.
 //
 // Exit status: 0 fine, 1 a claim does not hold (check), 2 bad input (a lesson that
-// does not load, an unknown name, an output path that is not a folder).
+// does not load, an unknown name, an output path that is not a folder, no font for png).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include "command.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
+#include "swz/export/font.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/lesson_paths.h"
@@ -96,12 +97,12 @@ void check(const Options& o) {
 }
 
 void export_pages(const Options& o) {
-  if (o.format != "html") fail("--format {}: the pages are written as html (each with its SVG figure inline)", o.format);
+  if (o.format != "html" && o.format != "png") fail("--format {}: unknown page format (known: html, png)", o.format);
   const Lesson lesson = load_lesson_file(resolve(o.lesson));
   const fs::path dir(o.out);
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail("-o {}: exists and is not a folder", o.out);
-  const std::vector<LessonPage> pages = lesson_pages(lesson);
+  const std::vector<LessonPage> pages = o.format == "png" ? lesson_slides_png(lesson, Typeface::load()) : lesson_pages(lesson);
   fs::create_directories(dir, ec);
   if (ec) fail("-o {}: cannot create the folder: {}", o.out, ec.message());
   nlohmann::json written = nlohmann::json::array();
@@ -112,7 +113,8 @@ void export_pages(const Options& o) {
   if (o.json)
     print_json({{"lesson", lesson.name}, {"format", o.format}, {"dir", dir.string()}, {"steps", lesson.steps.size()}, {"written", written}});
   else
-    fmt::print("{}: {} step pages and index.html written to {}\n", lesson.name, lesson.steps.size(), dir.string());
+    fmt::print("{}: {} step pages{} written to {}\n", lesson.name, lesson.steps.size(),
+               o.format == "html" ? " and index.html" : "", dir.string());
 }
 
 Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, export handout pages", 90, [](CLI::App& sub) {
@@ -125,10 +127,10 @@ Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, 
   c->add_option("lessons", o->lessons, "Lesson files (.json) or names in the lesson folder")->required();
   c->add_flag("--json", o->json, "One JSON object on stdout");
   c->callback([o] { check(*o); });
-  CLI::App* e = sub.add_subcommand("export", "One HTML page per step (text, figure, claims) and an index, for slides or print");
+  CLI::App* e = sub.add_subcommand("export", "One page per step (text, figure, claims): HTML and an index, or 1920x1080 PNG slides");
   e->add_option("lesson", o->lesson, "A lesson file (.json) or a name in the lesson folder")->required();
   e->add_option("-o,--output", o->out, "Folder for the pages (created if missing)")->required();
-  e->add_option("--format", o->format, "Page format: html");
+  e->add_option("--format", o->format, "Page format: html (default) or png");
   e->add_flag("--json", o->json, "One JSON object on stdout (what was written where)");
   e->callback([o] { export_pages(*o); });
 }}};

@@ -1,0 +1,199 @@
+// lesson_slides.cpp: a lesson's steps as 1920x1080 PNG slides (lesson_pages.h).
+//
+//   +--------------------------------------------------------------+
+//   | lesson title · step 3 of 8                                   |
+//   | The step's title                                             |
+//   | paragraphs, word-wrapped   |  the tensor figure, scaled to   |
+//   | ✓ claim = value            |  fill what is left              |
+//   +--------------------------------------------------------------+
+//
+// The text column's width is chosen from a few candidates (or the text goes above
+// the figure) so the text stays at a readable size and the figure is as large as fits.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "swz/export/font.h"
+#include "swz/export/raster.h"
+#include "swz/export/svg.h"
+#include "swz/teach/lesson_pages.h"
+#include "swz/teach/math_text.h"
+
+namespace swz {
+
+namespace {
+
+constexpr Rgb kInk{0x1b, 0x1b, 0x1b}, kMuted{0x66, 0x66, 0x66}, kHolds{0x2d, 0x6a, 0x2d}, kOff{0xb2, 0x22, 0x22};
+constexpr Rgb kWhite{0xff, 0xff, 0xff};
+constexpr double kMargin = 64, kGap = 48;
+constexpr double kLargestText = 30, kSmallestText = 16, kReadableText = 22;
+constexpr double kLargestFigureScale = 2.5;
+
+// A paragraph or a claim: one color, wrapped as a unit.
+struct Block {
+  std::string text;
+  Rgb color = kInk;
+  bool claim = false;  // claims sit closer together than paragraphs
+};
+
+struct Line {
+  std::string text;
+  Rgb color;
+  double y = 0;  // baseline, from the top of the text area
+};
+
+// Greedy word wrap; a word longer than the width is cut between characters.
+std::vector<std::string> wrap(const Typeface& type, const std::string& text, double px, double width) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(i, end - i);
+    i = end + 1;
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    if (type.width(candidate, px) <= width) {
+      line = candidate;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    line.clear();
+    // Cut a word wider than the line at character boundaries (UTF-8 continuation bytes stay).
+    while (type.width(word, px) > width) {
+      std::size_t cut = word.size();
+      while (cut > 1 && type.width(word.substr(0, cut), px) > width) {
+        --cut;
+        while (cut > 1 && (static_cast<unsigned char>(word[cut]) & 0xc0) == 0x80) --cut;
+      }
+      lines.push_back(word.substr(0, cut));
+      word.erase(0, cut);
+    }
+    line = word;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+// The blocks laid out in a column `width` wide at `px`; returns the height used.
+double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px, double width, std::vector<Line>* out) {
+  const double line = type.line_height(px) * 1.12;
+  double y = 0;
+  bool first = true;
+  for (const Block& b : blocks) {
+    if (!first) y += b.claim ? 0.15 * line : 0.55 * line;
+    first = false;
+    for (const std::string& text : wrap(type, b.text, px, width)) {
+      if (out) out->push_back({text, b.color, y + type.ascent(px)});
+      y += line;
+    }
+  }
+  return y;
+}
+
+// Where the text and the figure go, and at what size.
+struct Layout {
+  PixelBox text, figure;
+  double text_px = 0;  // 0: the text does not fit even at kSmallestText
+  double figure_scale = 0;
+};
+
+double largest_fitting_text(const Typeface& type, const std::vector<Block>& blocks, const PixelBox& box) {
+  for (double px = kLargestText; px >= kSmallestText; px -= 1)
+    if (lay_out(type, blocks, px, box.x1 - box.x0, nullptr) <= box.y1 - box.y0) return px;
+  return 0;
+}
+
+Layout choose_layout(const Typeface& type, const std::vector<Block>& blocks, const SvgSize& figure, double top) {
+  const double bottom = kSlideHeight - kMargin, right = kSlideWidth - kMargin;
+  std::vector<Layout> candidates;
+  for (double text_width : {560.0, 680.0, 800.0, 920.0}) {
+    Layout l;
+    l.text = {kMargin, top, kMargin + text_width, bottom};
+    l.figure = {kMargin + text_width + kGap, top, right, bottom};
+    candidates.push_back(l);
+  }
+  // Text across the page, the figure under it: try a few splits of the height.
+  for (double text_height : {220.0, 320.0, 420.0}) {
+    Layout l;
+    l.text = {kMargin, top, right, top + text_height};
+    l.figure = {kMargin, top + text_height + kGap / 2, right, bottom};
+    candidates.push_back(l);
+  }
+  for (Layout& l : candidates) {
+    l.text_px = largest_fitting_text(type, blocks, l.text);
+    l.figure_scale =
+        std::min({(l.figure.x1 - l.figure.x0) / figure.width, (l.figure.y1 - l.figure.y0) / figure.height, kLargestFigureScale});
+  }
+  // The largest figure among layouts whose text is readable; else the largest text.
+  const auto better = [](const Layout& a, const Layout& b) {
+    const bool ra = a.text_px >= kReadableText, rb = b.text_px >= kReadableText;
+    if (ra != rb) return ra;
+    if (ra)
+      return a.figure_scale > b.figure_scale + 1e-9 ||
+             (std::fabs(a.figure_scale - b.figure_scale) <= 1e-9 && a.text_px > b.text_px);
+    return a.text_px > b.text_px || (a.text_px == b.text_px && a.figure_scale > b.figure_scale);
+  };
+  return *std::min_element(candidates.begin(), candidates.end(), [&](const Layout& a, const Layout& b) { return better(a, b); });
+}
+
+std::string slide_file(std::size_t i) { return fmt::format("step-{:02}.png", i + 1); }
+
+std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type) {
+  const LessonStep& s = lesson.steps[index];
+  const PixelBox page{0, 0, kSlideWidth, kSlideHeight};
+  Image image(kSlideWidth, kSlideHeight, kWhite);
+  const double width = kSlideWidth - 2 * kMargin;
+  // The crumb and the title.
+  double y = kMargin;
+  const double crumb_px = 24;
+  type.draw(image, kMargin, y + type.ascent(crumb_px), crumb_px,
+            fmt::format("{} \u00b7 step {} of {}", lesson.title, index + 1, lesson.steps.size()), kMuted, false, page);
+  y += type.line_height(crumb_px) + 8;
+  double title_px = 48;
+  const std::string title = render_math(s.title, MathStyle::Unicode);
+  while (title_px > 28 && type.width(title, title_px, true) > width) title_px -= 2;
+  for (const std::string& line : wrap(type, title, title_px, width)) {
+    type.draw(image, kMargin, y + type.ascent(title_px), title_px, line, kInk, true, page);
+    y += type.line_height(title_px);
+  }
+  y += 20;
+  // The text and the claims.
+  std::vector<Block> blocks;
+  for (const std::string& p : s.paragraphs) blocks.push_back({render_math(p, MathStyle::Unicode)});
+  const Problem problem = problem_for_step(s);
+  bool first_claim = true;
+  for (const ClaimCheck& c : check_claims(s, problem, analyze(problem))) {
+    std::string text = fmt::format("{} {} = {}", c.holds ? "\u2713" : "\u2717", c.claim.quantity,
+                                   render_math(c.actual.dump(), MathStyle::Unicode));
+    if (!c.holds) text += " (the lesson says " + render_math(c.claim.expected.dump(), MathStyle::Unicode) + ")";
+    blocks.push_back({text, c.holds ? kHolds : kOff, !first_claim});
+    first_claim = false;
+  }
+  // The figure: the tensor with the step's instruction outlined, as in the HTML pages.
+  FigureOptions o;
+  o.trace = s.access == LessonAccess::Read ? TracedAccess::Read : TracedAccess::Store;
+  o.trace_step = s.step;
+  const std::string svg = figure_svg(problem, FigureView::Tensor, o);
+  const SvgSize size = svg_size(svg);
+  const Layout l = choose_layout(type, blocks, size, y);
+  const double px = l.text_px > 0 ? l.text_px : kSmallestText;
+  std::vector<Line> lines;
+  lay_out(type, blocks, px, l.text.x1 - l.text.x0, &lines);
+  for (const Line& line : lines) type.draw(image, l.text.x0, l.text.y0 + line.y, px, line.text, line.color, false, l.text);
+  // Centred across its box, at its top, on whole pixels.
+  const double fx = std::round(l.figure.x0 + (l.figure.x1 - l.figure.x0 - size.width * l.figure_scale) / 2);
+  draw_svg(image, svg, type, fx, std::round(l.figure.y0), l.figure_scale);
+  return encode_png(image);
+}
+
+}  // namespace
+
+std::vector<LessonPage> lesson_slides_png(const Lesson& lesson, const Typeface& type) {
+  std::vector<LessonPage> pages;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) pages.push_back({slide_file(i), slide(lesson, i, type)});
+  return pages;
+}
+
+}  // namespace swz

@@ -1,0 +1,42 @@
+// png_pages_check LESSON.json DIR: DIR holds step-01.png ... one per step of the lesson,
+// each a PNG that decodes to 1920x1080, and nothing else the export would have named
+// (no step page past the last, no index.html). Prints "ok N pages" or what is wrong.
+#include <fmt/format.h>
+#include <stb_image.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "swz/error.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/lesson_pages.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fputs("usage: png_pages_check LESSON.json DIR\n", stderr);
+    return 2;
+  }
+  namespace fs = std::filesystem;
+  try {
+    const swz::Lesson lesson = swz::load_lesson_file(argv[1]);
+    const fs::path dir(argv[2]);
+    for (std::size_t i = 0; i <= lesson.steps.size(); ++i) {
+      const fs::path page = dir / fmt::format("step-{:02}.png", i + 1);
+      if (i == lesson.steps.size()) {
+        if (fs::exists(page)) return fmt::print("{}: a page past the last step\n", page.string()), 1;
+        break;
+      }
+      int w = 0, h = 0, channels = 0;
+      unsigned char* pixels = stbi_load(page.c_str(), &w, &h, &channels, 3);
+      if (!pixels) return fmt::print("{}: does not decode ({})\n", page.string(), stbi_failure_reason()), 1;
+      stbi_image_free(pixels);
+      if (w != swz::kSlideWidth || h != swz::kSlideHeight) return fmt::print("{}: {}x{}\n", page.string(), w, h), 1;
+    }
+    if (fs::exists(dir / "index.html")) return fmt::print("{}: an index.html beside png pages\n", dir.string()), 1;
+    fmt::print("{}: ok {} pages\n", lesson.name, lesson.steps.size());
+  } catch (const std::exception& e) {
+    fmt::print("{}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
