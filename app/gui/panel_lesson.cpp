@@ -8,6 +8,7 @@
 
 #include "classroom.h"
 #include "swz/error.h"
+#include "swz/teach/math_text.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"
@@ -55,7 +56,10 @@ struct LessonPanel final : Panel {
     const float nav_h = ImGui::GetFrameHeightWithSpacing() * (at_step(ctx, *step) ? 1.15f : 2.3f);
     ImGui::BeginChild("text", ImVec2(0, -nav_h), false);
     for (const std::string& para : step->paragraphs) {
-      ImGui::TextWrapped("%s", pretty_xor(para).c_str());
+      if (is_code_paragraph(para))
+        code_block(ctx, code_lines(para));
+      else
+        ImGui::TextWrapped("%s", pretty_xor(para).c_str());
       ImGui::Spacing();
     }
     xor_tables(ctx, *step);
@@ -103,6 +107,23 @@ struct LessonPanel final : Panel {
     } catch (const Error& e) {
       check_error = e.what();
     }
+  }
+
+  // Code as written (math_text.h): the fixed-width font on a light panel, lines and indentation kept.
+  static void code_block(PanelContext& ctx, const std::vector<std::string>& lines) {
+    ImGui::PushFont(fonts().mono);
+    float width = 0;
+    for (const std::string& line : lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
+    const float pad = em() * 0.5f, line_h = ImGui::GetTextLineHeight();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const ImVec2 end(o.x + width + 2 * pad, o.y + static_cast<float>(lines.size()) * line_h + 2 * pad);
+    ImGui::GetWindowDrawList()->AddRectFilled(o, end, IM_COL32(236, 238, 242, 255), em() * 0.2f);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      ImGui::GetWindowDrawList()->AddText(ImVec2(o.x + pad, o.y + pad + static_cast<float>(i) * line_h),
+                                          IM_COL32(20, 22, 28, 255), lines[i].c_str());
+    ImGui::PopFont();
+    ctx.probe("lesson.code", o, end);
+    ImGui::Dummy(ImVec2(end.x - o.x, end.y - o.y));
   }
 
   // Steps about XOR on small tiles (claims "xor_table(R,C)...") show the tile: each

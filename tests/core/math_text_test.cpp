@@ -38,6 +38,14 @@ TEST(MathText, AmbiguousPowersAreFound) {
   EXPECT_FALSE(has_ambiguous_power("column n ^ m"));
 }
 
+TEST(MathText, CodeParagraphsKeepTheirLinesAndCaret) {
+  EXPECT_TRUE(is_code_paragraph("    int slot = row ^ t;"));
+  EXPECT_FALSE(is_code_paragraph("   three spaces are prose"));
+  EXPECT_FALSE(is_code_paragraph("int slot;"));
+  EXPECT_EQ(code_lines("    for (;;) {\n      x ^= y;\n    }\n    "), (std::vector<std::string>{"for (;;) {", "  x ^= y;", "}"}));
+  EXPECT_EQ(code_lines("    a\n  b"), (std::vector<std::string>{"a", "b"}));
+}
+
 void collect_strings(const nlohmann::json& j, std::vector<std::string>& out) {
   if (j.is_string()) out.push_back(j.get<std::string>());
   else if (j.is_array() || j.is_object())
@@ -107,6 +115,24 @@ TEST(LessonPages, OnePagePerStepWithItsFigureForEveryShippedLesson) {
     ++lessons;
   }
   EXPECT_GE(lessons, 4);
+}
+
+// A code paragraph is a <pre> block with its caret as written; prose around it renders XOR as before.
+TEST(LessonPages, CodeParagraphsArePreformattedAndKeepTheCaret) {
+  const Lesson l = load_lesson_file(std::filesystem::path(SWZ_LESSON_ASSETS_DIR) / "toy-gpu.json");
+  const std::vector<LessonPage> pages = lesson_pages(l);
+  int code_pages = 0;
+  for (std::size_t i = 0; i < l.steps.size(); ++i) {
+    const std::string& html = pages[i].contents;
+    const auto pre = html.find("<pre class=\"code\"><code>");
+    if (pre == std::string::npos) continue;
+    ++code_pages;
+    const std::string block = html.substr(pre, html.find("</code></pre>", pre) - pre);
+    EXPECT_NE(block.find("row ^ t"), std::string::npos) << block;
+    EXPECT_EQ(block.find("&oplus;"), std::string::npos) << block;
+    EXPECT_NE(block.find("\n  "), std::string::npos) << "indentation kept: " << block;
+  }
+  EXPECT_GE(code_pages, 3);
 }
 
 TEST(LessonPaths, InstalledLayoutBesideBinIsFoundFirst) {

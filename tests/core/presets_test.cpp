@@ -50,6 +50,7 @@ const std::vector<Expect> kExpected{
     {"transpose16x32", "xor-m", 1, 1, 16, 32, 2, 1, 16, 32, true},
     {"transpose16x32", "xor-2m", 1, 1, 16, 32, 1, 1, 16, 32, true},
     {"transpose16x32", "padded", 1, 1, 16, 32, 2, 1, 16, 32, false},
+    {"transpose16x32", "rotated", 1, 1, 16, 32, 2, 1, 16, 32, false},
     {"toy8x8", nullptr, 1, 1, 8, 32, 8, 1, 8, 32, true},
     {"toy8x8", "xor-row", 1, 1, 8, 32, 1, 1, 8, 32, true},
     {"cute8x8", nullptr, 1, 1, 2, 32, 2, 1, 8, 32, true},

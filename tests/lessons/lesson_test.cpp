@@ -12,6 +12,8 @@
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "swz/layout/factories.h"
+#include "swz/teach/lesson.h"
 
 namespace swz {
 namespace {
@@ -21,10 +23,17 @@ const std::filesystem::path kData = SWZ_LESSON_TEST_DATA;
 
 Lesson shipped(const std::string& name) { return load_lesson_file(kLessons / (name + ".json")); }
 
-TEST(Lessons, ShippedLessonsAreTheFourOfTheCurriculum) {
+TEST(Lessons, ShippedLessonsAreTheFiveOfTheCurriculumInOrder) {
   std::vector<std::string> names;
   for (const auto& path : lesson_files(kLessons)) names.push_back(path.stem().string());
-  EXPECT_EQ(names, (std::vector<std::string>{"cute-swizzle", "swizzle-by-hand", "tma-swizzle", "toy-gpu"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"algebra-wins", "cute-swizzle", "swizzle-by-hand", "tma-swizzle", "toy-gpu"}));
+  // The menu runs from the toy GPU up.
+  std::vector<std::pair<int, std::string>> menu;
+  for (const auto& name : names) menu.emplace_back(shipped(name).order, name);
+  std::sort(menu.begin(), menu.end());
+  std::vector<std::string> order;
+  for (const auto& [o, name] : menu) order.push_back(name);
+  EXPECT_EQ(order, (std::vector<std::string>{"toy-gpu", "swizzle-by-hand", "tma-swizzle", "cute-swizzle", "algebra-wins"}));
 }
 
 TEST(Lessons, EveryStepOfEveryShippedLessonLoadsAndItsClaimsHold) {
@@ -54,7 +63,7 @@ TEST(Lessons, EveryStepOfEveryShippedLessonLoadsAndItsClaimsHold) {
       }
     }
   }
-  EXPECT_GE(claims, 60);
+  EXPECT_GE(claims, 250);
 }
 
 TEST(Lessons, GuidedLessonWalksTheSixteenTwoOneTable) {
@@ -72,12 +81,12 @@ TEST(Lessons, GuidedLessonWalksTheSixteenTwoOneTable) {
 
 TEST(Lessons, StepsInheritPresetLayoutAndAccess) {
   const Lesson l = shipped("swizzle-by-hand");
-  const LessonStep& pileup = l.steps[2];  // names no preset, layout or access of its own
+  const LessonStep& pileup = l.steps[4];  // names no preset, layout or access of its own
   EXPECT_EQ(pileup.problem.preset, "transpose16x32");
   EXPECT_TRUE(pileup.problem.masks.empty());  // "unswizzled": the grid with no masks
   EXPECT_TRUE(pileup.problem.variant.empty());
   EXPECT_EQ(pileup.access, LessonAccess::Read);
-  const LessonStep& freedom = l.steps[3];
+  const LessonStep& freedom = l.steps[5];
   EXPECT_TRUE(freedom.problem.variant.empty());
   EXPECT_EQ(freedom.problem.masks, (std::vector<std::uint32_t>{5, 9, 18, 27}));
 }
@@ -190,6 +199,102 @@ TEST(Lessons, AStepViewIsParsedAndLaterStepsInheritIt) {
   EXPECT_EQ(lesson_target_panel("trace.bar.3"), "trace");
   EXPECT_EQ(lesson_target_panel("panel:solver"), "solver");
   EXPECT_EQ(lesson_target_panel("layouts.a.picture"), "layouts");
+}
+
+// -- facts beyond one access (lesson_facts.h) -----------------------------------
+
+TEST(LessonFacts, CuteSwizzleMapsThirtyTwoToThirtySixAndUndoesItself) {
+  const Problem p = make_preset("cute8x8");
+  const ProblemAnalysis a = analyze(p);
+  EXPECT_EQ(measure("swizzle(3,2,3).of(32)", p, a, 0), 36);
+  for (int o = 0; o < 256; ++o) {
+    const auto once = measure(fmt::format("swizzle(3,2,3).of({})", o), p, a, 0).get<int>();
+    EXPECT_EQ(measure(fmt::format("swizzle(3,2,3).of({})", once), p, a, 0), o) << o;
+  }
+  EXPECT_THROW(measure("swizzle(3,2).of(1)", p, a, 0), Error);
+  EXPECT_THROW(measure("swizzle(3,2,3).to(1)", p, a, 0), Error);
+}
+
+TEST(LessonFacts, TmaModesAndTheirShiftAgreeWithTheLayout) {
+  const Problem p = make_preset("tma128_fp16");
+  const ProblemAnalysis a = analyze(p);
+  EXPECT_EQ(measure("tma(128).name", p, a, 0), "CU_TENSOR_MAP_SWIZZLE_128B");
+  EXPECT_EQ(measure("tma(32).name", p, a, 0), "CU_TENSOR_MAP_SWIZZLE_32B");
+  EXPECT_EQ(measure("tma(64).repeat_bytes", p, a, 0), 512);
+  EXPECT_EQ(measure("tma(64).max_inner_box_bytes", p, a, 0), 64);
+  EXPECT_EQ(measure("tma(128).global_alignment", p, a, 0), 128);
+  // The shift the formula gives is where the layout on that base really puts element (0, 0)'s chunk.
+  for (int width : {32, 64, 128})
+    for (std::uint64_t base = 0; base < 4096; base += 128) {
+      const SharedLayout l = tma_swizzle(width, {8, width / 2}, 16, base);
+      const std::uint64_t chunk = (base + std::uint64_t{l.offset(0)} * 2) % 128 / 16;
+      EXPECT_EQ(measure(fmt::format("tma({}).pattern_shift({})", width, base), p, a, 0), chunk) << width << " " << base;
+    }
+  EXPECT_THROW(measure("tma(48).name", p, a, 0), Error);
+  EXPECT_THROW(measure("tma(128).pattern_shift(0x40)", p, a, 0), Error);
+  EXPECT_THROW(measure("tma(128).speed", p, a, 0), Error);
+}
+
+TEST(LessonFacts, XorTableBijectionExactlyWhenEverythingStaysInside) {
+  const Problem p = make_preset("toy8x8");
+  const ProblemAnalysis a = analyze(p);
+  for (int rows = 1; rows <= 16; ++rows)
+    for (int cols = 1; cols <= 16; ++cols) {
+      const auto q = fmt::format("xor_table({},{})", rows, cols);
+      const bool inside = measure(q + ".out_of_bounds", p, a, 0).empty();
+      EXPECT_EQ(measure(q + ".bijection", p, a, 0), inside) << q;
+      EXPECT_EQ(measure(q + ".column_spread", p, a, 0), true) << q;
+      if ((cols & (cols - 1)) == 0) {
+        EXPECT_EQ(inside, rows <= cols) << q;  // H <= W
+      }
+    }
+}
+
+TEST(LessonFacts, OffsetOfIsTheInverseComposedWithTheAccess) {
+  Problem p = make_preset("transpose16x32");
+  p.apply_variant("xor-2m");
+  const ProblemAnalysis a = analyze(p);
+  for (int reg = 0; reg < 16; ++reg)
+    for (int lane = 0; lane < 32; ++lane) {
+      const BitVec flat =
+          p.read.layout.apply({{"register", static_cast<std::uint64_t>(reg)}, {"lane", static_cast<std::uint64_t>(lane)}});
+      const auto offset = p.shared.offset(flat);
+      EXPECT_EQ(measure(fmt::format("read.offset_of({},{})", reg, lane), p, a, 0), offset);
+      EXPECT_EQ(measure(fmt::format("element_at({})", offset), p, a, 0), nlohmann::json(p.shared.coords().unflatten(flat)));
+    }
+  EXPECT_EQ(measure("read.offset_of(0,1)", p, a, 0), 34);
+  EXPECT_THROW(measure("read.offset_of(16,0)", p, a, 0), Error);
+  p.apply_variant("padded");
+  EXPECT_THROW(measure("read.offset_of(0,1)", p, a, 0), Error);
+}
+
+TEST(LessonFacts, TheConstructionsSetsAndCosts) {
+  const Problem p = make_preset("transpose16x32");
+  const ProblemAnalysis a = analyze(p);
+  LessonStep s;
+  s.problem.preset = "transpose16x32";
+  s.claims = {{"solve.H_basis", nlohmann::json::parse(R"j(["m3^n4", "m0^n1", "m2^n3", "m1^n2"])j")},
+              {"solve.I_basis", nlohmann::json::parse(R"j(["n0"])j")},
+              {"solve.C_basis", nlohmann::json::array()},
+              {"solve.read.wavefronts", 1},
+              {"solve.fallback", false}};
+  for (const ClaimCheck& c : check_claims(s)) EXPECT_TRUE(c.holds) << c.claim.quantity << " = " << c.actual.dump();
+  const Problem mma = make_preset("mma_to_blocked_fp16");
+  EXPECT_EQ(measure("solve.write.instruction", mma, analyze(mma), 0), "STSM.x4");
+  EXPECT_THROW(measure("solve.nothing", p, a, 0), Error);
+  EXPECT_THROW(measure("solve.read.speed", p, a, 0), Error);
+}
+
+TEST(LessonFacts, RotatedRowsSpreadAColumnButNotThePair) {
+  Problem p = make_preset("transpose16x32");
+  p.apply_variant("rotated");
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 32; ++n)
+      EXPECT_EQ(p.shared.offset(p.shared.coords().flatten({m, n})), static_cast<std::uint32_t>(32 * m + (n + m) % 32));
+  const ProblemAnalysis a = analyze(p);
+  EXPECT_EQ(measure("column_banks(0)", p, a, 0), 16);
+  EXPECT_EQ(a.read.simulated.wavefronts, 2);
+  EXPECT_FALSE(p.shared.is_linear());
 }
 
 // -- malformed lessons --------------------------------------------------------

@@ -191,6 +191,15 @@ SharedLayout padded(const std::vector<std::int64_t>& shape, std::int64_t pad) {
   pad == 0 ? std::string{} : fmt::format("padding: offset = m*{} + n adds with carries; it is not linear over F2", n));
 }
 
+SharedLayout rotated(const std::vector<std::int64_t>& shape) {
+  if (shape.size() != 2) fail("rotation applies to 2-D tiles");
+  const auto n = static_cast<std::uint64_t>(shape[1]);
+  return SharedLayout::from_function(shape, [&](const Coords& c) {
+    const auto m = static_cast<std::uint64_t>(c[0]);
+    return m * n + (static_cast<std::uint64_t>(c[1]) + m) % n;
+  }, "rotated rows: offset = m*N + (n + m) mod N", "rotation: (n + m) mod N adds with carries; it is not linear over F2");
+}
+
 SharedLayout toggle_grid(const std::vector<std::int64_t>& shape, const std::vector<std::uint32_t>& masks) {
   if (shape.size() != 2) fail("the toggle grid applies to 2-D tiles");
   const auto outs = LinearLayout::out_dims_for_shape(shape);
@@ -298,18 +307,29 @@ std::uint64_t tma_relative_chunk(int swizzle_bytes, std::uint64_t base, std::uin
   return ((row128 + off) % r) ^ chunk;
 }
 
+const TmaSwizzleMode& tma_swizzle_mode(int swizzle_bytes) {
+  // A mode XORs the 16-byte chunk index with log2(width / 16) bits of the 128-byte line
+  // number, so its pattern spans 8 lines of its width; all three want 128-byte alignment.
+  auto mode = [](int width, const char* name) { return TmaSwizzleMode{width, name, 8 * width, width, 128, 128}; };
+  static const TmaSwizzleMode modes[] = {mode(32, "CU_TENSOR_MAP_SWIZZLE_32B"), mode(64, "CU_TENSOR_MAP_SWIZZLE_64B"),
+                                         mode(128, "CU_TENSOR_MAP_SWIZZLE_128B")};
+  for (const TmaSwizzleMode& m : modes)
+    if (m.swizzle_bytes == swizzle_bytes) return m;
+  fail("TMA swizzle modes are 32B, 64B and 128B, not {}B", swizzle_bytes);
+}
+
 SharedLayout tma_swizzle(int swizzle_bytes, const std::vector<std::int64_t>& shape, int element_bits, std::uint64_t base) {
-  if (swizzle_bytes != 32 && swizzle_bytes != 64 && swizzle_bytes != 128)
-    fail("TMA swizzle modes are 32B, 64B and 128B, not {}B", swizzle_bytes);
+  const TmaSwizzleMode& mode = tma_swizzle_mode(swizzle_bytes);
   if (shape.size() != 2) fail("TMA tiles are 2-D here");
   if (element_bits < 8 || element_bits % 8) fail("TMA swizzle needs whole-byte elements");
-  if (base % 128) fail("TMA needs 128-byte aligned shared memory; base 0x{:x} is not", base);
+  if (base % static_cast<std::uint64_t>(mode.shared_alignment))
+    fail("TMA needs {}-byte aligned shared memory; base 0x{:x} is not", mode.shared_alignment, base);
   const std::uint64_t eb = static_cast<std::uint64_t>(element_bits / 8);
   const std::uint64_t row_bytes = static_cast<std::uint64_t>(shape[1]) * eb;
   if (row_bytes != static_cast<std::uint64_t>(swizzle_bytes))
     fail("TMA {}B swizzle expects {}-byte rows (the box's inner dimension); these rows are {} bytes", swizzle_bytes, swizzle_bytes, row_bytes);
   const std::uint64_t rmask = static_cast<std::uint64_t>(swizzle_bytes / 16 - 1);
-  const std::uint64_t repeat = static_cast<std::uint64_t>(swizzle_bytes) * 8;
+  const std::uint64_t repeat = static_cast<std::uint64_t>(mode.repeat_bytes);
   std::string name = fmt::format("TMA {}B swizzle", swizzle_bytes);
   std::string reason;
   if (base % repeat) {

@@ -125,7 +125,7 @@ Problem transpose16x32() {
   Problem p = grid_problem("transpose16x32", "16x32 fp32 transpose through shared memory, one warp (the seed example)", shape, 32,
                            store(a, 32), load(b, 32),
                            {masks("xor-m", {1, 2, 4, 8}), masks("xor-2m", {2, 4, 8, 16}),
-                            {"padded", std::nullopt, padded(shape, 1)}});
+                            {"padded", std::nullopt, padded(shape, 1)}, {"rotated", std::nullopt, rotated(shape)}});
   return p;
 }
 

@@ -15,6 +15,7 @@
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "lesson_facts.h"
 
 namespace swz {
 
@@ -119,6 +120,7 @@ nlohmann::json side_quantity(const std::string& q, const std::string& what, cons
 }  // namespace
 
 nlohmann::json measure(const std::string& q, const Problem& p, const ProblemAnalysis& a, int register_step) {
+  if (auto fact = measure_fact(q, p)) return *fact;  // CuTe and TMA facts, XOR tables, addresses, the construction
   if (q.rfind("store.", 0) == 0) return side_quantity(q, q.substr(6), a.store, p, register_step);
   if (q.rfind("read.", 0) == 0) return side_quantity(q, q.substr(5), a.read, p, register_step);
   if (q == "masks") {

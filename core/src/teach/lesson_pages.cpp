@@ -12,7 +12,8 @@ namespace {
 constexpr const char* kStyle =
     "body{font-family:'DejaVu Sans',sans-serif;max-width:60em;margin:2em auto;line-height:1.45;color:#1b1b1b}"
     "h1{font-size:1.6em;margin-bottom:.2em}.crumb{color:#666}.figure svg{max-width:100%;height:auto}"
-    ".claims{color:#2d6a2d}.off{color:#b22}nav a{margin-right:1.5em}";
+    ".claims{color:#2d6a2d}.off{color:#b22}nav a{margin-right:1.5em}"
+    "pre.code{background:#f2f3f5;padding:.6em 1em;font-size:1.05em;overflow-x:auto}";
 
 std::string page(const std::string& title, const std::string& body) {
   return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{}</style></head>\n"
@@ -31,7 +32,15 @@ std::vector<LessonPage> lesson_pages(const Lesson& lesson) {
     const LessonStep& s = lesson.steps[i];
     std::string body = fmt::format("<p class=\"crumb\">{} &middot; step {} of {}</p>\n<h1>{}</h1>\n", xml_escape(lesson.title), i + 1, n,
                                    render_math(s.title, MathStyle::Html));
-    for (const std::string& p : s.paragraphs) body += "<p>" + render_math(p, MathStyle::Html) + "</p>\n";
+    for (const std::string& p : s.paragraphs) {
+      if (!is_code_paragraph(p)) {
+        body += "<p>" + render_math(p, MathStyle::Html) + "</p>\n";
+        continue;
+      }
+      body += "<pre class=\"code\"><code>";  // as written: '^' in code is C's XOR
+      for (const std::string& line : code_lines(p)) body += xml_escape(line) + "\n";
+      body += "</code></pre>\n";
+    }
     const Problem problem = problem_for_step(s);
     FigureOptions o;
     o.trace = s.access == LessonAccess::Read ? TracedAccess::Read : TracedAccess::Store;

@@ -1,5 +1,6 @@
 #include "swz/teach/math_text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 
@@ -114,6 +115,25 @@ bool has_ambiguous_power(std::string_view text) {
   // A number, or a field name like F2, raised with '^' and no braces: "2^d", "2^1", "F2^9", "2^(d)".
   static const std::regex power(R"((^|[^A-Za-z0-9_])(F2|[0-9]+)\^[^{\s])");
   return std::regex_search(text.begin(), text.end(), power);
+}
+
+bool is_code_paragraph(std::string_view paragraph) { return paragraph.substr(0, 4) == "    "; }
+
+std::vector<std::string> code_lines(std::string_view paragraph) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= paragraph.size()) {
+    const std::size_t end = std::min(paragraph.find('\n', start), paragraph.size());
+    std::string_view line = paragraph.substr(start, end - start);
+    std::size_t indent = 0;
+    while (indent < 4 && indent < line.size() && line[indent] == ' ') ++indent;
+    line.remove_prefix(indent);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.emplace_back(line);
+    start = end + 1;
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(' ') == std::string::npos) lines.pop_back();
+  return lines;
 }
 
 }  // namespace swz

@@ -54,6 +54,7 @@ LdMatrix ldmatrix(int matrices, bool trans, const std::vector<std::int64_t>& sha
 SharedLayout row_major(const std::vector<std::int64_t>& shape);
 SharedLayout column_major(const std::vector<std::int64_t>& shape);
 SharedLayout padded(const std::vector<std::int64_t>& shape, std::int64_t pad);  // 2-D: offset = m*(N+pad) + n
+SharedLayout rotated(const std::vector<std::int64_t>& shape);                  // 2-D: offset = m*N + (n + m) mod N
 
 // masks[j] = C_j, the column mask folded in by row bit j (missing = 0). Checked: each
 // mask fits the column count.
@@ -75,6 +76,19 @@ struct CuteLayout {
 enum class SwizzleUnits { Elements, Bytes };
 SharedLayout cute_swizzle(int b, int m, int s, const CuteLayout& layout, SwizzleUnits units, int element_bits);
 SharedLayout cute_plain(const CuteLayout& layout);
+
+// What a TMA swizzle mode requires and does (CUDA's cuTensorMapEncodeTiled), kept in one
+// place: tma_swizzle() checks its tiles against it and lessons quote it.
+struct TmaSwizzleMode {
+  int swizzle_bytes = 0;         // 32, 64 or 128: the width one row of the pattern spans
+  const char* driver_name = "";  // the CUtensorMapSwizzle value, CU_TENSOR_MAP_SWIZZLE_128B
+  int repeat_bytes = 0;          // the pattern repeats after this many bytes (8 rows of the width)
+  int max_inner_box_bytes = 0;   // the box's inner dimension may be at most the swizzle width
+  int shared_alignment = 0;      // bytes; the copy refuses a less aligned shared buffer
+  int global_alignment = 0;      // bytes; the tensor's global address
+};
+// Throws swz::Error for a width other than 32, 64 or 128.
+const TmaSwizzleMode& tma_swizzle_mode(int swizzle_bytes);
 
 // TMA swizzle on absolute byte addresses in 16-byte chunks (128B = Swizzle<3,4,3> on bytes,
 // repeats every 1024 B; 64B = <2,4,3>, 512 B; 32B = <1,4,3>, 256 B). The tile is row-major,

@@ -93,6 +93,8 @@ Problem problem_for_step(const LessonStep& step);
 //   column_banks(n), row_banks(m)        distinct banks the tile's column / row occupies
 //   xor_table(R,C).row(m)                n ^ m for n < C: where row m's elements go under "XOR by the row"
 //   xor_table(R,C).out_of_bounds         the cells [m, n] of an RxC tile whose n ^ m falls outside the C columns
+//   and the facts of core/src/teach/lesson_facts.h: swizzle(B,M,S).of(o), tma(W).*, xor_table(R,C).bijection,
+//   side.offset_of(r,t), element_at(o), solve.*
 nlohmann::json measure(const std::string& quantity, const Problem& problem, const ProblemAnalysis& analysis, int register_step);
 
 struct ClaimCheck {

@@ -7,10 +7,15 @@
 // a slide or a terminal shows. An exponent whose characters have no superscript
 // form (Unicode has none for most capitals) is written 2^(exp) in ASCII and
 // 2 to the power (exp) on a Unicode card, never as something that reads as XOR.
+//
+// A paragraph that starts with four spaces is code (a kernel, a formula laid out in
+// lines): every line keeps its text as written, '^' included, and front ends draw
+// it in a fixed-width font with its line breaks ("\n") and indentation kept.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace swz {
 
@@ -25,5 +30,11 @@ std::string render_math(std::string_view text, MathStyle style);
 // True when `text` has a power written without braces, like "2^d" or "F2^9": text that
 // would show an XOR where a power is meant. Mask expressions such as m0^n1 are XORs.
 bool has_ambiguous_power(std::string_view text);
+
+// True when `paragraph` is code: it starts with four spaces.
+bool is_code_paragraph(std::string_view paragraph);
+// A code paragraph's lines, each without the four spaces that mark it as code (a line
+// with fewer leading spaces loses those it has); trailing empty lines are dropped.
+std::vector<std::string> code_lines(std::string_view paragraph);
 
 }  // namespace swz

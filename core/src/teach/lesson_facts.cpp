@@ -1,0 +1,209 @@
+// lesson_facts.cpp: the claim quantities of lesson_facts.h.
+#include "lesson_facts.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <set>
+
+#include "swz/error.h"
+#include "swz/layout/factories.h"
+#include "swz/solve/solver.h"
+#include "swz/teach/lesson.h"
+
+namespace swz {
+
+namespace {
+
+// "tma(64).pattern_shift(0x80)" -> {"tma", {64}}, {"pattern_shift", {128}}: names with their arguments.
+struct Part {
+  std::string name;
+  std::vector<std::int64_t> args;
+  bool called = false;  // written with parentheses
+};
+
+std::vector<Part> parts_of(const std::string& q) {
+  std::vector<Part> out;
+  std::size_t pos = 0;
+  while (pos < q.size()) {
+    Part part;
+    std::size_t end = pos;
+    while (end < q.size() && q[end] != '.' && q[end] != '(') ++end;
+    part.name = q.substr(pos, end - pos);
+    pos = end;
+    if (pos < q.size() && q[pos] == '(') {
+      const std::size_t close = q.find(')', pos);
+      if (close == std::string::npos) fail("quantity '{}': missing ')'", q);
+      part.called = true;
+      std::string inner = q.substr(pos + 1, close - pos - 1);
+      std::size_t at = 0;
+      while (!inner.empty() && at <= inner.size()) {
+        const std::size_t comma = std::min(inner.find(',', at), inner.size());
+        std::string item = inner.substr(at, comma - at);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        const bool hex = item.size() > 2 && item[0] == '0' && (item[1] == 'x' || item[1] == 'X');
+        std::int64_t v = 0;
+        const char* b = item.data() + (hex ? 2 : 0);
+        const char* e = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
+        if (item.empty() || ec != std::errc() || ptr != e || v < 0)
+          fail("quantity '{}': '{}' is not a non-negative integer", q, item);
+        part.args.push_back(v);
+        at = comma + 1;
+      }
+      pos = close + 1;
+    }
+    if (pos < q.size()) {
+      if (q[pos] != '.') fail("quantity '{}' is malformed after '{}'", q, q.substr(0, pos));
+      ++pos;
+    }
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+void want_args(const std::string& q, const Part& p, std::size_t n) {
+  if (p.args.size() != n) fail("quantity '{}': {}(...) takes {} number{}", q, p.name, n, n == 1 ? "" : "s");
+}
+
+nlohmann::json swizzle_fact(const std::string& q, const std::vector<Part>& parts) {
+  want_args(q, parts[0], 3);
+  if (parts.size() != 2 || parts[1].name != "of") fail("quantity '{}': swizzle(B,M,S) is followed by .of(offset)", q);
+  want_args(q, parts[1], 1);
+  const int b = static_cast<int>(std::min<std::int64_t>(parts[0].args[0], 64)),
+            m = static_cast<int>(std::min<std::int64_t>(parts[0].args[1], 64)),
+            s = static_cast<int>(std::min<std::int64_t>(parts[0].args[2], 64));
+  check_cute_swizzle(b, m, s);
+  if (b + m + s > 40) fail("quantity '{}': Swizzle<{},{},{}> reaches past bit 40", q, b, m, s);
+  return cute_swizzle_apply(b, m, s, static_cast<std::uint64_t>(parts[1].args[0]));
+}
+
+nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts) {
+  want_args(q, parts[0], 1);
+  const TmaSwizzleMode& mode = tma_swizzle_mode(static_cast<int>(std::min<std::int64_t>(parts[0].args[0], 1024)));
+  const std::string what = parts.size() == 2 ? parts[1].name : "";
+  if (parts.size() == 2 && !parts[1].called) {
+    if (what == "name") return mode.driver_name;
+    if (what == "repeat_bytes") return mode.repeat_bytes;
+    if (what == "max_inner_box_bytes") return mode.max_inner_box_bytes;
+    if (what == "shared_alignment") return mode.shared_alignment;
+    if (what == "global_alignment") return mode.global_alignment;
+  }
+  if (what == "pattern_shift") {
+    want_args(q, parts[1], 1);
+    const auto base = static_cast<std::uint64_t>(parts[1].args[0]);
+    if (base % static_cast<std::uint64_t>(mode.shared_alignment))
+      fail("quantity '{}': TMA buffers are {}-byte aligned", q, mode.shared_alignment);
+    return tma_relative_chunk(mode.swizzle_bytes, base, /*row128=*/0, /*chunk=*/0);  // row 0, chunk 0 lands at the shift itself
+  }
+  fail(
+      "quantity '{}': tma(W) is followed by .name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment or "
+      ".pattern_shift(base)",
+      q);
+}
+
+std::optional<nlohmann::json> xor_table_fact(const std::string& q, const std::vector<Part>& parts) {
+  if (parts.size() != 2 || (parts[1].name != "column_spread" && parts[1].name != "bijection"))
+    return std::nullopt;  // lesson.cpp's
+  want_args(q, parts[0], 2);
+  const std::int64_t rows = parts[0].args[0], cols = parts[0].args[1];
+  if (rows < 1 || cols < 1 || rows > 1024 || cols > 1024)
+    fail("quantity '{}': xor_table takes rows and columns between 1 and 1024", q);
+  std::vector<std::vector<std::int64_t>> table;
+  for (std::int64_t m = 0; m < rows; ++m) table.push_back(xor_swizzle_row(m, cols));
+  if (parts[1].name == "column_spread") {
+    for (std::int64_t n = 0; n < cols; ++n) {
+      std::set<std::int64_t> landed;
+      for (const auto& row : table) landed.insert(row[static_cast<std::size_t>(n)]);
+      if (static_cast<std::int64_t>(landed.size()) != rows) return false;
+    }
+    return true;
+  }
+  std::set<std::pair<std::int64_t, std::int64_t>> cells;
+  for (std::int64_t m = 0; m < rows; ++m)
+    for (std::int64_t to : table[static_cast<std::size_t>(m)])
+      if (to >= cols || !cells.insert({m, to}).second) return false;
+  return true;
+}
+
+nlohmann::json offset_of(const std::string& q, const Access& access, const Part& call, const Problem& p) {
+  want_args(q, call, 2);
+  if (!p.shared.is_linear())
+    fail("quantity '{}' needs a linear shared layout; this one is not ({})", q, p.shared.nonlinear_reason());
+  const LinearLayout& l = access.layout;
+  const std::int64_t reg = call.args[0], lane = call.args[1];
+  if (reg >= (std::int64_t{1} << l.in_dim_bits("register")) || lane >= (std::int64_t{1} << l.in_dim_bits("lane")))
+    fail("quantity '{}': register {} or lane {} is outside the access ({} registers, {} lanes)", q, reg, lane,
+         std::int64_t{1} << l.in_dim_bits("register"), std::int64_t{1} << l.in_dim_bits("lane"));
+  // The address map is M^{-1} (offset <- coords, by elimination) after the access: one matrix product.
+  const LinearLayout address = l.compose(p.shared.linear().invert());
+  const BitVec out = address.apply({{"register", static_cast<std::uint64_t>(reg)}, {"lane", static_cast<std::uint64_t>(lane)}});
+  return address.unflatten(out).front();
+}
+
+nlohmann::json basis_of(const std::vector<BitVec>& vs, const Problem& p) {
+  nlohmann::json j = nlohmann::json::array();
+  for (BitVec v : vs) j.push_back(p.shared.coords().describe_out(v));
+  return j;
+}
+
+nlohmann::json solve_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
+  SolveResult r;
+  try {
+    r = solve(p);
+  } catch (const SolverBug& e) {
+    fail("quantity '{}': {}", q, e.what());
+  }
+  const std::string what = parts.size() >= 2 ? parts[1].name : "";
+  if (parts.size() == 3 && (what == "write" || what == "read")) {
+    const SideCost& c = what == "write" ? r.write_cost : r.read_cost;
+    const std::string& field = parts[2].name;
+    if (field == "wavefronts") return c.wavefronts;
+    if (field == "ideal_wavefronts") return c.ideal_wavefronts;
+    if (field == "instruction") return c.instruction;
+    if (field == "vec_bits") return c.vec_bits;
+  }
+  if (parts.size() == 2) {
+    if (what == "conflict_free") return r.conflict_free;
+    if (what == "fallback") return r.fallback;
+    const std::pair<const char*, const std::vector<BitVec>*> sets[] = {
+        {"vec_basis", &r.vec},          {"split_a_basis", &r.split_a}, {"split_b_basis", &r.split_b},
+        {"I_basis", &r.shared_threads}, {"E_basis", &r.only_a},        {"F_basis", &r.only_b},
+        {"H_basis", &r.paired},         {"C_basis", &r.complement},    {"padding_basis", &r.padding},
+        {"segment_basis", &r.segment},  {"bank_basis", &r.bank}};
+    for (const auto& [name, vs] : sets)
+      if (what == name) return basis_of(*vs, p);
+  }
+  fail(
+      "quantity '{}': solve is followed by .write.X or .read.X (wavefronts, ideal_wavefronts, instruction, vec_bits), "
+      ".conflict_free, "
+      ".fallback or a set (.vec_basis, .split_a_basis, .split_b_basis, .I_basis, .E_basis, .F_basis, .H_basis, .C_basis, "
+      ".padding_basis, .segment_basis, .bank_basis)",
+      q);
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& p) {
+  const std::string head = q.substr(0, q.find_first_of(".("));
+  static const std::set<std::string> heads = {"swizzle", "tma", "xor_table", "store", "read", "element_at", "solve"};
+  if (!heads.count(head)) return std::nullopt;
+  if ((head == "store" || head == "read") && q.find(".offset_of(") != head.size()) return std::nullopt;  // lesson.cpp's
+  const std::vector<Part> parts = parts_of(q);
+  if (head == "swizzle") return swizzle_fact(q, parts);
+  if (head == "tma") return tma_fact(q, parts);
+  if (head == "xor_table") return xor_table_fact(q, parts);
+  if (head == "solve") return solve_fact(q, parts, p);
+  if (head == "element_at") {
+    if (parts.size() != 1) fail("quantity '{}': nothing may follow element_at(offset)", q);
+    want_args(q, parts[0], 1);
+    const auto flat = p.shared.coord_at(static_cast<std::uint64_t>(parts[0].args[0]));
+    if (!flat) return nlohmann::json(nullptr);
+    return p.shared.coords().unflatten(*flat);
+  }
+  if (parts.size() != 2) fail("quantity '{}': nothing may follow {}.offset_of(register, lane)", q, head);
+  return offset_of(q, head == "store" ? p.store : p.read, parts[1], p);
+}
+
+}  // namespace swz

@@ -1,0 +1,30 @@
+// lesson_facts.h: claim quantities that reach past one simulated access.
+//
+//   swizzle(B,M,S).of(o)                 CuTe's Swizzle<B,M,S> applied to offset o
+//   tma(W).name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment
+//   tma(W).pattern_shift(BASE)           rows the W-byte pattern is shifted by on a buffer at BASE
+//   xor_table(R,C).column_spread         every column's R elements land in R different columns
+//   xor_table(R,C).bijection             every (m, n ^ m) is inside the tile and no two coincide
+//   store.offset_of(REG,LANE), read.offset_of(REG,LANE)
+//                                        the offset a lane's register touches: M^{-1} composed with the access
+//   element_at(o)                        the element [m, n] stored at offset o (null for padding)
+//   solve.write.*, solve.read.*          the construction's answer: wavefronts, ideal_wavefronts, instruction, vec_bits
+//   solve.conflict_free, solve.fallback  whether it reaches the ideal; whether it had to pad
+//   solve.X_basis                        its sets: vec, split_a, split_b, I, E, F, H, C, padding, segment, bank
+//
+// Each is computed by the core's own code (the factories, the solver, the layout algebra).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "swz/problem/problem.h"
+
+namespace swz {
+
+// The value of `quantity` when it is one of the above, nullopt when it is not; throws
+// swz::Error for one of the above with bad arguments.
+std::optional<nlohmann::json> measure_fact(const std::string& quantity, const Problem& problem);
+
+}  // namespace swz
