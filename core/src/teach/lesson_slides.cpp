@@ -35,6 +35,7 @@ struct Block {
   std::string text;
   Rgb color = kInk;
   bool claim = false;  // claims sit closer together than paragraphs
+  bool code = false;   // one line of a code paragraph: kept as written, never wrapped
 };
 
 struct Line {
@@ -81,10 +82,12 @@ double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px
   const double line = type.line_height(px) * 1.12;
   double y = 0;
   bool first = true;
+  bool after_code = false;
   for (const Block& b : blocks) {
-    if (!first) y += b.claim ? 0.15 * line : 0.55 * line;
+    if (!first && !(b.code && after_code)) y += b.claim ? 0.15 * line : 0.55 * line;
     first = false;
-    for (const std::string& text : wrap(type, b.text, px, width)) {
+    after_code = b.code;
+    for (const std::string& text : b.code ? std::vector<std::string>{b.text} : wrap(type, b.text, px, width)) {
       if (out) out->push_back({text, b.color, y + type.ascent(px)});
       y += line;
     }
@@ -161,7 +164,13 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
   y += 20;
   // The text and the claims.
   std::vector<Block> blocks;
-  for (const std::string& p : s.paragraphs) blocks.push_back({render_math(p, MathStyle::Unicode)});
+  for (const std::string& p : s.paragraphs) {
+    if (!is_code_paragraph(p)) {
+      blocks.push_back({render_math(p, MathStyle::Unicode)});
+      continue;
+    }
+    for (const std::string& code : code_lines(p)) blocks.push_back({code, kInk, false, true});
+  }
   const Problem problem = problem_for_step(s);
   bool first_claim = true;
   for (const ClaimCheck& c : check_claims(s, problem, analyze(problem))) {
