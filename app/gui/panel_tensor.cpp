@@ -45,7 +45,7 @@ namespace {
 // "Numbers: none / bank / offset", a compact combo.
 void numbers_choice(PanelContext& ctx, float width) {
   const CellNumbers now = ctx.session.view.cell_numbers;
-  const std::string preview = now == CellNumbers::None ? std::string("no numbers") : std::string(cell_numbers_name(now));
+  const std::string preview(cell_numbers_name(now));
   ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo("##numbers", preview.c_str())) {
     for (const CellNumbers n : {CellNumbers::None, CellNumbers::Bank, CellNumbers::Offset}) {
@@ -107,7 +107,7 @@ struct TensorPanel final : Panel {
     }
     // The hint wraps short of the numbers choice and the Fit button, at the right of its first line.
     const float fit_w = button_width("Fit");
-    const float numbers_w = em() * 5.5f;
+    const float numbers_w = ImGui::CalcTextSize("offset").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float right = ImGui::GetContentRegionMax().x;
     const ImVec2 hint_at = ImGui::GetCursorPos();
