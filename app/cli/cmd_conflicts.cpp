@@ -38,6 +38,7 @@ void one_access(const Options& o) {
   ProblemArguments numbers;  // read and checked as every problem's are
   numbers.bits = o.problem.bits;
   numbers.banks = o.problem.banks;
+  numbers.warp_size = o.problem.warp_size;
   const ProblemSpec checked = parse_problem_arguments(numbers, /*check_problem=*/false);
   const LayoutFile dist = load_layout_file(o.dist);
   if (dist.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg/lane/warp bases)", o.dist);
@@ -51,8 +52,7 @@ void one_access(const Options& o) {
   BankModel model;
   if (checked.banks) model.banks = checked.banks;
   // The warp is as wide as the layout's lanes up to 32; a 64-lane wave only when asked for.
-  const int warp_size = o.problem.warp_size ? std::atoi(o.problem.warp_size->c_str()) : 0;
-  if (o.problem.warp_size && warp_size != 32 && warp_size != 64) fail("--warp-size {} is not 32 or 64", *o.problem.warp_size);
+  const int warp_size = checked.warp_size;
   const int lane_bases = dist.layout.in_dim_bits("lane"), lanes = 1 << lane_bases;
   if (lanes > 64)
     fail("{}: the access has {} lane bases, a warp size {} over the 64 lanes of any GPU", o.dist, lane_bases, lanes);

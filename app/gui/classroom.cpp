@@ -159,7 +159,7 @@ Side side_for(LessonAccess access) { return access == LessonAccess::Store ? Side
 
 ProblemSpec state_for_step(const LessonStep& s) {
   ProblemSpec p = s.problem;
-  while (!p.masks.empty() && p.masks.back() == 0) p.masks.pop_back();
+  trim_masks(p.masks);
   return p;
 }
 

@@ -51,7 +51,7 @@ Command toggle_cell(int row_bit, int col_bit, const std::string& row_name, const
             back_to_grid(p);
             if (p.masks.size() <= static_cast<std::size_t>(row_bit)) p.masks.resize(static_cast<std::size_t>(row_bit) + 1, 0);
             p.masks[static_cast<std::size_t>(row_bit)] ^= std::uint32_t{1} << col_bit;
-            while (!p.masks.empty() && p.masks.back() == 0) p.masks.pop_back();
+            trim_masks(p.masks);
           }};
 }
 
@@ -59,7 +59,7 @@ Command set_masks(const std::string& name, std::vector<std::uint32_t> masks) {
   return {name, [masks = std::move(masks)](Session& s) {
             back_to_grid(s.problem);
             s.problem.masks = masks;
-            while (!s.problem.masks.empty() && s.problem.masks.back() == 0) s.problem.masks.pop_back();
+            trim_masks(s.problem.masks);
           }};
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "bits.h"
 #include "swz/error.h"
 
 namespace swz {
@@ -21,8 +22,8 @@ namespace {
 
 using Bases = std::vector<BitVec>;
 
-int log2_of(std::int64_t x) { return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(x))) - 1; }
-int lowest_bit(BitVec v) { return std::countr_zero(v); }
+using kernel_bits::log2_of;
+using kernel_bits::lowest_bit;
 bool contains(const Bases& list, BitVec v) { return std::find(list.begin(), list.end(), v) != list.end(); }
 
 // [SECTION] F2 helpers
@@ -233,8 +234,8 @@ Bases segment_bits(const Bases& bank_src, const Bases& bank_dst, int dim, int le
   return seg;
 }
 
-Scratch build_scratch(const Flat& src, const Flat& dst, int bits, const Bases& vec, const Bases& tile_src,
-                      const Bases& tile_dst, int keep_in_segment = 0) {
+Scratch build_scratch(const Flat& src, const Flat& dst, int bits, const Bases& vec, const Bases& tile_src, const Bases& tile_dst,
+                      int keep_in_segment = 0) {
   const int dim = src.dim;
   const int v = static_cast<int>(vec.size());
   // One row of the 32 banks is 1024 bits.
@@ -545,7 +546,6 @@ TritonTarget triton_target(const std::string& target) {
   }
   return {};
 }
-
 
 TritonConversion triton_convert_layout(const LinearLayout& src, const LinearLayout& dst, int element_bits, const BankModel& model,
                                        const TritonTarget& target) {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <vector>
 
+#include "bits.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
 
@@ -11,8 +12,8 @@ namespace swz {
 
 namespace {
 using Bases = std::vector<BitVec>;
-int log2_of(std::int64_t x) { return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(x))) - 1; }
-int lowest_bit(BitVec v) { return std::countr_zero(v); }
+using kernel_bits::log2_of;
+using kernel_bits::lowest_bit;
 }  // namespace
 
 int triton_warp_exchanges(const LinearLayout& src, const LinearLayout& dst) {

@@ -1,9 +1,9 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
 #include <functional>
-
-#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/layout/factories.h"
@@ -15,8 +15,7 @@ namespace swz {
 
 SharedLayout Problem::layout_for_masks(const std::vector<std::uint32_t>& m) const {
   if (!grid) fail("preset '{}' has no toggle grid (its shared layout is not a row-major tile)", name);
-  if (static_cast<int>(m.size()) > grid->row_bits)
-    fail("{} masks given; the grid has {} row bits", m.size(), grid->row_bits);
+  if (static_cast<int>(m.size()) > grid->row_bits) fail("{} masks given; the grid has {} row bits", m.size(), grid->row_bits);
   for (std::size_t j = 0; j < m.size(); ++j) {
     if (m[j] >> grid->col_bits)
       fail("mask {} (row bit {}) is wider than the {} columns", m[j], j, std::int64_t{1} << grid->col_bits);
@@ -40,8 +39,10 @@ void Problem::set_shared(SharedLayout layout) {
 void Problem::apply_variant(const std::string& variant) {
   for (const auto& v : variants)
     if (v.name == variant) {
-      if (v.masks) set_masks(*v.masks);
-      else set_shared(*v.layout);
+      if (v.masks)
+        set_masks(*v.masks);
+      else
+        set_shared(*v.layout);
       return;
     }
   std::string known;
@@ -72,7 +73,10 @@ std::vector<std::uint32_t> parse_masks(const std::string& text) {
     const char* b = item.data();
     const char* e = item.data() + item.size();
     int base = 10;
-    if (item.size() > 2 && item[0] == '0' && (item[1] == 'x' || item[1] == 'X')) { b += 2; base = 16; }
+    if (item.size() > 2 && item[0] == '0' && (item[1] == 'x' || item[1] == 'X')) {
+      b += 2;
+      base = 16;
+    }
     auto [ptr, ec] = std::from_chars(b, e, v, base);
     if (item.empty() || ec != std::errc() || ptr != e) fail("mask list '{}': '{}' is not a non-negative integer", text, item);
     out.push_back(v);
@@ -81,6 +85,10 @@ std::vector<std::uint32_t> parse_masks(const std::string& text) {
   }
   if (out.size() > 30) fail("mask list '{}' has {} entries; at most 30", text, out.size());
   return out;
+}
+
+void trim_masks(std::vector<std::uint32_t>& masks) {
+  while (!masks.empty() && masks.back() == 0) masks.pop_back();
 }
 
 std::string format_masks(const std::vector<std::uint32_t>& masks) {
@@ -124,8 +132,10 @@ Problem transpose16x32() {
   // As in the seed, every instruction moves one 32-bit element per lane (the solver would widen the writes otherwise).
   Problem p = grid_problem("transpose16x32", "16x32 fp32 transpose through shared memory, one warp (the seed example)", shape, 32,
                            store(a, 32), load(b, 32),
-                           {masks("xor-m", {1, 2, 4, 8}), masks("xor-2m", {2, 4, 8, 16}),
-                            {"padded", std::nullopt, padded(shape, 1)}, {"rotated", std::nullopt, rotated(shape)}});
+                           {masks("xor-m", {1, 2, 4, 8}),
+                            masks("xor-2m", {2, 4, 8, 16}),
+                            {"padded", std::nullopt, padded(shape, 1)},
+                            {"rotated", std::nullopt, rotated(shape)}});
   return p;
 }
 
@@ -135,8 +145,8 @@ Problem toy8x8() {
   auto b = distributed(shape, {{0, 1}, {0, 2}, {0, 4}}, {{1, 0}, {2, 0}, {4, 0}});  // thread t reads (t, r)
   BankModel toy{8, 4, 8};
   // Scalar accesses, one element per thread per cycle, as on the toy GPU.
-  return grid_problem("toy8x8", "toy GPU: 8 banks, 8 threads, 8x8 transpose (swizzle x ^= row)", shape, 32, store(a, 32), load(b, 32),
-                      {masks("xor-row", {1, 2, 4})}, toy);
+  return grid_problem("toy8x8", "toy GPU: 8 banks, 8 threads, 8x8 transpose (swizzle x ^= row)", shape, 32, store(a, 32),
+                      load(b, 32), {masks("xor-row", {1, 2, 4})}, toy);
 }
 
 Problem cute8x8() {
@@ -170,9 +180,10 @@ Problem tma128() {
   const std::vector<std::int64_t> shape{64, 64};
   auto a = vector_copy(shape, 16, 1);
   auto b = ldmatrix(4, false, shape).addresses;
-  Problem p = grid_problem("tma128_fp16", "64x64 fp16 tile: 128-bit row copies in, ldmatrix.x4 out; TMA 128B swizzle", shape, 16,
-                           store(a), Access{b, AccessKind::Load, 4, 0},
-                           {masks("tma-128B", {8, 16, 32}), {"tma-128B-base-0x80", std::nullopt, tma_swizzle(128, shape, 16, 0x80)}});
+  Problem p =
+      grid_problem("tma128_fp16", "64x64 fp16 tile: 128-bit row copies in, ldmatrix.x4 out; TMA 128B swizzle", shape, 16,
+                   store(a), Access{b, AccessKind::Load, 4, 0},
+                   {masks("tma-128B", {8, 16, 32}), {"tma-128B-base-0x80", std::nullopt, tma_swizzle(128, shape, 16, 0x80)}});
   return p;
 }
 
@@ -180,8 +191,8 @@ Problem ldmatrix64() {
   const std::vector<std::int64_t> shape{64, 32};
   auto a = vector_copy(shape, 16, 1);
   auto b = ldmatrix(4, false, shape).addresses;
-  return grid_problem("ldmatrix_a_fp16", "64x32 fp16 mma.sync A tile (64-byte rows) read by ldmatrix.x4; TMA 64B swizzle", shape, 16,
-                      store(a), Access{b, AccessKind::Load, 4, 0}, {masks("tma-64B", {0, 8, 16})});
+  return grid_problem("ldmatrix_a_fp16", "64x32 fp16 mma.sync A tile (64-byte rows) read by ldmatrix.x4; TMA 64B swizzle", shape,
+                      16, store(a), Access{b, AccessKind::Load, 4, 0}, {masks("tma-64B", {0, 8, 16})});
 }
 
 Problem transpose128(int ebits, std::int64_t warps) {
@@ -192,25 +203,28 @@ Problem transpose128(int ebits, std::int64_t warps) {
   auto a = blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape);
   auto b = blocked({v, 1}, {t1, t0}, {1, warps}, {0, 1}, shape);
   const char* type = ebits == 8 ? "fp8" : ebits == 16 ? "fp16" : "fp32";
-  return grid_problem(fmt::format("transpose128_{}_{}w", type, warps),
-                      fmt::format("128x128 {} transpose over {} warps: 128-bit row loads in, 128-bit column reads out", type, warps),
-                      shape, ebits, store(a), load(b), {});
+  return grid_problem(
+      fmt::format("transpose128_{}_{}w", type, warps),
+      fmt::format("128x128 {} transpose over {} warps: 128-bit row loads in, 128-bit column reads out", type, warps), shape,
+      ebits, store(a), load(b), {});
 }
 
 Problem mma_to_blocked() {
   const std::vector<std::int64_t> shape{64, 64};
   auto a = mma_m16n8k16(MmaOperand::C, shape, {2, 2});
   auto b = blocked({1, 8}, {4, 8}, {4, 1}, {1, 0}, shape);
-  return grid_problem("mma_to_blocked_fp16", "64x64 fp16 mma.sync C/D fragments (4 warps) stored, read back as 128-bit blocked rows",
-                      shape, 16, store(a), load(b), {});
+  return grid_problem("mma_to_blocked_fp16",
+                      "64x64 fp16 mma.sync C/D fragments (4 warps) stored, read back as 128-bit blocked rows", shape, 16,
+                      store(a), load(b), {});
 }
 
 Problem blocked_to_mma() {
   const std::vector<std::int64_t> shape{64, 32};
   auto a = blocked({1, 8}, {8, 4}, {4, 1}, {1, 0}, shape);
   auto b = mma_m16n8k16(MmaOperand::A, shape, {4, 1});
-  return grid_problem("blocked_to_mma_a_fp16", "64x32 fp16 blocked global tile stored, read as mma.sync A fragments with LDS (4 warps)",
-                      shape, 16, store(a), load(b), {});
+  return grid_problem("blocked_to_mma_a_fp16",
+                      "64x32 fp16 blocked global tile stored, read as mma.sync A fragments with LDS (4 warps)", shape, 16,
+                      store(a), load(b), {});
 }
 
 struct Entry {

@@ -7,8 +7,8 @@
 #include <charconv>
 
 #include "swz/error.h"
-#include "swz/layout/factories.h"
 #include "swz/io/layout_io.h"
+#include "swz/layout/factories.h"
 
 namespace swz {
 
@@ -321,7 +321,7 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
     if (p.grid) {
       ProblemSpec m = s;
       m.masks = p.masks;
-      while (!m.masks.empty() && m.masks.back() == 0) m.masks.pop_back();
+      trim_masks(m.masks);
       out.push_back(m);
     }
     for (const Variant& v : p.variants) {
@@ -505,7 +505,7 @@ std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::stri
     add("--layout", s.variant);
   } else {
     std::vector<std::uint32_t> masks = s.masks;
-    while (!masks.empty() && masks.back() == 0) masks.pop_back();
+    trim_masks(masks);
     if (!masks.empty()) add("--mask", format_masks(masks));
   }
   return w;

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "swz/sim/bank.h"
 #include "swz/layout/shared.h"
+#include "swz/sim/bank.h"
 
 namespace swz {
 
@@ -67,5 +67,7 @@ inline constexpr const char* kDefaultPreset = "transpose16x32";
 // "2,4,8,16" -> {2, 4, 8, 16}; throws on malformed text.
 std::vector<std::uint32_t> parse_masks(const std::string& text);
 std::string format_masks(const std::vector<std::uint32_t>& masks);
+// Drops trailing zero masks (they fold nothing), so one grid layout has one spelling.
+void trim_masks(std::vector<std::uint32_t>& masks);
 
 }  // namespace swz
