@@ -353,7 +353,9 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
 
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
-  check_keys(j, {"title", "text", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"}, where);
+  check_keys(
+      j, {"title", "text", "notes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims"},
+      where);
   LessonStep s;
   bool have_problem = false;
   if (previous) {
@@ -365,20 +367,37 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   s.title = text_of(j, "title", where);
   if (!j.contains("text")) fail("{}missing 'text'", where);
   const auto& text = j["text"];
-  if (text.is_string()) s.paragraphs.push_back(text.get<std::string>());
+  if (text.is_string())
+    s.paragraphs.push_back(text.get<std::string>());
   else if (text.is_array())
     for (const auto& para : text) {
       if (!para.is_string()) fail("{}'text' must be a string or a list of strings", where);
       s.paragraphs.push_back(para.get<std::string>());
     }
-  else fail("{}'text' must be a string or a list of strings", where);
-  if (s.paragraphs.empty() || std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
+  else
+    fail("{}'text' must be a string or a list of strings", where);
+  if (s.paragraphs.empty() ||
+      std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
     fail("{}'text' is empty", where);
+  if (j.contains("notes")) {  // speaker notes: shown in the presenter view only
+    const auto& notes = j["notes"];
+    if (notes.is_string())
+      s.notes.push_back(notes.get<std::string>());
+    else if (notes.is_array())
+      for (const auto& para : notes) {
+        if (!para.is_string()) fail("{}'notes' must be a string or a list of strings", where);
+        s.notes.push_back(para.get<std::string>());
+      }
+    else
+      fail("{}'notes' must be a string or a list of strings", where);
+  }
 
-  const int layout_keys = static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
+  const int layout_keys =
+      static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));
   if (layout_keys > 1) fail("{}give only one of 'layout', 'masks' and 'shared'", where);
   if (j.contains("problem")) {
-    if (j.contains("preset") || layout_keys) fail("{}'problem' gives the whole problem: leave out 'preset', 'layout', 'masks' and 'shared'", where);
+    if (j.contains("preset") || layout_keys)
+      fail("{}'problem' gives the whole problem: leave out 'preset', 'layout', 'masks' and 'shared'", where);
     s.problem = spec_from_json(j["problem"], where + "'problem.");
     have_problem = true;
     s.step = 0;
