@@ -112,8 +112,10 @@ int next_lesson_index();
 bool open_next_lesson(Workbench& bench);
 // Opens the quiz, as the Classroom menu's Quiz item does.
 void take_quiz(Workbench& bench);
-// True while students should not see the claims: presentation mode or a presenter view is on,
-// and nobody asked for them on this step.
+// True in presentation mode and while a presenter view is open: the card is on a projector.
+bool students_watching();
+// True while students should not see the claims: they are watching and nobody asked for the
+// claims on this step.
 bool claims_hidden();
 // Takes this frame's key presses (platform.h: none is lost): Page Down / Page Up move one step
 // each, F11 toggles full screen. Arrows, Space, Home and End stay the trace's keys.

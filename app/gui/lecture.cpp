@@ -45,10 +45,12 @@ bool open_next_lesson(Workbench& bench) {
 
 void take_quiz(Workbench& /*bench*/) { classroom().quiz_open = true; }
 
-bool claims_hidden() {
+bool students_watching() {
   const Classroom& c = classroom();
-  return (c.presentation || c.presenter_window || c.presenter_in_main) && !c.show_claims;
+  return c.presentation || c.presenter_window || (c.presenter && c.presenter_in_main);
 }
+
+bool claims_hidden() { return students_watching() && !classroom().show_claims; }
 
 void lecture_keys(Workbench& bench) {
   Classroom& c = classroom();

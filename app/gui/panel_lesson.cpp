@@ -108,7 +108,6 @@ struct LessonPanel final : Panel {
     const std::size_t n = claims.size(s);
     if (n == 0) return;
     ImGui::Spacing();
-    const bool hideable = c.presentation || c.presenter_window || c.presenter_in_main;
     if (claims_hidden()) {
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (ImGui::SmallButton(fmt::format("Show claims ({})", n).c_str())) c.show_claims = true;
@@ -118,7 +117,7 @@ struct LessonPanel final : Panel {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     claims.draw(s);
     ctx.probe("lesson.claims", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
-    if (hideable && ImGui::SmallButton("Hide claims")) c.show_claims = false;
+    if (students_watching() && ImGui::SmallButton("Hide claims")) c.show_claims = false;
   }
 
   // Steps about XOR on small tiles (claims "xor_table(R,C)...") show the tile: each

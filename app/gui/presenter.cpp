@@ -157,7 +157,7 @@ void draw_presenter_view(Workbench& bench) {
   ImGui::SameLine();
   if (claims_hidden()) {
     if (ImGui::Button("Show claims on the card")) c.show_claims = true;
-  } else if (c.show_claims) {
+  } else if (students_watching()) {
     if (ImGui::Button("Hide claims on the card")) c.show_claims = false;
   }
   if (same_line_if_fits(ImGui::CalcTextSize("Page Up / Page Down").x)) ImGui::TextDisabled("Page Up / Page Down");

@@ -3,6 +3,7 @@
 #include "presenter.h"
 
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 
 #include <chrono>
 #include <thread>
@@ -220,6 +221,17 @@ TEST_F(LectureTest, PresenterWindowOpensBesideAndClosesAlone) {
   for (std::size_t i = 0; i + 3 < shot.pixels.size(); i += 4)
     if (shot.pixels[i] < 90 && shot.pixels[i + 1] < 90 && shot.pixels[i + 2] < 90) ++dark;
   EXPECT_GT(dark, 2000);
+  // A new UI scale rebuilds the shared fonts: the presenter's window still draws its text.
+  bench_->apply(cmd::set_ui_scale(1.6f));
+  for (int i = 0; i < 3; ++i) {
+    frame();
+    service_presenter(*platform_, *bench_, &shot);
+  }
+  int dark_scaled = 0;
+  for (std::size_t i = 0; i + 3 < shot.pixels.size(); i += 4)
+    if (shot.pixels[i] < 90 && shot.pixels[i + 1] < 90 && shot.pixels[i + 2] < 90) ++dark_scaled;
+  EXPECT_GT(dark_scaled, dark) << "larger text, more ink";
+  bench_->apply(cmd::set_ui_scale(1.0f));
   // Keys pressed in the presenter's window move the lesson too.
   const GLFWkeyfun callback = key_callback(presenter_platform()->window());
   callback(presenter_platform()->window(), GLFW_KEY_PAGE_DOWN, 0, GLFW_PRESS, 0);
@@ -247,6 +259,29 @@ TEST_F(LectureTest, PresenterWindowOpensBesideAndClosesAlone) {
         ++differ;
   EXPECT_EQ(differ, 0);
   EXPECT_TRUE(bench_->probe("lesson.claims").has_value()) << "claims shown again on the card once the presenter view closed";
+}
+
+TEST_F(LectureTest, WithoutASecondWindowThePresenterViewFloatsOverTheWorkbench) {
+  open();
+  const Lesson lesson = load_lesson_file(lessons_dir() / "swizzle-by-hand.json");
+  open_at("swizzle-by-hand", step_with_claims(lesson));
+  Classroom& c = classroom();
+  c.presenter = true;
+  c.presenter_in_main = true;  // what service_presenter() sets when no second window opens
+  frames(2);
+  service_presenter(*platform_, *bench_);
+  frames(2);
+  EXPECT_EQ(presenter_platform(), nullptr);
+  ImGuiWindow* view = ImGui::FindWindowByName("###presenter");
+  ASSERT_NE(view, nullptr);
+  EXPECT_TRUE(view->WasActive);
+  EXPECT_TRUE(bench_->probe("lesson.show_claims").has_value()) << "claims hidden on the card here too";
+  // Its close button turns it off.
+  c.presenter = false;
+  frames(2);
+  service_presenter(*platform_, *bench_);
+  EXPECT_FALSE(c.presenter_in_main);
+  EXPECT_TRUE(bench_->probe("lesson.claims").has_value());
 }
 
 }  // namespace swz::gui::test
