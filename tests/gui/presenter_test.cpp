@@ -239,6 +239,21 @@ TEST_F(LectureTest, PresenterWindowOpensBesideAndClosesAlone) {
   frame();
   EXPECT_EQ(c.step, k);
 
+  // A click in the presenter's window reaches its own ImGui context, not the workbench's.
+  GLFWwindow* pw = presenter_platform()->window();
+  const GLFWmousebuttonfun mouse = glfwSetMouseButtonCallback(pw, nullptr);
+  glfwSetMouseButtonCallback(pw, mouse);
+  ASSERT_NE(mouse, nullptr);
+  mouse(pw, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+  frame();
+  EXPECT_FALSE(ImGui::GetIO().MouseDown[0]) << "the presenter's click went to the workbench";
+  service_presenter(*platform_, *bench_);
+  ImGui::SetCurrentContext(presenter_platform()->imgui_context());
+  const bool presenter_saw_it = ImGui::GetIO().MouseDown[0];
+  platform_->activate();
+  EXPECT_TRUE(presenter_saw_it);
+  mouse(pw, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+
   // Its close button closes it alone; the main window draws as before (its fonts included).
   glfwSetWindowShouldClose(presenter_platform()->window(), GLFW_TRUE);
   frame();
