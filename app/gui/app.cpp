@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "model.h"
 #include "platform.h"
+#include "presenter.h"
 #include "swz/error.h"
 #include "classroom.h"
 #include "workbench.h"
@@ -57,6 +58,10 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_option("--lesson", o.lesson, "Open this lesson (a name from assets/lessons, or a lesson .json file)");
   cli.add_option("--step", o.lesson_step, "Lesson step to open, from 1 (default 1)");
   cli.add_flag("--high-contrast", o.high_contrast, "High-contrast theme for projectors");
+  cli.add_flag("--presentation", o.presentation, "Presentation mode: large text, the card's claims hidden until asked for");
+  cli.add_flag("--fullscreen", o.fullscreen, "Full screen on the monitor the window opens on (F11 toggles)");
+  cli.add_flag("--presenter", o.presenter, "Open the presenter view (notes, claims, next step, clock) in a second window");
+  cli.add_option("--presenter-screenshot", o.presenter_screenshot, "With --presenter: write the presenter window as this PNG and exit");
   cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, quiz, tensor, ...)")
       ->delimiter(',');
   cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
@@ -132,7 +137,19 @@ int run(const LaunchOptions& o) {
   wo.autosave = !o.headless();
   Workbench bench(wo);
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
-  classroom().high_contrast = o.high_contrast;
+  Classroom& room = classroom();
+  room.high_contrast = o.high_contrast;
+  room.fullscreen = o.fullscreen;
+  room.presenter = o.presenter || !o.presenter_screenshot.empty();
+  if (o.presentation) {
+    room.presentation = true;
+    room.scale_before = bench.ui_scale();
+    bench.apply(cmd::set_ui_scale(std::max(kPresentationScale, bench.ui_scale())));
+  }
+  // The presenter's window goes before the main one (it shares its GL objects).
+  struct PresenterGuard {
+    ~PresenterGuard() { close_presenter(); }
+  } presenter_guard;
   for (const std::string& id : o.show) {
     if (id == "quiz") {  // the classroom's quiz card, for a class that starts with it
       classroom().quiz_open = true;
@@ -169,7 +186,8 @@ int run(const LaunchOptions& o) {
   }
 
   using clock = std::chrono::steady_clock;
-  auto frame = [&](bool swap) {
+  PresenterCapture presenter_pixels;
+  auto frame = [&](bool swap, bool capture_presenter = false) {
     // PNGs (captures and --screenshot) are taken from frames without hover highlights or tooltips.
     InjectedInput away;
     const bool capture = bench.capture_due() || o.headless();
@@ -179,9 +197,24 @@ int run(const LaunchOptions& o) {
     platform->render();
     service_capture(*platform, bench);
     if (swap) platform->present();
+    if (platform->fullscreen() != room.fullscreen) platform->set_fullscreen(room.fullscreen);
+    service_presenter(*platform, bench, capture_presenter ? &presenter_pixels : nullptr);
   };
 
   if (o.headless()) {
+    if (!o.presenter_screenshot.empty()) {
+      for (int i = 0; i + 1 < o.frames; ++i) frame(true);
+      frame(true, /*capture_presenter=*/true);
+      if (!room.presenter_window) {
+        std::fprintf(stderr, "swizzle-workbench: error: --presenter-screenshot: no second window opened (%s)\n", bench.error().c_str());
+        return 1;
+      }
+      if (!write_png(o.presenter_screenshot, presenter_pixels.pixels, presenter_pixels.width, presenter_pixels.height, error)) {
+        std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
+        return 1;
+      }
+      std::printf("wrote %s (%dx%d)\n", o.presenter_screenshot.c_str(), presenter_pixels.width, presenter_pixels.height);
+    }
     if (!o.screenshot.empty()) {
       for (int i = 0; i + 1 < o.frames; ++i) frame(true);
       frame(false);

@@ -4,6 +4,7 @@
 //   swizzle-workbench [--preset NAME] [--mask 2,4,8,16] [--layout NAME] [--session FILE]
 //                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
 //                     [--lesson NAME [--step K]] [--high-contrast] [--show export,gpu] [--focus ID]
+//                     [--presentation] [--fullscreen] [--presenter] [--presenter-screenshot out.png]
 #pragma once
 
 #include <optional>
@@ -27,7 +28,12 @@ struct LaunchOptions {
   bool high_contrast = false;         // --high-contrast
   std::vector<std::string> show;      // --show export,gpu: panels or tool windows to show at start
   std::string focus;                  // --focus ID: this panel fills the window
-  bool headless() const { return !screenshot.empty() || bench_frames > 0; }
+
+  bool presentation = false;         // --presentation: large text, claims hidden on the card
+  bool fullscreen = false;           // --fullscreen: on the monitor the window opens on
+  bool presenter = false;            // --presenter: the presenter view in a second window
+  std::string presenter_screenshot;  // --presenter-screenshot PATH: also write the presenter window
+  bool headless() const { return !screenshot.empty() || !presenter_screenshot.empty() || bench_frames > 0; }
 };
 
 // Parses flags. Returns 0 to run, else the exit code (help: 0 with `exit_now`, bad flags: 2)

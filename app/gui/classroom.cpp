@@ -8,13 +8,14 @@
 // [SECTION] High-contrast theme
 #include "classroom.h"
 
-#include <fmt/format.h>
-#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
+#include <fmt/format.h>
+#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
+
+#include "presenter.h"
 #include "swz/error.h"
 #include "swz/teach/lesson_paths.h"
 #include "theme.h"
@@ -149,6 +150,8 @@ bool open_lesson(Workbench& bench, const std::string& name, int step, std::strin
   c.open_lesson = index;
   c.step = step - 1;
   c.lesson_error.clear();
+  c.show_claims = false;
+  if (!c.lecture_started) c.lecture_started = std::chrono::steady_clock::now();
   apply_lesson_step(bench);
   return true;
 }
@@ -348,6 +351,7 @@ void floating(Workbench& bench, Panel& panel, ImVec2 pos, ImVec2 size, bool& ope
 
 void end_of_frame(Workbench& bench) {
   Classroom& c = classroom();
+  lecture_keys(bench);
   const LessonStep* step = c.current_step();
   const std::vector<Highlight> highlights = step ? highlights_of(bench, *step) : std::vector<Highlight>{};
   const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -361,6 +365,14 @@ void end_of_frame(Workbench& bench) {
     if (!open) close_lesson(bench);
   }
   draw_highlights(bench, highlights, card);
+  if (c.presenter && c.presenter_in_main) {  // no second window: the presenter's view floats here
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.04f, display.y * 0.08f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(display.x * 0.5f, display.y * 0.6f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowBgAlpha(1.0f);
+    if (ImGui::Begin("Presenter view###presenter", &c.presenter, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings))
+      draw_presenter_view(bench);
+    ImGui::End();
+  }
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
     const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
@@ -434,6 +446,8 @@ void classroom_menu(Workbench& bench) {
       bench.post(cmd::set_ui_scale(c.presentation ? std::max(kPresentationScale, bench.ui_scale()) : c.scale_before));
     }
     if (ImGui::MenuItem("High-contrast theme", nullptr, c.high_contrast)) c.high_contrast = !c.high_contrast;
+    if (ImGui::MenuItem("Full screen", "F11", c.fullscreen)) c.fullscreen = !c.fullscreen;
+    if (ImGui::MenuItem("Presenter view (second window)", nullptr, c.presenter)) c.presenter = !c.presenter;
     ImGui::EndMenu();
   }
   if (card_shown()) bench.reserve_right(card_width());

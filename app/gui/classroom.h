@@ -11,11 +11,14 @@
 //                       (it also schedules the floating panels and the
 //                       highlight overlay for the end of the frame)
 //   --lesson NAME --step K  ->  open_lesson(bench, NAME, K)
+//   Next / Back, Page Down / Up, the step list, Next lesson, Take the quiz  ->  lecture.cpp
+//   the presenter's view (notes, claims, next step, clock)  ->  presenter.h
 #pragma once
 
 #include <imgui.h>
 #include <imgui_internal.h>  // ImRect
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -59,7 +62,16 @@ struct Classroom {
   bool presentation = false;  // large text (UI scale kPresentationScale)
   float scale_before = 1.0f;  // UI scale to return to when presentation ends
   bool high_contrast = false;
-  bool was_high_contrast = false;  // to restore the light theme once when turned off
+  bool was_high_contrast = false;     // to restore the light theme once when turned off
+
+  // A lecture (lecture.cpp, presenter.h).
+  bool show_claims = false;        // asked for on this step while claims are hidden (claims_hidden())
+  bool fullscreen = false;         // wanted; the program's loop makes the window match (F11)
+  bool presenter = false;          // presenter view wanted (--presenter, Classroom menu)
+  bool presenter_window = false;   // it is open in a second window
+  bool presenter_in_main = false;  // no second window could open: it floats over the workbench
+  std::optional<std::chrono::steady_clock::time_point> lecture_started;  // for the presenter's elapsed time
+
   std::unique_ptr<Panel> lesson_panel, quiz_panel;
   std::optional<ViewBeforeLesson> view_before;  // restored when the lesson closes
 
@@ -101,6 +113,36 @@ void apply_high_contrast_theme();
 
 std::unique_ptr<Panel> make_lesson_panel();
 std::unique_ptr<Panel> make_quiz_panel();
+
+// [SECTION] A lecture's controls (lecture.cpp), shared by the card and the presenter view
+
+// Moves the open lesson to 0-based `step` and applies it, as Next does.
+void go_to_step(Workbench& bench, int step);
+// The lesson after the open one in the Classroom menu's order, -1 at the last.
+int next_lesson_index();
+// Opens that lesson at its first step; false when there is none.
+bool open_next_lesson(Workbench& bench);
+// Opens the quiz, as the Classroom menu's Quiz item does.
+void take_quiz(Workbench& bench);
+// True in presentation mode and while a presenter view is open: the card is on a projector.
+bool students_watching();
+// True while students should not see the claims: they are watching and nobody asked for the
+// claims on this step.
+bool claims_hidden();
+// Takes this frame's key presses (platform.h: none is lost): Page Down / Page Up move one step
+// each, F11 toggles full screen. Arrows, Space, Home and End stay the trace's keys.
+void lecture_keys(Workbench& bench);
+// A combo listing the open lesson's steps; picking one jumps there. True when it jumped.
+// Its items are probes "PROBE.1", "PROBE.2", ... while it is open.
+bool step_combo(Workbench& bench, const char* id, float width, const std::string& probe);
+// The step's claims with a check mark or a cross, checked against the core once per step.
+struct ClaimList {
+  const LessonStep* checked = nullptr;
+  std::vector<ClaimCheck> checks;
+  std::string error;
+  void draw(const LessonStep& step);
+  std::size_t size(const LessonStep& step);
+};
 
 // Where the current step's highlighted targets and the lesson card are on screen (last frame).
 std::vector<ImRect> lesson_highlight_rects(const Workbench& bench);

@@ -1,10 +1,10 @@
-// The Lesson panel: the open lesson's current step, Next / Back, and whether
-// the workbench still shows that step (the learner may play and come back).
+// The Lesson panel: the open lesson's current step, its step list, Next / Back (Next lesson
+// and Take the quiz at the last step), and whether the workbench still shows that step (the
+// learner may play and come back).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
-
-#include <GLFW/glfw3.h>  // key codes only: presenters' remotes send Page Up / Page Down
-#include <fmt/format.h>
 
 #include "classroom.h"
 #include "swz/error.h"
@@ -18,10 +18,7 @@ namespace swz::gui {
 namespace {
 
 struct LessonPanel final : Panel {
-  // The claims of the step last shown, checked against the core once per step.
-  const LessonStep* checked_step = nullptr;
-  std::vector<ClaimCheck> checks;
-  std::string check_error;
+  ClaimList claims;
 
   const char* id() const override { return "lesson"; }
   const char* title() const override { return "Lesson"; }
@@ -39,15 +36,20 @@ struct LessonPanel final : Panel {
     const LessonStep* step = c.current_step();
     if (!lesson || !step) return;
     const int steps = static_cast<int>(lesson->steps.size());
-    check(*step);
+    const bool last = c.step + 1 >= steps;
 
-    // Header: lesson and position, then the step title large.
+    // Header: the step list (jump to any step), the lesson, then the step title large.
+    const ImVec2 sp = ImGui::GetCursorScreenPos();
+    step_combo(ctx.bench, "##steps", ImGui::CalcTextSize("Step 00 of 00").x + ImGui::GetFrameHeight() * 1.6f, "lesson.steps");
+    ctx.probe("lesson.steps", sp, ImGui::GetItemRectMax());
+    ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s  %s  step %d of %d", lesson->title.c_str(), sym("\xc2\xb7", "-"), c.step + 1, steps);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", lesson->title.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PushFont(fonts().heading);
     ImGui::SetWindowFontScale(1.3f);
-    ImGui::TextWrapped("%s", step->title.c_str());
+    ImGui::TextWrapped("%s", pretty_xor(step->title).c_str());
     ImGui::SetWindowFontScale(1.0f);
     ImGui::PopFont();
     ImGui::Separator();
@@ -63,7 +65,7 @@ struct LessonPanel final : Panel {
       ImGui::Spacing();
     }
     xor_tables(ctx, *step);
-    claims_list();
+    claims_or_toggle(ctx, *step);
     ImGui::EndChild();
 
     if (!at_step(ctx, *step)) {
@@ -71,25 +73,32 @@ struct LessonPanel final : Panel {
       same_line_if_fits(button_width("Return to this step"));
       if (ImGui::SmallButton("Return to this step")) apply_lesson_step(ctx.bench);
     }
-    const bool back = ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false);
-    const bool next = ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false);
+    // Page Down / Page Up are taken in lecture_keys(), which loses no press.
     ImGui::BeginDisabled(c.step == 0);
     const ImVec2 bp = ImGui::GetCursorScreenPos();
-    if ((ImGui::Button("< Back") || back) && c.step > 0) go(ctx, c.step - 1);
+    if (ImGui::Button("< Back")) go_to_step(ctx.bench, c.step - 1);
     ctx.probe("lesson.back", bp, ImGui::GetItemRectMax());
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::BeginDisabled(c.step + 1 >= steps);
-    const ImVec2 np = ImGui::GetCursorScreenPos();
-    if ((ImGui::Button("Next >") || next) && c.step + 1 < steps) go(ctx, c.step + 1);
-    ctx.probe("lesson.next", np, ImGui::GetItemRectMax());
-    ImGui::EndDisabled();
-    if (same_line_if_fits(ImGui::CalcTextSize("Page Up / Page Down").x)) ImGui::TextDisabled("Page Up / Page Down");
-  }
-
-  static void go(PanelContext& ctx, int step) {
-    classroom().step = step;
-    apply_lesson_step(ctx.bench);
+    if (!last) {
+      const ImVec2 np = ImGui::GetCursorScreenPos();
+      if (ImGui::Button("Next >")) go_to_step(ctx.bench, c.step + 1);
+      ctx.probe("lesson.next", np, ImGui::GetItemRectMax());
+      if (same_line_if_fits(ImGui::CalcTextSize("Page Up / Page Down").x)) ImGui::TextDisabled("Page Up / Page Down");
+      return;
+    }
+    // The last step: on to the next lesson, or the quiz.
+    if (next_lesson_index() >= 0) {
+      const ImVec2 np = ImGui::GetCursorScreenPos();
+      if (ImGui::Button("Next lesson >")) open_next_lesson(ctx.bench);
+      ctx.probe("lesson.next_lesson", np, ImGui::GetItemRectMax());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", c.lessons[static_cast<std::size_t>(next_lesson_index())].lesson->title.c_str());
+      ImGui::SameLine();
+    }
+    const ImVec2 qp = ImGui::GetCursorScreenPos();
+    if (ImGui::Button("Take the quiz")) take_quiz(ctx.bench);
+    ctx.probe("lesson.quiz", qp, ImGui::GetItemRectMax());
   }
 
   static bool at_step(const PanelContext& ctx, const LessonStep& s) {
@@ -97,16 +106,22 @@ struct LessonPanel final : Panel {
     return session.problem == state_for_step(s) && session.trace.side == side_for(s.access) && session.trace.step == s.step;
   }
 
-  void check(const LessonStep& s) {
-    if (checked_step == &s) return;
-    checked_step = &s;
-    checks.clear();
-    check_error.clear();
-    try {
-      checks = check_claims(s);
-    } catch (const Error& e) {
-      check_error = e.what();
+  // Before a class the claims stay hidden (presentation mode, a presenter view) until asked for.
+  void claims_or_toggle(PanelContext& ctx, const LessonStep& s) {
+    Classroom& c = classroom();
+    const std::size_t n = claims.size(s);
+    if (n == 0) return;
+    ImGui::Spacing();
+    if (claims_hidden()) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::SmallButton(fmt::format("Show claims ({})", n).c_str())) c.show_claims = true;
+      ctx.probe("lesson.show_claims", p, ImGui::GetItemRectMax());
+      return;
     }
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    claims.draw(s);
+    ctx.probe("lesson.claims", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+    if (students_watching() && ImGui::SmallButton("Hide claims")) c.show_claims = false;
   }
 
   // Code as written (math_text.h): the fixed-width font on a light panel, lines and indentation kept.
@@ -171,25 +186,6 @@ struct LessonPanel final : Panel {
       ImGui::Dummy(ImVec2(end.x - o.x, end.y - o.y));
       ImGui::Spacing();
     }
-  }
-
-  void claims_list() const {
-    if (checks.empty() && check_error.empty()) return;
-    ImGui::Spacing();
-    ImGui::TextDisabled("The workbench says:");
-    for (const ClaimCheck& k : checks) {
-      const std::string value = k.actual.is_string() ? k.actual.get<std::string>() : k.actual.dump();
-      if (k.holds) {
-        ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s", sym("\xe2\x9c\x93", "ok"));
-        ImGui::SameLine();
-        ImGui::TextWrapped("%s = %s", k.claim.quantity.c_str(), pretty_xor(value).c_str());
-      } else {
-        ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", sym("\xe2\x9c\x97", "X"));
-        ImGui::SameLine();
-        ImGui::TextWrapped("%s = %s, but the lesson says %s", k.claim.quantity.c_str(), pretty_xor(value).c_str(), k.claim.expected.dump().c_str());
-      }
-    }
-    if (!check_error.empty()) ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", check_error.c_str());
   }
 };
 

@@ -1,17 +1,18 @@
 #include "platform.h"
 
-#include <cmath>
-#include <cstdlib>
-
 #include <GL/gl.h>  // GL 1.1 entry points only (glReadPixels, glFinish, glClear); the backend loads the rest
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
-#include "theme.h"
-#include "swz/io/atomic_file.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 #include "swz/error.h"
+#include "swz/io/atomic_file.h"
+#include "theme.h"
 
 namespace swz::gui {
 
@@ -24,7 +25,51 @@ std::string& last_glfw_error() {
 
 void on_glfw_error(int /*code*/, const char* description) { last_glfw_error() = description ? description : "unknown GLFW error"; }
 
+std::vector<int>& pending_key_presses() {
+  static std::vector<int> presses;
+  return presses;
+}
+
+// GLFW calls these for every window of the process during glfwPollEvents; the backend adds
+// events to the current ImGui context, so each first switches to its own window's ImGui
+// context (only that: the GL context stays the one the frame is drawing with).
+Platform* owner(GLFWwindow* w) { return static_cast<Platform*>(glfwGetWindowUserPointer(w)); }
+struct ContextOf {
+  ImGuiContext* before;
+  explicit ContextOf(GLFWwindow* w) : before(ImGui::GetCurrentContext()) {
+    if (Platform* p = owner(w)) ImGui::SetCurrentContext(p->imgui_context());
+  }
+  ~ContextOf() { ImGui::SetCurrentContext(before); }
+};
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS && key >= 0) pending_key_presses().push_back(key);
+  ContextOf c(w);
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+}
+void on_char(GLFWwindow* w, unsigned int ch) {
+  ContextOf c(w);
+  ImGui_ImplGlfw_CharCallback(w, ch);
+}
+void on_mouse_button(GLFWwindow* w, int button, int action, int mods) {
+  ContextOf c(w);
+  ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);
+}
+void on_scroll(GLFWwindow* w, double dx, double dy) {
+  ContextOf c(w);
+  ImGui_ImplGlfw_ScrollCallback(w, dx, dy);
+}
+void on_focus(GLFWwindow* w, int focused) {
+  ContextOf c(w);
+  ImGui_ImplGlfw_WindowFocusCallback(w, focused);
+}
+void on_cursor_enter(GLFWwindow* w, int entered) {
+  ContextOf c(w);
+  ImGui_ImplGlfw_CursorEnterCallback(w, entered);
+}
+
 }  // namespace
+
+const std::vector<int>& key_presses() { return pending_key_presses(); }
 
 std::string no_display_message(const std::string& detail) {
   return "swizzle-workbench: no display (" + detail +
@@ -63,21 +108,72 @@ std::unique_ptr<Platform> Platform::create(const PlatformOptions& o, std::string
   std::unique_ptr<Platform> p(new Platform());
   p->window_ = w;
   IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
+  p->context_ = ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the session file holds all state; no imgui.ini next to the binary
   io.LogFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(w, true);
   ImGui_ImplOpenGL3_Init("#version 330");
+  p->install_callbacks();
   return p;
 }
 
+std::unique_ptr<Platform> Platform::create_secondary(Platform& main, const PlatformOptions& o, std::string& error) {
+  last_glfw_error().clear();
+  glfwWindowHint(GLFW_VISIBLE, o.visible ? GLFW_TRUE : GLFW_FALSE);
+  GLFWwindow* w = glfwCreateWindow(o.width, o.height, o.title.c_str(), nullptr, main.window_);
+  if (!w) {
+    error =
+        "cannot open a second window (" + (last_glfw_error().empty() ? std::string("unknown reason") : last_glfw_error()) + ")";
+    main.activate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(w);
+  glfwSwapInterval(0);  // the main window's swap paces the loop; waiting twice would halve it
+  std::unique_ptr<Platform> p(new Platform());
+  p->window_ = w;
+  p->main_ = &main;
+  ImGuiIO& main_io = ImGui::GetIO();  // the main context is current here
+  p->context_ = ImGui::CreateContext(main_io.Fonts);
+  ImGui::SetCurrentContext(p->context_);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.LogFilename = nullptr;
+  io.FontDefault = main_io.FontDefault;
+  ImGui_ImplGlfw_InitForOpenGL(w, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+  p->install_callbacks();
+  main.activate();
+  return p;
+}
+
+void Platform::install_callbacks() {
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, on_key);
+  glfwSetCharCallback(window_, on_char);
+  glfwSetMouseButtonCallback(window_, on_mouse_button);
+  glfwSetScrollCallback(window_, on_scroll);
+  glfwSetWindowFocusCallback(window_, on_focus);
+  glfwSetCursorEnterCallback(window_, on_cursor_enter);
+}
+
+void Platform::activate() {
+  ImGui::SetCurrentContext(context_);
+  if (glfwGetCurrentContext() != window_) glfwMakeContextCurrent(window_);
+}
+
 Platform::~Platform() {
-  ImGui_ImplOpenGL3_Shutdown();
+  activate();
+  ImGui_ImplOpenGL3_Shutdown();  // a secondary window's shutdown also clears the shared atlas's texture
   ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
+  ImGui::DestroyContext(context_);
   if (window_) glfwDestroyWindow(window_);
-  glfwTerminate();
+  if (main_) {
+    main_->activate();
+    main_->scale_ = 0.0f;  // rebuild the fonts' texture on the main window's next frame
+  } else {
+    glfwTerminate();
+  }
 }
 
 bool Platform::should_close() const { return glfwWindowShouldClose(window_) != 0; }
@@ -87,6 +183,10 @@ void Platform::set_title(const std::string& title) { glfwSetWindowTitle(window_,
 void Platform::apply_scale(float scale) {
   if (std::fabs(scale - scale_) < 1e-4f) return;
   scale_ = scale;
+  if (main_) {  // the fonts are the main window's; only the style is per context
+    apply_theme(scale);
+    return;
+  }
   load_fonts(std::round(15.0f * scale));
   apply_theme(scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -94,12 +194,15 @@ void Platform::apply_scale(float scale) {
 }
 
 void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
-  glfwPollEvents();
+  activate();
+  if (!main_) glfwPollEvents();
   apply_scale(ui_scale);
+  if (main_) ImGui::GetIO().FontDefault = fonts().ui;  // the shared atlas may have been rebuilt
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   for (int k : injected_keys_) io.KeysDown[k] = false;
+  const std::vector<int> held_before = std::move(injected_keys_);
   injected_keys_.clear();
   if (inject) {
     if (inject->mouse_pos) io.MousePos = *inject->mouse_pos;
@@ -109,6 +212,7 @@ void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
       if (k >= 0 && k < 512) {
         io.KeysDown[k] = true;
         injected_keys_.push_back(k);
+        if (std::find(held_before.begin(), held_before.end(), k) == held_before.end()) pending_key_presses().push_back(k);
       }
     io.KeyCtrl = inject->ctrl;
     io.KeyShift = inject->shift;
@@ -121,7 +225,62 @@ void Platform::render() {
   submit();
 }
 
-void Platform::end_frame() { ImGui::Render(); }
+void Platform::end_frame() {
+  ImGui::Render();
+  if (!main_) pending_key_presses().clear();  // the main window's frame has seen them
+}
+
+// [SECTION] Fullscreen
+
+namespace {
+// The monitor holding most of the window (the primary one when it overlaps none).
+GLFWmonitor* monitor_of(GLFWwindow* window) {
+  if (GLFWmonitor* m = glfwGetWindowMonitor(window)) return m;
+  int wx = 0, wy = 0, ww = 0, wh = 0;
+  glfwGetWindowPos(window, &wx, &wy);
+  glfwGetWindowSize(window, &ww, &wh);
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  GLFWmonitor* best = glfwGetPrimaryMonitor();
+  long best_area = 0;
+  for (int i = 0; i < count; ++i) {
+    const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
+    if (!mode) continue;
+    int mx = 0, my = 0;
+    glfwGetMonitorPos(monitors[i], &mx, &my);
+    const long w = std::max(0, std::min(wx + ww, mx + mode->width) - std::max(wx, mx));
+    const long h = std::max(0, std::min(wy + wh, my + mode->height) - std::max(wy, my));
+    if (w * h > best_area) {
+      best_area = w * h;
+      best = monitors[i];
+    }
+  }
+  return best;
+}
+}  // namespace
+
+bool Platform::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr; }
+
+ImVec2 Platform::monitor_size() const {
+  GLFWmonitor* m = monitor_of(window_);
+  const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+  return mode ? ImVec2(static_cast<float>(mode->width), static_cast<float>(mode->height)) : ImVec2(0, 0);
+}
+
+void Platform::set_fullscreen(bool on) {
+  if (on == fullscreen()) return;
+  if (on) {
+    GLFWmonitor* m = monitor_of(window_);
+    const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+    if (!mode) return;
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], std::max(windowed_[2], 320), std::max(windowed_[3], 240),
+                         0);
+  }
+}
 
 void Platform::submit() {
   int w = 0, h = 0;

@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "platform.h"
+#include "presenter.h"
 #include "workbench.h"
 
 namespace swz::gui::test {
@@ -49,6 +50,7 @@ class GuiTest : public ::testing::Test {
     if (!platform_) GTEST_SKIP() << "no display: " << error;
   }
   void TearDown() override {
+    close_presenter();  // its window shares the fixture window's GL objects
     bench_.reset();
     platform_.reset();
     std::error_code ec;

@@ -297,6 +297,20 @@ TEST(LessonFacts, RotatedRowsSpreadAColumnButNotThePair) {
   EXPECT_FALSE(p.shared.is_linear());
 }
 
+TEST(Lessons, SpeakerNotesAreOptionalAndKeptApartFromTheText) {
+  const nlohmann::json first = {
+      {"title", "Start"}, {"text", "On the card."}, {"preset", "transpose16x32"}, {"notes", "Ask who has seen a bank conflict."}};
+  const nlohmann::json second = {{"title", "Two"}, {"text", "More."}, {"notes", {"First note.", "Second note."}}};
+  const nlohmann::json third = {{"title", "Three"}, {"text", "No notes here."}};
+  const Lesson l =
+      parse_lesson({{"format", kLessonFormat}, {"version", 1}, {"title", "T"}, {"steps", {first, second, third}}}, "t", "t.json");
+  ASSERT_EQ(l.steps.size(), 3u);
+  EXPECT_EQ(l.steps[0].notes, std::vector<std::string>{"Ask who has seen a bank conflict."});
+  EXPECT_EQ(l.steps[0].paragraphs, std::vector<std::string>{"On the card."});
+  EXPECT_EQ(l.steps[1].notes, (std::vector<std::string>{"First note.", "Second note."}));
+  EXPECT_TRUE(l.steps[2].notes.empty());  // notes are not inherited from the step before
+}
+
 // -- malformed lessons --------------------------------------------------------
 
 std::string load_error(const nlohmann::json& j) {
@@ -361,6 +375,9 @@ TEST(LessonErrors, EachProblemIsOneLineNamingFileStepAndCause) {
       {R"j({"title": "S", "text": "x", "view": []})j", "'view' must be an object"},
       {R"j({"title": "S", "text": "x", "highlight": ["somewhere"]})j", "unknown highlight 'somewhere'"},
       {R"j({"title": "S", "text": []})j", "'text' is empty"},
+      {R"j({"title": "S", "text": "x", "notes": 3})j", "bad.json: step 2 (\"S\"): 'notes' must be a string or a list of strings"},
+      {R"j({"title": "S", "text": "x", "notes": ["fine", 4]})j",
+       "bad.json: step 2 (\"S\"): 'notes' must be a string or a list of strings"},
       {R"j({"text": "x"})j", "bad.json: step 2: missing 'title'"},
       {R"j({"title": "S", "text": "x", "shared": "Swizzle<3,2,3> o (16,16):(1,16)"})j",
        "covers a 16x16 tensor but the problem's tensor is 16x32"},

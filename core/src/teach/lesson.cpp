@@ -365,7 +365,8 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
   check_keys(j,
-             {"title", "text", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims", "view"},
+             {"title", "text", "notes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims",
+              "view"},
              where);
   LessonStep s;
   bool have_problem = false;
@@ -391,6 +392,18 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   if (s.paragraphs.empty() ||
       std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
     fail("{}'text' is empty", where);
+  if (j.contains("notes")) {  // speaker notes: shown in the presenter view only
+    const auto& notes = j["notes"];
+    if (notes.is_string())
+      s.notes.push_back(notes.get<std::string>());
+    else if (notes.is_array())
+      for (const auto& para : notes) {
+        if (!para.is_string()) fail("{}'notes' must be a string or a list of strings", where);
+        s.notes.push_back(para.get<std::string>());
+      }
+    else
+      fail("{}'notes' must be a string or a list of strings", where);
+  }
 
   const int layout_keys =
       static_cast<int>(j.contains("layout")) + static_cast<int>(j.contains("masks")) + static_cast<int>(j.contains("shared"));

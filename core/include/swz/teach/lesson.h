@@ -50,6 +50,7 @@ struct LessonClaim {
 struct LessonStep {
   std::string title;
   std::vector<std::string> paragraphs;
+  std::vector<std::string> notes;  // speaker notes for the presenter view (optional; never on the card)
   // The problem on show, resolved by the loader: a "problem" object (any spec: a custom
   // problem, another tile, another bank count), or "preset" with one of "layout", "masks"
   // and "shared" (a layout in CuTe / Triton / MLIR / JSON text), inherited from the step before.

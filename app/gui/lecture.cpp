@@ -1,0 +1,122 @@
+// lecture.cpp: what a teacher does while a lesson runs, the same from the card and from the
+// presenter view: move a step, jump to one, go on to the next lesson or the quiz, show the claims.
+#include <GLFW/glfw3.h>  // key codes only
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "classroom.h"
+#include "platform.h"
+#include "swz/error.h"
+#include "theme.h"
+#include "workbench.h"
+
+namespace swz::gui {
+
+void go_to_step(Workbench& bench, int step) {
+  Classroom& c = classroom();
+  const Lesson* lesson = c.lesson();
+  if (!lesson || step < 0 || step >= static_cast<int>(lesson->steps.size())) return;
+  c.step = step;
+  c.show_claims = false;  // each step's claims stay hidden until asked for again
+  apply_lesson_step(bench);
+}
+
+int next_lesson_index() {
+  const Classroom& c = classroom();
+  if (c.open_lesson < 0) return -1;
+  for (int i = c.open_lesson + 1; i < static_cast<int>(c.lessons.size()); ++i)
+    if (c.lessons[static_cast<std::size_t>(i)].lesson) return i;
+  return -1;
+}
+
+bool open_next_lesson(Workbench& bench) {
+  const int next = next_lesson_index();
+  if (next < 0) return false;
+  const LessonEntry& e = classroom().lessons[static_cast<std::size_t>(next)];
+  std::string error;
+  // By path: a lesson file given on the command line may share its stem with a shipped one.
+  if (!open_lesson(bench, e.path.string(), 1, error)) {
+    bench.show_error(error);
+    return false;
+  }
+  return true;
+}
+
+void take_quiz(Workbench& /*bench*/) { classroom().quiz_open = true; }
+
+bool students_watching() {
+  const Classroom& c = classroom();
+  return c.presentation || c.presenter_window || (c.presenter && c.presenter_in_main);
+}
+
+bool claims_hidden() { return students_watching() && !classroom().show_claims; }
+
+void lecture_keys(Workbench& bench) {
+  Classroom& c = classroom();
+  for (const int key : key_presses()) {
+    if (key == GLFW_KEY_F11) c.fullscreen = !c.fullscreen;
+    if (!c.lesson()) continue;
+    if (key == GLFW_KEY_PAGE_DOWN) go_to_step(bench, c.step + 1);
+    if (key == GLFW_KEY_PAGE_UP) go_to_step(bench, c.step - 1);
+  }
+}
+
+bool step_combo(Workbench& bench, const char* id, float width, const std::string& probe) {
+  Classroom& c = classroom();
+  const Lesson* lesson = c.lesson();
+  if (!lesson) return false;
+  const int steps = static_cast<int>(lesson->steps.size());
+  const std::string preview = fmt::format("Step {} of {}", c.step + 1, steps);
+  ImGui::SetNextItemWidth(width);
+  bool jumped = false;
+  if (ImGui::BeginCombo(id, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (int k = 0; k < steps; ++k) {
+      const std::string label = fmt::format("{}. {}", k + 1, pretty_xor(lesson->steps[static_cast<std::size_t>(k)].title));
+      if (ImGui::Selectable(label.c_str(), k == c.step) && k != c.step) {
+        go_to_step(bench, k);
+        jumped = true;
+      }
+      bench.add_probe(fmt::format("{}.{}", probe, k + 1), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      if (k == c.step) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return jumped;
+}
+
+std::size_t ClaimList::size(const LessonStep& step) {
+  if (checked != &step) {
+    checked = &step;
+    checks.clear();
+    error.clear();
+    try {
+      checks = check_claims(step);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  return checks.size() + (error.empty() ? 0 : 1);
+}
+
+void ClaimList::draw(const LessonStep& step) {
+  if (size(step) == 0) return;
+  ImGui::Spacing();
+  ImGui::TextDisabled("The workbench says:");
+  for (const ClaimCheck& k : checks) {
+    const std::string value = k.actual.is_string() ? k.actual.get<std::string>() : k.actual.dump();
+    if (k.holds) {
+      ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s", sym("\xe2\x9c\x93", "ok"));
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s = %s", k.claim.quantity.c_str(), pretty_xor(value).c_str());
+    } else {
+      ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", sym("\xe2\x9c\x97", "X"));
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s = %s, but the lesson says %s", k.claim.quantity.c_str(), pretty_xor(value).c_str(),
+                         k.claim.expected.dump().c_str());
+    }
+  }
+  if (!error.empty()) ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", error.c_str());
+}
+
+}  // namespace swz::gui
