@@ -396,7 +396,7 @@ QuizParams draw_wavefronts(Random& rng) {
 
 QuizParams draw_fix(Random& rng) {
   const auto& presets = quiz_presets(QuizKind::Fix);
-  for (;;) {
+  for (int draw = 0; draw < 64; ++draw) {
     QuizParams params;
     params.kind = QuizKind::Fix;
     params.preset = presets[rng.below(static_cast<std::uint32_t>(presets.size()))];
@@ -430,11 +430,12 @@ QuizParams draw_fix(Random& rng) {
     rng.shuffle(params.candidates);
     return params;
   }
+  fail("no fix question found in 64 draws");  // every preset drawn has one; a safeguard against a changed preset
 }
 
 QuizParams draw_conflict_free(Random& rng) {
   const auto& presets = quiz_presets(QuizKind::ConflictFree);
-  for (;;) {
+  for (int draw = 0; draw < 64; ++draw) {
     QuizParams params;
     params.kind = QuizKind::ConflictFree;
     params.preset = presets[rng.below(static_cast<std::uint32_t>(presets.size()))];
@@ -458,6 +459,7 @@ QuizParams draw_conflict_free(Random& rng) {
       return params;
     }
   }
+  fail("no conflict-free question found in 64 draws");  // a safeguard against a changed preset
 }
 
 }  // namespace
