@@ -64,6 +64,7 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
   cli.add_option("--presenter-screenshot", o.presenter_screenshot, "With --presenter: write the presenter window as this PNG and exit");
   cli.add_option("--show", o.show, "Show these panels or tool windows at start (comma-separated ids: export, gpu, quiz, tensor, ...)")
       ->delimiter(',');
+  cli.add_option("--quiz-set", o.quiz_set, "Open the quiz on this fixed question set (a .json file or a name in assets/quizzes)");
   cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
   cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
   try {
@@ -97,6 +98,10 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
     if (!o.lesson.empty()) {
       std::string why;
       if (!check_lesson(o.lesson, o.lesson_step, why)) fail("{}", why);
+    }
+    if (!o.quiz_set.empty()) {
+      std::string why;
+      if (!load_quiz_set(o.quiz_set, why)) fail("--quiz-set: {}", why);
     }
   } catch (const Error& e) {
     exit_now = true;
@@ -152,7 +157,7 @@ int run(const LaunchOptions& o) {
   } presenter_guard;
   for (const std::string& id : o.show) {
     if (id == "quiz") {  // the classroom's quiz card, for a class that starts with it
-      classroom().quiz_open = true;
+      if (o.quiz_set.empty()) start_quiz(bench, std::nullopt);
       continue;
     }
     const auto tiles = bench.tile_panels();
@@ -163,6 +168,10 @@ int run(const LaunchOptions& o) {
       return 2;
     }
     bench.apply(cmd::show_panel(id, true));
+  }
+  if (!o.quiz_set.empty() && !open_quiz_set(bench, o.quiz_set, error)) {  // checked above; the file may have changed since
+    std::fprintf(stderr, "swizzle-workbench: error: --quiz-set: %s\n", error.c_str());
+    return 2;
   }
   if (!o.focus.empty()) {
     bench.set_focus(o.focus);

@@ -5,6 +5,7 @@
 //                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
 //                     [--lesson NAME [--step K]] [--high-contrast] [--show export,gpu] [--focus ID]
 //                     [--presentation] [--fullscreen] [--presenter] [--presenter-screenshot out.png]
+//                     [--show quiz [--quiz-set FILE]]
 #pragma once
 
 #include <optional>
@@ -27,6 +28,7 @@ struct LaunchOptions {
   int lesson_step = 1;                // --step K: at its K-th step
   bool high_contrast = false;         // --high-contrast
   std::vector<std::string> show;      // --show export,gpu: panels or tool windows to show at start
+  std::string quiz_set;               // --quiz-set FILE: open the quiz on this fixed set (a .json file or a name)
   std::string focus;                  // --focus ID: this panel fills the window
 
   bool presentation = false;         // --presentation: large text, claims hidden on the card

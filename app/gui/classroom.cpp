@@ -2,6 +2,7 @@
 // panels, the highlight overlay and the high-contrast theme.
 //
 // [SECTION] Lessons on disk
+// [SECTION] The quiz
 // [SECTION] Applying a step
 // [SECTION] Highlights
 // [SECTION] Floating panels and the menu
@@ -153,6 +154,39 @@ bool open_lesson(Workbench& bench, const std::string& name, int step, std::strin
   c.show_claims = false;
   if (!c.lecture_started) c.lecture_started = std::chrono::steady_clock::now();
   apply_lesson_step(bench);
+  return true;
+}
+
+// [SECTION] The quiz
+
+std::optional<QuizSet> load_quiz_set(const std::string& what, std::string& error) {
+  try {
+    return load_quiz_set_file(resolve_quiz_set(what));
+  } catch (const Error& e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
+  (void)bench;  // the quiz changes the workbench only when the learner asks to see a question's problem
+  Classroom& c = classroom();
+  c.quiz_open = true;
+  c.score = {};
+  c.answer.reset();
+  c.set_index = 0;
+  c.set_skipped = 0;
+  c.quiz_set = std::move(set);
+  if (c.quiz_set)
+    c.question = c.quiz_set->questions.front();
+  else
+    c.question.reset();  // the panel draws a random one
+}
+
+bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error) {
+  std::optional<QuizSet> set = load_quiz_set(what, error);
+  if (!set) return false;
+  start_quiz(bench, std::move(set));
   return true;
 }
 
@@ -373,11 +407,14 @@ void end_of_frame(Workbench& bench) {
       draw_presenter_view(bench);
     ImGui::End();
   }
+  if (const auto chosen = c.quiz_dialog.draw()) {
+    std::string error;
+    if (!open_quiz_set(bench, chosen->string(), error)) bench.show_error(error);
+  }
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
-    const ImVec2 size(std::min(display.x * 0.34f, em() * 36.0f), std::min(display.y * 0.5f, em() * 24.0f));
-    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open,
-             0);
+    const ImVec2 size(std::min(display.x * 0.4f, em() * 40.0f), std::min(display.y * 0.7f, em() * 32.0f));
+    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open, false);
   }
 }
 
@@ -438,7 +475,21 @@ void classroom_menu(Workbench& bench) {
     if (c.lessons.empty()) ImGui::TextDisabled("no lesson files found");
     if (ImGui::MenuItem("Reload lesson files")) scan_lessons(c);
     ImGui::Separator();
-    if (ImGui::MenuItem("Quiz", nullptr, c.quiz_open)) c.quiz_open = !c.quiz_open;
+    if (ImGui::MenuItem("Quiz (random questions)", nullptr, c.quiz_open && !c.quiz_set)) {
+      if (c.quiz_open && !c.quiz_set) c.quiz_open = false;
+      else start_quiz(bench, std::nullopt);
+    }
+    std::string why;
+    const auto quizzes = find_quizzes_dir(why);
+    for (const auto& path : quizzes ? lesson_files(*quizzes) : std::vector<std::filesystem::path>{}) {
+      const std::string label = fmt::format("Quiz set: {}", path.stem().string());
+      if (ImGui::MenuItem(label.c_str(), nullptr, c.quiz_open && c.quiz_set && c.quiz_set->name == path.stem().string())) {
+        std::string error;
+        if (!open_quiz_set(bench, path.string(), error)) bench.show_error(error);
+      }
+    }
+    if (ImGui::MenuItem("Open quiz set..."))
+      c.quiz_dialog.open("Open quiz set", false, quizzes ? *quizzes : std::filesystem::current_path());
     ImGui::Separator();
     if (ImGui::MenuItem("Presentation mode (large text)", nullptr, c.presentation)) {
       c.presentation = !c.presentation;

@@ -13,6 +13,7 @@
 //   --lesson NAME --step K  ->  open_lesson(bench, NAME, K)
 //   Next / Back, Page Down / Up, the step list, Next lesson, Take the quiz  ->  lecture.cpp
 //   the presenter's view (notes, claims, next step, clock)  ->  presenter.h
+//   --show quiz [--quiz-set FILE], the end of a lesson  ->  start_quiz(bench, set)
 #pragma once
 
 #include <imgui.h>
@@ -26,9 +27,11 @@
 #include <string>
 #include <vector>
 
+#include "file_dialog.h"
 #include "panel.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/quiz.h"
+#include "swz/teach/quiz_set.h"
 
 namespace swz::gui {
 
@@ -57,10 +60,14 @@ struct Classroom {
   bool quiz_open = false;
   QuizScore score;
   std::optional<QuizQuestion> question;
-  std::optional<int> answer;  // the learner's pick for the current question
+  std::optional<int> answer;          // index into question->choices of the learner's pick
   std::uint64_t next_seed = 1;
-  bool presentation = false;  // large text (UI scale kPresentationScale)
-  float scale_before = 1.0f;  // UI scale to return to when presentation ends
+  std::optional<QuizSet> quiz_set;    // a fixed set: its questions in order, then the final score
+  int set_index = 0;                  // the set's question on show, from 0; == its size: the final score
+  int set_skipped = 0;                // questions of the set passed without an answer
+  FileDialog quiz_dialog;             // Classroom > Open quiz set...
+  bool presentation = false;          // large text (UI scale kPresentationScale)
+  float scale_before = 1.0f;          // UI scale to return to when presentation ends
   bool high_contrast = false;
   bool was_high_contrast = false;     // to restore the light theme once when turned off
 
@@ -104,6 +111,15 @@ void close_lesson(Workbench& bench);
 // The workbench state a lesson step describes.
 ProblemSpec state_for_step(const LessonStep& step);
 Side side_for(LessonAccess access);
+
+// Opens the quiz: a fixed set's questions in order with "question k of N" and a final score,
+// or (nullopt) random questions of every kind. Resets the score.
+void start_quiz(Workbench& bench, std::optional<QuizSet> set);
+// Loads set WHAT (a .json path or a name in the quizzes folder) and starts it; false with the
+// one-line reason in `error` when it does not load.
+bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error);
+// The same load without a workbench (for flags checked before any window opens).
+std::optional<QuizSet> load_quiz_set(const std::string& what, std::string& error);
 
 // The Classroom menu; call inside the main menu bar every frame.
 void classroom_menu(Workbench& bench);

@@ -1,8 +1,10 @@
-// The Quiz panel: a random swizzle and access, "how many wavefronts?", then the
-// simulator's answer and the subspace intersection that explains it.
-#include <chrono>
-
+// The Quiz panel: one multiple-choice question (any kind: wavefronts, fix,
+// conflict-free, swizzle, tma), the core's answer and explanation after the pick,
+// and the question's problem on the workbench on request. Random questions, or a
+// fixed set in order with "question k of N" and a final score.
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "classroom.h"
 #include "swz/error.h"
@@ -19,73 +21,115 @@ struct QuizPanel final : Panel {
 
   void draw(PanelContext& ctx) override {
     Classroom& c = classroom();
-    if (!c.question) new_question(c);
-    if (!c.question) return;
-    const QuizQuestion& q = *c.question;
-    const bool read = q.access == LessonAccess::Read;
-
-    ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)", c.score.correct, c.score.asked, sym("\xc2\xb7", "-"), c.score.streak,
-                        c.score.best_streak);
-    ImGui::Separator();
-    const Problem p = make_preset(q.preset);
-    ImGui::TextWrapped("%s", p.description.c_str());
-    ImGui::Text("Masks (row bit 0 first): %s", format_masks(q.masks).c_str());
-    for (std::size_t j = 0; j < q.masks.size(); ++j) {
-      if (!q.masks[j]) continue;
-      std::string cols;
-      for (int b = 0; b < 32; ++b)
-        if (q.masks[j] >> b & 1u) cols += fmt::format("{}n{}", cols.empty() ? "" : ", ", b);
-      ImGui::BulletText("m%zu folds into %s", j, cols.c_str());
+    if (c.quiz_set && c.set_index >= static_cast<int>(c.quiz_set->questions.size())) {
+      final_score(ctx, c);
+      return;
     }
+    if (!c.question) new_question(c);
+    if (!c.question) {
+      ImGui::TextColored(verdict_color_vec(Verdict::Severe), "No question could be drawn.");
+      return;
+    }
+    const QuizQuestion& q = *c.question;
+
+    if (c.quiz_set) {
+      ImGui::TextWrapped("%s", c.quiz_set->title.c_str());
+      ImGui::TextDisabled("Question %d of %zu  %s  score %d / %d", c.set_index + 1, c.quiz_set->questions.size(),
+                          sym("\xc2\xb7", "-"), c.score.correct, c.score.asked);
+    } else {
+      ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)  %s  %s", c.score.correct, c.score.asked, sym("\xc2\xb7", "-"),
+                          c.score.streak, c.score.best_streak, sym("\xc2\xb7", "-"), quiz_kind_name(q.kind));
+    }
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", pretty_xor(q.context).c_str());
+    for (const std::string& d : q.details) ImGui::TextDisabled("%s", pretty_xor(d).c_str());
     ImGui::PushFont(fonts().heading);
-    ImGui::TextWrapped("How many wavefronts does the worst instruction of the %s take?", read ? "read (B)" : "store (A)");
+    ImGui::TextWrapped("%s", q.prompt.c_str());
     ImGui::PopFont();
 
+    // One choice a line: mask sets and mode names are too wide to sit side by side.
+    const float width = std::max(em() * 12.0f, ImGui::GetContentRegionAvail().x);
     for (std::size_t i = 0; i < q.choices.size(); ++i) {
-      const int choice = q.choices[i];
-      if (i > 0) ImGui::SameLine();
-      const bool picked = c.answer && *c.answer == choice;
-      const bool right = choice == q.wavefronts;
+      const int index = static_cast<int>(i);
+      const bool picked = c.answer && *c.answer == index;
+      const bool right = index == q.answer;
       // Answering sets c.answer in the middle of the loop: pop exactly what this frame pushed.
       const bool colored = c.answer.has_value();
       if (colored) {
-        const ImVec4 color = right ? verdict_color_vec(Verdict::Ideal) : picked ? verdict_color_vec(Verdict::Severe) : ImGui::GetStyle().Colors[ImGuiCol_Button];
+        const ImVec4 color = right    ? verdict_color_vec(Verdict::Ideal)
+                             : picked ? verdict_color_vec(Verdict::Severe)
+                                      : ImGui::GetStyle().Colors[ImGuiCol_Button];
         ImGui::PushStyleColor(ImGuiCol_Button, color);
       }
       const ImVec2 pos = ImGui::GetCursorScreenPos();
-      const std::string label = fmt::format("{}##choice{}", choice, i);
-      if (ImGui::Button(label.c_str(), ImVec2(em() * 3.0f, 0)) && !c.answer) {
-        c.answer = choice;
+      const std::string label = fmt::format("{}) {}##choice{}", static_cast<char>('a' + i), q.choices[i], i);
+      if (ImGui::Button(label.c_str(), ImVec2(width, 0)) && !c.answer) {
+        c.answer = index;
         c.score.record(right);
       }
-      ctx.probe(fmt::format("quiz.choice.{}", choice), pos, ImGui::GetItemRectMax());
+      ctx.probe(fmt::format("quiz.choice.{}", i), pos, ImGui::GetItemRectMax());
       if (colored) ImGui::PopStyleColor();
     }
 
     // Next / Show sit right under the choices, so they never scroll out of reach below the explanation.
     ImGui::Spacing();
     const ImVec2 np = ImGui::GetCursorScreenPos();
-    if (ImGui::Button(c.answer ? "Next question" : "Skip")) {
+    const bool last = c.quiz_set && c.set_index + 1 == static_cast<int>(c.quiz_set->questions.size());
+    if (ImGui::Button(!c.answer ? "Skip" : last ? "See the score" : "Next question")) {
+      if (!c.answer && c.quiz_set) ++c.set_skipped;
       new_question(c);
       return;
     }
     ctx.probe("quiz.next", np, ImGui::GetItemRectMax());
     if (c.answer) {
-      ImGui::SameLine();
-      if (ImGui::Button("Show on the workbench")) show(ctx, q);
-      const bool right = *c.answer == q.wavefronts;
+      if (q.problem) {
+        ImGui::SameLine();
+        const ImVec2 sp = ImGui::GetCursorScreenPos();
+        if (ImGui::Button("Show on the workbench")) show(ctx, q);
+        ctx.probe("quiz.show", sp, ImGui::GetItemRectMax());
+      }
+      const bool right = *c.answer == q.answer;
       ImGui::TextColored(verdict_color_vec(right ? Verdict::Ideal : Verdict::Severe), "%s", right ? "Right." : "Not quite.");
       ImGui::SameLine();
-      ImGui::Text("The simulator says: %s.", q.verdict.c_str());
+      ImGui::TextWrapped("The answer: %s", q.right_choice().c_str());
       ImGui::TextWrapped("%s", pretty_xor(q.explanation).c_str());
-      if (q.lemma_applies) {
-        ImGui::TextDisabled("M_Seg: %s", pretty_xor(fmt::format("{}", fmt::join(q.segment_basis, ", "))).c_str());
-        ImGui::TextDisabled("%s: %s", read ? "B_Thr" : "A_Thr", pretty_xor(fmt::format("{}", fmt::join(q.thread_basis, ", "))).c_str());
-      }
     }
   }
 
+  static void final_score(PanelContext& ctx, Classroom& c) {
+    const QuizSet& set = *c.quiz_set;
+    ImGui::TextWrapped("%s", set.title.c_str());
+    ImGui::Separator();
+    ImGui::PushFont(fonts().heading);
+    ImGui::Text("Score: %d of %zu", c.score.correct, set.questions.size());
+    ImGui::PopFont();
+    ImGui::Text("%d answered, %d right, %d skipped; best streak %d.", c.score.asked, c.score.correct, c.set_skipped,
+                c.score.best_streak);
+    const ImVec2 rp = ImGui::GetCursorScreenPos();
+    if (ImGui::Button("Start the set again")) {
+      start_quiz(ctx.bench, c.quiz_set);
+      return;
+    }
+    ctx.probe("quiz.restart", rp, ImGui::GetItemRectMax());
+    ImGui::SameLine();
+    const ImVec2 qp = ImGui::GetCursorScreenPos();
+    if (ImGui::Button("Random questions")) {
+      start_quiz(ctx.bench, std::nullopt);
+      return;
+    }
+    ctx.probe("quiz.random", qp, ImGui::GetItemRectMax());
+  }
+
   static void new_question(Classroom& c) {
+    c.answer.reset();
+    if (c.quiz_set) {
+      if (c.question) ++c.set_index;  // past the one on show
+      if (c.set_index < static_cast<int>(c.quiz_set->questions.size()))
+        c.question = c.quiz_set->questions[static_cast<std::size_t>(c.set_index)];
+      else
+        c.question.reset();
+      return;
+    }
     if (c.next_seed == 1)  // a different first question each run
       c.next_seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 2u;
     try {
@@ -93,18 +137,16 @@ struct QuizPanel final : Panel {
     } catch (const Error&) {
       c.question.reset();
     }
-    c.answer.reset();
   }
 
   static void show(PanelContext& ctx, const QuizQuestion& q) {
-    ProblemSpec state;
-    state.preset = q.preset;
-    state.masks = q.masks;
+    ProblemSpec state = *q.problem;
     while (!state.masks.empty() && state.masks.back() == 0) state.masks.pop_back();
-    const Side side = side_for(q.access);
+    const Side side = side_for(q.show_access);
     ctx.post({"Quiz question", [state, side](Session& s) {
                 s.problem = state;
                 s.trace.side = side;
+                s.trace.step = 0;
                 s.trace.playing = false;
               }});
   }

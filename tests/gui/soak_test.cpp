@@ -3,6 +3,8 @@
 // undo, redo), frames drawn as they go. After every action the workbench's verdicts
 // (what the Trace and Algebra panels show) must equal what the core computes on its
 // own from the same session, and memory must not grow without bound.
+// Then the quiz's soak: 1,000 random answers by click over every kind and the shipped
+// sets, reporting what it reached.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,8 +12,10 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 
+#include "classroom.h"
 #include "gui_fixture.h"
 #include "swz/sim/analysis.h"
 #include "swz/sim/bank.h"
@@ -212,6 +216,117 @@ TEST_F(GuiTest, SoakRandomActionsAgreeWithTheCoreAndDoNotLeak) {
   // A leak check, not a timing one: the working set after the warm-up stays put.
   EXPECT_LT(end.now_kib, start.now_kib + 64 * 1024);
   EXPECT_LT(end.peak_kib, start.peak_kib + 64 * 1024);
+}
+
+}  // namespace swz::gui::test
+
+namespace swz::gui::test {
+
+// 1,000 random quiz answers by real clicks (a tenth under the sanitizers), random questions
+// of every kind and the shipped sets: a random choice, sometimes a second click, sometimes Skip
+// before answering, sometimes the reveal's problem on the workbench; the score must follow every click.
+TEST_F(GuiTest, QuizSoakOfRandomAnswers) {
+#if defined(SWZ_SOAK_ACTIONS) && SWZ_SOAK_ACTIONS < 10000
+  const int answers = 100;
+#else
+  const int answers = 1000;
+#endif
+  // A smaller window than the fixture's: the software rasterizer's time per frame goes with the pixels.
+  std::string error;
+  if (!reopen(1024, 720, error)) GTEST_SKIP() << "no display: " << error;
+  Workbench& b = open();
+  Classroom& c = classroom();
+  // A click in three frames (press and release over the button, then one frame with the mouse
+  // away that draws what the click changed): the soak's clicks are many.
+  auto click = [this, &b](const std::string& probe_id) {
+    const auto p = b.probe(probe_id);
+    ASSERT_TRUE(p.has_value()) << "no probe " << probe_id;
+    InjectedInput in;
+    in.mouse_pos = p->center();
+    in.mouse_down[0] = true;
+    frame(&in);
+    in.mouse_down[0] = false;
+    frame(&in);
+    in.mouse_pos = ImVec2(-1000, -1000);
+    frame(&in);
+  };
+  c.next_seed = 20261123;
+  start_quiz(b, std::nullopt);
+  frames(3);
+  std::mt19937 rng(20261123);
+  int asked = 0, right = 0, skipped = 0, second_clicks = 0, shown = 0, sets_started = 0, sets_finished = 0, set_answers = 0;
+  int by_kind[kQuizKinds] = {};
+  std::set<std::string> presets, prompts;
+  std::set<int> picked_positions;
+  int asked_before = 0, right_before = 0;  // the score counts from the last start_quiz
+  while (asked < answers) {
+    if (c.quiz_set && c.set_index >= static_cast<int>(c.quiz_set->questions.size())) {  // a set's final score
+      ++sets_finished;
+      ASSERT_TRUE(b.probe("quiz.random").has_value());
+      asked_before = asked;
+      right_before = right;
+      click(rng() % 2 ? "quiz.random" : "quiz.restart");
+      continue;
+    }
+    if (rng() % 150 == 0) {  // start a shipped set
+      ASSERT_TRUE(open_quiz_set(b, rng() % 2 ? "first-class" : "tma-and-cute", error)) << error;
+      ++sets_started;
+      asked_before = asked;
+      right_before = right;
+      frames(1);
+    }
+    ASSERT_TRUE(c.question.has_value());
+    const QuizQuestion q = *c.question;
+    prompts.insert(q.prompt);
+    if (q.problem) presets.insert(q.problem->preset);
+    if (rng() % 10 == 0) {  // skip without answering
+      click("quiz.next");
+      ++skipped;
+      ASSERT_EQ(c.score.asked, asked - asked_before);
+      continue;
+    }
+    const auto at = static_cast<int>(rng() % q.choices.size());
+    picked_positions.insert(at);
+    click("quiz.choice." + std::to_string(at));
+    ASSERT_TRUE(c.answer.has_value()) << q.prompt;
+    ++asked;
+    ++by_kind[static_cast<int>(q.kind)];
+    set_answers += c.quiz_set ? 1 : 0;
+    right += at == q.answer ? 1 : 0;
+    if (rng() % 4 == 0) {
+      click("quiz.choice." + std::to_string(rng() % q.choices.size()));
+      ++second_clicks;
+    }
+    if (q.problem && rng() % 8 == 0) {
+      click("quiz.show");
+      frame();
+      ASSERT_EQ(b.session().problem.preset, q.problem->preset) << q.prompt;
+      ++shown;
+      b.apply(cmd::select_preset(kDefaultPreset));  // back to the small default, so the soak's frames stay cheap
+    }
+    ASSERT_EQ(c.score.asked, asked - asked_before);
+    ASSERT_EQ(c.score.correct, right - right_before);
+    click("quiz.next");
+  }
+  std::printf(
+      "quiz soak: %d answers (%d right, %d wrong), %d skipped, %d clicks after answering, %d problems shown, %zu distinct "
+      "questions\n",
+      asked, right, asked - right, skipped, second_clicks, shown, prompts.size());
+  std::printf("quiz soak: answers by kind:");
+  for (int k = 0; k < kQuizKinds; ++k) std::printf(" %s %d", quiz_kind_name(static_cast<QuizKind>(k)), by_kind[k]);
+  std::printf("; %d in sets (%d started, %d finished); %zu presets shown after the reveal; choice positions %zu\n", set_answers,
+              sets_started, sets_finished, presets.size(), picked_positions.size());
+  for (int k = 0; k < kQuizKinds; ++k)
+    EXPECT_GT(by_kind[k], 0) << "the soak never answered a " << quiz_kind_name(static_cast<QuizKind>(k)) << " question";
+  EXPECT_GT(right, 0);
+  EXPECT_GT(asked - right, 0);
+  EXPECT_GT(skipped, 0);
+  EXPECT_GT(second_clicks, 0);
+  EXPECT_GT(shown, 0);
+  EXPECT_GT(set_answers, 0);
+  EXPECT_GT(sets_finished, 0);
+  EXPECT_GE(presets.size(), 4u);
+  c.quiz_open = false;
 }
 
 }  // namespace swz::gui::test

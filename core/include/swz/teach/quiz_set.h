@@ -1,0 +1,45 @@
+// quiz_set.h: a fixed set of quiz questions a teacher chooses, so the whole room
+// sees the same ones (format: assets/quizzes/README.md).
+//
+// A set file lists questions by their parameters (kind, preset, masks, access,
+// Swizzle<B,M,S> and offset, TMA mode, ...) or by seed; the core builds each one
+// and computes its answer. Loading checks everything and stops at the first
+// problem with one line naming the file, the question and the key:
+//
+//   my-quiz.json: question 3 (fix): choices: 2 of them make the read (B) conflict-free (...); exactly one must
+//
+// Sets are found beside the lessons: the quizzes folder next to the lesson folder
+// that find_lessons_dir() finds (assets/quizzes in the source tree,
+// share/swizzle-workbench/quizzes in an installed copy).
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "swz/teach/quiz.h"
+
+namespace swz {
+
+struct QuizSet {
+  std::string name;  // file stem
+  std::string title;
+  std::string summary;
+  std::vector<QuizQuestion> questions;
+};
+
+// `origin` names the file in messages.
+QuizSet parse_quiz_set(const nlohmann::json& j, const std::string& name, const std::string& origin);
+QuizSet load_quiz_set_file(const std::filesystem::path& path);
+
+// The folder of shipped sets, beside the lesson folder; nullopt with `why` when there is none.
+std::optional<std::filesystem::path> find_quizzes_dir(std::string& why);
+// A set: a path to a .json file, or a name in the quizzes folder. Throws naming the known sets.
+std::filesystem::path resolve_quiz_set(const std::string& what);
+
+// The questions of a set as JSON (the answer key: prompt, choices, the right one, explanation).
+nlohmann::json to_json(const QuizQuestion& q);
+
+}  // namespace swz
