@@ -138,7 +138,7 @@ void go_to_step(Workbench& bench, int step);
 int next_lesson_index();
 // Opens that lesson at its first step; false when there is none.
 bool open_next_lesson(Workbench& bench);
-// Opens the quiz, as the Classroom menu's Quiz item does.
+// Opens the quiz: the lesson's own set when it names one ("quiz"), else random questions.
 void take_quiz(Workbench& bench);
 // True in presentation mode and while a presenter view is open: the card is on a projector.
 bool students_watching();

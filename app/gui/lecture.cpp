@@ -43,7 +43,15 @@ bool open_next_lesson(Workbench& bench) {
   return true;
 }
 
-void take_quiz(Workbench& /*bench*/) { classroom().quiz_open = true; }
+void take_quiz(Workbench& bench) {
+  const Lesson* l = classroom().lesson();
+  if (!l || l->quiz.empty()) {
+    start_quiz(bench, std::nullopt);
+    return;
+  }
+  std::string error;
+  if (!open_quiz_set(bench, l->quiz, error)) bench.show_error(error);
+}
 
 bool students_watching() {
   const Classroom& c = classroom();

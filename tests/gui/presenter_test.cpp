@@ -194,6 +194,10 @@ TEST_F(LectureTest, LastStepOffersTheNextLessonAndTheQuiz) {
   EXPECT_FALSE(c.quiz_open);
   click("lesson.quiz");
   EXPECT_TRUE(c.quiz_open);
+  // The lesson names its quiz set: the whole room gets that set's questions.
+  ASSERT_FALSE(final_lesson.quiz.empty());
+  ASSERT_TRUE(c.quiz_set.has_value());
+  EXPECT_EQ(c.quiz_set->name, final_lesson.quiz);
 }
 
 TEST_F(LectureTest, PresenterWindowOpensBesideAndClosesAlone) {

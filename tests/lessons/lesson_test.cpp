@@ -171,6 +171,24 @@ TEST(Lessons, ClaimsCompareBasesAsSets) {
   EXPECT_EQ(checks[1].actual, 1);
 }
 
+TEST(Lessons, ALessonNamesAQuizSetThatMustLoad) {
+  nlohmann::json j = {{"format", kLessonFormat},
+                      {"version", 1},
+                      {"title", "T"},
+                      {"quiz", "first-class"},
+                      {"steps", {{{"title", "A"}, {"text", "x"}, {"preset", "transpose16x32"}}}}};
+  EXPECT_EQ(parse_lesson(j, "q", "q.json").quiz, "first-class");
+  j["quiz"] = "no-such-set";
+  try {
+    parse_lesson(j, "q", "q.json");
+    FAIL() << "loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("q.json: 'quiz': "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no-such-set"), std::string::npos) << e.what();
+  }
+  for (const auto& path : lesson_files(kLessons)) EXPECT_FALSE(load_lesson_file(path).quiz.empty()) << path;
+}
+
 TEST(Lessons, AStepViewIsParsedAndLaterStepsInheritIt) {
   const nlohmann::json j = {{"format", kLessonFormat},
                             {"version", 1},

@@ -15,6 +15,7 @@
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "swz/teach/quiz_set.h"
 #include "lesson_facts.h"
 
 namespace swz {
@@ -491,7 +492,7 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
 Lesson parse_lesson(const nlohmann::json& j, const std::string& name, const std::string& origin) {
   const std::string top = origin + ": ";
   if (!j.is_object()) fail("{}a lesson is a JSON object", top);
-  check_keys(j, {"format", "version", "title", "summary", "order", "steps"}, top);
+  check_keys(j, {"format", "version", "title", "summary", "order", "quiz", "steps"}, top);
   if (!j.contains("format") || j["format"] != kLessonFormat) fail("{}'format' must be \"{}\"", top, kLessonFormat);
   if (!j.contains("version") || j["version"] != kLessonVersion) fail("{}'version' must be {}", top, kLessonVersion);
   Lesson l;
@@ -499,6 +500,14 @@ Lesson parse_lesson(const nlohmann::json& j, const std::string& name, const std:
   l.title = text_of(j, "title", top);
   if (j.contains("summary")) l.summary = text_of(j, "summary", top);
   if (j.contains("order")) l.order = int_of(j["order"], "order", top);
+  if (j.contains("quiz")) {  // the set must load now, not in front of the class
+    l.quiz = text_of(j, "quiz", top);
+    try {
+      (void)load_quiz_set_file(resolve_quiz_set(l.quiz));
+    } catch (const Error& e) {
+      fail("{}'quiz': {}", top, e.what());
+    }
+  }
   if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty()) fail("{}'steps' must be a non-empty list", top);
   const auto& steps = j["steps"];
   for (std::size_t i = 0; i < steps.size(); ++i) {

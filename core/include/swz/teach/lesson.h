@@ -66,6 +66,7 @@ struct Lesson {
   std::string name;  // the file's stem: what --lesson NAME selects
   std::string title;
   std::string summary;
+  std::string quiz;  // a quiz set (name in the quiz folder, or a file) offered at the last step; "" none
   int order = 100;  // lessons list in (order, name) order
   std::vector<LessonStep> steps;
 };
