@@ -9,8 +9,8 @@
 
 #include "swz/error.h"
 #include "swz/export/export.h"
-#include "swz/layout/factories.h"
 #include "swz/io/layout_io.h"
+#include "swz/layout/factories.h"
 
 namespace swz {
 namespace {
@@ -128,6 +128,22 @@ TEST(ProblemSpec, JsonRefusesUnknownKeysAndWrongTypesNamingTheKey) {
   j["masks"] = nlohmann::json::array();
   j["writer"] = {{"origin", "x"}, {"layout", {{"offset_bases", {{0, 1}}}, {"shape", {1, 2}}}}};
   EXPECT_NE(error_of([&] { spec_from_json(j, "p.json: '"); }).find("'writer' must be a distributed layout"), std::string::npos);
+}
+
+// A wrong type says what was given, not only what was expected.
+TEST(ProblemSpec, WrongTypesSayWhatWasGiven) {
+  const auto error = [](const char* key, const nlohmann::json& value) {
+    nlohmann::json j = to_json(ProblemSpec{});
+    j[key] = value;
+    return error_of([&] { spec_from_json(j, "p.json: '"); });
+  };
+  EXPECT_NE(error("banks", "16").find("'banks' must be a whole number from 0 to 1024, not the string \"16\""), std::string::npos);
+  EXPECT_NE(error("banks", 2048).find("not the number 2048"), std::string::npos);
+  EXPECT_NE(error("shape", "16x32").find("'shape' must be a list of whole numbers from 0 to 1024, not the string \"16x32\""),
+            std::string::npos);
+  EXPECT_NE(error("masks", {1, true}).find("one item is true"), std::string::npos);
+  EXPECT_NE(error("preset", 5).find("'preset' must be a string, not the number 5"), std::string::npos);
+  EXPECT_NE(error("writer", {1, 2}).find("not a list of 2 items"), std::string::npos);
 }
 
 TEST(ProblemSpec, ErrorsNameTheFieldAndItsFlag) {

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "swz/error.h"
+#include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
 #include "swz/layout/factories.h"
 
@@ -136,24 +137,24 @@ struct JsonFields {
   }
   void get(const char* key, std::string& out) const {
     if (const json* v = find(key)) {
-      if (!v->is_string()) bad(key, "must be a string");
+      if (!v->is_string()) bad(key, "must be a string, not " + describe_json_value(*v));
       out = v->get<std::string>();
     }
   }
   void get(const char* key, int& out) const {
     if (const json* v = find(key)) {
       if (!v->is_number_integer() || v->get<std::int64_t>() < 0 || v->get<std::int64_t>() > 1024)
-        bad(key, "must be a whole number from 0 to 1024");
+        bad(key, "must be a whole number from 0 to 1024, not " + describe_json_value(*v));
       out = v->get<int>();
     }
   }
   template <class T>
   void list(const char* key, std::vector<T>& out, std::uint64_t most) const {
     if (const json* v = find(key)) {
-      if (!v->is_array()) bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
+      if (!v->is_array()) bad(key, fmt::format("must be a list of whole numbers from 0 to {}, not {}", most, describe_json_value(*v)));
       for (const auto& x : *v) {
         if (!x.is_number_integer() || x.get<std::int64_t>() < 0 || x.get<std::uint64_t>() > most)
-          bad(key, fmt::format("must be a list of whole numbers from 0 to {}", most));
+          bad(key, fmt::format("must be a list of whole numbers from 0 to {}; one item is {}", most, describe_json_value(x)));
         out.push_back(static_cast<T>(x.get<std::uint64_t>()));
       }
     }
@@ -161,7 +162,8 @@ struct JsonFields {
   std::optional<SpecLayout> layout(const char* key, bool shared) const {
     const json* v = find(key);
     if (!v) return std::nullopt;
-    if (!v->is_object() || !v->contains("layout")) bad(key, "must be an object with 'origin' and 'layout'");
+    if (!v->is_object() || !v->contains("layout"))
+      bad(key, "must be an object with 'origin' and 'layout', not " + describe_json_value(*v));
     for (auto it = v->begin(); it != v->end(); ++it)
       if (it.key() != "origin" && it.key() != "layout")
         bad(key, fmt::format("has an unknown key '{}' (known: origin, layout)", it.key()));

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "swz/error.h"
+#include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
 #include "swz/teach/quiz_set.h"
 #include "lesson_facts.h"
@@ -272,7 +273,7 @@ std::string text_of(const nlohmann::json& j, const char* key, const std::string&
 }
 
 int int_of(const nlohmann::json& v, const char* key, const std::string& where) {
-  if (!v.is_number_integer()) fail("{}'{}' must be an integer, not {}", where, key, type_name(v));
+  if (!v.is_number_integer()) fail("{}'{}' must be an integer, not {}", where, key, describe_json_value(v));
   // Checked before narrowing: 4294967296 is not step 0.
   if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 1000000u
                              : (v.get<std::int64_t>() < -1000000 || v.get<std::int64_t>() > 1000000))
