@@ -47,11 +47,7 @@ struct LessonPanel final : Panel {
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", lesson->title.c_str());
     ImGui::PopTextWrapPos();
-    ImGui::PushFont(fonts().heading);
-    ImGui::SetWindowFontScale(1.3f);
-    ImGui::TextWrapped("%s", pretty_xor(step->title).c_str());
-    ImGui::SetWindowFontScale(1.0f);
-    ImGui::PopFont();
+    step_title(step->title);
     ImGui::Separator();
 
     // Navigation stays at the bottom; the text scrolls above it.
@@ -163,7 +159,8 @@ struct LessonPanel final : Panel {
       const float label = em() * 1.6f;
       for (int n = 0; n < cols; ++n) {
         const std::string h = std::to_string(n);
-        dl->AddText(ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - ImGui::CalcTextSize(h.c_str()).x * 0.5f, o.y), kTextDim, h.c_str());
+        dl->AddText(ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - ImGui::CalcTextSize(h.c_str()).x * 0.5f, o.y),
+                    kTextDim, h.c_str());
       }
       const float top = o.y + ImGui::GetTextLineHeight() + 2.0f;
       for (int m = 0; m < rows; ++m) {
@@ -177,8 +174,8 @@ struct LessonPanel final : Panel {
           dl->AddRect(a, b, line);
           const std::string v = std::to_string(row[static_cast<std::size_t>(n)]);
           const ImVec2 ts = ImGui::CalcTextSize(v.c_str());
-          dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f), out ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 22, 28, 255),
-                      v.c_str());
+          dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
+                      out ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 22, 28, 255), v.c_str());
         }
       }
       const ImVec2 end(o.x + label + static_cast<float>(cols) * cell, top + static_cast<float>(rows) * cell);

@@ -112,11 +112,7 @@ void draw_presenter_view(Workbench& bench) {
 
   ImGui::BeginChild("step", ImVec2(0, -nav_h), true);
   ImGui::TextDisabled("Step %d of %d", c.step + 1, steps);
-  ImGui::PushFont(fonts().heading);
-  ImGui::SetWindowFontScale(1.3f);
-  ImGui::TextWrapped("%s", pretty_xor(step->title).c_str());
-  ImGui::SetWindowFontScale(1.0f);
-  ImGui::PopFont();
+  step_title(step->title);
   ImGui::Separator();
   ImGui::TextDisabled("Speaker notes");
   if (step->notes.empty()) ImGui::TextDisabled("(none for this step; the card says:)");

@@ -134,4 +134,12 @@ ImVec4 verdict_color_vec(Verdict v) {
 
 ImU32 verdict_color(Verdict v) { return ImGui::ColorConvertFloat4ToU32(verdict_color_vec(v)); }
 
+void step_title(const std::string& title) {
+  ImGui::PushFont(fonts().heading);
+  ImGui::SetWindowFontScale(1.3f);
+  ImGui::TextWrapped("%s", pretty_xor(title).c_str());
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::PopFont();
+}
+
 }  // namespace swz::gui

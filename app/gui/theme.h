@@ -50,6 +50,8 @@ const char* sym(const char* unicode, const char* ascii);
 // "m0^n1" with the XOR sign when available.
 // Lesson notation (swz/math_text.h): "^" as XOR, "2^{d}" as a power, in the font the UI has.
 std::string pretty_xor(const std::string& text);
+// A lesson step's title as the card and the presenter show it: heading font, larger, wrapped.
+void step_title(const std::string& title);
 
 // A unit of layout: the current font size.
 float em();

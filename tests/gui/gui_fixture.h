@@ -1,6 +1,8 @@
 // gui_fixture.h: a real window and workbench per test, frames driven by hand.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -8,8 +10,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "capture.h"
 #include "platform.h"
@@ -21,8 +21,8 @@ namespace swz::gui::test {
 // A private config dir, so no test reads or writes the user's last session.
 inline std::filesystem::path temp_dir(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::filesystem::path d = std::filesystem::temp_directory_path() /
-                            ("swz-gui-" + std::to_string(::getpid()) + "-" + (info ? std::string(info->name()) : "x") + "-" + name);
+  std::filesystem::path d = std::filesystem::temp_directory_path() / ("swz-gui-" + std::to_string(::getpid()) + "-" +
+                                                                      (info ? std::string(info->name()) : "x") + "-" + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
@@ -32,7 +32,8 @@ struct Rgba {
   int r = 0, g = 0, b = 0, a = 0;
 };
 inline Rgba rgba_of(ImU32 c) {
-  return {static_cast<int>(c & 0xff), static_cast<int>((c >> 8) & 0xff), static_cast<int>((c >> 16) & 0xff), static_cast<int>(c >> 24)};
+  return {static_cast<int>(c & 0xff), static_cast<int>((c >> 8) & 0xff), static_cast<int>((c >> 16) & 0xff),
+          static_cast<int>(c >> 24)};
 }
 inline bool near(const Rgba& a, const Rgba& b, int tolerance = 3) {
   return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance && std::abs(a.b - b.b) <= tolerance;
@@ -94,13 +95,14 @@ class GuiTest : public ::testing::Test {
     for (int i = 0; i < n; ++i) frame();
   }
 
-  // Moves to the probe's center, presses and releases the left button.
-  void click(const std::string& probe_id) {
+  // Moves to the probe's center, presses and releases the left button. `hover_first`: one frame
+  // over the item before the press (a tooltip or a hover state in between); without it, three frames.
+  void click(const std::string& probe_id, bool hover_first = true) {
     const auto p = bench_->probe(probe_id);
     ASSERT_TRUE(p.has_value()) << "no probe " << probe_id;
     InjectedInput in;
     in.mouse_pos = p->center();
-    frame(&in);
+    if (hover_first) frame(&in);
     in.mouse_down[0] = true;
     frame(&in);
     in.mouse_down[0] = false;

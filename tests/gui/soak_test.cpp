@@ -17,12 +17,12 @@
 
 #include "classroom.h"
 #include "gui_fixture.h"
-#include "swz/sim/analysis.h"
-#include "swz/sim/bank.h"
+#include "swz/algebra/lemma.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
 #include "swz/io/layout_io.h"
-#include "swz/algebra/lemma.h"
+#include "swz/sim/analysis.h"
+#include "swz/sim/bank.h"
 #include "swz/solve/solver.h"
 
 #ifndef SWZ_SOAK_ACTIONS
@@ -58,9 +58,12 @@ Problem core_problem(const ProblemSpec& s) {
   auto it = presets.find(s.preset);
   if (it == presets.end()) it = presets.emplace(s.preset, make_preset(s.preset)).first;
   Problem p = it->second;
-  if (s.shared) p.set_shared(SharedLayout::from_linear(s.shared->layout, s.shared->origin));
-  else if (!s.variant.empty()) p.apply_variant(s.variant);
-  else if (p.grid) p.set_masks(s.masks);
+  if (s.shared)
+    p.set_shared(SharedLayout::from_linear(s.shared->layout, s.shared->origin));
+  else if (!s.variant.empty())
+    p.apply_variant(s.variant);
+  else if (p.grid)
+    p.set_masks(s.masks);
   return p;
 }
 
@@ -175,10 +178,12 @@ TEST_F(GuiTest, SoakRandomActionsAgreeWithTheCoreAndDoNotLeak) {
       case 4: {  // run the solver and apply its answer, as the Solver panel's button does
         const SolverAnswer& a = b.solver_answer();
         if (!a.result) break;
-        if (a.masks) ok = b.apply(cmd::set_masks("Solver's answer", *a.masks));
+        if (a.masks)
+          ok = b.apply(cmd::set_masks("Solver's answer", *a.masks));
         else
-          ok = b.apply(cmd::load_layout(LayoutRole::Shared,
-                                        SpecLayout{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"}));
+          ok = b.apply(
+              cmd::load_layout(LayoutRole::Shared,
+                               SpecLayout{layout_from_json(layout_to_json(a.result->offset_bases)).layout, "solver's answer"}));
         break;
       }
       case 5: {  // export a header for the problem on show
@@ -208,8 +213,8 @@ TEST_F(GuiTest, SoakRandomActionsAgreeWithTheCoreAndDoNotLeak) {
   end = read_rss();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("soak: %d actions in %.1f s (%d headers exported, %d actions refused)\n", actions, seconds, exported, failed);
-  std::printf("soak: actions by kind: toggle %d, preset %d, step %d, side %d, solver %d, export %d, undo %d, redo %d\n", counts[0],
-              counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], counts[7]);
+  std::printf("soak: actions by kind: toggle %d, preset %d, step %d, side %d, solver %d, export %d, undo %d, redo %d\n",
+              counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], counts[7]);
   std::printf("soak: after %d actions VmHWM %ld KiB, VmRSS %ld KiB; at the end VmHWM %ld KiB, VmRSS %ld KiB\n", rss_mark,
               start.peak_kib, start.now_kib, end.peak_kib, end.now_kib);
   EXPECT_EQ(failed, 0) << "an action of the soak was refused: " << b.error();
@@ -236,20 +241,8 @@ TEST_F(GuiTest, QuizSoakOfRandomAnswers) {
   if (!reopen(1024, 720, error)) GTEST_SKIP() << "no display: " << error;
   Workbench& b = open();
   Classroom& c = classroom();
-  // A click in three frames (press and release over the button, then one frame with the mouse
-  // away that draws what the click changed): the soak's clicks are many.
-  auto click = [this, &b](const std::string& probe_id) {
-    const auto p = b.probe(probe_id);
-    ASSERT_TRUE(p.has_value()) << "no probe " << probe_id;
-    InjectedInput in;
-    in.mouse_pos = p->center();
-    in.mouse_down[0] = true;
-    frame(&in);
-    in.mouse_down[0] = false;
-    frame(&in);
-    in.mouse_pos = ImVec2(-1000, -1000);
-    frame(&in);
-  };
+  // Clicks in three frames (no hover frame before the press): the soak's clicks are many.
+  auto click = [this](const std::string& probe_id) { GuiTest::click(probe_id, /*hover_first=*/false); };
   c.next_seed = 20261123;
   start_quiz(b, std::nullopt);
   frames(3);
