@@ -62,9 +62,11 @@ struct Keys {
   }
   // Keys no kind of question has are refused before any is read, so a misspelling is named as one.
   void known_only(std::initializer_list<const char*> keys) {
-    for (const auto& [key, value] : j.items())
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; }))
+    for (const auto& item : j.items()) {
+      const std::string& key = item.key();
+      if (std::none_of(keys.begin(), keys.end(), [&key](const char* k) { return key == k; }))
         fail("unknown key '{}' (see assets/quizzes/README.md)", key);
+    }
   }
   void no_others() {
     for (const auto& [key, value] : j.items())
