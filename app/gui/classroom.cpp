@@ -9,12 +9,12 @@
 // [SECTION] High-contrast theme
 #include "classroom.h"
 
+#include <fmt/format.h>
+#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
-#include <imgui_internal.h>  // FindWindowByName: where a tiled panel is this frame
 
 #include "presenter.h"
 #include "swz/error.h"
@@ -310,12 +310,6 @@ std::vector<Highlight> highlights_of(const Workbench& bench, const LessonStep& s
     if (const auto r = target_rect(bench, target)) out.push_back({*r, target.rfind("panel:", 0) == 0});
   return out;
 }
-std::vector<ImRect> rects_of(const std::vector<Highlight>& highlights) {
-  std::vector<ImRect> out;
-  for (const Highlight& h : highlights) out.push_back(h.rect);
-  return out;
-}
-
 // Draws the outlines everywhere except over `card`: the card's text is never struck through.
 void draw_highlights(const Workbench& bench, const std::vector<Highlight>& highlights, const std::optional<ImRect>& card) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
@@ -414,16 +408,12 @@ void end_of_frame(Workbench& bench) {
   if (c.quiz_open) {
     if (!c.quiz_panel) c.quiz_panel = make_quiz_panel();
     const ImVec2 size(std::min(display.x * 0.4f, em() * 40.0f), std::min(display.y * 0.7f, em() * 32.0f));
-    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open, false);
+    floating(bench, *c.quiz_panel, ImVec2(display.x * 0.5f - size.x * 0.5f, display.y * 0.5f - size.y * 0.5f), size, c.quiz_open,
+             false);
   }
 }
 
 }  // namespace
-
-std::vector<ImRect> lesson_highlight_rects(const Workbench& bench) {
-  const LessonStep* step = classroom().current_step();
-  return step ? rects_of(highlights_of(bench, *step)) : std::vector<ImRect>{};
-}
 
 std::vector<std::pair<std::string, std::optional<ImRect>>> lesson_targets(const Workbench& bench) {
   std::vector<std::pair<std::string, std::optional<ImRect>>> out;
@@ -476,8 +466,10 @@ void classroom_menu(Workbench& bench) {
     if (ImGui::MenuItem("Reload lesson files")) scan_lessons(c);
     ImGui::Separator();
     if (ImGui::MenuItem("Quiz (random questions)", nullptr, c.quiz_open && !c.quiz_set)) {
-      if (c.quiz_open && !c.quiz_set) c.quiz_open = false;
-      else start_quiz(bench, std::nullopt);
+      if (c.quiz_open && !c.quiz_set)
+        c.quiz_open = false;
+      else
+        start_quiz(bench, std::nullopt);
     }
     std::string why;
     const auto quizzes = find_quizzes_dir(why);

@@ -60,16 +60,16 @@ struct Classroom {
   bool quiz_open = false;
   QuizScore score;
   std::optional<QuizQuestion> question;
-  std::optional<int> answer;          // index into question->choices of the learner's pick
+  std::optional<int> answer;  // index into question->choices of the learner's pick
   std::uint64_t next_seed = 1;
-  std::optional<QuizSet> quiz_set;    // a fixed set: its questions in order, then the final score
-  int set_index = 0;                  // the set's question on show, from 0; == its size: the final score
-  int set_skipped = 0;                // questions of the set passed without an answer
-  FileDialog quiz_dialog;             // Classroom > Open quiz set...
-  bool presentation = false;          // large text (UI scale kPresentationScale)
-  float scale_before = 1.0f;          // UI scale to return to when presentation ends
+  std::optional<QuizSet> quiz_set;  // a fixed set: its questions in order, then the final score
+  int set_index = 0;                // the set's question on show, from 0; == its size: the final score
+  int set_skipped = 0;              // questions of the set passed without an answer
+  FileDialog quiz_dialog;           // Classroom > Open quiz set...
+  bool presentation = false;        // large text (UI scale kPresentationScale)
+  float scale_before = 1.0f;        // UI scale to return to when presentation ends
   bool high_contrast = false;
-  bool was_high_contrast = false;     // to restore the light theme once when turned off
+  bool was_high_contrast = false;  // to restore the light theme once when turned off
 
   // A lecture (lecture.cpp, presenter.h).
   bool show_claims = false;        // asked for on this step while claims are hidden (claims_hidden())
@@ -160,10 +160,8 @@ struct ClaimList {
   std::size_t size(const LessonStep& step);
 };
 
-// Where the current step's highlighted targets and the lesson card are on screen (last frame).
-std::vector<ImRect> lesson_highlight_rects(const Workbench& bench);
 // Each highlight target of the current step and where it is on screen this frame (none: not
-// drawn, or clipped away by its panel).
+// drawn, or clipped away by its panel), and where the lesson card is.
 std::vector<std::pair<std::string, std::optional<ImRect>>> lesson_targets(const Workbench& bench);
 std::optional<ImRect> lesson_card_rect();
 

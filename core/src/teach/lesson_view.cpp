@@ -17,8 +17,7 @@ bool LessonView::shows(const std::string& panel) const {
 
 std::string lesson_target_panel(const std::string& target) {
   if (target.rfind("panel:", 0) == 0) return target.substr(6);
-  const std::string head = target.substr(0, target.find('.'));
-  return head;
+  return target.substr(0, target.find('.'));
 }
 
 namespace {
