@@ -78,7 +78,8 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
            "TILE_SWIZZLE_CONSTANT std::uint32_t element_bits = 32u;",
            "TILE_SWIZZLE_CONSTANT std::uint32_t banks = 32u;",
            "TILE_SWIZZLE_CONSTANT std::uint32_t masks[4] = {2u, 4u, 8u, 16u};",
-           "TILE_SWIZZLE_CONSTANT std::uint32_t offset_bases[9][2] = {{0u, 1u}, {0u, 2u}, {0u, 4u}, {0u, 8u}, {0u, 16u}, {1u, 2u}",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t offset_bases[9][2] = {{0u, 1u}, {0u, 2u}, {0u, 4u}, {0u, 8u}, {0u, 16u}, {1u, "
+           "2u}",
            "constexpr std::uint32_t offset(std::uint32_t row, std::uint32_t col) {\n"
            "  return ((row & 0xfu) << 5) ^ ((row & 0xfu) << 1) ^ (col & 0x1fu);",
            "constexpr std::uint32_t row_of(std::uint32_t off)",
@@ -103,7 +104,8 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
            "#if __has_include(<cute/swizzle.hpp>)",
            "using cute_swizzle = cute::Swizzle<4, 1, 4>;",
            "using cute_swizzle_bytes = cute::Swizzle<4, 3, 4>;",
-           "TILE_SWIZZLE_CONSTANT char triton_layout[] =\n    \"#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 16, order = "
+           "TILE_SWIZZLE_CONSTANT char triton_layout[] =\n    \"#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 16, "
+           "order = "
            "[1, 0]}>\";",
            "\"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 2], [2, 4], [4, 8], [8, 16]]}, "
            "alignment = 128>\"",
@@ -114,8 +116,9 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
   EXPECT_NE(xor_m.find("// Read (B, the reader): 2 wavefronts, 2-way conflict per instruction"), std::string::npos) << xor_m;
   // No TMA mode writes this layout; the unswizzled tile is what SWIZZLE_NONE loads.
   EXPECT_EQ(h.find("tma_swizzle_mode"), std::string::npos);
-  EXPECT_NE(export_header(seed_request({})).find("TILE_SWIZZLE_CONSTANT char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_NONE\";"),
-            std::string::npos);
+  EXPECT_NE(
+      export_header(seed_request({})).find("TILE_SWIZZLE_CONSTANT char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_NONE\";"),
+      std::string::npos);
 }
 
 TEST(ExportHeader, OnlyShiftsAndsAndXorsInTheFunctions) {

@@ -34,12 +34,12 @@ bool gpu_required() {
 }
 
 // Skips where nvcc is missing, fails instead where a GPU run was asked for.
-#define SWZ_NEED_NVCC()                                                                                  \
-  do {                                                                                                   \
-    if (!available(SWZ_EXPORT_NVCC)) {                                                                   \
-      ASSERT_FALSE(gpu_required()) << "SWZ_EXPORT_REQUIRE_GPU=1 but nvcc was not found at configure time"; \
+#define SWZ_NEED_NVCC()                                                                                       \
+  do {                                                                                                        \
+    if (!available(SWZ_EXPORT_NVCC)) {                                                                        \
+      ASSERT_FALSE(gpu_required()) << "SWZ_EXPORT_REQUIRE_GPU=1 but nvcc was not found at configure time";    \
       GTEST_SKIP() << "nvcc not found (looked on PATH and in /usr/local/cuda/bin): device code not compiled"; \
-    }                                                                                                    \
+    }                                                                                                         \
   } while (0)
 
 // What a header holds, read from its text: the tables' sizes and the string constants.
@@ -161,15 +161,16 @@ std::string use_source(const ExportCase& c, const std::string& header) {
   s += "int check(bool on_device) {\n  int failures = 0;\n  std::vector<std::uint32_t> host(words);\n";
   s += "  if (table_words(host.data()) != table_count) {\n    std::printf(\"" + ns +
        ": table word count\\n\");\n    ++failures;\n  }\n";
-  s += fmt::format("  for (std::uint32_t i = 0; i < {}::elements; ++i) element_words(host.data() + table_count + i * per_element, i);\n",
-                   ns);
+  s += fmt::format(
+      "  for (std::uint32_t i = 0; i < {}::elements; ++i) element_words(host.data() + table_count + i * per_element, i);\n", ns);
   // Host consistency: inverse, coord_of and the tables all give back the coordinates.
   s += fmt::format("  for (std::uint32_t i = 0; i < {}::elements; ++i) {{\n", ns);
   s += "    const std::uint32_t* e = host.data() + table_count + i * per_element;\n    std::uint32_t rest = i;\n";
   s += "    bool ok = true;\n";
   for (std::size_t d = rank; d-- > 0;)
     s += fmt::format(
-        "    ok = ok && e[{2}] == rest % {0}::shape[{1}] && e[{3}] == e[{2}] && e[{4}] == e[{2}];\n    rest /= {0}::shape[{1}];\n",
+        "    ok = ok && e[{2}] == rest % {0}::shape[{1}] && e[{3}] == e[{2}] && e[{4}] == e[{2}];\n    rest /= "
+        "{0}::shape[{1}];\n",
         ns, d, 1 + d, 1 + rank + d, 1 + 2 * rank + 1 + d);
   if (h.masks) s += fmt::format("    ok = ok && e[{}] == e[0];\n", 1 + 3 * rank + 1);
   s += "    if (!ok && ++failures <= 5) std::printf(\"" + ns +
@@ -322,8 +323,8 @@ TEST_F(HeaderDevice, NvccRunsEveryTableAndFunctionInAKernel) {
   SWZ_NEED_NVCC();
   TempDir dir("device_nvcc");
   write_program(dir.path());
-  const std::string command = fmt::format("cd '{}' && '{}' {} -I. -x cu use_all.cpp -o use_all && ./use_all",
-                                          dir.path().string(), SWZ_EXPORT_NVCC, kNvccFlags);
+  const std::string command = fmt::format("cd '{}' && '{}' {} -I. -x cu use_all.cpp -o use_all && ./use_all", dir.path().string(),
+                                          SWZ_EXPORT_NVCC, kNvccFlags);
   std::string output;
   ASSERT_EQ(run_command(command, output, dir / "log.txt"), 0) << command << "\n" << output.substr(0, 8000);
   EXPECT_NE(output.find(fmt::format("0 failures in {} layouts", layouts())), std::string::npos) << output;
@@ -348,9 +349,8 @@ TEST_F(HeaderDevice, NvccCompilesUnderOtherFlags) {
              "  out[threadIdx.x] = transpose16x32_xor_2m::masks[threadIdx.x % 4u] ^ "
              "transpose16x32_xor_2m::offset_bases[threadIdx.x % 9u][1];\n}\n");
   for (const char* extra : {"--expt-relaxed-constexpr", "-rdc=true", "-G"}) {
-    const std::string command =
-        fmt::format("cd '{}' && '{}' {} {} -I. -x cu use_all.cpp second.cpp -o use_all_flags", dir.path().string(),
-                    SWZ_EXPORT_NVCC, kNvccFlags, extra);
+    const std::string command = fmt::format("cd '{}' && '{}' {} {} -I. -x cu use_all.cpp second.cpp -o use_all_flags",
+                                            dir.path().string(), SWZ_EXPORT_NVCC, kNvccFlags, extra);
     std::string output;
     EXPECT_EQ(run_command(command, output, dir / "log.txt"), 0) << command << "\n" << output.substr(0, 8000);
   }
@@ -370,8 +370,8 @@ TEST_F(HeaderDevice, NvccCatchesADeviceTableThatDiffers) {
                    "#else\n" +
                        good + "\n#endif");
   });
-  const std::string command = fmt::format("cd '{}' && '{}' {} -I. -x cu use_all.cpp -o use_all && ./use_all",
-                                          dir.path().string(), SWZ_EXPORT_NVCC, kNvccFlags);
+  const std::string command = fmt::format("cd '{}' && '{}' {} -I. -x cu use_all.cpp -o use_all && ./use_all", dir.path().string(),
+                                          SWZ_EXPORT_NVCC, kNvccFlags);
   std::string output;
   const int status = run_command(command, output, dir / "log.txt");
   if (output.find("no CUDA device") != std::string::npos) {
@@ -379,7 +379,8 @@ TEST_F(HeaderDevice, NvccCatchesADeviceTableThatDiffers) {
     GTEST_SKIP() << "no CUDA device: " << output.substr(0, output.find('\n'));
   }
   EXPECT_NE(status, 0) << output;
-  EXPECT_TRUE(std::regex_search(output, std::regex("transpose16x32_xor_2m: word \\d+ \\(tables\\) is 24 on the device, 16 on the host")))
+  EXPECT_TRUE(
+      std::regex_search(output, std::regex("transpose16x32_xor_2m: word \\d+ \\(tables\\) is 24 on the device, 16 on the host")))
       << output;
 }
 

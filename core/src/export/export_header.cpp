@@ -120,9 +120,8 @@ std::string export_header(const ExportRequest& r) {
       "{} char triton_shared_linear[] =\n    \"{}\";\n",
       constant, to_mlir(lin, r.element_bits, static_cast<int>(alignment_bytes(r, known))));
   if (!known.triton_mlir.empty())
-    out += fmt::format(
-        "// The same layout as a named Triton shared layout ({}).\n{} char triton_layout[] =\n    \"{}\";\n",
-        known.triton_gluon, constant, known.triton_mlir);
+    out += fmt::format("// The same layout as a named Triton shared layout ({}).\n{} char triton_layout[] =\n    \"{}\";\n",
+                       known.triton_gluon, constant, known.triton_mlir);
   if (!known.tma_mode.empty())
     out += fmt::format(
         "// The TMA swizzle mode that writes this layout (tensor map of a {}x{} box, base aligned to {} bytes).\n"
