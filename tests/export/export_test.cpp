@@ -73,12 +73,13 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
   const std::string h = export_header(seed_request());
   for (const char* part : {
            "namespace tile_swizzle {",
-           "inline constexpr std::uint32_t rows = 16u;",
-           "inline constexpr std::uint32_t cols = 32u;",
-           "inline constexpr std::uint32_t element_bits = 32u;",
-           "inline constexpr std::uint32_t banks = 32u;",
-           "inline constexpr std::uint32_t masks[4] = {2u, 4u, 8u, 16u};",
-           "inline constexpr std::uint32_t offset_bases[9][2] = {{0u, 1u}, {0u, 2u}, {0u, 4u}, {0u, 8u}, {0u, 16u}, {1u, 2u}",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t rows = 16u;",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t cols = 32u;",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t element_bits = 32u;",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t banks = 32u;",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t masks[4] = {2u, 4u, 8u, 16u};",
+           "TILE_SWIZZLE_CONSTANT std::uint32_t offset_bases[9][2] = {{0u, 1u}, {0u, 2u}, {0u, 4u}, {0u, 8u}, {0u, 16u}, {1u, "
+           "2u}",
            "constexpr std::uint32_t offset(std::uint32_t row, std::uint32_t col) {\n"
            "  return ((row & 0xfu) << 5) ^ ((row & 0xfu) << 1) ^ (col & 0x1fu);",
            "constexpr std::uint32_t row_of(std::uint32_t off)",
@@ -87,6 +88,11 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
            "constexpr std::uint32_t byte_offset(std::uint32_t row, std::uint32_t col) {\n  return offset(row, col) << 2;",
            "constexpr std::uint32_t swizzle_byte_offset(std::uint32_t byte)",
            "#if defined(__CUDACC__)\n#define TILE_SWIZZLE_HOST_DEVICE __host__ __device__",
+           "#if defined(__CUDA_ARCH__)\n#define TILE_SWIZZLE_CONSTANT static __device__ constexpr\n"
+           "#else\n#define TILE_SWIZZLE_CONSTANT inline constexpr\n#endif",
+           "#if defined(_MSVC_LANG) ? _MSVC_LANG < 201703L : __cplusplus < 201703L\n"
+           "#error \"tile_swizzle: this swizzle header needs C++17 or later",
+           "// Needs C++17 or later (inline variables).",
            "// Problem: transpose16x32:",
            "// Store (A, the writer): 1 wavefront per instruction (ideal 1), 16 instructions, 32-bit vectors",
            "// Read (B, the reader): 1 wavefront per instruction (ideal 1), 16 instructions, 32-bit vectors",
@@ -98,7 +104,8 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
            "#if __has_include(<cute/swizzle.hpp>)",
            "using cute_swizzle = cute::Swizzle<4, 1, 4>;",
            "using cute_swizzle_bytes = cute::Swizzle<4, 3, 4>;",
-           "inline constexpr char triton_layout[] =\n    \"#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 16, order = "
+           "TILE_SWIZZLE_CONSTANT char triton_layout[] =\n    \"#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 16, "
+           "order = "
            "[1, 0]}>\";",
            "\"#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 2], [2, 4], [4, 8], [8, 16]]}, "
            "alignment = 128>\"",
@@ -109,8 +116,9 @@ TEST(ExportHeader, SeedHeaderHasTheConstantsFunctionsAndComments) {
   EXPECT_NE(xor_m.find("// Read (B, the reader): 2 wavefronts, 2-way conflict per instruction"), std::string::npos) << xor_m;
   // No TMA mode writes this layout; the unswizzled tile is what SWIZZLE_NONE loads.
   EXPECT_EQ(h.find("tma_swizzle_mode"), std::string::npos);
-  EXPECT_NE(export_header(seed_request({})).find("inline constexpr char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_NONE\";"),
-            std::string::npos);
+  EXPECT_NE(
+      export_header(seed_request({})).find("TILE_SWIZZLE_CONSTANT char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_NONE\";"),
+      std::string::npos);
 }
 
 TEST(ExportHeader, OnlyShiftsAndsAndXorsInTheFunctions) {
@@ -132,7 +140,7 @@ TEST(ExportHeader, TmaPresetNamesItsModeAndNvmma) {
   Problem p = make_preset("tma128_fp16");
   p.apply_variant("tma-128B");
   const std::string h = export_header(ExportRequest::from_problem(p, "tma_tile"));
-  EXPECT_NE(h.find("inline constexpr char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_128B\";"), std::string::npos) << h;
+  EXPECT_NE(h.find("TMA_TILE_CONSTANT char tma_swizzle_mode[] = \"CU_TENSOR_MAP_SWIZZLE_128B\";"), std::string::npos) << h;
   EXPECT_NE(h.find("base aligned to 1024 bytes"), std::string::npos);
   EXPECT_NE(h.find("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"), std::string::npos);
   EXPECT_NE(h.find("using cute_swizzle_bytes = cute::Swizzle<3, 4, 3>;"), std::string::npos);

@@ -5,11 +5,13 @@
 #
 # RESULTS_DIR defaults to $OUT when set, else build-gpu-suite/results. It receives
 # results.md (the tables for tests/gpu/RESULTS.md), results.json, gtest.log,
-# gtest.xml, build.log, the CLI's JSON for the seed example, and ncu.txt (Nsight
-# Compute's own reading of the same counters, when ncu is installed).
+# gtest.xml, build.log, the CLI's JSON for the seed example, ncu.txt (Nsight
+# Compute's own reading of the same counters, when ncu is installed) and
+# header_device.log (the exported headers' tables and functions run in a kernel,
+# compared with the host's values; needs nvcc).
 # SWZ_DEPS_PREFIX: an install prefix holding nlohmann_json, fmt, CLI11 and GTest
 # for machines without those development packages.
-# Exit status: the test binary's (0 when every test passed or skipped).
+# Exit status: 0 when every test of both binaries passed or skipped, else 1.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${OUT:-$root/build-gpu-suite/results}}
@@ -18,7 +20,7 @@ mkdir -p "$out"
 . "$root/tests/gpu/build_env.sh"
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv; } >"$out/build.log" 2>&1 || true
-if ! cmake "${args[@]}" >>"$out/build.log" 2>&1 || ! cmake --build "$build" -j "$(nproc)" --target swizzle swz_gpu_tests >>"$out/build.log" 2>&1; then
+if ! cmake "${args[@]}" >>"$out/build.log" 2>&1 || ! cmake --build "$build" -j "$(nproc)" --target swizzle swz_gpu_tests swz_export_tests >>"$out/build.log" 2>&1; then
   echo "build failed; last lines of $out/build.log:"
   tail -40 "$out/build.log"
   exit 1
@@ -26,6 +28,9 @@ fi
 
 SWZ_GPU_RESULTS_DIR="$out" "$build/tests/gpu/swz_gpu_tests" --gtest_output=xml:"$out/gtest.xml" >"$out/gtest.log" 2>&1
 rc=$?
+# The exported header in device code: every table and function in a kernel against the host
+# (nvcc builds it); here a GPU must be present, so "no device" fails instead of skipping.
+SWZ_EXPORT_REQUIRE_GPU=1 "$build/tests/export/swz_export_tests" --gtest_filter='HeaderDevice.*' >"$out/header_device.log" 2>&1 || rc=1
 "$build/app/cli/swizzle" gpu --preset transpose16x32 --mask 2,4,8,16 --json >"$out/cli_transpose16x32.json" 2>&1
 echo "swizzle gpu exit status: $?" >>"$out/cli_transpose16x32.json"
 
@@ -37,5 +42,6 @@ if command -v ncu >/dev/null; then
 fi
 
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|FAILED TEST" "$out/gtest.log" | tail -15
+grep -E "^device: |device matches host|^\[  (PASSED|FAILED|SKIPPED) |FAILED TEST" "$out/header_device.log" | sed 's/^/header device: /'
 [ -f "$out/results.md" ] && cat "$out/results.md"
 exit $rc

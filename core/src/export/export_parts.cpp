@@ -215,8 +215,9 @@ void append_problem_comments(std::string& out, const Problem& p) {
   comment_lines(out, access_layout_text(p.read), "     ");
 }
 
-void append_array(std::string& out, const std::string& decl, const std::vector<std::string>& items) {
-  out += fmt::format("inline constexpr {} = {{{}}};\n", decl, fmt::join(items, ", "));
+void append_array(std::string& out, const std::string& qualifiers, const std::string& decl,
+                  const std::vector<std::string>& items) {
+  out += fmt::format("{} {} = {{{}}};\n", qualifiers, decl, fmt::join(items, ", "));
 }
 
 std::optional<std::int64_t> padded_row_stride(const SharedLayout& shared) {

@@ -103,7 +103,9 @@ std::string access_layout_text(const Access& access);
 
 void append_problem_comments(std::string& out, const Problem& p);
 
-void append_array(std::string& out, const std::string& decl, const std::vector<std::string>& items);
+// `qualifiers decl = {items...};`, e.g. qualifiers "TILE_CONSTANT", decl "std::uint32_t shape[2]".
+void append_array(std::string& out, const std::string& qualifiers, const std::string& decl,
+                  const std::vector<std::string>& items);
 
 // [SECTION] Padded rows
 
