@@ -78,7 +78,7 @@ nlohmann::json side_json(const SweepSide& side) {
   return j;
 }
 
-Register reg{{"sweep", "Simulate both accesses under every toggle-grid configuration and check the lemma on each", 40, [](CLI::App& sub) {
+Register reg{{"sweep", "Simulate both sides of every toggle-grid configuration; check the lemma on each", 40, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
   // Any problem whose shared layout is a toggle grid (a row-major 2-D tile): a preset, or --src/--dst.
   add_problem_options(sub, o->problem, {"--mask", "--layout", "--shared"});
@@ -103,7 +103,9 @@ Register reg{{"sweep", "Simulate both accesses under every toggle-grid configura
         fail("sweep of the 2^{} configurations of {} stopped: projected at {} before starting ({} simulated per configuration); "
              "the limit is {} minutes (--max-minutes; 0 = none)",
              p.grid->configs_log2(), p.name, duration_text(plan.seconds), sides, o->max_minutes);
-      fmt::print(stderr, "swizzle: note: {} off the fast path, simulated per configuration: projected {} for the 2^{} configurations on {} thread{}\n",
+      fmt::print(stderr,
+                 "swizzle: note: {} off the fast path, simulated per configuration: projected {} for the 2^{} configurations "
+                 "on {} thread{}\n",
                  sides, duration_text(plan.seconds), p.grid->configs_log2(), plan.threads, plan.threads == 1 ? "" : "s");
       std::fflush(stderr);
     }
@@ -122,7 +124,8 @@ Register reg{{"sweep", "Simulate both accesses under every toggle-grid configura
     if (o->json) {
       nlohmann::json j{{"preset", p.name},
                        {"configs", r.configs},
-                       {"conflict_free", {{"read", r.read.conflict_free}, {"write", r.write.conflict_free}, {"both", r.conflict_free_both}}},
+                       {"conflict_free",
+                        {{"read", r.read.conflict_free}, {"write", r.write.conflict_free}, {"both", r.conflict_free_both}}},
                        {"read", side_json(r.read)},
                        {"write", side_json(r.write)},
                        {"elapsed_ms", r.elapsed_ms},

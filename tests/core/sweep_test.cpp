@@ -120,7 +120,8 @@ TEST(Sweep, EveryKernelGivesTheSameSweep) {
       EXPECT_EQ(swz::sweep_kernel(), k);
       for (int threads : {1, 3}) {
         const swz::SweepResult got = swz::sweep(p, {}, threads);
-        EXPECT_EQ(got.read.histogram, want.read.histogram) << preset << " kernel " << static_cast<int>(k) << " threads " << threads;
+        EXPECT_EQ(got.read.histogram, want.read.histogram)
+            << preset << " kernel " << static_cast<int>(k) << " threads " << threads;
         EXPECT_EQ(got.read.conflict_free, want.read.conflict_free) << preset;
         EXPECT_EQ(got.read.lemma_agrees, got.configs) << preset;
         EXPECT_EQ(got.read.first_disagreement, want.read.first_disagreement) << preset;

@@ -63,7 +63,9 @@ struct SweepResult {
   bool fast_path = false;  // both sides took the fast path
   // Configurations conflict-free for these sides.
   std::int64_t conflict_free(AccessSides sides) const {
-    return sides == AccessSides::Read ? read.conflict_free : sides == AccessSides::Write ? write.conflict_free : conflict_free_both;
+    return sides == AccessSides::Read    ? read.conflict_free
+           : sides == AccessSides::Write ? write.conflict_free
+                                         : conflict_free_both;
   }
 };
 
