@@ -162,12 +162,15 @@ Register reg{
            std::optional<std::vector<std::uint32_t>> masks = masks_of(p, r.offset_bases);
            if (masks && !masks_conflict_free(p, *masks)) masks.reset();
            if (!masks) masks = MaskEnumerator(p).next();
-           const std::uint64_t size = family_size(p);
+           // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
+           const std::uint64_t size = family_size(p, AccessSides::Both);
+           const std::uint64_t read_size = family_size(p, AccessSides::Read), write_size = family_size(p, AccessSides::Write);
            std::optional<Repair> fix;
            if (o->problem.mask) fix = repair(p, current);
            if (o->json) {
              j["masks"] = masks ? nlohmann::json(*masks) : nlohmann::json(nullptr);
-             j["family_size"] = size;
+             j["family_size"] = size;  // = family.both
+             j["family"] = {{"both", size}, {"read", read_size}, {"write", write_size}};
              if (fix) {
                nlohmann::json cells = nlohmann::json::array();
                for (auto [row, col] : fix->cells) cells.push_back({{"row_bit", row}, {"column_bit", col}});
@@ -179,7 +182,9 @@ Register reg{
              }
            } else {
              fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
-             fmt::print("conflict-free family: {} mask sets\n", size);
+             fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
+                        sides_name(AccessSides::Both), size, sides_name(AccessSides::Read), read_size,
+                        sides_name(AccessSides::Write), write_size);
              if (fix) {
                if (!fix->possible)
                  fmt::print("repair: impossible, no mask set is conflict-free\n");

@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "common.h"
+#include "swz/error.h"
 #include "swz/sim/sweep.h"
 
 namespace swz::cli {
@@ -23,9 +24,10 @@ struct Options {
   bool quiet = false;
 };
 
-// A sweep of a big grid the fast path does not cover (sub-word elements, broadcast, ...)
-// simulates every configuration in full: 2^21 of a 128x128 tile is hours. The progress
-// reports project the whole; one projected far past the limit stops the sweep, saying so.
+// A sweep of a big grid the fast path does not cover (sub-word vectors, broadcast, ...)
+// simulates every configuration in full: 2^21 of a 128x128 tile is hours. The core's
+// projection is said (or refused past the limit) before the sweep starts; the progress
+// reports project the whole again as it runs, and one past the limit stops the sweep, saying so.
 class SweepWatch {
  public:
   SweepWatch(const Problem& p, double max_minutes, bool tty)
@@ -55,7 +57,28 @@ class SweepWatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-Register reg{{"sweep", "Simulate every toggle-grid configuration and check the lemma on each", 40, [](CLI::App& sub) {
+// "40 ms", "12 s", "3.4 minutes", "2.5 hours".
+std::string duration_text(double seconds) {
+  if (seconds < 1) return fmt::format("{:.0f} ms", seconds * 1000);
+  if (seconds < 90) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 5400) return fmt::format("{:.1f} minutes", seconds / 60);
+  return fmt::format("{:.1f} hours", seconds / 3600);
+}
+
+nlohmann::json side_json(const SweepSide& side) {
+  nlohmann::json hist = nlohmann::json::object();
+  for (const auto& [w, n] : side.histogram) hist[std::to_string(w)] = n;
+  nlohmann::json j{{"ideal_wavefronts", side.ideal_wavefronts},
+                   {"conflict_free", side.conflict_free},
+                   {"lemma_agrees", side.lemma_agrees},
+                   {"histogram", hist},
+                   {"path", side.path.fast ? "fast" : "simulate"}};
+  if (!side.path.fast) j["slow_reason"] = side.path.reason;
+  if (!side.first_disagreement.empty()) j["first_disagreement"] = side.first_disagreement;
+  return j;
+}
+
+Register reg{{"sweep", "Simulate both sides of every toggle-grid configuration; check the lemma on each", 40, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
   // Any problem whose shared layout is a toggle grid (a row-major 2-D tile): a preset, or --src/--dst.
   add_problem_options(sub, o->problem, {"--mask", "--layout", "--shared"});
@@ -69,6 +92,23 @@ Register reg{{"sweep", "Simulate every toggle-grid configuration and check the l
     const Problem p = load_problem(o->problem);
     // The bar goes to stderr, only on a terminal: piped or redirected output stays clean.
     const bool tty = isatty(fileno(stderr)) && !o->quiet;
+    // A side off the fast path is said before any work, with the time the core projects for it.
+    const SweepProjection plan = sweep_projection(p, o->threads);
+    if (!plan.read.fast || !plan.write.fast) {
+      std::string sides;
+      for (const auto& [name, path] : {std::pair{"reads", plan.read}, std::pair{"writes", plan.write}})
+        if (!path.fast) sides += fmt::format("{}{} ({})", sides.empty() ? "" : "; ", name, path.reason);
+      const double minutes = plan.seconds / 60.0;
+      if (o->max_minutes > 0 && minutes > o->max_minutes)
+        fail("sweep of the 2^{} configurations of {} stopped: projected at {} before starting ({} simulated per configuration); "
+             "the limit is {} minutes (--max-minutes; 0 = none)",
+             p.grid->configs_log2(), p.name, duration_text(plan.seconds), sides, o->max_minutes);
+      fmt::print(stderr,
+                 "swizzle: note: {} off the fast path, simulated per configuration: projected {} for the 2^{} configurations "
+                 "on {} thread{}\n",
+                 sides, duration_text(plan.seconds), p.grid->configs_log2(), plan.threads, plan.threads == 1 ? "" : "s");
+      std::fflush(stderr);
+    }
     const SweepWatch watch(p, o->max_minutes, tty);
     auto progress = [tty, &watch](std::int64_t done, std::int64_t total) {
       watch.check(done, total);
@@ -81,23 +121,36 @@ Register reg{{"sweep", "Simulate every toggle-grid configuration and check the l
     };
     const SweepResult r = sweep(p, progress, o->threads);
     if (tty) fmt::print(stderr, "\n");
-    nlohmann::json hist = nlohmann::json::object();
-    for (const auto& [w, n] : r.histogram) hist[std::to_string(w)] = n;
     if (o->json) {
-      nlohmann::json j{{"preset", p.name}, {"configs", r.configs}, {"conflict_free", r.conflict_free},
-                       {"lemma_agrees", r.lemma_agrees}, {"histogram", hist}, {"elapsed_ms", r.elapsed_ms},
-                       {"threads", r.threads}, {"fast_path", r.fast_path}};
-      if (!r.first_disagreement.empty()) j["first_disagreement"] = r.first_disagreement;
+      nlohmann::json j{{"preset", p.name},
+                       {"configs", r.configs},
+                       {"conflict_free",
+                        {{"read", r.read.conflict_free}, {"write", r.write.conflict_free}, {"both", r.conflict_free_both}}},
+                       {"read", side_json(r.read)},
+                       {"write", side_json(r.write)},
+                       {"elapsed_ms", r.elapsed_ms},
+                       {"threads", r.threads},
+                       {"fast_path", r.fast_path}};
       print_json(j);
       return;
     }
     fmt::print("{}: {} configurations of the {}x{} toggle grid in {:.1f} ms ({} thread{})\n", p.name, r.configs,
                p.grid->row_bits, p.grid->col_bits - p.grid->vec_bits, r.elapsed_ms, r.threads, r.threads == 1 ? "" : "s");
-    fmt::print("read wavefronts (worst instruction) -> configurations:\n");
-    for (const auto& [w, n] : r.histogram) fmt::print("  {:>4} : {}\n", w, n);
-    fmt::print("conflict-free: {}\nlemma agrees with the simulator: {} of {}\n", r.conflict_free, r.lemma_agrees, r.configs);
-    if (!r.first_disagreement.empty())
-      fmt::print("first disagreement at masks {} (see `swizzle analyze --mask`)\n", format_masks(r.first_disagreement));
+    for (const auto& [name, side] : {std::pair{"read", &r.read}, std::pair{"write", &r.write}}) {
+      fmt::print("{} wavefronts (worst instruction) -> configurations ({}):\n", name,
+                 side->path.fast ? "fast path" : "simulated per configuration: " + side->path.reason);
+      for (const auto& [w, n] : side->histogram) fmt::print("  {:>4} : {}\n", w, n);
+    }
+    fmt::print("conflict-free (worst instruction at the ideal wavefronts):\n");
+    fmt::print("  reads:  {} (ideal {})\n  writes: {} (ideal {})\n  both:   {} (the conflict-free family of `swizzle solve`)\n",
+               r.read.conflict_free, r.read.ideal_wavefronts, r.write.conflict_free, r.write.ideal_wavefronts,
+               r.conflict_free_both);
+    fmt::print("lemma agrees with the simulator: reads {} of {}, writes {} of {}\n", r.read.lemma_agrees, r.configs,
+               r.write.lemma_agrees, r.configs);
+    for (const auto& [name, side] : {std::pair{"reads", &r.read}, std::pair{"writes", &r.write}})
+      if (!side->first_disagreement.empty())
+        fmt::print("first disagreement ({}) at masks {} (see `swizzle analyze --mask`)\n", name,
+                   format_masks(side->first_disagreement));
   });
 }}};
 

@@ -2,9 +2,11 @@
 // swz::simulate and swz::predict, and the exact counts of the seed and the toy GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "swz/sim/analysis.h"
@@ -13,6 +15,7 @@
 #include "swz/problem/problem.h"
 #include "swz/problem/problem_spec.h"
 #include "swz/sim/sweep.h"
+#include "swz/solve/solver.h"
 
 namespace {
 
@@ -26,12 +29,12 @@ TEST(Sweep, SeedPresetEveryGrid) {
     last_total = total;
   });
   EXPECT_EQ(r.configs, std::int64_t{1} << 20);
-  EXPECT_EQ(r.lemma_agrees, std::int64_t{1} << 20);
-  EXPECT_EQ(r.conflict_free, 322560);
+  EXPECT_EQ(r.read.lemma_agrees, std::int64_t{1} << 20);
+  EXPECT_EQ(r.read.conflict_free, 322560);
   const std::map<int, std::int64_t> want{{1, 322560}, {2, 604800}, {4, 117600}, {8, 3600}, {16, 16}};
-  EXPECT_EQ(r.histogram, want);
-  EXPECT_TRUE(r.first_disagreement.empty());
-  EXPECT_TRUE(r.fast_path);
+  EXPECT_EQ(r.read.histogram, want);
+  EXPECT_TRUE(r.read.first_disagreement.empty());
+  EXPECT_TRUE(r.read.path.fast);
   EXPECT_GE(r.threads, 1);
   EXPECT_TRUE(monotone);
   if (last_total >= 0) EXPECT_EQ(last_total, r.configs);
@@ -42,9 +45,9 @@ TEST(Sweep, ToyGpuEveryGrid) {
   // |GL(3, 2)| = 168; otherwise 2^(3 - rank).
   const swz::SweepResult r = swz::sweep(swz::make_preset("toy8x8"), {}, 1);
   EXPECT_EQ(r.configs, 512);
-  EXPECT_EQ(r.conflict_free, 168);
-  EXPECT_EQ(r.lemma_agrees, 512);
-  EXPECT_EQ(r.histogram, (std::map<int, std::int64_t>{{1, 168}, {2, 294}, {4, 49}, {8, 1}}));
+  EXPECT_EQ(r.read.conflict_free, 168);
+  EXPECT_EQ(r.read.lemma_agrees, 512);
+  EXPECT_EQ(r.read.histogram, (std::map<int, std::int64_t>{{1, 168}, {2, 294}, {4, 49}, {8, 1}}));
 }
 
 TEST(Sweep, ThreadCountDoesNotChangeTheAnswer) {
@@ -53,10 +56,10 @@ TEST(Sweep, ThreadCountDoesNotChangeTheAnswer) {
   const swz::SweepResult two = swz::sweep(p, {}, 2);
   EXPECT_EQ(one.configs, std::int64_t{1} << p.grid->configs_log2());
   EXPECT_EQ(one.configs, two.configs);
-  EXPECT_EQ(one.histogram, two.histogram);
-  EXPECT_EQ(one.conflict_free, two.conflict_free);
-  EXPECT_EQ(one.lemma_agrees, one.configs);
-  EXPECT_EQ(two.lemma_agrees, two.configs);
+  EXPECT_EQ(one.read.histogram, two.read.histogram);
+  EXPECT_EQ(one.read.conflict_free, two.read.conflict_free);
+  EXPECT_EQ(one.read.lemma_agrees, one.configs);
+  EXPECT_EQ(two.read.lemma_agrees, two.configs);
 }
 
 TEST(Sweep, MasksOfConfigAreRowMajorAboveTheVectorBits) {
@@ -117,10 +120,11 @@ TEST(Sweep, EveryKernelGivesTheSameSweep) {
       EXPECT_EQ(swz::sweep_kernel(), k);
       for (int threads : {1, 3}) {
         const swz::SweepResult got = swz::sweep(p, {}, threads);
-        EXPECT_EQ(got.histogram, want.histogram) << preset << " kernel " << static_cast<int>(k) << " threads " << threads;
-        EXPECT_EQ(got.conflict_free, want.conflict_free) << preset;
-        EXPECT_EQ(got.lemma_agrees, got.configs) << preset;
-        EXPECT_EQ(got.first_disagreement, want.first_disagreement) << preset;
+        EXPECT_EQ(got.read.histogram, want.read.histogram)
+            << preset << " kernel " << static_cast<int>(k) << " threads " << threads;
+        EXPECT_EQ(got.read.conflict_free, want.read.conflict_free) << preset;
+        EXPECT_EQ(got.read.lemma_agrees, got.configs) << preset;
+        EXPECT_EQ(got.read.first_disagreement, want.read.first_disagreement) << preset;
       }
     }
   }
@@ -168,13 +172,115 @@ TEST(Sweep, EveryKernelOnOtherBankCounts) {
       if (k > widest) continue;
       swz::set_sweep_kernel(k);
       const swz::SweepResult r = swz::sweep(p, {}, 2);
-      EXPECT_TRUE(r.fast_path) << c.preset << " banks " << c.banks;
-      EXPECT_EQ(r.conflict_free, c.conflict_free) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
-      EXPECT_EQ(r.histogram, c.histogram) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
-      EXPECT_EQ(r.lemma_agrees, r.configs) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+      EXPECT_TRUE(r.read.path.fast) << c.preset << " banks " << c.banks;
+      EXPECT_EQ(r.read.conflict_free, c.conflict_free) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+      EXPECT_EQ(r.read.histogram, c.histogram) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
+      EXPECT_EQ(r.read.lemma_agrees, r.configs) << c.preset << " banks " << c.banks << " kernel " << static_cast<int>(k);
     }
   }
   swz::set_sweep_kernel(swz::SweepKernel::Auto);
+}
+
+// The preset's writer and reader given as layouts, as `--src A.json --dst B.json` gives them:
+// a custom problem (no ldmatrix: a reader given as a layout is a plain LDS).
+swz::Problem custom_of(const swz::Problem& preset) {
+  swz::ProblemSpec spec;
+  spec.preset = "";
+  spec.element_bits = preset.element_bits;
+  spec.banks = preset.bank.banks;
+  spec.warp_size = preset.bank.warp_size;
+  spec.writer = swz::SpecLayout{preset.store.layout, "writer"};
+  spec.reader = swz::SpecLayout{preset.read.layout, "reader"};
+  return swz::build_problem(spec);
+}
+
+// What "conflict-free" counts is one definition (AccessSides) in the sweep and the family
+// count: reads, writes, both. Where the lemma agrees with the simulator on every
+// configuration, the simulated counts equal the algebra's, side by side, on presets and on
+// custom problems.
+TEST(Sweep, ConflictFreeCountsAgreeWithFamilySize) {
+  for (const char* preset : {"toy8x8", "transpose16x32", "ldmatrix_a_fp16", "tma128_fp16", "mma_to_blocked_fp16"}) {
+    const swz::Problem base = swz::make_preset(preset);
+    for (const swz::Problem& p : {base, custom_of(base)}) {
+      SCOPED_TRACE(std::string(preset) + (p.name == "custom" ? " as a custom problem" : ""));
+      ASSERT_TRUE(p.grid.has_value());
+      const swz::SweepResult r = swz::sweep(p, {}, 2);
+      ASSERT_EQ(r.read.lemma_agrees, r.configs);
+      ASSERT_EQ(r.write.lemma_agrees, r.configs);
+      EXPECT_LE(r.conflict_free_both, std::min(r.read.conflict_free, r.write.conflict_free));
+      for (const swz::AccessSides sides : {swz::AccessSides::Read, swz::AccessSides::Write, swz::AccessSides::Both})
+        EXPECT_EQ(static_cast<std::uint64_t>(r.conflict_free(sides)), swz::family_size(p, sides)) << swz::sides_name(sides);
+    }
+  }
+}
+
+// Both sides are counted: the seed's writer (row by row) is conflict-free under every mask
+// set, so both = the reads'; the family of `swizzle solve` is that count.
+TEST(Sweep, SeedCountsBothSides) {
+  const swz::SweepResult r = swz::sweep(swz::make_preset("transpose16x32"), {}, 2);
+  EXPECT_EQ(r.write.conflict_free, r.configs);
+  EXPECT_EQ(r.write.histogram, (std::map<int, std::int64_t>{{1, r.configs}}));
+  EXPECT_EQ(r.write.ideal_wavefronts, 1);
+  EXPECT_EQ(r.conflict_free_both, 322560);
+  EXPECT_EQ(r.conflict_free(swz::AccessSides::Both), 322560);
+}
+
+// The fast path's preconditions are the access's geometry, not the preset: the same layouts
+// given as a custom problem take the same path (the 128-bit LDS reader of the custom
+// problem pairs no lanes, so no phase can widen) and count the same.
+TEST(Sweep, CustomProblemTakesThePresetsPath) {
+  for (const char* preset : {"transpose16x32", "tma128_fp16", "ldmatrix_a_fp16", "mma_to_blocked_fp16"}) {
+    SCOPED_TRACE(preset);
+    const swz::Problem base = swz::make_preset(preset);
+    const swz::Problem custom = custom_of(base);
+    const swz::SweepProjection want = swz::sweep_projection(base), got = swz::sweep_projection(custom);
+    EXPECT_TRUE(got.read.fast) << got.read.reason;
+    EXPECT_TRUE(got.write.fast) << got.write.reason;
+    EXPECT_EQ(got.read.fast, want.read.fast);
+    EXPECT_EQ(got.write.fast, want.write.fast);
+    EXPECT_EQ(got.seconds, 0.0);  // nothing projected: the fast path is not timed ahead
+    const swz::SweepResult a = swz::sweep(base, {}, 2), b = swz::sweep(custom, {}, 2);
+    EXPECT_TRUE(b.fast_path);
+    EXPECT_EQ(a.fast_path, b.fast_path);
+    EXPECT_EQ(a.read.histogram, b.read.histogram);
+    EXPECT_EQ(a.write.histogram, b.write.histogram);
+    EXPECT_EQ(a.conflict_free_both, b.conflict_free_both);
+  }
+}
+
+// Each side's evaluation equals swz::simulate on that side, on a custom problem's fast path too.
+TEST(Sweep, EvaluationEqualsSimulatorOnBothSidesOfCustomProblems) {
+  for (const char* preset : {"tma128_fp16", "mma_to_blocked_fp16", "transpose16x32"}) {
+    const swz::Problem p = custom_of(swz::make_preset(preset));
+    std::mt19937_64 rng(7);
+    const std::uint64_t configs = std::uint64_t{1} << p.grid->configs_log2();
+    for (int i = 0; i < 40; ++i) {
+      const auto masks = swz::masks_of_config(*p.grid, rng() % configs);
+      const swz::SharedLayout s = p.layout_for_masks(masks);
+      EXPECT_EQ(swz::sweep_evaluate(p, masks, swz::AccessSides::Read).first,
+                swz::simulate(p.read, s, p.element_bits, p.bank).wavefronts) << preset << " " << swz::format_masks(masks);
+      EXPECT_EQ(swz::sweep_evaluate(p, masks, swz::AccessSides::Write).first,
+                swz::simulate(p.store, s, p.element_bits, p.bank).wavefronts) << preset << " " << swz::format_masks(masks);
+    }
+  }
+  EXPECT_THROW(swz::sweep_evaluate(swz::make_preset("toy8x8"), {}, swz::AccessSides::Both), swz::Error);
+}
+
+// A problem that truly cannot take the fast path (sub-word read vectors) says why, and its
+// time is projected before it starts from a sample of configurations.
+TEST(Sweep, ProjectionOfASlowProblem) {
+  swz::ProblemSpec spec;
+  spec.preset = "transpose16x32";
+  spec.shape = {8, 16};
+  spec.element_bits = 16;
+  const swz::Problem p = swz::build_problem(spec);
+  ASSERT_TRUE(p.grid.has_value());
+  const swz::SweepProjection pr = swz::sweep_projection(p, 1);
+  EXPECT_FALSE(pr.read.fast);
+  EXPECT_NE(pr.read.reason.find("16-bit vectors"), std::string::npos) << pr.read.reason;
+  EXPECT_EQ(pr.threads, 1);
+  EXPECT_EQ(pr.configs, std::int64_t{1} << p.grid->configs_log2());
+  EXPECT_GT(pr.seconds, 0.0);
 }
 
 TEST(Sweep, RefusesWhatItCannotEnumerate) {

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,14 +16,16 @@ namespace swz::sweep_detail {
 // Masks of configuration `index` into `masks` (see masks_of_config).
 void fill_masks(const GridSpec& g, std::uint64_t index, std::vector<std::uint32_t>& masks);
 
-// Everything about the read access that does not depend on the masks.
+// Everything about one access (the read or the write) that does not depend on the masks.
 struct Plan {
   const Problem* p = nullptr;
+  const Access* access = nullptr;  // p->read or p->store
   GridSpec g;
   int row_bits = 0, col_bits = 0;
   std::uint64_t n_cols = 0;
   bool fast = false;
-  // Input bases of the read (registers above the vector, lanes, warps) as coordinates (m, n).
+  std::string slow_reason;  // why not fast (empty when fast)
+  // Input bases of the access (registers above the vector, lanes, warps) as coordinates (m, n).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> step_bases, lane_bases, warp_bases;
   int lane_bits = 0, phase_lanes = 32, phases = 1, words_per_lane = 1, word_shift = 0;  // word = offset << shift (>> when negative)
   std::uint32_t bank_mask = 31;
@@ -33,11 +36,11 @@ struct Plan {
   bool lemma_possible = true;
 };
 
-Plan make_plan(const Problem& p);
+Plan make_plan(const Problem& p, AccessSides side);
 
 // ---- The fast path's state ---------------------------------------------------
 //
-// Everything the read simulation and the lemma need from one configuration is
+// Everything the simulation of an access and the lemma need from one configuration is
 // linear in its toggle bits: a lane's (or an instruction's) word address is the
 // XOR of per-bit address images, and each image changes by one fixed word when
 // one mask bit flips (the bit sits in one row's mask, so only coordinates with
@@ -71,7 +74,7 @@ struct Engine {
   bool need_masks = false;  // the masks themselves are read (slow simulation or lemma)
   int toggles = 0;          // configuration index bits
   int lanes = 0;            // active lanes (phases * phase_lanes)
-  int instrs = 0;           // read instructions (steps x warps)
+  int instrs = 0;           // instructions of the access (steps x warps)
   int instr_stride = 0;     // rounded up to whole vectors of the kernel, padded with the last instruction
   // The state is one word buffer: [lanes | instructions | lemma], the banks of lanes and
   // instructions one word each; each toggle bit has a delta of the same shape. The lemma part
@@ -90,8 +93,8 @@ struct Engine {
   int n_sub = 0;  // subsets stored per reduction (0: the vectors are stored)
   Reducer by_w, by_wt;
   const std::uint32_t* delta_of(int t) const { return delta.data() + static_cast<std::size_t>(t) * static_cast<std::size_t>(n_words); }
-  // One configuration: flip toggle bit t of the state (none when t < 0), then simulate the read
-  // and evaluate the lemma on it: (read wavefronts of the worst instruction, lemma prediction).
+  // One configuration: flip toggle bit t of the state (none when t < 0), then simulate the access
+  // and evaluate the lemma on it: (wavefronts of the worst instruction, lemma prediction).
   std::pair<int, int> (*step)(const Engine&, State&, int) = nullptr;
 };
 

@@ -7,7 +7,7 @@
 //     plain scalar code where there is no SIMD);
 //   - AVX2 (32 bytes) and AVX-512 (64 bytes): the same template compiled with
 //     [[gnu::target]], on x86-64 builds with SWZ_SIMD on, chosen at run time.
-// Each element of a vector is one read instruction, its bits the banks (32-bit
+// Each element of a vector is one instruction, its bits the banks (32-bit
 // elements for up to 32 banks, 64-bit ones for 64). Each lane of a phase adds the
 // one-hot (or words_per_lane-hot) bank bits of its address in every instruction;
 // a carry-save adder tree (Harley-Seal) sums the lanes into bit-sliced counters,
@@ -327,7 +327,7 @@ std::pair<int, int> step_simulate(const Engine& e, State& st, int t) {
     for (int i = 0; i < e.n_words; ++i) w[i] ^= d[i];
   }
   const Problem& p = *e.pl->p;
-  return {simulate(p.read, p.layout_for_masks(st.masks), p.element_bits, p.bank).wavefronts, lemma_of_state(e, st)};
+  return {simulate(*e.pl->access, p.layout_for_masks(st.masks), p.element_bits, p.bank).wavefronts, lemma_of_state(e, st)};
 }
 
 std::atomic<SweepKernel> kernel_cap{SweepKernel::Auto};

@@ -1,8 +1,10 @@
-// sweep_plan.cpp: what a sweep knows before it starts (the plan of the read access,
+// sweep_plan.cpp: what a sweep knows before it starts (the plan of one access,
 // the lemma's constants) and the engine that walks the configurations: the
 // per-toggle deltas, the state of one configuration, and the lemma on that state.
 #include <algorithm>
 #include <bit>
+
+#include <fmt/format.h>
 
 #include "sweep_engine.h"
 #include "swz/error.h"
@@ -54,20 +56,22 @@ BitVec offset_image(const Plan& pl, const std::uint32_t* masks, int i) {
 
 }  // namespace
 
-Plan make_plan(const Problem& p) {
+Plan make_plan(const Problem& p, AccessSides side) {
   if (!p.grid) fail("preset '{}' has no toggle grid to sweep", p.name);
   Plan pl;
   pl.p = &p;
+  pl.access = side == AccessSides::Write ? &p.store : &p.read;
   pl.g = *p.grid;
   pl.row_bits = pl.g.row_bits;
   pl.col_bits = pl.g.col_bits;
   pl.n_cols = std::uint64_t{1} << pl.col_bits;
   if (pl.g.configs_log2() > kMaxSweepBits)
     fail("the grid has 2^{} configurations; sweeps enumerate at most 2^{}", pl.g.configs_log2(), kMaxSweepBits);
+  const Access& a = *pl.access;
   const SharedLayout rm = toggle_grid(p.shape, {});
-  const VectorChoice v = choose_vector(p.read, rm, p.element_bits, p.bank);
+  const VectorChoice v = choose_vector(a, rm, p.element_bits, p.bank);
   pl.vec_elems = v.elements;
-  const LinearLayout& L = p.read.layout;
+  const LinearLayout& L = a.layout;
   const int vec_log = std::countr_zero(static_cast<unsigned>(v.elements));
   auto split = [&](BitVec flat) {
     const Coords c = L.unflatten(flat);
@@ -78,26 +82,39 @@ Plan make_plan(const Problem& p) {
   for (BitVec b : L.bases("lane")) pl.lane_bases.push_back(split(b));
   for (BitVec b : L.bases("warp")) pl.warp_bases.push_back(split(b));
   pl.lane_bits = static_cast<int>(pl.lane_bases.size());
-  const AccessGeometry geometry = access_geometry(p.read, p.element_bits, v.bits, p.bank);
+  const AccessGeometry geometry = access_geometry(a, p.element_bits, v.bits, p.bank);
   pl.phase_lanes = geometry.lanes_per_phase;
   pl.phases = geometry.phases;
-  // Fast path: whole-word elements, no merge, every lane's vector distinct within a phase
-  // (bijective layout + distinct coordinates => distinct words).
-  const bool merge_possible = p.read.kind == AccessKind::Load && !p.read.ldmatrix && v.bits == 128;
-  pl.fast = v.bits >= 32 && !merge_possible && p.bank.banks <= 64;
-  if (pl.fast) {
-    // Lanes of one phase must hold distinct coordinates: lane bases of a phase independent.
-    const int pb = std::countr_zero(static_cast<unsigned>(pl.phase_lanes));
-    std::vector<BitVec> lanes(L.bases("lane").begin(), L.bases("lane").begin() + pb);
-    if (small_rank(lanes.data(), pb) != pb) pl.fast = false;
-  }
+  // The fast path counts each lane's words once per phase, phases fixed by lane id. Its
+  // preconditions are the access's geometry (the same for a preset and for the same
+  // layouts given as files); the first one that fails is the reason it is off.
+  const int pb = std::countr_zero(static_cast<unsigned>(pl.phase_lanes));
+  const auto& lane_images = L.bases("lane");
+  // Lanes of one phase must hold distinct coordinates (so distinct words, the grid being a
+  // bijection): the phase's lane bases independent.
+  const bool phase_lanes_distinct =
+      pb <= static_cast<int>(lane_images.size()) && small_rank(lane_images.data(), pb) == pb;
+  // serve() widens the phases of a 64- or 128-bit LDS when every lane reads the address of
+  // lane ^ 1 (or of lane ^ 2): under a bijective layout exactly when lane basis 0 (or 1) is zero.
+  // Masks cannot change that, so it is known here, not per configuration.
+  auto lane_basis_zero = [&](std::size_t i) { return i < lane_images.size() && lane_images[i] == 0; };
+  const bool merge_possible = a.kind == AccessKind::Load && !a.ldmatrix && v.bits > p.bank.bank_bytes * 8 &&
+                              pl.phase_lanes < geometry.active_lanes && (lane_basis_zero(0) || lane_basis_zero(1));
+  if (v.bits < 32)
+    pl.slow_reason = fmt::format("{}-bit vectors are narrower than a 32-bit bank word", v.bits);
+  else if (p.bank.banks > 64)
+    pl.slow_reason = fmt::format("{} banks (the fast path counts up to 64)", p.bank.banks);
+  else if (merge_possible)
+    pl.slow_reason = "paired lanes read one address, so the hardware may serve wider phases";
+  else if (!phase_lanes_distinct)
+    pl.slow_reason = "lanes of one phase share elements (broadcast)";
+  pl.fast = pl.slow_reason.empty();
   pl.words_per_lane = std::max(1, v.bits / 32);
   // word = offset >> within_word bits; vectors of whole words make the shift exact.
   pl.word_shift = -geometry.offset.within_word;
   if (p.element_bits > p.bank.bank_bytes * 8) pl.word_shift = std::countr_zero(static_cast<unsigned>(p.element_bits / (p.bank.bank_bytes * 8)));
   pl.bank_mask = static_cast<std::uint32_t>(p.bank.banks - 1);
   // Lemma constants.
-  const int pb = std::countr_zero(static_cast<unsigned>(pl.phase_lanes));
   for (int i = 0; i < pb; ++i)
     if (L.bases("lane")[static_cast<std::size_t>(i)]) pl.threads.push_back(L.bases("lane")[static_cast<std::size_t>(i)]);
   pl.within_word = geometry.offset.within_word;

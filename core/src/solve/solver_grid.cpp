@@ -70,7 +70,9 @@ std::pair<int, int> grid_vectors(const Problem& p, const AccessInfo& a, const Ac
   return {widest_vector(a, m, widest, /*renumbered=*/false), widest_vector(b, m, widest, /*renumbered=*/false)};
 }
 
-GridSearch grid_search(const Problem& p) {
+// sides: the accesses whose conflicts count; the other side's thread span is left empty,
+// so it constrains nothing.
+GridSearch grid_search(const Problem& p, AccessSides sides = AccessSides::Both) {
   if (!p.grid) fail("preset '{}' has no toggle grid (its shared layout is not a row-major tile)", p.name);
   check_inputs(p.store, p.read, p.element_bits, p.bank);
   GridSearch gs;
@@ -91,8 +93,10 @@ GridSearch grid_search(const Problem& p) {
   for (int j = 0; j < gs.rows; ++j) gs.perm[static_cast<std::size_t>(j)] = next++;
   const AccessInfo a = info_of(p.store, "writer", "A", p.element_bits), b = info_of(p.read, "reader", "B", p.element_bits);
   const auto [ka, kb] = grid_vectors(p, a, b);
-  for (BitVec t : phase_threads(a, phase_lanes(a, ka, p.element_bits, p.bank))) gs.threads_a.push_back(gs.map(t));
-  for (BitVec t : phase_threads(b, phase_lanes(b, kb, p.element_bits, p.bank))) gs.threads_b.push_back(gs.map(t));
+  if (sides != AccessSides::Read)
+    for (BitVec t : phase_threads(a, phase_lanes(a, ka, p.element_bits, p.bank))) gs.threads_a.push_back(gs.map(t));
+  if (sides != AccessSides::Write)
+    for (BitVec t : phase_threads(b, phase_lanes(b, kb, p.element_bits, p.bank))) gs.threads_b.push_back(gs.map(t));
   for (int c = std::max(gs.seg_start, 0); c < gs.cols; ++c) gs.fixed_segments.push_back(gs.map(BitVec{1} << (gs.rows + c)));
   for (int j = 0; j < gs.rows; ++j) gs.row_vec.push_back(gs.map(BitVec{1} << j));
   return gs;
@@ -207,8 +211,8 @@ std::optional<std::vector<std::uint32_t>> masks_of(const Problem& p, const Linea
   return masks;
 }
 
-bool masks_conflict_free(const Problem& p, const std::vector<std::uint32_t>& masks) {
-  const GridSearch gs = grid_search(p);
+bool masks_conflict_free(const Problem& p, const std::vector<std::uint32_t>& masks, AccessSides sides) {
+  const GridSearch gs = grid_search(p, sides);
   if (static_cast<int>(masks.size()) > gs.rows) fail("{} masks given; the grid has {} row bits", masks.size(), gs.rows);
   std::optional<Pair> at = grid_root(gs);
   if (!at) return false;
@@ -224,8 +228,8 @@ bool masks_conflict_free(const Problem& p, const std::vector<std::uint32_t>& mas
   return true;
 }
 
-std::uint64_t family_size(const Problem& p) {
-  const GridSearch gs = grid_search(p);
+std::uint64_t family_size(const Problem& p, AccessSides sides) {
+  const GridSearch gs = grid_search(p, sides);
   const std::optional<Pair> root = grid_root(gs);
   if (!root) return 0;
   const int toggles = gs.cols - gs.vec;

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "swz/sim/bank.h"
+#include "swz/problem/access_sides.h"
 #include "swz/problem/problem.h"
 #include "swz/layout/shared.h"
 
@@ -208,16 +209,20 @@ std::vector<ProbeRequest> probe_requests(const SolveResult& result, const BankMo
 // A grid problem's layout is offset(m, n) = m*N + (n ^ mask(m)). The family is
 // every mask set (masks toggle only columns at or above GridSpec::vec_bits)
 // under which both accesses are conflict-free at the vector widths the
-// row-major tile gives them.
+// row-major tile gives them (AccessSides::Both; Read or Write count one side).
+// Conflict-free means what a sweep (sim/sweep.h) simulates: every instruction
+// at its ideal wavefronts, so family_size(p, s) == sweep(p).conflict_free(s)
+// wherever the lemma agrees with the simulator on every configuration.
 
 // masks[j] for a layout that is a toggle grid of this problem's shape, else nullopt.
 std::optional<std::vector<std::uint32_t>> masks_of(const Problem& grid_problem, const LinearLayout& offset_bases);
 
-// True when both accesses are conflict-free under these masks (algebra only).
-bool masks_conflict_free(const Problem& grid_problem, const std::vector<std::uint32_t>& masks);
+// True when the accesses `sides` are conflict-free under these masks (algebra only).
+bool masks_conflict_free(const Problem& grid_problem, const std::vector<std::uint32_t>& masks,
+                         AccessSides sides = AccessSides::Both);
 
-// Exact number of conflict-free mask sets. Throws for non-grid problems.
-std::uint64_t family_size(const Problem& grid_problem);
+// Exact number of mask sets conflict-free for `sides`. Throws for non-grid problems.
+std::uint64_t family_size(const Problem& grid_problem, AccessSides sides = AccessSides::Both);
 
 // Lazy enumeration of the family, masks in increasing lexicographic order (row 0 first).
 class MaskEnumerator {
