@@ -47,6 +47,8 @@ const char* panel_summary(std::string_view id) {
 }
 
 void draw_panel_summary(PanelContext& ctx, const char* panel_id) {
+  // A lesson's card speaks in plain words itself, and its steps need the panels' whole height.
+  if (classroom().lesson()) return;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kTextDim));
   ImGui::PushTextWrapPos(0.0f);

@@ -5,7 +5,7 @@
 //   the first-run hint       draw_first_run_hint(): on a first start, offers the first
 //                            lesson or Getting started; any answer hides it for good
 //   panel_summary(id)        one sentence per panel; the Algebra and Solver panels draw
-//                            theirs at the top (draw_panel_summary)
+//                            theirs at the top (draw_panel_summary), except during a lesson
 //
 // The texts are fixed: nothing here depends on the problem, so nothing is computed.
 #pragma once
@@ -21,7 +21,8 @@ struct PanelContext;
 
 // One plain sentence saying what a panel or tool window shows; "" for an unknown id.
 const char* panel_summary(std::string_view panel_id);
-// Draws the panel's sentence, wrapped at the panel's edge, and registers probe "ID.summary".
+// Draws the panel's sentence, wrapped at the panel's edge, and registers probe "ID.summary";
+// nothing while a lesson is open (its card explains, and its steps need the panels' whole height).
 void draw_panel_summary(PanelContext& ctx, const char* panel_id);
 
 // The file whose presence means the first-run hint was answered: config_dir()/first-run-hint.json.

@@ -50,6 +50,7 @@ class HelpTest : public GuiTest {
 
 TEST_F(HelpTest, GettingStartedFromTheHelpMenuOpensTheFirstLesson) {
   Workbench& b = open();
+  close_lesson(b);  // the classroom outlives workbenches: none left open by an earlier test
   EXPECT_FALSE(b.getting_started_shown());
   EXPECT_FALSE(b.probe("menu.help.getting_started"));  // the menu is closed
   click("menu.help");
@@ -187,6 +188,20 @@ TEST_F(HelpTest, AlgebraAndSolverStartWithAPlainSentence) {
       }
     EXPECT_GT(ink, 200);
   }
+  // During a lesson the card explains, and the step's panels keep their whole height.
+  std::string error;
+  ASSERT_TRUE(open_first_lesson(b, error)) << error;
+  frames(2);  // the step's view (panels, focus) is applied
+  b.apply(cmd::show_panel("algebra", true));
+  b.apply(cmd::show_panel("solver", true));
+  b.set_focus("");
+  frames(3);
+  EXPECT_TRUE(b.probe("panel.algebra") && b.probe("panel.solver"));
+  EXPECT_FALSE(b.probe("algebra.summary"));
+  EXPECT_FALSE(b.probe("solver.summary"));
+  close_lesson(b);
+  frames(2);
+  EXPECT_TRUE(b.probe("algebra.summary") && b.probe("solver.summary"));
 }
 
 }  // namespace swz::gui::test
