@@ -103,7 +103,7 @@ bool probed_button(Workbench& bench, const char* label, const std::string& probe
   return pressed;
 }
 
-// One numbered step: its sentence, then its control on the same line when it fits.
+// One numbered step: its number, then its sentence wrapped beside it (its control goes under it, indented).
 void step_text(int number, const char* text) {
   ImGui::PushFont(fonts().heading);
   ImGui::Text("%d.", number);
