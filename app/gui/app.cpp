@@ -66,6 +66,9 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       ->delimiter(',');
   cli.add_option("--quiz-set", o.quiz_set, "Open the quiz on this fixed question set (a .json file or a name in assets/quizzes)");
   cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
+  bool no_first_run_hint = false;
+  cli.add_flag("--no-first-run-hint", no_first_run_hint,
+               "Do not offer the first lesson on a first start (headless runs never do)");
   cli.set_version_flag("--version", std::string("swizzle-workbench ") + SWZ_VERSION);
   try {
     cli.parse(argc, argv);
@@ -80,6 +83,7 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
     std::fprintf(stderr, "swizzle-workbench: error: %s (see --help)\n", e.what());
     return 2;
   }
+  o.first_run_hint = !no_first_run_hint;
   try {
     if (!size.empty()) {
       int w = 0, h = 0;
@@ -124,6 +128,16 @@ FrameStats frame_stats(std::vector<double> ms) {
   return s;
 }
 
+WorkbenchOptions workbench_options(const LaunchOptions& o) {
+  WorkbenchOptions wo;
+  if (!o.session_file.empty()) wo.session_file = o.session_file;
+  wo.start = o.start;
+  wo.restore_last = !o.headless();
+  wo.autosave = !o.headless();
+  wo.first_run_hint = o.first_run_hint && !o.headless() && o.lesson.empty();  // a lesson asked for needs no hint
+  return wo;
+}
+
 int run(const LaunchOptions& o) {
   PlatformOptions po;
   po.width = o.width;
@@ -135,12 +149,7 @@ int run(const LaunchOptions& o) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return 2;
   }
-  WorkbenchOptions wo;
-  if (!o.session_file.empty()) wo.session_file = o.session_file;
-  wo.start = o.start;
-  wo.restore_last = !o.headless();
-  wo.autosave = !o.headless();
-  Workbench bench(wo);
+  Workbench bench(workbench_options(o));
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
   Classroom& room = classroom();
   room.high_contrast = o.high_contrast;

@@ -5,7 +5,7 @@
 //                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
 //                     [--lesson NAME [--step K]] [--high-contrast] [--show export,gpu] [--focus ID]
 //                     [--presentation] [--fullscreen] [--presenter] [--presenter-screenshot out.png]
-//                     [--show quiz [--quiz-set FILE]]
+//                     [--show quiz [--quiz-set FILE]] [--no-first-run-hint]
 #pragma once
 
 #include <optional>
@@ -30,6 +30,7 @@ struct LaunchOptions {
   std::vector<std::string> show;      // --show export,gpu: panels or tool windows to show at start
   std::string quiz_set;               // --quiz-set FILE: open the quiz on this fixed set (a .json file or a name)
   std::string focus;                  // --focus ID: this panel fills the window
+  bool first_run_hint = true;         // --no-first-run-hint: never offer the first start's hint (scripts, tests)
 
   bool presentation = false;         // --presentation: large text, claims hidden on the card
   bool fullscreen = false;           // --fullscreen: on the monitor the window opens on
@@ -41,6 +42,11 @@ struct LaunchOptions {
 // Parses flags. Returns 0 to run, else the exit code (help: 0 with `exit_now`, bad flags: 2)
 // after printing one line.
 int parse_launch_options(int argc, char** argv, LaunchOptions& options, bool& exit_now);
+
+// What the workbench starts with for these flags: headless runs neither restore, autosave nor
+// show the first-run hint.
+struct WorkbenchOptions;
+WorkbenchOptions workbench_options(const LaunchOptions& options);
 
 // Runs the program; returns the exit code.
 int run(const LaunchOptions& options);

@@ -3,6 +3,7 @@
 // conflict-free condition. Every number comes from the core's analysis.
 #include <fmt/format.h>
 
+#include "getting_started.h"
 #include "panel.h"
 #include "swz/algebra/f2.h"
 #include "theme.h"
@@ -33,6 +34,7 @@ struct AlgebraPanel final : Panel {
     const char* thr = side == Side::Store ? "A_Thr" : "B_Thr";
     const char* cap = sym("\xe2\x88\xa9", "&");
 
+    draw_panel_summary(ctx, id());
     // Every line wraps at the panel's edge; pieces that follow on a line move down when they do not fit.
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("for the %s (switch in Access trace)", side == Side::Store ? "store, A" : "read, B");

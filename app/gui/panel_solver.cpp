@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "getting_started.h"
 #include "panel.h"
 #include "swz/io/layout_io.h"
 #include "theme.h"
@@ -56,6 +57,7 @@ struct SolverPanel final : Panel {
   void draw(PanelContext& ctx) override {
     const Model& m = ctx.model;
     const SolverAnswer& a = ctx.bench.solver_answer();
+    draw_panel_summary(ctx, id());
     if (!a.result) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(ImVec4(0.8f, 0.15f, 0.15f, 1), "The solver cannot answer this problem: %s", a.error.c_str());

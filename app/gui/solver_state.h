@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.h"
 #include "session.h"
 #include "swz/solve/solver.h"
 
@@ -22,6 +23,9 @@ struct SolverAnswer {
   std::string error;                                  // bad input, or a solver bug (simulator vs algebra)
   std::optional<std::vector<std::uint32_t>> masks;    // the answer as grid masks, when it is a grid layout
 };
+
+// The answer as a command: masks for a grid problem, else the shared layout (panel_solver.cpp).
+std::optional<Command> solver_command(const SolverAnswer& answer);
 
 // Family size and repair of a grid problem, computed in the background.
 struct FamilyAnswer {

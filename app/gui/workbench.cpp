@@ -15,6 +15,7 @@
 #include <fstream>
 
 #include "classroom.h"
+#include "getting_started.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
@@ -38,6 +39,7 @@ Workbench::Workbench(WorkbenchOptions options) : options_(std::move(options)) {
   export_dir_ = std::filesystem::current_path(cwd_ec);
   model_ = std::make_unique<Model>(build_model(session_.problem));
   if (options_.autosave) check_for_crash();
+  show_first_run_hint_ = options_.first_run_hint && first_start();  // before this run writes a last session
   if (options_.session_file) {
     open_session(*options_.session_file);
   } else if (options_.start) {

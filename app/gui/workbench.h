@@ -31,6 +31,7 @@ struct WorkbenchOptions {
   std::optional<ProblemSpec> start;                   // else start on this problem
   bool restore_last = true;                           // else, when neither is given, reopen the last session
   bool autosave = true;                               // keep the last-session file current
+  bool first_run_hint = false;                        // on a first start (getting_started.h), offer the first lesson
 };
 
 // What the Export window hands over: the name, the format and the figure chosen.
@@ -136,6 +137,11 @@ class Workbench {
   void discard_recovery();  // start fresh; the autosave is kept aside, not deleted
   static std::filesystem::path running_marker_path();
 
+  // Help > Getting started, and the hint a first start shows (getting_started.h).
+  void show_getting_started(bool shown) { show_getting_started_ = shown; }
+  bool getting_started_shown() const { return show_getting_started_; }
+  bool first_run_hint_shown() const { return show_first_run_hint_; }
+
   bool quit_requested() const { return quit_; }
   std::string window_title() const;
   float ui_scale() const { return session_.view.ui_scale; }
@@ -192,6 +198,7 @@ class Workbench {
   std::optional<Session> autosaved_;  // what the last-session file holds
   double changed_at_ = -1.0;          // ImGui time the session first differed from it
   bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
+  bool show_getting_started_ = false, show_first_run_hint_ = false;
   ExportSettings export_;
   std::filesystem::path export_dir_ = ".";  // where the last export or figure went
   struct ExportCache {

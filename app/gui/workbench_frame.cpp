@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "classroom.h"
+#include "getting_started.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
@@ -184,11 +185,16 @@ void Workbench::menus() {
     ImGui::EndMenu();
   }
   classroom_menu(*this);
+  const ImVec2 help_at = ImGui::GetCursorScreenPos();
   if (ImGui::BeginMenu("Help")) {
+    const ImVec2 item_at = ImGui::GetCursorScreenPos();
+    if (ImGui::MenuItem("Getting started")) show_getting_started_ = true;
+    add_probe("menu.help.getting_started", item_at, ImGui::GetItemRectMax());
     if (ImGui::MenuItem("Shortcuts")) show_shortcuts_ = true;
     if (ImGui::MenuItem("About")) show_about_ = true;
     ImGui::EndMenu();
   }
+  add_probe("menu.help", help_at, ImVec2(help_at.x + ImGui::CalcTextSize("Help").x, help_at.y + ImGui::GetFrameHeight()));
   ImGui::EndMainMenuBar();
 }
 
@@ -341,6 +347,8 @@ void Workbench::status_bar(float height) {
 
 void Workbench::help_windows() {
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+  draw_getting_started(*this, show_getting_started_);
+  if (!recovery_ && !capturing_) draw_first_run_hint(*this, show_first_run_hint_);  // a crash's offer first
   if (show_about_) {
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (ImGui::Begin("About Swizzle Workbench", &show_about_,

@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 #include <imgui_internal.h>
 
+#include "getting_started.h"
 #include "gui_fixture.h"
 
 #ifndef SWZ_GUI_SCALES_DIR
@@ -204,6 +205,54 @@ TEST_F(GuiTest, EveryPanelFitsAndIsReadableAtScales) {
   std::printf("scales: %d cases, %d with problems; screenshots in %s\n%s", cases, failing, shots.string().c_str(), report.c_str());
   EXPECT_EQ(cases, 30);
   EXPECT_EQ(failing, 0) << report;
+}
+
+// Help > Getting started and the first-run hint, each over the workbench, at every scale: the same
+// checks, and screenshots <build>/tests/gui/scales/{getting-started,first-run-hint}-<w>x<h>-<scale>.png.
+TEST_F(GuiTest, GettingStartedAndFirstRunHintFitAtScales) {
+  const std::filesystem::path shots = SWZ_GUI_SCALES_DIR;
+  std::filesystem::create_directories(shots);
+  const std::pair<int, int> sizes[] = {{1920, 1080}, {1600, 1000}};
+  int cases = 0;
+  std::string report;
+  for (const auto& [width, height] : sizes) {
+    std::string error;
+    if (!reopen(width, height, error)) GTEST_SKIP() << "no display: " << error;
+    for (const char* window : {"getting-started", "first-run-hint"}) {
+      for (const float scale : {1.0f, 1.6f, 2.0f}) {
+        const bool hint = std::string_view(window) == "first-run-hint";
+        std::filesystem::remove(first_run_hint_path());  // a first start each time
+        WorkbenchOptions o;
+        o.start = ProblemSpec{};
+        o.restore_last = false;
+        o.autosave = false;
+        o.first_run_hint = hint;
+        bench_ = std::make_unique<Workbench>(o);
+        bench_->apply(cmd::set_ui_scale(scale));
+        bench_->show_getting_started(!hint);
+        frames(5);
+        const std::string probe = hint ? "panel.first_run_hint" : "panel.getting_started";
+        ASSERT_TRUE(bench_->probe(probe)) << window << " not drawn at scale " << scale;
+        std::vector<std::string> ids;
+        for (const auto& [id, title] : bench_->tile_panels()) ids.push_back(id);
+        int w = 0, h = 0;
+        const auto px = capture(w, h);
+        const auto problems = inspect(ids);
+        const auto rect = *bench_->probe(probe);
+        const std::string file = fmt::format("{}-{}x{}-{:.1f}.png", window, width, height, scale);
+        std::string png_error;
+        EXPECT_TRUE(write_png((shots / file).string(), px, w, h, png_error)) << png_error;
+        ++cases;
+        for (const auto& p : problems) report += fmt::format("{}: {}\n", file, p);
+        if (rect.min.x < 0 || rect.min.y < 0 || rect.max.x > static_cast<float>(w) || rect.max.y > static_cast<float>(h))
+          report += fmt::format("{}: the window ({:.0f},{:.0f})-({:.0f},{:.0f}) is off the screen\n", file, rect.min.x, rect.min.y,
+                                rect.max.x, rect.max.y);
+      }
+    }
+  }
+  std::printf("help windows: %d cases; screenshots in %s\n%s", cases, shots.string().c_str(), report.c_str());
+  EXPECT_EQ(cases, 12);
+  EXPECT_TRUE(report.empty()) << report;
 }
 
 }  // namespace swz::gui::test
