@@ -47,6 +47,11 @@ class Failure : public std::runtime_error {
   nlohmann::json facts;
 };
 
+// The rule's output, for a run that must end where it stands (worker threads mid-task, then _Exit):
+// with `json`, {"error": message} merged with `facts` on stdout; then "<prefix>: <message>" on stderr.
+void print_failure(bool json, const std::string& prefix, const std::string& message,
+                   const nlohmann::json& facts = nlohmann::json::object());
+
 // No GPU can run it here (status 3): {"available": false, "reason": reason} for --json.
 [[noreturn]] void gpu_unavailable(const std::string& reason);
 

@@ -23,6 +23,17 @@ std::vector<Command>& registry() {
 
 void print_json(const nlohmann::json& j) { std::fputs((j.dump(2) + "\n").c_str(), stdout); }
 
+void print_failure(bool json, const std::string& prefix, const std::string& message, const nlohmann::json& facts) {
+  if (json) {
+    nlohmann::json j = {{"error", message}};
+    j.update(facts);
+    print_json(j);
+    std::fflush(stdout);
+  }
+  fmt::print(stderr, "{}: {}\n", prefix, message);
+  std::fflush(stderr);
+}
+
 void gpu_unavailable(const std::string& reason) {
   throw Failure(gpu::kExitUnavailable, "no GPU available: " + reason, {{"available", false}, {"reason", reason}});
 }
@@ -43,14 +54,8 @@ bool json_requested(int argc, char** argv) {
 
 // The one way a run ends in error: a line on stderr, the JSON object with --json, the status.
 int fail_with(bool json, int status, const std::string& prefix, const std::string& message,
-              nlohmann::json facts = nlohmann::json::object()) {
-  if (json) {
-    nlohmann::json j = {{"error", message}};
-    j.update(facts);
-    swz::cli::print_json(j);
-    std::fflush(stdout);
-  }
-  fmt::print(stderr, "{}: {}\n", prefix, message);
+              const nlohmann::json& facts = nlohmann::json::object()) {
+  swz::cli::print_failure(json, prefix, message, facts);
   return status;
 }
 

@@ -27,8 +27,8 @@ struct Case {
   bool near_memcpy = false;     // transpose: held to >= 95% of the device-to-device copy
 };
 
-// gtest prints a parameter where it lists and fails a test (and ctest names the test after that
-// listing): the case's name, not the bytes of its Problem.
+// gtest prints a parameter where it lists and fails a test, and ctest names the test after that
+// listing (gpu_test.cpp): the case's name, not a dump of its Problem's bytes.
 inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Case> seed_cases();
