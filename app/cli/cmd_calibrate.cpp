@@ -84,13 +84,11 @@ Register reg{{"calibrate", "Measure random warp instructions on this GPU and che
       }
       info = gpu::calibrate(cases, co);
     } catch (const gpu::Unavailable& e) {
-      fmt::print(stderr, "swizzle calibrate: no GPU available: {}\n", e.what());
-      std::exit(gpu::kExitUnavailable);
+      gpu_unavailable(e.what());
     } catch (const swz::Error&) {
       throw;
     } catch (const std::exception& e) {
-      fmt::print(stderr, "swizzle calibrate: the GPU run failed: {}\n", e.what());
-      std::exit(1);
+      throw Failure(1, fmt::format("the GPU run failed: {}", e.what()));
     }
     if (progress) fmt::print(stderr, "\n");
     if (!o->output.empty()) {

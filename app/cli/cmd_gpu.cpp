@@ -71,16 +71,11 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     try {
       r = gpu::run(p, ro);
     } catch (const gpu::Unavailable& e) {
-      if (o->json) print_json({{"available", false}, {"reason", e.what()}});
-      fmt::print(stderr, "swizzle gpu: no GPU available: {}\n", e.what());
-      std::fflush(stdout);
-      std::exit(gpu::kExitUnavailable);
+      gpu_unavailable(e.what());
     } catch (const swz::Error&) {
       throw;
     } catch (const std::exception& e) {
-      fmt::print(stderr, "swizzle gpu: the GPU run failed: {}\n", e.what());
-      std::fflush(stdout);
-      std::exit(1);
+      throw Failure(1, fmt::format("the GPU run failed: {}", e.what()));
     }
     if (o->json) {
       print_json(gpu::to_json(r));

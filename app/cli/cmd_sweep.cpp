@@ -30,8 +30,8 @@ struct Options {
 // reports project the whole again as it runs, and one past the limit stops the sweep, saying so.
 class SweepWatch {
  public:
-  SweepWatch(const Problem& p, double max_minutes, bool tty)
-      : name_(p.name), bits_(p.grid ? p.grid->configs_log2() : 0), max_minutes_(max_minutes), tty_(tty) {}
+  SweepWatch(const Problem& p, double max_minutes, bool tty, bool json)
+      : name_(p.name), bits_(p.grid ? p.grid->configs_log2() : 0), max_minutes_(max_minutes), tty_(tty), json_(json) {}
   void check(std::int64_t done, std::int64_t total) const {
     if (max_minutes_ <= 0 || total <= 0) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -43,9 +43,10 @@ class SweepWatch {
     const std::string why =
         done > 0 ? fmt::format("it would take about {:.0f} minutes ({} of {} done in {:.0f} s)", projected_min, done, total, elapsed)
                  : fmt::format("no configuration finished in {:.0f} s", elapsed);
-    fmt::print(stderr, "{}swizzle: error: sweep of the 2^{} configurations of {} stopped: {}; the limit is {} minutes (--max-minutes; 0 = none)\n",
-               tty_ ? "\n" : "", bits_, name_, why, max_minutes_);
-    std::fflush(stderr);
+    if (tty_) fmt::print(stderr, "\n");  // after the progress line
+    print_failure(json_, "swizzle: error",
+                  fmt::format("sweep of the 2^{} configurations of {} stopped: {}; the limit is {} minutes (--max-minutes; 0 = none)",
+                              bits_, name_, why, max_minutes_));
     std::_Exit(2);
   }
 
@@ -54,6 +55,7 @@ class SweepWatch {
   std::int64_t bits_;
   double max_minutes_;
   bool tty_;
+  bool json_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -109,7 +111,7 @@ Register reg{{"sweep", "Simulate both sides of every toggle-grid configuration; 
                  sides, duration_text(plan.seconds), p.grid->configs_log2(), plan.threads, plan.threads == 1 ? "" : "s");
       std::fflush(stderr);
     }
-    const SweepWatch watch(p, o->max_minutes, tty);
+    const SweepWatch watch(p, o->max_minutes, tty, o->json);
     auto progress = [tty, &watch](std::int64_t done, std::int64_t total) {
       watch.check(done, total);
       if (!tty) return;

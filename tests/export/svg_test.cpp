@@ -175,6 +175,23 @@ TEST(Figures, ViewNamesAndErrors) {
   EXPECT_THROW(parse_figure_view("banks"), Error);
 }
 
+TEST(Figures, FileFormatFollowsTheName) {
+  EXPECT_EQ(figure_format_for_file("fig.svg"), FigureFormat::Svg);
+  EXPECT_EQ(figure_format_for_file("dir.png/fig.SVG"), FigureFormat::Svg);
+  EXPECT_EQ(figure_format_for_file("fig.png"), FigureFormat::Png);
+  EXPECT_EQ(figure_format_for_file("out/Fig.PnG"), FigureFormat::Png);
+  EXPECT_EQ(figure_format_name(FigureFormat::Svg), "svg");
+  EXPECT_EQ(figure_format_name(FigureFormat::Png), "png");
+  for (const char* refused : {"fig.jpg", "fig", "fig.svg.txt", "png", "fig.pdf"}) {
+    try {
+      (void)figure_format_for_file(refused);
+      ADD_FAILURE() << refused << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), fmt::format("'{}': a figure file's name ends in .svg (SVG) or .png (PNG)", refused));
+    }
+  }
+}
+
 TEST(Palette, NeighboursShareAHueAndOddIsDarker) {
   for (int bank = 0; bank < 32; bank += 2) {
     const Rgb even = palette_color(bank, 32), odd = palette_color(bank + 1, 32);

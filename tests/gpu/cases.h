@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct Case {
   std::optional<int> reference_store, reference_read;  // wavefronts per instruction from the reference
   bool near_memcpy = false;     // transpose: held to >= 95% of the device-to-device copy
 };
+
+// gtest prints a parameter where it lists and fails a test, and ctest names the test after that
+// listing (gpu_test.cpp): the case's name, not a dump of its Problem's bytes.
+inline void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Case> seed_cases();
 std::vector<Case> hardware_cases();

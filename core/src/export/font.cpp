@@ -2,7 +2,9 @@
 #include "swz/export/font.h"
 
 #include <cmath>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -59,8 +61,9 @@ struct Typeface::Face {
   bool fake_bold = false;  // no bold file: the regular face drawn twice, a little apart
 
   explicit Face(const fs::path& file) {
+    errno = 0;
     std::ifstream in(file, std::ios::binary);
-    if (!in) fail("cannot read the font {}", file.string());
+    if (!in) fail("cannot read the font {}: {}", file.string(), errno != 0 ? std::strerror(errno) : "unknown reason");
     bytes.assign(std::istreambuf_iterator<char>(in), {});
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const int offset = stbtt_GetFontOffsetForIndex(data, 0);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <optional>
 
@@ -438,6 +439,20 @@ FigureView parse_figure_view(std::string_view text) {
 std::string_view figure_view_name(FigureView view) { return kViewNames[static_cast<std::size_t>(view)]; }
 
 std::vector<std::string_view> figure_view_names() { return {kViewNames.begin(), kViewNames.end()}; }
+
+FigureFormat figure_format_for_file(std::string_view path) {
+  const auto ends_with = [&](std::string_view ending) {
+    if (path.size() < ending.size()) return false;
+    const std::string_view tail = path.substr(path.size() - ending.size());
+    return std::equal(tail.begin(), tail.end(), ending.begin(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  };
+  if (ends_with(".svg")) return FigureFormat::Svg;
+  if (ends_with(".png")) return FigureFormat::Png;
+  fail("'{}': a figure file's name ends in .svg (SVG) or .png (PNG)", path);
+}
+
+std::string_view figure_format_name(FigureFormat format) { return format == FigureFormat::Png ? "png" : "svg"; }
 
 std::string figure_svg(const Problem& problem, FigureView view, const FigureOptions& options) {
   check_bank_model(problem.bank);

@@ -1,5 +1,7 @@
 #include "swz/io/layout_io.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <filesystem>
@@ -138,8 +140,9 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   } else {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail("'{}' is a directory, not a file", path);
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot open '{}'", path);
+    if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
     std::ostringstream ss;
     ss << in.rdbuf();
     s = ss.str();

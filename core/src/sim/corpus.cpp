@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <istream>
 #include <numeric>
@@ -108,8 +110,9 @@ std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
 std::vector<CorpusCase> read_corpus_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("{}: is a directory, not a corpus file", path);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail("{}: cannot open", path);
+  if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
   return read_corpus(in, path);
 }
 

@@ -49,6 +49,13 @@ FigureView parse_figure_view(std::string_view text);  // throws naming the known
 std::string_view figure_view_name(FigureView view);
 std::vector<std::string_view> figure_view_names();
 
+// A figure file's format follows its name: ".svg" is the SVG text, ".png" the picture
+// drawn from it (raster.h). Any letter case; throws swz::Error naming the file and
+// the two endings for any other name.
+enum class FigureFormat { Svg, Png };
+FigureFormat figure_format_for_file(std::string_view path);
+std::string_view figure_format_name(FigureFormat format);  // "svg" / "png"
+
 // The palette of banks and threads: hue = (index / 2) spread over the circle,
 // odd indices darker, so neighbours 2k, 2k+1 share a hue.
 struct Rgb {

@@ -1,0 +1,60 @@
+# figure_file.cmake: `swizzle figure -o NAME` writes the format NAME ends in.
+#
+#   cmake -DSWIZZLE=<swizzle> -DDIR=<scratch folder> -P figure_file.cmake
+#
+# fig.svg holds SVG text; fig.png is a PNG (signature, IHDR: 8-bit RGB) of twice the SVG's
+# width and height (the default --scale 2), the size --json reports; fig.jpg is refused with
+# one line and status 2, and no file is made.
+file(REMOVE_RECURSE "${DIR}")
+file(MAKE_DIRECTORY "${DIR}")
+set(problem figure --preset transpose16x32 --mask 2,4,8,16 --view tensor)
+
+execute_process(COMMAND "${SWIZZLE}" ${problem} -o "${DIR}/fig.svg" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fig.svg: exit status ${rc}: ${err}")
+endif()
+file(READ "${DIR}/fig.svg" svg)
+if(NOT svg MATCHES "^<\\?xml [^\n]*\n<svg [^>]* width=\"([0-9]+)\" height=\"([0-9]+)\"")
+  string(SUBSTRING "${svg}" 0 200 head)
+  message(FATAL_ERROR "fig.svg does not start with the XML declaration and an <svg> element with a width and height: ${head}")
+endif()
+set(svg_width ${CMAKE_MATCH_1})
+set(svg_height ${CMAKE_MATCH_2})
+
+execute_process(COMMAND "${SWIZZLE}" ${problem} -o "${DIR}/fig.png" --json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fig.png: exit status ${rc}: ${err}")
+endif()
+file(READ "${DIR}/fig.png" head HEX LIMIT 26)
+string(SUBSTRING "${head}" 0 16 signature)
+string(SUBSTRING "${head}" 24 8 chunk)
+if(NOT signature STREQUAL "89504e470d0a1a0a" OR NOT chunk STREQUAL "49484452")
+  message(FATAL_ERROR "fig.png is not a PNG (first bytes ${head})")
+endif()
+string(SUBSTRING "${head}" 32 8 width_hex)
+string(SUBSTRING "${head}" 40 8 height_hex)
+string(SUBSTRING "${head}" 48 4 depth_and_color)
+math(EXPR png_width "0x${width_hex}")
+math(EXPR png_height "0x${height_hex}")
+math(EXPR want_width "2 * ${svg_width}")
+math(EXPR want_height "2 * ${svg_height}")
+if(NOT png_width EQUAL want_width OR NOT png_height EQUAL want_height OR NOT depth_and_color STREQUAL "0802")
+  message(FATAL_ERROR "fig.png is ${png_width}x${png_height} (depth, color type ${depth_and_color}); "
+                      "expected ${want_width}x${want_height} 8-bit RGB (0802) for the ${svg_width}x${svg_height} SVG")
+endif()
+file(SIZE "${DIR}/fig.png" bytes)
+string(JSON format GET "${out}" format)
+string(JSON json_width GET "${out}" width)
+string(JSON json_height GET "${out}" height)
+string(JSON json_bytes GET "${out}" bytes)
+if(NOT format STREQUAL "png" OR NOT json_width EQUAL png_width OR NOT json_height EQUAL png_height OR NOT json_bytes EQUAL bytes)
+  message(FATAL_ERROR "--json does not describe fig.png (${png_width}x${png_height}, ${bytes} bytes): ${out}")
+endif()
+
+execute_process(COMMAND "${SWIZZLE}" ${problem} -o "${DIR}/fig.jpg" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "^swizzle: error: '[^']*fig.jpg': a figure file's name ends in .svg \\(SVG\\) or .png \\(PNG\\)\n$")
+  message(FATAL_ERROR "fig.jpg: exit status ${rc}, stdout '${out}', stderr '${err}'")
+endif()
+if(EXISTS "${DIR}/fig.jpg")
+  message(FATAL_ERROR "fig.jpg was written")
+endif()
