@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-scalar test-asan fuzz fuzz-long bench clean
+.PHONY: all setup configure build run test test-sanitize test-scalar test-asan fuzz fuzz-long bench clean
 
 all: build
 
@@ -18,15 +18,37 @@ configure: setup $(BUILD)/CMakeCache.txt
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The window first: only the workbench (and the CLI it falls back to) is built, not the tests.
+run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target swz_run
 	@if [ -x $(BUILD)/app/gui/swizzle-workbench ]; then \
 	  $(BUILD)/app/gui/swizzle-workbench --preset transpose16x32; \
 	else \
 	  $(BUILD)/app/cli/swizzle analyze --preset transpose16x32; \
 	fi
 
+# One virtual display for the whole run where there is none (GUI tests open real windows).
+WITH_DISPLAY = $(CURDIR)/tests/gui/run-with-display.sh
+
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && $(WITH_DISPLAY) ctest --output-on-failure -j $(JOBS)
+
+# CI's second build, three checks from one compile: the whole suite under ASan + UBSan,
+# compiled by clang with libFuzzer's instrumentation and with the portable sweep kernel only
+# (-DSWZ_SIMD=OFF: no x86 instantiations, the build an aarch64 machine gets), then a short run
+# of every fuzzer from the same build. test-scalar, test-asan and fuzz below run each alone.
+SANITIZE_FLAGS = -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	"-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DSWZ_FUZZ=ON -DSWZ_SIMD=OFF \
+	-DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF
+SANITIZE_ENV = UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
+test-sanitize: setup
+	cmake -S . -B $(BUILD)-sanitize $(SANITIZE_FLAGS) $(CMAKE_FLAGS)
+	cmake --build $(BUILD)-sanitize -j $(JOBS)
+	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
+	# Tests that open a GL window: no leak report (blocks the GL driver keeps until exit carry
+	# no stack a suppression could name).
+	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_ENV) $(WITH_DISPLAY) ctest --output-on-failure -j $(JOBS) -L gui
+	cd $(BUILD)-sanitize && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 # The core, the CLI and their tests with the portable scalar sweep only (no x86 intrinsics: the
 # build an aarch64 machine gets).
@@ -45,7 +67,7 @@ test-asan: setup
 	# Tests that open a GL window: the same checks, but no leak report, because blocks the
 	# GL driver keeps until exit carry no stack a suppression could name.
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS) -L gui
+	  $(WITH_DISPLAY) ctest --output-on-failure -j $(JOBS) -L gui
 
 
 # Every parser under libFuzzer (clang, ASan + UBSan): a short run of each (make fuzz),
@@ -68,4 +90,4 @@ bench: build
 	$(BUILD)/tests/bench/swz_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz

@@ -22,25 +22,17 @@
 #include "swz/sim/corpus.h"
 #include "swz/layout/factories.h"
 #include "swz/io/layout_io.h"
+#include "conversion_data.h"
 #include "swz/solve/solver.h"
 
 namespace {
 
-const std::string kData = SWZ_TEST_DATA;
-
+using swz::test::bases;
+using swz::test::kData;
+using swz::test::layout_of;
 using swz::Access;
 using swz::AccessKind;
 using swz::Coords;
-
-std::vector<Coords> bases(const nlohmann::json& list) {
-  std::vector<Coords> out;
-  for (const auto& b : list) out.push_back(b.get<Coords>());
-  return out;
-}
-
-swz::LinearLayout layout_of(const nlohmann::json& side, const std::vector<std::int64_t>& shape) {
-  return swz::distributed(shape, bases(side["register"]), bases(side["lane"]), bases(side["warp"]));
-}
 
 struct Side {
   std::int64_t instructions = 0;

@@ -15,20 +15,13 @@
 #include "swz/error.h"
 #include "swz/layout/factories.h"
 #include "swz/io/layout_io.h"
+#include "conversion_data.h"
 
 namespace {
 
-const std::string kData = SWZ_TEST_DATA;
-
-std::vector<swz::Coords> bases(const nlohmann::json& list) {
-  std::vector<swz::Coords> out;
-  for (const auto& b : list) out.push_back(b.get<swz::Coords>());
-  return out;
-}
-
-swz::LinearLayout layout_of(const nlohmann::json& side, const std::vector<std::int64_t>& shape) {
-  return swz::distributed(shape, bases(side["register"]), bases(side["lane"]), bases(side["warp"]));
-}
+using swz::test::bases;
+using swz::test::kData;
+using swz::test::layout_of;
 
 // cuobjdump's spelling of our instruction names.
 std::string sass_name(const swz::InstructionKind& k) {

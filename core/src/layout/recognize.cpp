@@ -5,12 +5,13 @@
 #include <bit>
 
 #include "swz/layout/factories.h"
+#include "../int_bits.h"
 
 namespace swz {
 
 namespace {
 
-int ilog2(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
+using int_bits::ilog2;
 
 // Offsets of the unit coordinate vectors: for a linear layout they fix every offset.
 std::vector<std::uint64_t> unit_offsets(const SharedLayout& s) {

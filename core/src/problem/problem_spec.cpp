@@ -10,6 +10,7 @@
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
 #include "swz/layout/factories.h"
+#include "../int_bits.h"
 
 namespace swz {
 
@@ -43,7 +44,7 @@ std::string field(const char* key) {
 
 [[noreturn]] void field_error(const char* key, const std::string& what) { fail("{}: {}", field(key), what); }
 
-bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
+using int_bits::pow2;
 
 int parse_int(const std::string& text, const char* key) {
   int v = 0;

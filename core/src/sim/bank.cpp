@@ -7,13 +7,14 @@
 
 #include "swz/error.h"
 #include "swz/sim/warp_access.h"
+#include "../int_bits.h"
 
 namespace swz {
 
 namespace {
 
-int ilog2(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
-bool pow2(std::int64_t v) { return v > 0 && std::has_single_bit(static_cast<std::uint64_t>(v)); }
+using int_bits::ilog2;
+using int_bits::pow2;
 
 void check_access(const Access& a, const BankModel& m, int element_bits, int max_in_bits = kMaxAddressBits + 2) {
   check_bank_model(m);
