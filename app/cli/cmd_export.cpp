@@ -47,6 +47,7 @@ ExportRequest build_request(const Options& o) {
                                                  bits_only.element_bits ? bits_only.element_bits : f.element_bits.value_or(32), o.name,
                                                  *a.shared);
     if (bits_only.banks) r.bank.banks = bits_only.banks;
+    r.origin_shape = bits_only.shape;  // the regenerating command reads the file as this run did
     return r;
   }
   return ExportRequest::from_spec(parse_problem_arguments(a), o.name);
