@@ -98,8 +98,8 @@ TEST(LayoutAttribute, TheTypeGivesTheElementWidth) {
   EXPECT_EQ(parse_layout_text("!ttg.memdesc<64x64xf32, " + kSwizzled + ", #ttg.shared_memory>").element_bits, 32);
   // nvmma_shared's swizzle depends on the width: the memdesc's element type gives it.
   const std::string nvmma = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>";
-  EXPECT_EQ(parse_layout_text("!ttg.memdesc<64x64xf8E4M3FN, " + nvmma + ", #ttg.shared_memory>").layout,
-            ttgir::convert(nvmma, k64x64, 8).linear);
+  EXPECT_EQ(parse_layout_text("!ttg.memdesc<64x128xf8E4M3FN, " + nvmma + ", #ttg.shared_memory>").layout,
+            ttgir::convert(nvmma, {64, 128}, 8).linear);
   EXPECT_EQ(parse_layout_text(nvmma, "bare", LayoutHints{k64x64, 16}).layout, ttgir::convert(nvmma, k64x64, 16).linear);
 }
 
