@@ -33,16 +33,19 @@ void print_access(const char* kind, const AccessAnalysis& a) {
 void one_access(const Options& o) {
   if (!o.problem.shared) fail("--dist needs --shared (the layout the access reads or writes)");
   for (const auto* other : {&o.problem.spec, &o.problem.preset, &o.problem.mask, &o.problem.layout, &o.problem.src,
-                            &o.problem.dst, &o.problem.shape, &o.problem.write_vec_bits, &o.problem.read_vec_bits})
+                            &o.problem.dst, &o.problem.write_vec_bits, &o.problem.read_vec_bits})
     if (*other) fail("--dist gives one access: leave out the problem's flags (--preset, --src, --dst, ...), or leave out --dist");
   ProblemArguments numbers;  // read and checked as every problem's are
   numbers.bits = o.problem.bits;
   numbers.banks = o.problem.banks;
   numbers.warp_size = o.problem.warp_size;
+  numbers.shape = o.problem.shape;
   const ProblemSpec checked = parse_problem_arguments(numbers, /*check_problem=*/false);
-  const LayoutFile dist = load_layout_file(o.dist);
+  // --shape (and --bits) shape bare Triton attributes (#ttg.blocked<...>) in either file.
+  const LayoutHints hints{checked.shape, checked.element_bits ? std::optional<int>(checked.element_bits) : std::nullopt};
+  const LayoutFile dist = load_layout_file(o.dist, hints);
   if (dist.kind != LayoutKind::Distributed) fail("{}: expected a distributed layout (reg/lane/warp bases)", o.dist);
-  const LayoutFile shared_file = load_layout_file(*o.problem.shared);
+  const LayoutFile shared_file = load_layout_file(*o.problem.shared, hints);
   const SharedLayout shared = shared_from_file(shared_file, *o.problem.shared, {});
   if (dist.layout.shape() != shared.shape())
     fail("the access covers a {} tensor but the shared layout is {}", fmt::join(dist.layout.shape(), "x"),

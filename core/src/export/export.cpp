@@ -119,6 +119,8 @@ std::string default_command(const ExportRequest& r, ExportFormat format, const s
     words.insert(words.end(), problem.begin(), problem.end());
   } else {
     words.insert(words.end(), {"--shared", r.layout_origin.empty() ? r.name + ".json" : r.layout_origin});
+    if (!r.origin_shape.empty() && !r.layout_origin.empty())
+      words.insert(words.end(), {"--shape", fmt::format("{}", fmt::join(r.origin_shape, "x"))});
     if (!r.problem && r.element_bits != 32) words.insert(words.end(), {"--bits", std::to_string(r.element_bits)});
     if (r.problem && r.bank.banks != 32) words.insert(words.end(), {"--banks", std::to_string(r.bank.banks)});
   }

@@ -3,7 +3,7 @@
 // Index:
 //   [SECTION] Cursor     a tiny character cursor for the three grammars
 //   [SECTION] Triton     toString() text
-//   [SECTION] MLIR       #ttg.linear / #ttg.shared_linear
+//   [SECTION] MLIR       #ttg.linear / #ttg.shared_linear; every other Triton attribute via ttgir::convert
 //   [SECTION] CuTe       [Swizzle<B,M,S> o] shape:stride [; bytes] [; element_bits=N]
 //   [SECTION] Dispatch   detect, write
 #include "swz/io/formats.h"
@@ -16,6 +16,7 @@
 #include <map>
 
 #include "swz/error.h"
+#include "swz/kernel/ttgir.h"
 #include "swz/layout/factories.h"
 #include "swz/layout/shared.h"
 
@@ -231,6 +232,13 @@ const char* mlir_type_for(int bits) {
   }
 }
 
+// The whole attribute name at the start of `text` ("#ttg.nvmma_shared"), for messages.
+std::string attribute_name(std::string_view text) {
+  std::size_t end = text.empty() || text[0] != '#' ? 0 : 1;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.')) ++end;
+  return end == 0 ? trim(text.substr(0, text.find_first_of("<\n"))) : std::string(text.substr(0, end));
+}
+
 std::vector<std::int64_t> inferred_shape(const std::map<std::string, std::vector<Coords>>& bases, std::size_t rank) {
   std::vector<std::int64_t> shape(rank, 1);
   for (const auto& [_, list] : bases)
@@ -241,9 +249,10 @@ std::vector<std::int64_t> inferred_shape(const std::map<std::string, std::vector
   return shape;
 }
 
-}  // namespace
 
-LayoutFile parse_mlir(const std::string& text) {
+// #ttg.linear / #ttg.shared_linear written inline: their bases give the shape when no type
+// (or hint) does, which ttgir::convert cannot do.
+LayoutFile parse_linear_mlir(const std::string& text, const LayoutHints& hints) {
   const char* what = "MLIR layout attribute";
   const std::string t = trim(text);
   std::size_t at = t.find("#ttg.");
@@ -277,7 +286,7 @@ LayoutFile parse_mlir(const std::string& text) {
   if (c.accept("#ttg.shared_linear<"))
     shared = true;
   else if (!c.accept("#ttg.linear<"))
-    fail("{}: expected #ttg.linear<...> or #ttg.shared_linear<...>, found '{}'", what, c.excerpt());
+    fail("{}: expected #ttg.linear<...> or #ttg.shared_linear<...>, found '{}'", what, attribute_name(t.substr(at)));
   c.expect("{");
   std::map<std::string, std::vector<Coords>> bases;
   std::size_t rank = 0;
@@ -315,6 +324,12 @@ LayoutFile parse_mlir(const std::string& text) {
       fail("{}: alignment {} is not a power of two", what, alignment);
   }
   c.expect(">");
+  if (type_shape && !hints.shape.empty() && *type_shape != hints.shape)
+    fail("{}: the type gives the shape {} but the given shape is {}", what, fmt::join(*type_shape, "x"), fmt::join(hints.shape, "x"));
+  if (!type_shape && !hints.shape.empty()) {
+    type_shape = hints.shape;
+    element_bits = hints.element_bits;
+  }
   if (type_shape) {
     if (rank != 0 && type_shape->size() != rank)
       fail("{}: the type has {} dims but the bases have {} coordinates", what, type_shape->size(), rank);
@@ -324,6 +339,86 @@ LayoutFile parse_mlir(const std::string& text) {
   const std::vector<std::int64_t> shape = type_shape ? *type_shape : inferred_shape(bases, rank);
   LayoutFile f = make_file(bases, shape, what);
   f.element_bits = element_bits;
+  return f;
+}
+
+bool is_width(int bits) { return bits == 4 || bits == 8 || bits == 16 || bits == 32 || bits == 64; }
+
+}  // namespace
+
+LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
+  const char* what = "MLIR layout attribute";
+  // Alias lines of a TTGIR dump (#blocked = #ttg.blocked<...>), then the layout.
+  ttgir::Aliases aliases;
+  std::string body;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = trim(std::string_view(text).substr(start, end - start));
+    start = end + 1;
+    const std::size_t eq = line.find('=');
+    const std::string name = line.empty() || line[0] != '#' ? "" : attribute_name(line);
+    if (eq != std::string::npos && !name.empty() && name.find('.') == std::string::npos && trim(line.substr(name.size(), eq - name.size())).empty()) {
+      aliases[name.substr(1)] = trim(line.substr(eq + 1));
+      continue;
+    }
+    body += line + "\n";
+  }
+  body = trim(body);
+  if (body.empty()) fail("{}: only alias definitions; add the layout (an attribute, or a tensor<...> / !ttg.memdesc<...> type)", what);
+  std::optional<ttgir::Type> type;
+  ttgir::AttrNode attribute;
+  try {
+    if (body.rfind("tensor<", 0) == 0 || body.rfind("!ttg.memdesc<", 0) == 0 || body.rfind("!triton_gpu.memdesc<", 0) == 0) {
+      type = ttgir::parse_type(body);
+      if (!type->encoding) fail("the type {} has no layout attribute", body);
+      attribute = *type->encoding;
+    } else {
+      attribute = ttgir::parse_attribute(body);
+    }
+    attribute = ttgir::resolve(attribute, aliases);
+  } catch (const Error& e) {
+    fail("{}: {}", what, e.what());
+  }
+  if (attribute.kind != ttgir::AttrNode::Kind::Dialect)
+    fail("{}: expected a layout attribute such as #ttg.blocked<...>, found '{}'", what, attribute_name(body));
+  const std::string name = "#" + attribute.text;
+  // Inline #ttg.linear / #ttg.shared_linear may infer their shape from their bases.
+  if ((attribute.text == "ttg.linear" || attribute.text == "ttg.shared_linear") && aliases.empty())
+    return parse_linear_mlir(body, hints);
+  std::vector<std::int64_t> shape = hints.shape;
+  std::optional<int> element_bits = hints.element_bits;
+  if (type) {
+    if (!hints.shape.empty() && hints.shape != type->shape)
+      fail("{}: the type gives the shape {} but the given shape is {}", name, fmt::join(type->shape, "x"), fmt::join(hints.shape, "x"));
+    shape = type->shape;
+    if (!is_width(type->element_bits))
+      fail("{}: element type '{}' is not 4, 8, 16, 32 or 64 bits wide", name, type->element);
+    element_bits = type->element_bits;
+  }
+  if (shape.empty())
+    fail("{} carries no shape: give the tensor's shape (--shape ROWSxCOLS) or write the attribute inside its type, e.g. "
+         "tensor<64x64xf16, {}<...>> or !ttg.memdesc<64x64xf16, {}<...>, #ttg.shared_memory>",
+         name, name, name);
+  const std::string kind = attribute.layout_kind();
+  if (const ttgir::AttrNode* width = attribute.field("elementBitWidth"); width && !element_bits) element_bits = static_cast<int>(width->integer);
+  if ((kind == "nvmma_shared" || kind == "shared") && !element_bits)
+    fail("{} needs the element width: its elementBitWidth, an element type (!ttg.memdesc<64x64xf16, ...>) or --bits", name);
+  ttgir::Layout l;
+  try {
+    l = ttgir::convert(attribute, shape, element_bits.value_or(0), aliases);
+  } catch (const Error& e) {
+    const std::string why = e.what();
+    // The audit's messages mostly name the attribute; say which when they do not.
+    fail("{}", why.find(name) != std::string::npos || why.find("#ttg.") != std::string::npos ? why : name + ": " + why);
+  }
+  if (l.shared && !l.shared->is_linear())
+    fail("{}: {} adds padding, so it is no linear layout and has no form here (swizzle audit reads it in a kernel)", name,
+         l.shared->description());
+  LayoutFile f;
+  f.kind = l.kind;
+  f.layout = std::move(l.linear);
+  if (element_bits && is_width(*element_bits)) f.element_bits = element_bits;
   return f;
 }
 
@@ -582,7 +677,9 @@ std::optional<TextFormat> detect_format(const std::string& text) {
   const std::string t = trim(text);
   if (t.empty()) return std::nullopt;
   if (t.front() == '{') return TextFormat::Json;
-  if (t.find("#ttg.") != std::string::npos) return TextFormat::Mlir;
+  if (t.find("#ttg.") != std::string::npos || t.find("#triton_gpu.") != std::string::npos || t.rfind("tensor<", 0) == 0 ||
+      t.rfind("!ttg.memdesc<", 0) == 0 || t.rfind("!triton_gpu.memdesc<", 0) == 0)
+    return TextFormat::Mlir;
   if (t.find("->") != std::string::npos || t.find("where out dims are") != std::string::npos) return TextFormat::Triton;
   if (t.find(':') != std::string::npos && (t.front() == '(' || t.front() == '_' || std::isdigit(static_cast<unsigned char>(t.front())) ||
                                             t.rfind("Swizzle<", 0) == 0 || t.rfind("Sw<", 0) == 0))

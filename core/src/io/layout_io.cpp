@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
+
 #include <fstream>
 #include <iostream>
 #include <filesystem>
@@ -96,15 +98,39 @@ nlohmann::json layout_to_json(const LinearLayout& layout, std::optional<int> ele
   return j;
 }
 
-LayoutFile parse_layout_text(const std::string& text, const std::string& origin) {
+namespace {
+
+LayoutFile parse_any(const std::string& text, const std::string& origin, const LayoutHints& hints);
+
+}  // namespace
+
+LayoutFile parse_layout_text(const std::string& text, const std::string& origin, const LayoutHints& hints) {
+  LayoutFile f = parse_any(text, origin, hints);
+  check_given_shape(f, hints, origin);
+  return f;
+}
+
+void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin) {
+  // A given shape is a claim about every form, not only the ones that need it.
+  if (!hints.shape.empty() && file.layout.shape() != hints.shape)
+    fail("{}: the layout covers a {} tensor but the given shape is {}", origin, fmt::join(file.layout.shape(), "x"),
+         fmt::join(hints.shape, "x"));
+}
+
+namespace {
+
+LayoutFile parse_any(const std::string& text, const std::string& origin, const LayoutHints& hints) {
   // Triton text, MLIR attributes and CuTe notation are told apart by their shape (formats.h).
   const auto format = detect_format(text);
-  if (!format) fail("{}: not a layout (expected JSON, Triton LinearLayout text, #ttg.linear / #ttg.shared_linear, or CuTe shape:stride)", origin);
+  if (!format)
+    fail("{}: not a layout (expected JSON, Triton LinearLayout text, a Triton layout attribute such as #ttg.blocked<...>, or CuTe "
+         "shape:stride)",
+         origin);
   if (*format != TextFormat::Json) {
     try {
       switch (*format) {
         case TextFormat::Triton: return parse_triton_text(text);
-        case TextFormat::Mlir: return parse_mlir(text);
+        case TextFormat::Mlir: return parse_mlir(text, hints);
         default: return parse_cute(text);
       }
     } catch (const Error& e) {
@@ -131,6 +157,8 @@ LayoutFile parse_layout_text(const std::string& text, const std::string& origin)
   }
 }
 
+}  // namespace
+
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   std::string s;
   if (path == "-") {  // standard input
@@ -152,6 +180,8 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return s;
 }
 
-LayoutFile load_layout_file(const std::string& path) { return parse_layout_text(read_text_file(path), path); }
+LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints) {
+  return parse_layout_text(read_text_file(path), path, hints);
+}
 
 }  // namespace swz

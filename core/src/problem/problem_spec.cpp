@@ -25,10 +25,12 @@ const std::vector<ProblemFlag> kFlags = {
     {"--preset", "preset", "Preset problem to start from (see `swizzle presets`; default transpose16x32)"},
     {"--mask", "masks", "Toggle-grid masks C_j per row bit, lowest first (1,2,4,8 = XOR m; 2,4,8,16 = XOR 2m)"},
     {"--layout", "variant", "A preset's named shared layout (e.g. xor-2m, padded, swizzle323)"},
-    {"--shared", "shared", "Shared layout file (JSON offset_bases, Triton/MLIR text, CuTe)"},
-    {"--src", "writer", "Writer (A) layout file (register/lane/warp bases: JSON, Triton text, #ttg.linear)"},
-    {"--dst", "reader", "Reader (B) layout file (register/lane/warp bases: JSON, Triton text, #ttg.linear)"},
-    {"--shape", "shape", "Redraw the preset as a ROWSxCOLS transpose (powers of two from 2 to 1024), e.g. 64x128"},
+    {"--shared", "shared", "Shared layout file (JSON offset_bases, Triton text, a Triton attribute such as #ttg.nvmma_shared, CuTe)"},
+    {"--src", "writer", "Writer (A) layout file (JSON, Triton text, a Triton attribute such as #ttg.blocked<...>)"},
+    {"--dst", "reader", "Reader (B) layout file (JSON, Triton text, a Triton attribute such as #ttg.dot_op<...>)"},
+    {"--shape", "shape",
+     "ROWSxCOLS (powers of two from 2 to 1024), e.g. 64x128: the preset redrawn as a transpose of that tile, and the tensor "
+     "a bare Triton attribute in a layout file lays out"},
     {"--bits", "element_bits", "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
     {"--banks", "banks", "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
     {"--warp-size", "warp_size", "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
@@ -107,10 +109,11 @@ Access replaced_access(const SpecLayout& l, AccessKind kind, const std::vector<s
   return Access{l.layout, kind, /*ldmatrix=*/0, /*vec_bits=*/0};
 }
 
-SpecLayout read_layout(const std::string& path, bool shared, const char* key, std::optional<int>& element_bits) {
+SpecLayout read_layout(const std::string& path, bool shared, const char* key, std::optional<int>& element_bits,
+                       const LayoutHints& hints) {
   LayoutFile f;
   try {
-    f = load_layout_file(path);
+    f = load_layout_file(path, hints);
   } catch (const Error& e) {
     field_error(key, e.what());
   }
@@ -160,7 +163,8 @@ struct JsonFields {
       }
     }
   }
-  std::optional<SpecLayout> layout(const char* key, bool shared) const {
+  // `hints`: the spec's shape, for a layout given as Triton attribute text.
+  std::optional<SpecLayout> layout(const char* key, bool shared, const LayoutHints& hints) const {
     const json* v = find(key);
     if (!v) return std::nullopt;
     if (!v->is_object() || !v->contains("layout"))
@@ -172,7 +176,9 @@ struct JsonFields {
     JsonFields{*v, where}.get("origin", l.origin);
     LayoutFile f;
     try {
-      f = layout_from_json(v->at("layout"));
+      // The layout as JSON bases, or as text in any form a layout file takes ("#ttg.blocked<...>", CuTe, ...).
+      const json& text = v->at("layout");
+      f = text.is_string() ? parse_layout_text(text.get<std::string>(), "text", hints) : layout_from_json(text);
     } catch (const Error& e) {
       bad(key, fmt::format("is not a layout: {}", e.what()));
     }
@@ -234,7 +240,10 @@ Problem build_problem(const ProblemSpec& s) {
   if (s.preset.empty()) {
     if (!s.writer || !s.reader)
       field_error("preset", "a custom problem (no preset) needs both the writer (--src) and the reader (--dst)");
-    if (!s.shape.empty()) field_error("shape", "applies to a preset; a custom problem's shape is its layouts'");
+    // A custom problem's shape is its layouts'; --shape may say it again (it shapes bare Triton attributes).
+    if (!s.shape.empty() && s.shape != s.writer->layout.shape())
+      field_error("shape", fmt::format("is {} but the layouts cover a {} tensor", fmt::join(s.shape, "x"),
+                                       fmt::join(s.writer->layout.shape(), "x")));
     p.name = "custom";
     p.shape = s.writer->layout.shape();
     p.element_bits = s.element_bits ? s.element_bits : 16;
@@ -382,9 +391,10 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   f.get("warp_size", s.warp_size);
   f.get("write_vec_bits", s.write_vec_bits);
   f.get("read_vec_bits", s.read_vec_bits);
-  s.writer = f.layout("writer", false);
-  s.reader = f.layout("reader", false);
-  s.shared = f.layout("shared", true);
+  const LayoutHints hints{s.shape, s.element_bits ? std::optional<int>(s.element_bits) : std::nullopt};
+  s.writer = f.layout("writer", false, hints);
+  s.reader = f.layout("reader", false, hints);
+  s.shared = f.layout("shared", true, hints);
   f.get("variant", s.variant);
   f.list("masks", s.masks, 0xffffffffu);
   if (const auto refused = refused_field(s)) fail("{}{}': {}", where, refused->first, refused->second);
@@ -436,18 +446,22 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   const bool custom = a.src && a.dst && !a.preset;
   s.preset = custom ? "" : a.preset.value_or(kDefaultPreset);
   if (a.preset && a.preset->empty()) field_error("preset", "an empty name (see `swizzle presets`)");
-  std::optional<int> file_bits;
-  if (a.src) s.writer = read_layout(*a.src, /*shared=*/false, "writer", file_bits);
-  if (a.dst) s.reader = read_layout(*a.dst, /*shared=*/false, "reader", file_bits);
+  if (a.shape) s.shape = parse_shape(*a.shape);
   if (a.bits) {
     s.element_bits = parse_int(*a.bits, "element_bits");
     if (s.element_bits == 0) field_error("element_bits", "0 is not 4, 8, 16, 32 or 64");
+  }
+  // --shape and --bits also give a bare Triton attribute (#ttg.blocked<...>) its tensor.
+  const LayoutHints hints{s.shape, s.element_bits ? std::optional<int>(s.element_bits) : std::nullopt};
+  std::optional<int> file_bits;
+  if (a.src) s.writer = read_layout(*a.src, /*shared=*/false, "writer", file_bits, hints);
+  if (a.dst) s.reader = read_layout(*a.dst, /*shared=*/false, "reader", file_bits, hints);
+  if (a.bits) {
     if (file_bits && *file_bits != s.element_bits)
       field_error("element_bits", fmt::format("{} differs from the files' element_bits {}", s.element_bits, *file_bits));
   } else if (file_bits) {
     s.element_bits = *file_bits;
   }
-  if (a.shape) s.shape = parse_shape(*a.shape);
   const auto number = [](const std::optional<std::string>& text, const char* key, int& out) {
     if (!text) return;
     out = parse_int(*text, key);
@@ -462,7 +476,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   if (a.layout) set_named_layout(s, *a.layout);
   if (a.shared) {
     std::optional<int> unused;
-    s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused);
+    s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused, hints);
   }
   if (check_problem) (void)build_problem(s);  // every field checked now, before any work
   return s;

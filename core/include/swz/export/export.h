@@ -48,6 +48,7 @@ struct ExportRequest {
   std::optional<Problem> problem;     // when known: the accesses and their predicted wavefronts go into the comments
   std::optional<ProblemSpec> spec;    // the problem as stated: the regenerating command is printed from it
   std::string layout_origin;          // a layout on its own: the file it came from
+  std::vector<std::int64_t> origin_shape;  // the --shape that file was read with (a bare Triton attribute); empty: none
   std::string output;                 // the file it is written to, for the command; "" = <name><extension>, "-" = stdout
   std::string command;                // the command that regenerates the output; "" = default_command()
 

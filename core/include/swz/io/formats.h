@@ -16,6 +16,18 @@
 //           unless the attribute sits inside a type that gives it:
 //             tensor<16x32xf32, #ttg.linear<...>>, !ttg.memdesc<16x32xf16, #ttg.shared_linear<...>, ...>
 //           (the element type then also gives the element width).
+//           Every other layout attribute the audit reads (kernel/ttgir.h: blocked, slice,
+//           nvidia_mma, dot_op, amd_mfma, amd_wmma, swizzled_shared, nvmma_shared, ...)
+//           reads the same way, through the audit's own reader (ttgir::convert), so a
+//           layout here is the one the audit computes. Those carry no shape at all: the
+//           type around them gives it, or LayoutHints::shape (--shape) for a bare one:
+//             tensor<64x64xf16, #ttg.blocked<{sizePerThread = [1, 8], ...}>>
+//             !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, ...}>, #smem>
+//             #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>   with --shape 64x64
+//           Alias lines copied from a TTGIR dump may come first:
+//             #blocked = #ttg.blocked<{...}>
+//             tensor<64x64xf16, #ttg.slice<{dim = 1, parent = #blocked}>>
+//           padded_shared is not linear, so it has no form here (the audit reads it).
 //   cute    a shared layout in CuTe notation, optionally composed with a swizzle:
 //             (8,8):(1,8)
 //             ((8,2),(4,4)):((4,32),(1,64))
@@ -55,7 +67,7 @@ const char* format_name(TextFormat f);
 std::optional<TextFormat> detect_format(const std::string& text);
 
 LayoutFile parse_triton_text(const std::string& text);
-LayoutFile parse_mlir(const std::string& text);
+LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints = {});
 LayoutFile parse_cute(const std::string& text);
 // `units`: what a bare swizzle acts on (the printout's own smem_ptr / _0, or "; bytes" /
 // "; elements", must agree with it). `strict`: with neither, fail naming both readings.

@@ -5,10 +5,16 @@
 //   shared:      {"offset_bases": [...], "block_bases": [], "shape": [16, 32]}
 // Each basis lists coordinates in dim order (dim0 first). A `swizzle solve --json`
 // result reads as its "shared" layout.
+//
+// A layout file may also hold any text form of formats.h: Triton's LinearLayout text,
+// CuTe, or a Triton layout attribute (#ttg.blocked, #ttg.nvmma_shared, ...) bare or in
+// its tensor / memdesc type. A bare attribute other than #ttg.linear / #ttg.shared_linear
+// has no shape of its own: it takes LayoutHints::shape (the command line's --shape).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,11 +30,19 @@ struct LayoutFile {
   std::optional<int> element_bits;
 };
 
+// What a layout's text may leave out, from elsewhere (the command line, a problem spec).
+struct LayoutHints {
+  std::vector<std::int64_t> shape;  // the tensor a bare Triton attribute lays out; empty: none given
+  std::optional<int> element_bits;  // element width for a bare shared attribute that needs one (nvmma_shared)
+};
+
 LayoutFile layout_from_json(const nlohmann::json& j);
 nlohmann::json layout_to_json(const LinearLayout& layout, std::optional<int> element_bits = std::nullopt);
 // Any supported text form; `origin` names the source in messages.
-LayoutFile parse_layout_text(const std::string& text, const std::string& origin = "layout");
-LayoutFile load_layout_file(const std::string& path);
+LayoutFile parse_layout_text(const std::string& text, const std::string& origin = "layout", const LayoutHints& hints = {});
+LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints = {});
+// Fails naming `origin` when `hints` give a shape the layout does not cover.
+void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{64} << 20);
 
 }  // namespace swz

@@ -10,6 +10,7 @@
 //   --preset transpose16x32 --mask 2,4,8,16          a preset and its toggle-grid masks
 //   --preset transpose16x32 --shape 64x64 --bits 16  the preset, as a transpose of another tile
 //   --src A.json --dst B.json [--bits 16]            a custom problem: writer and reader from files
+//   --src A.mlir --dst B.mlir --shape 64x64          ... bare Triton attributes (#ttg.blocked<...>) on a 64x64 tensor
 //   --preset P --src A.json                          the preset with another writer (same shape)
 //   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
 //   ... --banks 16 --warp-size 64                    the bank model
