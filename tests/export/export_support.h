@@ -108,4 +108,13 @@ inline int run_command(const std::string& command, std::string& output, const st
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// A compiler CMake found (the path exists; not empty, not NOTFOUND).
+inline bool available(const std::string& compiler) {
+  return !compiler.empty() && compiler.find("NOTFOUND") == std::string::npos && std::filesystem::exists(compiler);
+}
+
+// Strict warnings: what users of the header are likely to turn on, and more.
+inline constexpr const char* kStrict =
+    "-std=c++17 -O1 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wconversion -Wsign-conversion";
+
 }  // namespace swz::test

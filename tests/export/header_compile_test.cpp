@@ -14,13 +14,6 @@
 namespace swz::test {
 namespace {
 
-bool available(const std::string& compiler) {
-  return !compiler.empty() && compiler.find("NOTFOUND") == std::string::npos && std::filesystem::exists(compiler);
-}
-
-// Strict warnings: what users of the header are likely to turn on, and more.
-constexpr const char* kStrict = "-std=c++17 -O1 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wconversion -Wsign-conversion";
-
 // The checking code for one case: loops over every coordinate in row-major order.
 std::string checker_source(const ExportCase& c, const std::string& header) {
   const ExportRequest& r = c.request;

@@ -24,10 +24,6 @@
 namespace swz::test {
 namespace {
 
-bool available(const std::string& compiler) {
-  return !compiler.empty() && compiler.find("NOTFOUND") == std::string::npos && std::filesystem::exists(compiler);
-}
-
 bool gpu_required() {
   const char* v = std::getenv("SWZ_EXPORT_REQUIRE_GPU");
   return v && std::string(v) == "1";
@@ -273,7 +269,6 @@ class HeaderDevice : public ::testing::Test {
   std::vector<ExportCase> cases_;
 };
 
-constexpr const char* kStrict = "-std=c++17 -O1 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wconversion -Wsign-conversion";
 constexpr const char* kNvccFlags = "-std=c++17 -O1 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror";
 
 TEST_F(HeaderDevice, GxxRunsEveryTableAndFunctionOnTheHost) {
