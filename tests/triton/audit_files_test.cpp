@@ -13,11 +13,12 @@
 #include "swz/kernel/audit.h"
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "conversion_data.h"
 #include <nlohmann/json.hpp>
 
 namespace {
 
-const std::string kData = SWZ_TEST_DATA;
+using swz::test::kData;
 
 swz::AuditReport audit_file(const std::string& relative) {
   const std::string path = kData + "/ttgir/" + relative;
