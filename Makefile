@@ -18,7 +18,7 @@ configure: setup $(BUILD)/CMakeCache.txt
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The window first: only the workbench (and the CLI it falls back to) is built, not the tests.
+# The window first: only the workbench (or, without the GUI, the CLI) is built, not the tests.
 run: configure
 	cmake --build $(BUILD) -j $(JOBS) --target swz_run
 	@if [ -x $(BUILD)/app/gui/swizzle-workbench ]; then \
