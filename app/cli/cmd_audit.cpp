@@ -84,8 +84,9 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                     const auto done = std::chrono::steady_clock::now();
                     conflicted += count_accesses(report).conflicted;
                     if (o->fix) {
-                      std::vector<std::size_t> all(report.suggestions.size());
-                      for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+                      std::vector<std::size_t> all;
+                      for (std::size_t i = 0; i < report.suggestions.size(); ++i)
+                        if (report.suggestions[i].chosen) all.push_back(i);
                       const std::string fixed = fix_module(text, report, all);
                       write_file_atomically(o->output, fixed);
                       if (!o->json)

@@ -127,7 +127,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   EXPECT_EQ(r.accesses[0].wavefronts, 32.0);
   EXPECT_EQ(r.accesses[0].ideal_wavefronts, 4);
   EXPECT_EQ(r.accesses[0].instructions, 32);  // 64x64 per warp pair, 256 elements per x4, A broadcast over 2 warps
-  EXPECT_TRUE(r.accesses[0].suggestion);
+  // The buffer is an argument, laid out where it is made: no suggestion here, and the access says why.
+  EXPECT_FALSE(r.accesses[0].suggestion);
+  EXPECT_NE(r.accesses[0].no_suggestion.find("not allocated in this module"), std::string::npos) << r.accesses[0].no_suggestion;
   EXPECT_EQ(r.accesses[1].instruction, "LDSM.x4");
   EXPECT_EQ(r.accesses[1].wavefronts, 4.0);
   EXPECT_EQ(r.accesses[2].instruction, "LDSM.x4.trans");

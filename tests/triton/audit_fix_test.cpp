@@ -2,8 +2,14 @@
 // handwritten modules and the real Triton 3.6 dumps of tests/data/ttgir.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <sstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
 
 #include "conversion_data.h"
 #include "swz/error.h"
@@ -161,11 +167,77 @@ TEST(AuditReports, CpAsyncSaysWhatItsNumberRestsOn) {
   for (const auto& a : r.accesses) {
     if (a.instruction.rfind("LDGSTS", 0) != 0) continue;
     ++copies;
-    EXPECT_NE(a.note.find("priced as the shared store"), std::string::npos) << a.note;
-    EXPECT_NE(a.note.find("global side not modelled"), std::string::npos) << a.note;
+    // 4-byte copies (.ca) are priced by the cp.async rule, a floor; 16-byte ones (.cg) by the store rule, and say so.
+    if (a.instruction == "LDGSTS.32")
+      EXPECT_NE(a.note.find("at least these wavefronts: sources read through the banks in turns"), std::string::npos) << a.note;
+    else
+      EXPECT_NE(a.note.find("cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"),
+                std::string::npos)
+          << a.note;
   }
   EXPECT_GT(copies, 0);
-  EXPECT_NE(swz::format_audit(r).find("global side not modelled"), std::string::npos);
+  EXPECT_NE(swz::format_audit(r).find("its global side is not modelled"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// The copy's register layout as the second knob, on the tf32 matmul measured on the H100
+// (tests/data/triton/fixes/): the fix redefines only the B copy's alias, wgmma and the shared
+// layout unchanged; predicted cp.async wavefronts and global sectors equal the counters.
+TEST(AuditCopy, Tf32CopyLayoutFixIsWhatTheH100Measured) {
+  std::ifstream in(kData + "/triton/fixes/matmul_tf32-h100-20261125.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json m = nlohmann::json::parse(in);
+  const std::string original = ttgir_text("triton36/matmul_tf32.ttgir");
+  const auto r = swz::audit_module(original, "matmul_tf32.ttgir");
+  std::optional<std::size_t> chosen;
+  for (const auto& a : r.accesses)
+    if (a.line == 71) chosen = a.suggestion_index;
+  ASSERT_TRUE(chosen);
+  const swz::AuditSuggestion& s = r.suggestions[*chosen];
+  EXPECT_EQ(s.target, swz::AuditSuggestion::Target::DistributedLayout);
+  EXPECT_EQ(s.basis, "floor");
+  ASSERT_EQ(s.patch.size(), 1u);  // the alias line only
+  EXPECT_EQ(s.patch[0].line, 2);
+  // What --fix writes is the module that ran on the GPU.
+  const std::string fixed = swz::fix_module(original, r, {*chosen});
+  EXPECT_EQ(fixed, ttgir_text("fixed/matmul_tf32.ttgir"));
+
+  const double ctas = m["ctas"], live = m["live_rounds"], masked = m["masked_rounds"];
+  auto b_copy = [](const swz::AuditReport& rep) {
+    for (const auto& a : rep.accesses)
+      if (a.line == 71) return a;
+    return swz::AuditAccess{};
+  };
+  const auto before = b_copy(r), after = b_copy(swz::audit_module(fixed, "fixed.ttgir"));
+  EXPECT_EQ(after.wavefronts, s.wavefronts_after);
+  for (const auto& [module, predicted, sectors] : {std::tuple{m["modules"][0], *before.wavefronts, *s.global_sectors_before},
+                                                   std::tuple{m["modules"][1], *after.wavefronts, *s.global_sectors_after}}) {
+    // Per CTA: the live rounds at the predicted count, the masked-off rounds of the pipeline's
+    // tail at some whole count no larger (they read nothing).
+    const double per_cta = module["ldgsts_ca_wavefronts"].get<double>() / ctas;
+    const double instructions = module["ldgsts_ca_instructions"].get<double>() / ctas / (live + masked);
+    EXPECT_EQ(instructions, static_cast<double>(before.instructions));
+    const double masked_each = (per_cta - live * instructions * predicted) / (masked * instructions);
+    EXPECT_EQ(masked_each, std::floor(masked_each)) << module["name"];
+    EXPECT_GE(masked_each, 1) << module["name"];
+    EXPECT_LE(masked_each, predicted) << module["name"];
+    // Global sectors per live request.
+    EXPECT_EQ(module["ldgsts_ca_sectors"].get<double>() / (ctas * live * instructions), sectors) << module["name"];
+  }
+  EXPECT_TRUE(m["modules"][1]["bitwise_identical"].get<bool>());
+  EXPECT_GE(m["modules"][0]["ms_4096"].get<double>() / m["modules"][1]["ms_4096"].get<double>(), 1.5);
+}
+
+// The measured refusal: no wgmma operand is given swizzlingByteWidth = 0 (Triton 3.6 failed to lower it).
+TEST(AuditCopy, NoSuggestionUnswizzlesAWgmmaOperand) {
+  for (const char* name : {"triton36/matmul_tf32.ttgir", "triton36/matmul_fp16.ttgir", "triton36/matmul_fp8.ttgir"}) {
+    const auto r = swz::audit_module(ttgir_text(name), name);
+    for (const auto& s : r.suggestions)
+      EXPECT_EQ(s.new_layout.find("swizzlingByteWidth = 0"), std::string::npos) << name << ": " << s.new_layout;
+  }
 }
 
 }  // namespace

@@ -26,10 +26,10 @@ swz_audit_ok(RealTmaMatmul "ttg.local_alloc +store +STSM.x4 +64 +4.00.*ttng.asyn
              audit ${SWZ_TTGIR}/triton36/tma_matmul.ttgir)
 swz_audit_ok(RealHistogram "\"instruction\": \"not modelled\".*\"op\": \"tt.histogram\"" audit ${SWZ_TTGIR}/triton36/histogram.ttgir --json)
 # Legal fixes and CI use.
-swz_audit_ok(Tf32KMajorSuggestion "  71  ttg.async_copy_global_to_local[^\n]*\n        suggestion [^\n]*transposed = true[^\n]*\n        checked against: [^\n]*line 101 wgmma operand B \\(f32 as tf32\\)"
+swz_audit_ok(Tf32KMajorSuggestion "  71  ttg.async_copy_global_to_local[^\n]*\n        suggestion \\(3.00 wavefronts\\): #ttg.blocked<{sizePerThread = \\[1, 1\\], threadsPerWarp = \\[2, 16\\][^\n]*\n        checked against: line 71 cp.async source layout"
              audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
 swz_audit_ok(SummaryNotModelled "0 of 2 modelled accesses have bank conflicts; 2 not modelled" audit ${SWZ_TTGIR}/triton36/softmax.ttgir)
-swz_audit_ok(CpAsyncNote "LDGSTS.32 .*priced as the shared store of this width; global side not modelled" audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
+swz_audit_ok(CpAsyncNote "LDGSTS.32 .*cp.async: at least these wavefronts" audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
 swz_audit_ok(JsonSuggestionObject "\"suggestion\": \\{.*\"consumers\": \\[.*\"global_sectors_before\": null.*\"patch\": \\[.*\"shared_layout\": \\{"
              audit ${SWZ_TTGIR}/transpose_conflict.ttgir --json)
 swz_audit_ok(Directory "argmax_axis0.ttgir: .*transpose_fp8.ttgir: " audit ${SWZ_TTGIR}/triton36)

@@ -49,6 +49,8 @@ AuditReport audit(const Module& m) {
     report.accesses.push_back(std::move(a));
   };
   const bool hip = m.target.rfind("hip", 0) == 0;
+  // cp.async sources: per register layout (its text), the dim that is contiguous in global memory.
+  std::map<std::string, int> global_dims;
   // Prices an LSU access of `regs` to `s` as the module's lowering issues it (the instruction, its
   // count and wavefronts into `a`); returns the access simulated and whether an ldmatrix candidate
   // fell back to vector loads.
@@ -56,6 +58,14 @@ AuditReport audit(const Module& m) {
                    const std::string& shared_key, int bits, const std::string& instruction_prefix,
                    int vec_bits) -> std::pair<Access, bool> {
     Access access{regs, kind, 0, vec_bits};
+    if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
+      access.async_copy = true;
+      const auto dim = global_dims.find(regs_key);
+      access.global_contiguous_dim = dim != global_dims.end() ? dim->second : static_cast<int>(regs.out_dims().size()) - 1;
+      if (const auto o = regs_key.find("order = ["); dim == global_dims.end() && o != std::string::npos &&
+                                                     std::isdigit(static_cast<unsigned char>(regs_key[o + 9])))
+        access.global_contiguous_dim = std::min(regs_key[o + 9] - '0', static_cast<int>(regs.out_dims().size()) - 1);
+    }
     std::string instruction;
     if (instruction_prefix == "LDSM") {
       if (const auto lds = ldmatrix_addresses(regs, s)) {
@@ -63,12 +73,17 @@ AuditReport audit(const Module& m) {
         instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
       }
     }
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
-                                        shared_key, s.description(), vec_bits, access.ldmatrix);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
+                                        shared_key, s.description(), vec_bits, access.ldmatrix, access.async_copy);
     auto cached = simulations.find(key);
     if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
     const AccessResult& r = cached->second;
     fill(a, r);
+    if (access.async_copy)
+      a.note = !r.modelled ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
+               : r.floor   ? "cp.async: at least these wavefronts: sources read through the banks in turns (rows taken a multiple of "
+                             "128 bytes apart)"
+                           : "cp.async of no data: its shared writes alone";
     a.instruction = !instruction.empty() ? instruction
                                          : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
     bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
@@ -101,7 +116,9 @@ AuditReport audit(const Module& m) {
     a.element_bits = bits;
     (kind == AccessKind::Store ? a.writer : a.reader) = d.layout;
     if (s.layout.is_linear()) a.shared_offsets = offsets_only(s.layout.linear());
-    a.note = fell_back ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads" : note;
+    a.note = fell_back                            ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
+             : instruction_prefix == "LDGSTS"     ? a.note + note
+                                                  : note;
     if (hip)
       a.note =
           "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
@@ -260,10 +277,11 @@ AuditReport audit(const Module& m) {
         const int bits = dst.element_bits;
         const Distributed& d = au.distributed(src, bits);
         const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
-        // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it.
+        // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it. Its sources are
+        // read through the banks too (serve()): rows contiguous along the pointer layout's order[0].
+        global_dims[d.text] = global_contiguous_dim(src, m.aliases);
         int vec_bits = 0;
-        // The profiler's shared-memory counters follow cp.async's global side, so these figures are the STS model's.
-        std::string note = "cp.async: priced as the shared store of this width; global side not modelled";
+        std::string contiguity_note;
         if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
           const std::string digits = op.attributes.substr(c + 13, op.attributes.find_first_not_of("0123456789", c + 13) - c - 13);
           if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
@@ -271,8 +289,9 @@ AuditReport audit(const Module& m) {
           vec_bits = std::clamp(contiguity * bits, 32, 128);
           const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
-          note = fmt::format("cp.async: priced as the shared store of this width; global side not modelled; pointer contiguity {}", contiguity);
+          contiguity_note = fmt::format("; pointer contiguity {}", contiguity);
         }
+        const std::string note = contiguity_note;
         lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
         continue;
       }
@@ -385,8 +404,28 @@ AuditReport audit(const Module& m) {
     }
   }
 
+  // [SECTION] Partners: each access also carries its buffer's other side (the first writer for a
+  // load, the first reader for a store; views of the whole buffer only), for the workbench.
+  std::map<std::string, std::pair<const Pending*, const Pending*>> sides;
+  for (const Pending& q : pending) {
+    if (!q.plain_view || q.root.empty()) continue;
+    auto& [writer, reader] = sides[q.root];
+    if (q.access.kind == AccessKind::Store && !writer) writer = &q;
+    if (q.access.kind == AccessKind::Load && !reader) reader = &q;
+  }
+  for (const Pending& p : pending) {
+    if (!p.plain_view) continue;
+    const auto [writer, reader] = sides[p.root];
+    AuditAccess& a = report.accesses[p.index];
+    if (!a.reader && reader && reader->access.layout.shape() == p.access.layout.shape())
+      a.reader = report.accesses[reader->index].reader;
+    if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape())
+      a.writer = report.accesses[writer->index].writer;
+  }
+
   // [SECTION] Suggestions: a layout for each conflicted buffer that all its users accept.
   suggest(report, m, au, pending, uses_of_buffers(m, au), price);
+  suggest_copy_layouts(report, m, au, pending, price);
   return report;
 }
 

@@ -48,6 +48,8 @@ nlohmann::json suggestion_json(const AuditSuggestion& s) {
           {"global_sectors_before", opt(s.global_sectors_before)},
           {"global_sectors_after", opt(s.global_sectors_after)},
           {"consumers", consumers},
+          {"chosen", s.chosen},
+          {"basis", s.basis},
           {"patch", patch}};
 }
 
@@ -110,6 +112,12 @@ std::string format_audit(const AuditReport& report) {
       std::string users;
       for (const auto& c : g.consumers) users += fmt::format("{}line {} {}", users.empty() ? "" : ", ", c.line, c.role);
       s += fmt::format("        checked against: {}\n", users);
+      if (a.alternative_index) {
+        const AuditSuggestion& alt = report.suggestions.at(*a.alternative_index);
+        s += fmt::format("        alternative ({:.2f} wavefronts, {} x{}, {}): {} {}\n", alt.wavefronts_after, alt.instruction_after,
+                         alt.instructions_after, alt.basis,
+                         alt.target == AuditSuggestion::Target::DistributedLayout ? "copy layout" : "shared layout", alt.new_layout);
+      }
     } else if (!a.no_suggestion.empty()) {
       s += fmt::format("        no suggestion: {}\n", a.no_suggestion);
     }

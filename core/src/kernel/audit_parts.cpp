@@ -158,4 +158,14 @@ LinearLayout offsets_only(const LinearLayout& l) {
   return LinearLayout({InDim{"offset", l.bases("offset")}, InDim{"block", {}}}, l.out_dims());
 }
 
+int global_contiguous_dim(const Type& pointers, const ttgir::Aliases& aliases) {
+  const int last = static_cast<int>(pointers.shape.size()) - 1;
+  if (!pointers.encoding) return last;
+  const ttgir::AttrNode e = ttgir::resolve(*pointers.encoding, aliases);
+  const ttgir::AttrNode* order = e.field("order");
+  if (!order || order->kind != ttgir::AttrNode::Kind::List || order->items.empty()) return last;
+  const std::int64_t d = order->items.front().integer;
+  return d >= 0 && d <= last ? static_cast<int>(d) : last;
+}
+
 }  // namespace swz::audit_parts

@@ -192,6 +192,10 @@ std::string tma_box_rule(std::int64_t inner_box_bytes, int swizzle_bytes);
 
 // [SECTION] Accesses
 
+// The dim a cp.async's pointer tensor is contiguous along in global memory: its blocked layout's
+// order[0] (the coalescing pass sets it from the pointers' contiguity); the last dim otherwise.
+int global_contiguous_dim(const Type& pointers, const ttgir::Aliases& aliases);
+
 struct Pending {
   std::size_t index;  // into the report
   Access access;
@@ -232,5 +236,13 @@ std::map<std::string, std::vector<BufferUse>> uses_of_buffers(const Module& m, c
 // wavefronts most, with its patch; or, for its conflicted accesses, why there is none.
 void suggest(AuditReport& report, const Module& m, const Auditor& au, const std::vector<Pending>& pending,
              const std::map<std::string, std::vector<BufferUse>>& uses, const Pricer& price);
+
+// [SECTION] The copy's register layout (audit_copy.cpp)
+
+// For each conflicted cp.async: the register layout of the copied tensor that costs least without
+// reading more global sectors per request; it replaces the buffer's shared-layout suggestion when
+// it does better, else the access says why there is none.
+void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& au, const std::vector<Pending>& pending,
+                          const Pricer& price);
 
 }  // namespace swz::audit_parts

@@ -66,6 +66,12 @@ std::string wgmma_operand_rule(const std::string& attribute, int operand, const 
   const auto n = nvmma_of(attribute);
   if (!n) return fmt::format("wgmma reads operand {} through a matrix descriptor, which describes nvmma_shared layouts only", name);
   if (std::string rule = nvmma_rule(*n, shape, element_bits); !rule.empty()) return rule;
+  // Measured, not documented: Triton 3.6 stops at "Failed to find a valid layout" (ConvertTritonGPUToLLVM) on a
+  // tf32 matmul whose B tile, filled by cp.async, was given swizzlingByteWidth = 0 (H100, 2026-11-25).
+  if (n->swizzle_bytes == 0)
+    return fmt::format("Triton 3.6 could not lower wgmma operand {} without a swizzle (swizzlingByteWidth = 0: \"Failed to find a "
+                       "valid layout\", measured)",
+                       name);
   const bool k_major = operand == 0 ? !n->transposed : n->transposed;
   if (!k_major && !wgmma_transposable(element))
     return fmt::format("wgmma takes {} operands K-major only (the transpose bit exists for f16/bf16 alone): operand {} needs transposed = {}",

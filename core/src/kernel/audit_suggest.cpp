@@ -103,7 +103,16 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
     const BufferUse* alloc = nullptr;
     for (const BufferUse& u : users)
       if (u.operand == -1 && u.op->results.size() == 1 && u.op->results[0] == root) alloc = &u;
-    if (!alloc || !alloc->type->encoding) continue;
+    if (!alloc || !alloc->type->encoding) {
+      for (const Pending* p : accesses) {
+        AuditAccess& a = report.accesses[p->index];
+        if (a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9 && a.no_suggestion.empty())
+          a.no_suggestion = fmt::format("{} is not allocated in this module (an argument or a value from elsewhere): its layout is "
+                                        "set where it is made",
+                                        root);
+      }
+      continue;
+    }
     const Type& alloc_type = *alloc->type;
     const int bits = accesses.front()->element_bits;
     const std::string old_text = attribute_text(*alloc_type.encoding, m.aliases);

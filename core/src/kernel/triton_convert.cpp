@@ -439,7 +439,7 @@ void serve_all(TritonSide& side, const Flat& cvt, const Bases& per_instruction, 
   const std::uint64_t warps = std::uint64_t{1} << cvt.warp.size();
   for (std::uint64_t w = 0; w < warps; ++w)
     for (BitVec base : combinations(per_instruction)) {
-      WarpRequest r{side.kind, std::vector<std::int64_t>(static_cast<std::size_t>(model.warp_size), -1)};
+      WarpRequest r{side.kind, std::vector<std::int64_t>(static_cast<std::size_t>(model.warp_size), -1), {}};
       for (int lane = 0; lane < active_lanes && lane < model.warp_size; ++lane)
         r.address[static_cast<std::size_t>(lane)] =
             static_cast<std::int64_t>(byte_address_of(lane_offset(static_cast<std::uint64_t>(lane), w) ^ base, bits));

@@ -36,6 +36,10 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
 
 // The warp instruction an access issues for one vector of `vec_bits` per lane.
 InstructionKind instruction_kind(const Access& a, int vec_bits) {
+  if (a.async_copy) {
+    const int bytes = std::max(4, vec_bits / 8);
+    return {WarpOp::AsyncCopy, bytes, 0, false, bytes == 16};
+  }
   if (a.ldmatrix) return {a.kind == AccessKind::Load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
   return {a.kind == AccessKind::Load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
 }
@@ -45,6 +49,19 @@ struct Geometry {
 };
 
 }  // namespace
+
+std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits) {
+  const auto& dims = layout.out_dims();
+  if (contiguous_dim < 0 || contiguous_dim >= static_cast<int>(dims.size()))
+    fail("the global tensor's contiguous dim {} is not one of its {} dims", contiguous_dim, dims.size());
+  const Coords c = layout.unflatten(coord);
+  const std::int64_t row_bytes = (std::int64_t{1} << dims[static_cast<std::size_t>(contiguous_dim)].log2_size) * element_bits / 8;
+  const std::int64_t pitch = std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
+  std::int64_t row = 0;
+  for (std::size_t d = 0; d < dims.size(); ++d)
+    if (static_cast<int>(d) != contiguous_dim) row = (row << dims[d].log2_size) + c[d];
+  return c[static_cast<std::size_t>(contiguous_dim)] * element_bits / 8 + row * pitch;
+}
 
 void check_bank_model(const BankModel& m) {
   if (!pow2(m.banks) || m.banks > 64) fail("bank count {} must be a power of two up to 64", m.banks);
@@ -143,6 +160,10 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     const std::uint32_t off = offset_of(coord);
     const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
     if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
+    if (a.async_copy) {
+      request.global.resize(request.address.size(), -1);
+      if (active) request.global[static_cast<std::size_t>(lane)] = global_source_address(a.layout, coord, a.global_contiguous_dim, ebits);
+    }
     if (trace) {
       const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
       const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
@@ -164,6 +185,8 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
   out.wavefronts = service.wavefronts;
   out.ideal = service.ideal;
   out.merged = service.merged;
+  out.floor = service.floor;
+  out.modelled = service.modelled;
   out.phase_wavefronts = service.pass_wavefronts;
   out.bank_words = service.bank_words;
 }
@@ -206,6 +229,8 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
       r.total_wavefronts += ir.wavefronts;
       r.total_ideal += ir.ideal;
       r.merged = r.merged || ir.merged;
+      r.floor = r.floor || ir.floor;
+      r.modelled = r.modelled && ir.modelled;
       if (ir.wavefronts > r.wavefronts) {
         r.wavefronts = ir.wavefronts;
         r.ideal_wavefronts = ir.ideal;

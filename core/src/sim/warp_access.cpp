@@ -165,18 +165,12 @@ namespace {
 Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, int lanes) {
   const InstructionKind& k = r.kind;
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
-  if (k.bypass || r.global.empty()) {
-    s.modelled = false;
-    s.rule = k.bypass ? "cp.async.cg: not modelled (its shared write bypasses the counted pipe)"
-                      : "cp.async: not modelled without the lanes' global addresses";
-    return s;
-  }
+  s.rule = "cp.async: store phases, each lane after its global word (source banks in turns)";
   const auto banks = static_cast<std::size_t>(m.banks);
   const int words = std::max(1, k.bytes / m.bank_bytes);
   auto bank_of = [&](std::int64_t address, int i) {
     return static_cast<std::size_t>((address / m.bank_bytes + i) % m.banks);
   };
-  s.rule = "cp.async: store phases, each lane after its global word (source banks in turns)";
   for (int first = 0; first < lanes; first += s.lanes_per_phase) {
     std::vector<int> turns(banks, 0);                 // lanes of this phase read so far from each source bank
     std::vector<std::vector<int>> arrivals(banks);    // per shared bank: when each lane's data is there
@@ -224,7 +218,12 @@ Service serve(const WarpRequest& r, const BankModel& m) {
     s.merged = true;
     s.rule = "paired lanes: phases twice as wide";
   }
-  if (k.op == WarpOp::AsyncCopy) return serve_async_copy(r, m, std::move(s), lanes);
+  if (k.op == WarpOp::AsyncCopy) {
+    if (!k.bypass && !r.global.empty()) return serve_async_copy(r, m, std::move(s), lanes);
+    s.modelled = false;
+    s.rule = k.bypass ? "cp.async.cg: not modelled (its shared write bypasses the counted pipe); the store rule's count"
+                      : "cp.async: not modelled without the lanes' global addresses; the store rule's count";
+  }
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
   std::vector<Words> phase_words(static_cast<std::size_t>(s.phases));
   for (int lane = 0; lane < lanes; ++lane) {

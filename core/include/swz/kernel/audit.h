@@ -73,6 +73,10 @@ struct AuditSuggestion {
   std::optional<double> global_sectors_before, global_sectors_after;    // per request (copies that read global)
   std::vector<AuditConsumer> consumers;  // every op using the buffer, each accepting the change
   std::vector<AuditPatch> patch;         // the module text's edits
+  // What `--fix` applies: one suggestion per access. An alternative (the other knob, when both
+  // help) is listed beside it with chosen = false, and what it rests on in `basis`.
+  bool chosen = true;
+  std::string basis = "modelled";        // or "floor" (cp.async moving data), "store rule ..." (cp.async.cg)
 };
 
 struct AuditAccess {
@@ -89,6 +93,7 @@ struct AuditAccess {
   std::optional<std::string> suggestion;          // the suggested layout's text, or null
   std::optional<double> suggestion_wavefronts;    // mean per instruction under the suggestion
   std::optional<std::size_t> suggestion_index;    // into AuditReport::suggestions
+  std::optional<std::size_t> alternative_index;   // the other knob's suggestion, not applied by --fix
   std::string no_suggestion;  // a conflicted access without a suggestion: which consumer and rule forbid one
   std::string note;                               // assumptions and reasons, one line
   // The access as a workbench problem, when it was simulated: the buffer's writer and reader

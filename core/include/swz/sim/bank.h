@@ -58,7 +58,16 @@ struct Access {
                                        // (layout = the 16-byte rows lanes address)
   int vec_bits = 0;                    // bits per lane per instruction; 0 = widest allowed (<= 128)
   bool trans = false;                  // ldmatrix / stmatrix .trans: who receives which element (same addresses)
+  // cp.async (a store from global memory): each lane copies its elements from their place in a
+  // row-major global tensor, contiguous along out dim `global_contiguous_dim`, with the other dims'
+  // rows a multiple of 128 bytes apart (any pitch that is a multiple of 128 bytes puts the same
+  // columns in the same banks, which is all the bank rule reads). 16-byte copies are .cg (Triton's
+  // choice), narrower ones .ca.
+  bool async_copy = false;
+  int global_contiguous_dim = 0;
 };
+// Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor.
+std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits);
 
 // The vector width an access uses, and what stopped it growing.
 struct VectorChoice {
@@ -84,6 +93,8 @@ struct InstructionResult {
   int warp = 0, step = 0;
   int wavefronts = 0, ideal = 0;
   bool merged = false;                  // phases widened by paired lanes (warp_access.h)
+  bool floor = false;                   // cp.async moving data: at least `wavefronts` (serve())
+  bool modelled = true;                 // false: cp.async.cg, priced by the store rule it is not
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
   std::vector<LaneAccess> lanes;        // filled by trace_instruction()
@@ -102,6 +113,8 @@ struct AccessResult {
   std::int64_t total_wavefronts = 0, total_ideal = 0;
   std::vector<int> per_instruction;  // index = warp * steps + step
   bool merged = false;
+  bool floor = false;     // some instruction's count is a floor (cp.async moving data)
+  bool modelled = true;   // false: cp.async.cg, whose shared side is not modelled
   int instructions() const { return steps * warps; }
 };
 
