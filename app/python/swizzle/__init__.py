@@ -10,7 +10,8 @@ The same core as the ``swizzle`` command line, one import away::
     swizzle.audit(kernel.asm["ttgir"])["accesses"]  # every shared-memory access of a Triton kernel
 
 Results are the dicts the CLI prints with ``--json`` (README documents the keys); bad input raises
-``ValueError`` with the line the CLI prints after ``swizzle: error:``.
+``ValueError`` with the line the CLI prints after ``swizzle: error:``. A ``RuntimeError`` starting
+"solver bug:" is the solver's own check failing (the simulator contradicting the construction).
 
 Layout arguments (``src``, ``dst``, ``shared``) take a :class:`Layout`, a dict in the layout-file
 form, or a str naming a file (as the command line does). The problem's other arguments are the
