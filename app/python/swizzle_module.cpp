@@ -11,11 +11,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "swz/error.h"
 #include "swz/export/export.h"
@@ -81,8 +80,10 @@ swz::LayoutHints hints_of(const std::optional<std::vector<std::int64_t>>& shape,
 }
 
 Layout layout_from(const py::object& source, const std::optional<std::vector<std::int64_t>>& shape, std::optional<int> bits) {
-  if (py::isinstance<py::str>(source)) return Layout{swz::parse_layout_text(source.cast<std::string>(), "layout", hints_of(shape, bits)), ""};
-  if (!py::isinstance<py::dict>(source)) swz::fail("layout: expected a dict or a str, not {}", py::type::of(source).attr("__name__").cast<std::string>());
+  if (py::isinstance<py::str>(source))
+    return Layout{swz::parse_layout_text(source.cast<std::string>(), "layout", hints_of(shape, bits)), ""};
+  if (!py::isinstance<py::dict>(source))
+    swz::fail("layout: expected a dict or a str, not {}", py::type::of(source).attr("__name__").cast<std::string>());
   nlohmann::json j;
   try {
     j = from_python(source);
@@ -181,7 +182,8 @@ py::object solve(const ProblemKwargs& k, int ldmatrix, int vec_bits, bool keep_r
   return to_python(swz::to_json(swz::solve_spec(spec, request)));
 }
 
-std::string export_layout(const ProblemKwargs& k, const py::object& solved, const std::string& name, const std::string& format_name) {
+std::string export_layout(const ProblemKwargs& k, const py::object& solved, const std::string& name,
+                          const std::string& format_name) {
   const swz::ExportFormat format = swz::parse_export_format(format_name);
   swz::check_export_name(name, format);
   GivenTexts given;
@@ -207,7 +209,9 @@ std::string export_layout(const ProblemKwargs& k, const py::object& solved, cons
   return swz::export_text(request, format);
 }
 
-py::object audit(const std::string& text, const std::string& path) { return to_python(swz::to_json(swz::audit_module(text, path))); }
+py::object audit(const std::string& text, const std::string& path) {
+  return to_python(swz::to_json(swz::audit_module(text, path)));
+}
 
 py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, int banks, int bank_bytes, int warp_size) {
   swz::BankModel model;
@@ -272,19 +276,29 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
       .def_property_readonly(
           "kind", [](const Layout& l) { return l.file.kind == swz::LayoutKind::Shared ? "shared" : "distributed"; },
           "\"distributed\" or \"shared\"")
-      .def_property_readonly("shape", [](const Layout& l) { return l.file.layout.shape(); }, "The tensor's shape, dim0 first")
-      .def_property_readonly("element_bits", [](const Layout& l) { return l.file.element_bits; }, "Element width, when the source gave one")
-      .def_property_readonly("origin", [](const Layout& l) { return l.origin; }, "The file it was read from, or \"\"")
-      .def("to_dict", [](const Layout& l) { return to_python(swz::layout_to_json(l.file.layout, l.file.element_bits)); },
-           "The layout file's dict (Gluon's names: reg_bases / lane_bases / warp_bases or offset_bases, shape)")
-      .def("to_text", [](const Layout& l, const std::string& format) { return swz::write_layout(l.file, swz::parse_text_format(format)); },
-           py::arg("format"), "The layout as text: \"json\", \"triton\", \"mlir\" or \"cute\" (ValueError when it has no such form)")
-      .def("to_triton", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Triton); },
-           "Triton's LinearLayout::toString() form")
-      .def("to_mlir", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Mlir); },
-           "The #ttg.linear / #ttg.shared_linear attribute (in its type when the bases do not give the shape)")
-      .def("to_cute", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Cute); },
-           "CuTe's Swizzle<B,M,S> o shape:stride form of a shared layout (ValueError when it has none)")
+      .def_property_readonly(
+          "shape", [](const Layout& l) { return l.file.layout.shape(); }, "The tensor's shape, dim0 first")
+      .def_property_readonly(
+          "element_bits", [](const Layout& l) { return l.file.element_bits; }, "Element width, when the source gave one")
+      .def_property_readonly(
+          "origin", [](const Layout& l) { return l.origin; }, "The file it was read from, or \"\"")
+      .def(
+          "to_dict", [](const Layout& l) { return to_python(swz::layout_to_json(l.file.layout, l.file.element_bits)); },
+          "The layout file's dict (Gluon's names: reg_bases / lane_bases / warp_bases or offset_bases, shape)")
+      .def(
+          "to_text",
+          [](const Layout& l, const std::string& format) { return swz::write_layout(l.file, swz::parse_text_format(format)); },
+          py::arg("format"),
+          "The layout as text: \"json\", \"triton\", \"mlir\" or \"cute\" (ValueError when it has no such form)")
+      .def(
+          "to_triton", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Triton); },
+          "Triton's LinearLayout::toString() form")
+      .def(
+          "to_mlir", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Mlir); },
+          "The #ttg.linear / #ttg.shared_linear attribute (in its type when the bases do not give the shape)")
+      .def(
+          "to_cute", [](const Layout& l) { return swz::write_layout(l.file, swz::TextFormat::Cute); },
+          "CuTe's Swizzle<B,M,S> o shape:stride form of a shared layout (ValueError when it has none)")
       .def("__repr__",
            [](const Layout& l) {
              std::string shape;
@@ -292,12 +306,13 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
              return "Layout(" + std::string(l.file.kind == swz::LayoutKind::Shared ? "shared " : "distributed ") + shape +
                     (l.origin.empty() ? "" : ", '" + l.origin + "'") + ")";
            })
-      .def("__eq__", [](const Layout& a, const Layout& b) { return a.file.kind == b.file.kind && a.file.layout == b.file.layout; })
+      .def("__eq__",
+           [](const Layout& a, const Layout& b) { return a.file.kind == b.file.kind && a.file.layout == b.file.layout; })
       .def("__str__", [](const Layout& l) { return swz::to_triton_text(l.file.layout); });
 
-  const auto problem = [](py::object src, py::object dst, py::object shared, py::object preset, py::object mask, py::object layout,
-                          py::object shape, py::object bits, py::object banks, py::object warp_size, py::object write_vec_bits,
-                          py::object read_vec_bits) {
+  const auto problem = [](py::object src, py::object dst, py::object shared, py::object preset, py::object mask,
+                          py::object layout, py::object shape, py::object bits, py::object banks, py::object warp_size,
+                          py::object write_vec_bits, py::object read_vec_bits) {
     return ProblemKwargs{src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits};
   };
   m.def(
@@ -305,7 +320,8 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
       [problem](py::object src, py::object dst, py::object shared, py::object preset, py::object mask, py::object layout,
                 py::object shape, py::object bits, py::object banks, py::object warp_size, py::object write_vec_bits,
                 py::object read_vec_bits) {
-        return analyze(problem(src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits));
+        return analyze(
+            problem(src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits));
       },
       py::arg("src") = py::none(), py::arg("dst") = py::none(), py::arg("shared") = py::none(), py::kw_only(),
       py::arg("preset") = py::none(), py::arg("mask") = py::none(), py::arg("layout") = py::none(), py::arg("shape") = py::none(),
@@ -316,9 +332,9 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
       [problem](py::object src, py::object dst, py::object preset, py::object mask, py::object shape, py::object bits,
                 py::object banks, py::object warp_size, py::object write_vec_bits, py::object read_vec_bits, int ldmatrix,
                 int vec_bits, bool keep_register_order) {
-        return solve(problem(src, dst, py::none(), preset, mask, py::none(), shape, bits, banks, warp_size, write_vec_bits,
-                             read_vec_bits),
-                     ldmatrix, vec_bits, keep_register_order);
+        return solve(
+            problem(src, dst, py::none(), preset, mask, py::none(), shape, bits, banks, warp_size, write_vec_bits, read_vec_bits),
+            ldmatrix, vec_bits, keep_register_order);
       },
       py::arg("src") = py::none(), py::arg("dst") = py::none(), py::kw_only(), py::arg("preset") = py::none(),
       py::arg("mask") = py::none(), py::arg("shape") = py::none(), py::arg("bits") = py::none(), py::arg("banks") = py::none(),
@@ -334,10 +350,10 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
             name, format);
       },
       py::arg("src") = py::none(), py::arg("dst") = py::none(), py::arg("shared") = py::none(), py::kw_only(),
-      py::arg("solved") = py::none(), py::arg("preset") = py::none(), py::arg("mask") = py::none(), py::arg("layout") = py::none(),
-      py::arg("shape") = py::none(), py::arg("bits") = py::none(), py::arg("banks") = py::none(), py::arg("warp_size") = py::none(),
-      py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(), py::arg("name") = "tile_swizzle",
-      py::arg("format") = "header");
+      py::arg("solved") = py::none(), py::arg("preset") = py::none(), py::arg("mask") = py::none(),
+      py::arg("layout") = py::none(), py::arg("shape") = py::none(), py::arg("bits") = py::none(), py::arg("banks") = py::none(),
+      py::arg("warp_size") = py::none(), py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(),
+      py::arg("name") = "tile_swizzle", py::arg("format") = "header");
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(), py::arg("banks") = 32, py::arg("bank_bytes") = 4,
         py::arg("warp_size") = 32);

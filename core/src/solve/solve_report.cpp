@@ -88,8 +88,8 @@ nlohmann::json to_json(const SolveReport& report) {
                       {"reason", r.width.reason}};
   nlohmann::json alts = nlohmann::json::array();
   for (const auto& c : r.choices) {
-    nlohmann::json a = {{"write_vec_bits", c.write_vec_bits}, {"read_vec_bits", c.read_vec_bits}, {"built", c.built},
-                        {"chosen", c.chosen}};
+    nlohmann::json a = {
+        {"write_vec_bits", c.write_vec_bits}, {"read_vec_bits", c.read_vec_bits}, {"built", c.built}, {"chosen", c.chosen}};
     if (c.built) {
       a["write"] = cost_json(c.write);
       a["read"] = cost_json(c.read);
@@ -119,7 +119,8 @@ nlohmann::json to_json(const SolveReport& report) {
       const Repair& fix = *report.repair;
       nlohmann::json cells = nlohmann::json::array();
       for (auto [row, col] : fix.cells) cells.push_back({{"row_bit", row}, {"column_bit", col}});
-      j["repair"] = {{"possible", fix.possible}, {"flips", fix.flips}, {"masks", fix.masks}, {"cells", cells}, {"exact", fix.exact}};
+      j["repair"] = {
+          {"possible", fix.possible}, {"flips", fix.flips}, {"masks", fix.masks}, {"cells", cells}, {"exact", fix.exact}};
     }
   }
   return j;

@@ -9,10 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "swz/layout/recognize.h"
 #include "swz/problem/problem_spec.h"
@@ -21,22 +20,22 @@
 namespace swz {
 
 struct SolveRequest {
-  int ldmatrix = 0;          // the reader is ldmatrix .xN (0: as the problem says)
-  int vec_bits = 0;          // cap on both sides (0: 128); the spec's write/read_vec_bits override per side
-  bool keep_order = false;   // vectors are each side's registers 0..k-1 as numbered (no renumbering)
-  bool repair_masks = false; // the spec's masks are a grid to repair (the CLI's --mask was given)
-  bool full_check = false;   // check the whole table (the probe cases need it)
+  int ldmatrix = 0;           // the reader is ldmatrix .xN (0: as the problem says)
+  int vec_bits = 0;           // cap on both sides (0: 128); the spec's write/read_vec_bits override per side
+  bool keep_order = false;    // vectors are each side's registers 0..k-1 as numbered (no renumbering)
+  bool repair_masks = false;  // the spec's masks are a grid to repair (the CLI's --mask was given)
+  bool full_check = false;    // check the whole table (the probe cases need it)
 };
 
 struct SolveReport {
   Problem problem;
   SolveResult result;
-  bool named_preset = false;          // the spec is a preset's own problem: the JSON names it
-  std::vector<LayoutMatch> matches;   // the families the answer belongs to (none when checked by sample)
+  bool named_preset = false;         // the spec is a preset's own problem: the JSON names it
+  std::vector<LayoutMatch> matches;  // the families the answer belongs to (none when checked by sample)
   // Toggle-grid problems only:
   std::optional<std::vector<std::uint32_t>> masks;  // the answer's masks, else the family's first; none when empty
   std::uint64_t family_both = 0, family_read = 0, family_write = 0;
-  std::optional<Repair> repair;                     // with repair_masks
+  std::optional<Repair> repair;  // with repair_masks
 };
 
 // Throws swz::Error for bad input (naming the field), as build_problem and solve do.
