@@ -25,3 +25,22 @@ swz_audit_ok(RealLayerNorm "tt.reduce +- +not modelled .*across 8 warps" audit $
 swz_audit_ok(RealTmaMatmul "ttg.local_alloc +store +STSM.x4 +64 +4.00.*ttng.async_tma_copy_local_to_global +- +not modelled"
              audit ${SWZ_TTGIR}/triton36/tma_matmul.ttgir)
 swz_audit_ok(RealHistogram "\"instruction\": \"not modelled\".*\"op\": \"tt.histogram\"" audit ${SWZ_TTGIR}/triton36/histogram.ttgir --json)
+# Legal fixes and CI use.
+swz_audit_ok(Tf32KMajorSuggestion "  71  ttg.async_copy_global_to_local[^\n]*\n        suggestion [^\n]*transposed = true[^\n]*\n        checked against: [^\n]*line 101 wgmma operand B \\(f32 as tf32\\)"
+             audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
+swz_audit_ok(SummaryNotModelled "0 of 2 modelled accesses have bank conflicts; 2 not modelled" audit ${SWZ_TTGIR}/triton36/softmax.ttgir)
+swz_audit_ok(CpAsyncNote "LDGSTS.32 .*priced as the shared store of this width; global side not modelled" audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
+swz_audit_ok(JsonSuggestionObject "\"suggestion\": \\{.*\"consumers\": \\[.*\"global_sectors_before\": null.*\"patch\": \\[.*\"shared_layout\": \\{"
+             audit ${SWZ_TTGIR}/transpose_conflict.ttgir --json)
+swz_audit_ok(Directory "argmax_axis0.ttgir: .*transpose_fp8.ttgir: " audit ${SWZ_TTGIR}/triton36)
+add_test(NAME Audit.FailOnConflict
+         COMMAND sh -c "$<TARGET_FILE:swizzle> audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fail-on-conflict; test \$? -eq 1")
+swz_audit_ok(FailOnConflictClean "0 of" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --fail-on-conflict)
+# --fix writes the patched module; auditing it again finds no conflict.
+add_test(NAME Audit.FixThenReaudit
+         COMMAND sh -c "out=\$(mktemp -d) && $<TARGET_FILE:swizzle> audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fix -o \$out/fixed.ttgir && $<TARGET_FILE:swizzle> audit \$out/fixed.ttgir --fail-on-conflict; rc=\$?; rm -rf \$out; exit \$rc")
+set_tests_properties(Audit.FixThenReaudit PROPERTIES PASS_REGULAR_EXPRESSION "written to .*0 of 2 modelled accesses have bank conflicts")
+swz_audit_bad(FixNoConflicts "nothing to fix: no modelled access has a bank conflict" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/never_written.ttgir)
+swz_audit_bad(FixIntoDirectory "cannot write '[^']*': it is a directory" audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR})
+swz_audit_bad(FixUnwritable "no_such_dir/fixed.ttgir" audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/no_such_dir/fixed.ttgir)
+swz_audit_bad(FixNotModelled "not_modelled.ttgir:[0-9]+: nothing to fix: no modelled access has a bank conflict, and [0-9]+ accesses are not modelled" audit ${SWZ_TTGIR}/not_modelled.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/never_written.ttgir)

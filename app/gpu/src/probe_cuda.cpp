@@ -92,15 +92,33 @@ CalibrationInfo calibrate(std::vector<CorpusCase>& cases, const CalibrationOptio
   std::vector<int> host(cases.size() * lanes);
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (std::size_t l = 0; l < lanes; ++l) host[i * lanes + l] = static_cast<int>(cases[i].request.address[l]);
-  DeviceBuffer addr(host.size() * sizeof(int)), sink(lanes * 16), gsrc(lanes * 16 * 2);
+  // cp.async sources: the case's own, or (a case read without them) 16 bytes apart by lane, as
+  // earlier probes copied; recorded in the case either way.
+  std::vector<long long> offsets(cases.size() * lanes, 0);
+  std::int64_t source_bytes = 1024;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    WarpRequest& r = cases[i].request;
+    if (r.kind.op != WarpOp::AsyncCopy) continue;
+    if (r.global.empty())
+      for (std::size_t l = 0; l < lanes; ++l) r.global.push_back(r.address[l] < 0 ? -1 : static_cast<std::int64_t>(l) * 16);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      offsets[i * lanes + l] = static_cast<long long>(r.global[l]);
+      source_bytes = std::max(source_bytes, r.global[l] + 16);
+    }
+  }
+  if (source_bytes > (std::int64_t{1} << 30)) fail("the cases copy from {} bytes of global memory; at most 1 GiB", source_bytes);
+  DeviceBuffer addr(host.size() * sizeof(int)), sink(lanes * 16), gsrc(static_cast<std::size_t>(source_bytes)),
+      gofs(offsets.size() * sizeof(long long));
   SWZ_CUDA(cudaMemcpy(addr.get(), host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
+  SWZ_CUDA(cudaMemcpy(gofs.get(), offsets.data(), offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
   SWZ_CUDA(cudaMemset(gsrc.get(), 0x5a, gsrc.bytes()));
   auto run_case = [&](std::size_t i) {
     void* a = static_cast<int*>(addr.get()) + i * lanes;
     void* s = sink.get();
     void* g = gsrc.get();
+    void* o = static_cast<long long*>(gofs.get()) + i * lanes;
     launch(functions.at(cases[i].request.kind.name()), 1, 1, static_cast<unsigned>(lanes), static_cast<std::uint64_t>(shared_bytes),
-           {&a, &s, &g});
+           {&a, &s, &g, &o});
   };
 
   std::vector<std::string> wanted = {kLdWavefronts, kStWavefronts, kSharedWavefronts, kLdInstructions, kStInstructions,

@@ -64,11 +64,13 @@ std::string body(const InstructionKind& k) {
       return fmt::format("  asm volatile(\"stmatrix.sync.aligned.m8n8.x{}{}.shared.b16 [%0], {{{}}};\" :: \"r\"(s){} : \"memory\");\n",
                          k.matrices, k.trans ? ".trans" : "", r, ins);
     }
-    case WarpOp::AsyncCopy:
+    case WarpOp::AsyncCopy:  // the src-size form, as compilers emit it: 0 bytes read for a copy that moves no data
       return fmt::format(
-          "  if (a >= 0) asm volatile(\"cp.async.{}.shared.global [%0], [%1], {};\" :: \"r\"(s), \"l\"(gsrc + threadIdx.x * 16u) : \"memory\");\n"
+          "  const long long go = gofs[threadIdx.x];\n"
+          "  if (a >= 0) asm volatile(\"cp.async.{}.shared.global [%0], [%1], {}, %2;\" :: \"r\"(s), \"l\"(gsrc + (go < 0 ? 0 : go)),\n"
+          "                           \"r\"(go < 0 ? 0 : {}) : \"memory\");\n"
           "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n",
-          k.bytes == 16 ? "cg" : "ca", k.bytes);
+          k.bypass ? "cg" : "ca", k.bytes, k.bytes);
   }
   return "";
 }
@@ -96,7 +98,7 @@ std::string expected_sass(const InstructionKind& k) {
       return fmt::format("{}\\.16\\.{}88{} ", k.op == WarpOp::LoadMatrix ? "LDSM" : "STSM", k.trans ? "MT" : "M",
                          k.matrices == 1 ? "" : k.matrices == 2 ? "\\.2" : "\\.4");
     case WarpOp::AsyncCopy:
-      return k.bytes == 16 ? "LDGSTS\\.E\\.BYPASS\\.128 " : k.bytes == 8 ? "LDGSTS\\.E\\.64 " : "LDGSTS\\.E ";
+      return k.bypass ? "LDGSTS\\.E\\.BYPASS\\.128\\.ZFILL " : fmt::format("LDGSTS\\.E{}\\.ZFILL ", k.bytes == 4 ? "" : k.bytes == 8 ? "\\.64" : "\\.128");
   }
   return "";
 }
@@ -104,16 +106,17 @@ std::string expected_sass(const InstructionKind& k) {
 std::string generate_calibration_source(const std::vector<InstructionKind>& kinds) {
   std::string src =
       "// Calibration probes: one shared-memory instruction per kernel, one warp.\n"
-      "// addr: 32 byte addresses (-1: lane inactive); sink keeps the loads alive; gsrc feeds cp.async.\n";
+      "// addr: 32 byte addresses (-1: lane inactive); sink keeps the loads alive; gsrc feeds cp.async\n"
+      "// at the lanes' byte offsets gofs (-1: the copy moves no data).\n";
   for (const InstructionKind& k : kinds) {
     src += fmt::format(
         "extern \"C\" __global__ void __launch_bounds__(32) {}(const int* __restrict__ addr, unsigned* __restrict__ sink,\n"
-        "    const unsigned char* __restrict__ gsrc) {{\n"
+        "    const unsigned char* __restrict__ gsrc, const long long* __restrict__ gofs) {{\n"
         "  extern __shared__ __align__(1024) unsigned char swz_smem[];\n"
         "  const int a = addr[threadIdx.x];\n"
         "  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(swz_smem)) + static_cast<unsigned>(a < 0 ? 0 : a);\n"
         "{}"
-        "  (void)sink; (void)gsrc;\n"
+        "  (void)sink; (void)gsrc; (void)gofs;\n"
         "}}\n",
         calibration_kernel_name(k), body(k));
   }

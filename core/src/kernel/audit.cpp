@@ -48,6 +48,45 @@ AuditReport audit(const Module& m) {
     a.note = why;
     report.accesses.push_back(std::move(a));
   };
+  const bool hip = m.target.rfind("hip", 0) == 0;
+  // Prices an LSU access of `regs` to `s` as the module's lowering issues it (the instruction, its
+  // count and wavefronts into `a`); returns the access simulated and whether an ldmatrix candidate
+  // fell back to vector loads.
+  auto price = [&](AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key, const SharedLayout& s,
+                   const std::string& shared_key, int bits, const std::string& instruction_prefix,
+                   int vec_bits) -> std::pair<Access, bool> {
+    Access access{regs, kind, 0, vec_bits};
+    std::string instruction;
+    if (instruction_prefix == "LDSM") {
+      if (const auto lds = ldmatrix_addresses(regs, s)) {
+        access = Access{lds->first, kind, 4, 0};
+        instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
+      }
+    }
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
+                                        shared_key, s.description(), vec_bits, access.ldmatrix);
+    auto cached = simulations.find(key);
+    if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
+    const AccessResult& r = cached->second;
+    fill(a, r);
+    a.instruction = !instruction.empty() ? instruction
+                                         : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
+    bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
+    if (!hip && instruction_prefix != "LDGSTS" && s.is_linear()) {
+      // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
+      // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
+      try {
+        const TritonSide t = triton_local_access(regs, s.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
+        fill(a, t);
+        fell_back = false;
+      } catch (const Error&) {
+        // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
+      }
+    }
+    // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
+    if (hip) a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+    return {access, fell_back};
+  };
   auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
                  const std::string& instruction_prefix, int vec_bits, const std::string& note) {
     const Shared& s = *view.layout;
@@ -56,49 +95,19 @@ AuditReport audit(const Module& m) {
     if (d.layout.shape() != s.layout.shape())
       fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
            fmt::join(s.layout.shape(), "x"));
-    Access access{d.layout, kind, 0, vec_bits};
-    std::string instruction;
-    if (instruction_prefix == "LDSM") {
-      if (const auto lds = ldmatrix_addresses(d.layout, s.layout)) {
-        access = Access{lds->first, kind, 4, 0};
-        instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
-      }
-    }
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), d.text, fmt::join(d.layout.shape(), "x"),
-                                        s.text, s.layout.description(), vec_bits, access.ldmatrix);
-    auto cached = simulations.find(key);
-    if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s.layout, bits, au.bank)).first;
-    const AccessResult& r = cached->second;
-    fill(a, r);
-    a.instruction = !instruction.empty() ? instruction
-                                         : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
+    const auto [access, fell_back] = price(a, kind, d.layout, d.text, s.layout, s.text, bits, instruction_prefix, vec_bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
     a.element_bits = bits;
     (kind == AccessKind::Store ? a.writer : a.reader) = d.layout;
     if (s.layout.is_linear()) a.shared_offsets = offsets_only(s.layout.linear());
-    a.note = instruction_prefix == "LDSM" && instruction.empty()
-                 ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
-                 : note;
-    if (m.target.rfind("hip", 0) != 0 && instruction_prefix != "LDGSTS" && s.layout.is_linear()) {
-      // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
-      // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
-      try {
-        const TritonSide t =
-            triton_local_access(d.layout, s.layout.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
-        fill(a, t);
-        a.note = note;
-      } catch (const Error&) {
-        // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
-      }
-    }
-    if (m.target.rfind("hip", 0) == 0) {
-      // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
-      a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+    a.note = fell_back ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads" : note;
+    if (hip)
       a.note =
           "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
-    }
-    pending.push_back({report.accesses.size(), access, view.layout, view.root, view.plain_view, bits});
+    Pending q{report.accesses.size(), access, view.layout, view.root, view.plain_view, bits, d.layout, instruction_prefix, vec_bits,
+              d.text, &op};
+    pending.push_back(std::move(q));
     report.accesses.push_back(std::move(a));
   };
 
@@ -254,7 +263,7 @@ AuditReport audit(const Module& m) {
         // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it.
         int vec_bits = 0;
         // The profiler's shared-memory counters follow cp.async's global side, so these figures are the STS model's.
-        std::string note = "cp.async (simulated as stores of this width)";
+        std::string note = "cp.async: priced as the shared store of this width; global side not modelled";
         if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
           const std::string digits = op.attributes.substr(c + 13, op.attributes.find_first_not_of("0123456789", c + 13) - c - 13);
           if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
@@ -262,7 +271,7 @@ AuditReport audit(const Module& m) {
           vec_bits = std::clamp(contiguity * bits, 32, 128);
           const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
-          note = fmt::format("cp.async (simulated as stores of this width), pointer contiguity {}", contiguity);
+          note = fmt::format("cp.async: priced as the shared store of this width; global side not modelled; pointer contiguity {}", contiguity);
         }
         lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
         continue;
@@ -376,67 +385,8 @@ AuditReport audit(const Module& m) {
     }
   }
 
-  // [SECTION] Suggestions: the solver's layout for a buffer's writer and reader.
-  // The first writer and reader of each allocation (views of the whole buffer only).
-  std::map<std::string, std::pair<const Pending*, const Pending*>> sides;
-  for (const Pending& q : pending) {
-    if (!q.plain_view || q.root.empty()) continue;
-    auto& [writer, reader] = sides[q.root];
-    if (q.access.kind == AccessKind::Store && !writer) writer = &q;
-    if (q.access.kind == AccessKind::Load && !reader) reader = &q;
-  }
-  // Each access's partner: the buffer's first reader for a store, its first writer for a load.
-  for (const Pending& p : pending) {
-    if (!p.plain_view) continue;
-    const auto [writer, reader] = sides[p.root];
-    AuditAccess& a = report.accesses[p.index];
-    if (!a.reader && reader && reader->access.layout.shape() == p.access.layout.shape())
-      a.reader = report.accesses[reader->index].reader;
-    if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape())
-      a.writer = report.accesses[writer->index].writer;
-  }
-  std::map<std::string, std::optional<std::pair<std::string, double>>> solved;
-  for (const Pending& p : pending) {
-    AuditAccess& a = report.accesses[p.index];
-    if (!a.wavefronts || !a.ideal_wavefronts || *a.wavefronts <= *a.ideal_wavefronts + 1e-9) continue;
-    if (!p.plain_view) continue;
-    auto [writer, reader] = sides[p.root];
-    if (!writer || writer->access.layout.shape() != p.access.layout.shape()) writer = &p;
-    if (!reader || reader->access.layout.shape() != p.access.layout.shape()) reader = &p;
-    const std::string key =
-        fmt::format("{}|{}|{}|{}", report.accesses[writer->index].distributed_layout,
-                    report.accesses[reader->index].distributed_layout, a.distributed_layout, static_cast<int>(p.access.kind));
-    auto it = solved.find(key);
-    if (it == solved.end()) {
-      std::optional<std::pair<std::string, double>> answer;
-      try {
-        Access w = writer->access, rd = reader->access;
-        w.kind = AccessKind::Store;
-        w.ldmatrix = 0;  // no writer in the module: the reader's own rows stand in for it
-        rd.kind = AccessKind::Load;
-        // The module's accesses keep their register numbering; the suggestion is simulated on the whole table.
-        SolveOptions as_written;
-        as_written.renumber_registers = false;
-        as_written.check = SolveOptions::Check::Full;
-        const SolveResult r = solve(w, rd, p.element_bits, au.bank, as_written);
-        const AccessResult mine = simulate(p.access, r.shared, p.element_bits, au.bank);
-        // Compared in total: under the new layout the access may move wider vectors in fewer instructions.
-        if (static_cast<double>(mine.total_wavefronts) + 1e-9 < *a.wavefronts * static_cast<double>(a.instructions)) {
-          answer = {{ttgir::shared_linear_attribute(r.offset_bases), mine.mean_wavefronts}};
-          // A Triton attribute people already write, when one does as well as the solver's layout.
-          if (auto named = named_equivalent(w, rd, p.access, r.shared, p.element_bits, au.bank))
-            answer = {{named->first, named->second}};
-        }
-      } catch (const Error&) {
-      } catch (const SolverBug&) {
-      }
-      it = solved.emplace(key, answer).first;
-    }
-    if (it->second) {
-      a.suggestion = it->second->first;
-      a.suggestion_wavefronts = it->second->second;
-    }
-  }
+  // [SECTION] Suggestions: a layout for each conflicted buffer that all its users accept.
+  suggest(report, m, au, pending, uses_of_buffers(m, au), price);
   return report;
 }
 

@@ -1,9 +1,57 @@
-// audit_output.cpp: the audit as JSON and as the terminal table (audit.h).
+// audit_output.cpp: the audit as JSON and as the terminal table; its fixes written into the
+// module's text (audit.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "swz/error.h"
 #include "swz/kernel/audit.h"
 
 namespace swz {
+
+AuditCounts count_accesses(const AuditReport& report) {
+  AuditCounts c;
+  for (const auto& a : report.accesses) {
+    if (a.wavefronts) {
+      ++c.modelled;
+      c.conflicted += a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
+    } else if (a.instruction == "not modelled") {
+      ++c.not_modelled;
+    } else {
+      ++c.other;
+    }
+  }
+  return c;
+}
+
+namespace {
+
+nlohmann::json suggestion_json(const AuditSuggestion& s) {
+  auto opt = [](const auto& v) -> nlohmann::json { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  const bool shared = s.target == AuditSuggestion::Target::SharedLayout;
+  nlohmann::json change{{"old", s.old_layout}, {"new", s.new_layout}};
+  nlohmann::json consumers = nlohmann::json::array();
+  for (const auto& c : s.consumers)
+    consumers.push_back({{"line", c.line}, {"op", c.op}, {"role", c.role}, {"legal", c.refusal.empty()}});
+  nlohmann::json patch = nlohmann::json::array();
+  for (const auto& p : s.patch)
+    patch.push_back({{"line", p.line}, {"occurrence", p.occurrence}, {"old", p.old_text}, {"new", p.new_text}});
+  return {{"buffer", s.buffer},
+          {"line", s.line},
+          {"shared_layout", shared ? change : nlohmann::json(nullptr)},
+          {"distributed_layout", shared ? nlohmann::json(nullptr) : change},
+          {"instruction_after", s.instruction_after},
+          {"instructions_after", s.instructions_after},
+          {"wavefronts_after", s.wavefronts_after},
+          {"total_wavefronts_before", s.total_wavefronts_before},
+          {"total_wavefronts_after", s.total_wavefronts_after},
+          {"global_sectors_before", opt(s.global_sectors_before)},
+          {"global_sectors_after", opt(s.global_sectors_after)},
+          {"consumers", consumers},
+          {"patch", patch}};
+}
+
+}  // namespace
 
 nlohmann::json to_json(const AuditReport& report) {
   nlohmann::json list = nlohmann::json::array();
@@ -22,12 +70,22 @@ nlohmann::json to_json(const AuditReport& report) {
     j["conflicts"] = opt(a.conflicts);
     j["shared_layout"] = a.shared_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.shared_layout);
     j["distributed_layout"] = a.distributed_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.distributed_layout);
-    j["suggestion"] = opt(a.suggestion);
+    j["suggestion"] = a.suggestion_index ? suggestion_json(report.suggestions.at(*a.suggestion_index)) : nlohmann::json(nullptr);
     j["suggestion_wavefronts"] = opt(a.suggestion_wavefronts);
+    j["no_suggestion"] = a.no_suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.no_suggestion);
     j["note"] = a.note;
     list.push_back(std::move(j));
   }
-  return {{"path", report.path}, {"lines", report.lines}, {"num_warps", report.num_warps}, {"accesses", list}};
+  nlohmann::json suggestions = nlohmann::json::array();
+  for (const auto& s : report.suggestions) suggestions.push_back(suggestion_json(s));
+  const AuditCounts c = count_accesses(report);
+  return {{"path", report.path},
+          {"lines", report.lines},
+          {"num_warps", report.num_warps},
+          {"accesses", list},
+          {"suggestions", suggestions},
+          {"summary",
+           {{"modelled", c.modelled}, {"conflicted", c.conflicted}, {"not_modelled", c.not_modelled}, {"other", c.other}}}};
 }
 
 std::string format_audit(const AuditReport& report) {
@@ -37,21 +95,115 @@ std::string format_audit(const AuditReport& report) {
                    "wavefronts", "ideal", "worst", "loc / note");
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
   auto inum = [](const std::optional<int>& v) { return v ? fmt::format("{}", *v) : std::string("-"); };
-  int conflicted = 0;
   for (const auto& a : report.accesses) {
     const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
-    conflicted += bad;
     std::string tail = a.loc;
     if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" ||
-                            a.instruction == "shuffle" || a.instruction == "registers"))
+                            a.instruction == "shuffle" || a.instruction == "registers" || a.instruction.rfind("LDGSTS", 0) == 0))
       tail += (tail.empty() ? "" : "  ") + a.note;
     s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"),
                      a.instruction, a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts),
                      bad ? "CONFLICT  " : "", tail);
-    if (a.suggestion) s += fmt::format("        suggestion ({} wavefronts): {}\n", num(a.suggestion_wavefronts), *a.suggestion);
+    if (a.suggestion_index) {
+      const AuditSuggestion& g = report.suggestions.at(*a.suggestion_index);
+      s += fmt::format("        suggestion ({} wavefronts): {}\n", num(a.suggestion_wavefronts), *a.suggestion);
+      std::string users;
+      for (const auto& c : g.consumers) users += fmt::format("{}line {} {}", users.empty() ? "" : ", ", c.line, c.role);
+      s += fmt::format("        checked against: {}\n", users);
+    } else if (!a.no_suggestion.empty()) {
+      s += fmt::format("        no suggestion: {}\n", a.no_suggestion);
+    }
   }
-  s += fmt::format("{} of {} accesses have bank conflicts\n", conflicted, report.accesses.size());
+  const AuditCounts c = count_accesses(report);
+  s += fmt::format("{} of {} modelled accesses have bank conflicts; {} not modelled", c.conflicted, c.modelled, c.not_modelled);
+  if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma operands, shuffles, registers)", c.other);
+  s += "\n";
   return s;
+}
+
+// [SECTION] Fixes
+
+std::string apply_patches(const std::string& text, const std::vector<AuditPatch>& patches) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) {
+      if (start < text.size()) lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::vector<AuditPatch> order = patches;
+  // On one line, later occurrences first: replacing one does not renumber the ones before it.
+  std::stable_sort(order.begin(), order.end(), [](const AuditPatch& a, const AuditPatch& b) {
+    return a.line != b.line ? a.line < b.line : a.occurrence > b.occurrence;
+  });
+  std::vector<std::string> inserted(lines.size());
+  for (const AuditPatch& p : order) {
+    if (p.line < 1 || static_cast<std::size_t>(p.line) > lines.size()) fail("patch: line {} is past the end of the module", p.line);
+    std::string& line = lines[static_cast<std::size_t>(p.line - 1)];
+    if (p.old_text.empty()) {
+      inserted[static_cast<std::size_t>(p.line - 1)] += "\n" + p.new_text;
+      continue;
+    }
+    std::size_t at = line.find(p.old_text);
+    for (int i = 0; i < p.occurrence && at != std::string::npos; ++i) at = line.find(p.old_text, at + p.old_text.size());
+    if (at == std::string::npos) fail("patch: line {} does not hold '{}'", p.line, p.old_text);
+    line.replace(at, p.old_text.size(), p.new_text);
+  }
+  std::string out;
+  out.reserve(text.size() + 256);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += lines[i];
+    out += inserted[i];
+    if (i + 1 < lines.size() || (!text.empty() && text.back() == '\n')) out += '\n';
+  }
+  return out;
+}
+
+namespace {
+double modelled_total(const AuditReport& r) {
+  double total = 0;
+  for (const auto& a : r.accesses)
+    if (a.wavefronts) total += *a.wavefronts * static_cast<double>(a.instructions);
+  return total;
+}
+}  // namespace
+
+std::string fix_module(const std::string& text, const AuditReport& report, const std::vector<std::size_t>& chosen) {
+  if (chosen.empty()) {
+    const AuditCounts c = count_accesses(report);
+    if (c.conflicted == 0 && c.not_modelled > 0) {
+      for (const auto& a : report.accesses)
+        if (a.instruction == "not modelled")
+          fail("{}:{}: nothing to fix: no modelled access has a bank conflict, and {} accesses are not modelled (the first: {})",
+               report.path, a.line, c.not_modelled, a.op);
+    }
+    if (c.conflicted == 0) fail("{}: nothing to fix: no modelled access has a bank conflict", report.path);
+    for (const auto& a : report.accesses)
+      if (!a.no_suggestion.empty()) fail("{}:{}: nothing to fix: {}", report.path, a.line, a.no_suggestion);
+    fail("{}: nothing to fix: no conflicted access has a legal layout that does better", report.path);
+  }
+  std::vector<AuditPatch> patches;
+  for (std::size_t i : chosen) {
+    if (i >= report.suggestions.size()) fail("no suggestion {} (the audit made {})", i, report.suggestions.size());
+    const auto& p = report.suggestions[i].patch;
+    patches.insert(patches.end(), p.begin(), p.end());
+  }
+  std::string fixed = apply_patches(text, patches);
+  AuditReport again;
+  try {
+    again = audit_module(fixed, report.path);
+  } catch (const Error& e) {
+    fail("{}: the patched module does not read back ({})", report.path, e.what());
+  }
+  if (count_accesses(again).not_modelled > count_accesses(report).not_modelled)
+    fail("{}: the patched module has accesses the audit cannot model; not written", report.path);
+  if (!(modelled_total(again) + 1e-9 < modelled_total(report)))
+    fail("{}: the patched module does not audit better ({:.0f} wavefronts, before {:.0f}); not written", report.path,
+         modelled_total(again), modelled_total(report));
+  return fixed;
 }
 
 }  // namespace swz

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -173,6 +174,22 @@ std::optional<std::pair<std::string, double>> named_equivalent(const Access& wri
 
 LinearLayout offsets_only(const LinearLayout& l);
 
+// [SECTION] Rules (audit_rules.cpp): which layouts a buffer's consumers accept; "" when legal.
+
+struct Nvmma {
+  int swizzle_bytes = 0;
+  bool transposed = false;
+  int element_bits = 0;
+};
+std::optional<Nvmma> nvmma_of(const std::string& attribute);  // nullopt: not an nvmma_shared attribute
+// NVMMA's canonical swizzles over a tile of `shape` (its trailing two dims).
+std::string nvmma_rule(const Nvmma& n, const std::vector<std::int64_t>& shape, int element_bits);
+// wgmma operand `operand` (0 = A, 1 = B) of `element` type ("f16", "f32", "f8E4M3FN", "i8") in `attribute`.
+std::string wgmma_operand_rule(const std::string& attribute, int operand, const std::string& element, int element_bits,
+                               const std::vector<std::int64_t>& shape);
+bool wgmma_transposable(const std::string& element);
+std::string tma_box_rule(std::int64_t inner_box_bytes, int swizzle_bytes);
+
 // [SECTION] Accesses
 
 struct Pending {
@@ -182,6 +199,38 @@ struct Pending {
   std::string root;        // SSA name of the allocation it views
   bool plain_view = true;  // the allocation's own layout (no subslice / transpose)
   int element_bits;
+  // What priced it, to price it again under another layout.
+  LinearLayout registers;
+  std::string instruction_prefix;  // "STS", "LDS", "LDSM", "LDGSTS"
+  int vec_bits = 0;
+  std::string registers_key;  // the register layout's text, for the simulation cache
+  const Op* op = nullptr;
 };
+
+// One op whose operand or result is a view of a buffer, with the type printed there.
+struct BufferUse {
+  const Op* op = nullptr;
+  int operand = -1;          // operand index, or -1 for a result
+  const Type* type = nullptr;
+  int occurrence = 0;        // among the op's types with the same text, in print order
+  bool plain_view = true;
+};
+
+// Prices an LSU access under a shared layout, as the audit does (audit.cpp): fills the access's
+// instruction and wavefronts; returns the access simulated and whether ldmatrix fell back.
+using Pricer = std::function<std::pair<Access, bool>(AuditAccess&, AccessKind, const LinearLayout& registers,
+                                                     const std::string& registers_key, const SharedLayout&,
+                                                     const std::string& shared_key, int bits, const std::string& prefix,
+                                                     int vec_bits)>;
+
+// [SECTION] Suggestions (audit_suggest.cpp)
+
+// Allocation SSA name -> every op that prints one of its views' types.
+std::map<std::string, std::vector<BufferUse>> uses_of_buffers(const Module& m, const Auditor& au);
+
+// For each buffer with a conflicted access: the legal layout that lowers the buffer's total
+// wavefronts most, with its patch; or, for its conflicted accesses, why there is none.
+void suggest(AuditReport& report, const Module& m, const Auditor& au, const std::vector<Pending>& pending,
+             const std::map<std::string, std::vector<BufferUse>>& uses, const Pricer& price);
 
 }  // namespace swz::audit_parts

@@ -268,6 +268,7 @@ Module read_module(const std::string& text, const std::string& path) {
         }
       }
       m.aliases[name] = std::string(value);
+      m.alias_lines[name] = line_no;
       continue;
     }
     if (line.substr(0, 6) == "module") {

@@ -23,9 +23,12 @@
 //
 // Anything else in the ttg / ttng / amdg dialects that may touch shared
 // memory, and attributes we cannot convert, are listed as "not modelled" with
-// their line rather than skipped. `suggestion` is the solver's layout for the
-// buffer's writer and reader (a #ttg.shared_linear to paste), when it beats
-// the access's current wavefronts.
+// their line rather than skipped. A suggestion (AuditSuggestion) is a layout
+// change that beats the access's current wavefronts and that every op using
+// the buffer accepts (audit_rules: wgmma operand major-ness per element type,
+// NVMMA's canonical swizzles, TMA boxes, ldmatrix / stmatrix rows); when none
+// is legal and better, `no_suggestion` says which consumer and rule forbid it.
+// fix_module() writes the chosen suggestions into the module's text.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,6 +39,41 @@
 #include "swz/kernel/ttgir_module.h"
 
 namespace swz {
+
+// One op that uses a buffer, as a suggestion was checked against it.
+struct AuditConsumer {
+  int line = 0;
+  std::string op;        // "ttng.warp_group_dot"
+  std::string role;      // "store", "load", "wgmma operand B (f32 as tf32)", "TMA copy", ...
+  std::string refusal;   // empty when the new layout is legal for it; else the rule it breaks
+};
+
+// One edit of the module's text: on `line` (1-based, of the original text) the `occurrence`-th
+// (0-based) `old_text` becomes `new_text`; an empty `old_text` inserts `new_text` as a new line
+// after `line`.
+struct AuditPatch {
+  int line = 0;
+  int occurrence = 0;
+  std::string old_text, new_text;
+};
+
+// A layout change for one buffer. Two kinds: the buffer's shared layout (every op that prints
+// the buffer's type follows), or the distributed (register) layout of the op that writes or
+// reads it (that op's tensor type; the buffer keeps its layout).
+struct AuditSuggestion {
+  enum class Target { SharedLayout, DistributedLayout };
+  Target target = Target::SharedLayout;
+  std::string buffer;                  // SSA name of the allocation ("%b_24")
+  int line = 0;                        // the access it was made for
+  std::string old_layout, new_layout;  // attribute text, aliases resolved
+  std::string instruction_after;       // for the access it was made for
+  std::int64_t instructions_after = 0;
+  double wavefronts_after = 0;         // mean per instruction, for the access it was made for
+  std::int64_t total_wavefronts_before = 0, total_wavefronts_after = 0;  // all modelled accesses of the buffer
+  std::optional<double> global_sectors_before, global_sectors_after;    // per request (copies that read global)
+  std::vector<AuditConsumer> consumers;  // every op using the buffer, each accepting the change
+  std::vector<AuditPatch> patch;         // the module text's edits
+};
 
 struct AuditAccess {
   std::string op;                        // "ttg.local_store"
@@ -48,8 +86,10 @@ struct AuditAccess {
   std::optional<int> ideal_wavefronts, worst_wavefronts;
   std::optional<double> conflicts;                // mean extra wavefronts per instruction
   std::string shared_layout, distributed_layout;  // attribute text (alias names resolved)
-  std::optional<std::string> suggestion;          // a Triton attribute, or null
+  std::optional<std::string> suggestion;          // the suggested layout's text, or null
   std::optional<double> suggestion_wavefronts;    // mean per instruction under the suggestion
+  std::optional<std::size_t> suggestion_index;    // into AuditReport::suggestions
+  std::string no_suggestion;  // a conflicted access without a suggestion: which consumer and rule forbid one
   std::string note;                               // assumptions and reasons, one line
   // The access as a workbench problem, when it was simulated: the buffer's writer and reader
   // (this access is one of them; the other when the module has one) and its layout, one CTA.
@@ -63,7 +103,22 @@ struct AuditReport {
   int lines = 0;
   int num_warps = 4;
   std::vector<AuditAccess> accesses;
+  std::vector<AuditSuggestion> suggestions;  // one per buffer at most
 };
+
+// Counts for the summary line: accesses simulated, with conflicts, and listed as not modelled.
+struct AuditCounts {
+  int modelled = 0, conflicted = 0, not_modelled = 0, other = 0;  // other: wgmma operands, shuffles, registers
+};
+AuditCounts count_accesses(const AuditReport& report);
+
+// The module's text with `chosen` (suggestions of `report`, audited from `text`) applied: only
+// attribute definitions and layout references change. Throws swz::Error when there is nothing
+// to apply, when an edit does not find its text, or when the patched module does not parse back
+// or does not audit better than the original.
+std::string fix_module(const std::string& text, const AuditReport& report, const std::vector<std::size_t>& chosen);
+// The patch applied to the text alone (no re-audit).
+std::string apply_patches(const std::string& text, const std::vector<AuditPatch>& patches);
 
 // Audits a module's text; `path` names it in messages. Throws swz::Error for a malformed module.
 AuditReport audit_module(const std::string& text, const std::string& path);

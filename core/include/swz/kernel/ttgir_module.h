@@ -42,6 +42,7 @@ struct Module {
   int num_warps = 4, threads_per_warp = 32, num_ctas = 1;
   std::string target;  // "cuda:90", "hip:gfx942", ...
   Aliases aliases;
+  std::map<std::string, int> alias_lines;  // alias name -> 1-based line of its definition
   std::vector<Op> ops;  // ops of the dialects above, in file order
 };
 

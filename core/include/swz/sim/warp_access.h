@@ -7,7 +7,8 @@
 //
 // An instruction is a kind (LDS/STS of 1..16 bytes per lane, ldmatrix and
 // stmatrix .x1/.x2/.x4 with or without .trans, cp.async of 4/8/16 bytes) and
-// one byte address per lane (-1: the lane does not take part). The shared
+// one byte address per lane (-1: the lane does not take part); a cp.async also
+// carries each lane's global source address, because what it costs depends on it. The shared
 // memory is `banks` banks of `bank_bytes`; a *wavefront* is one pass through
 // the banks that serves at most one distinct word per bank:
 //
@@ -38,7 +39,7 @@ enum class WarpOp {
   Store,        // STS
   LoadMatrix,   // ldmatrix (LDSM): 8 lanes give the row addresses of each 8x8 b16 matrix
   StoreMatrix,  // stmatrix (STSM)
-  AsyncCopy,    // cp.async (LDGSTS): global -> shared, the shared side is a store
+  AsyncCopy,    // cp.async (LDGSTS): global -> shared, through L1 (.ca) or around it (.cg: BYPASS)
 };
 
 struct InstructionKind {
@@ -46,13 +47,14 @@ struct InstructionKind {
   int bytes = 4;     // per lane: 1, 2, 4, 8, 16 (LDS/STS); 4, 8, 16 (LDGSTS); 16 per row (matrices)
   int matrices = 0;  // ldmatrix / stmatrix: 1, 2 or 4
   bool trans = false;
+  bool bypass = false;  // cp.async.cg (16 bytes only): LDGSTS.BYPASS.128, the data does not stay in L1
 
   bool is_matrix() const { return op == WarpOp::LoadMatrix || op == WarpOp::StoreMatrix; }
   bool writes_shared() const { return op == WarpOp::Store || op == WarpOp::StoreMatrix || op == WarpOp::AsyncCopy; }
   // Lanes whose address the instruction uses: 8 per matrix, else every lane.
   int addressed_lanes(int warp_size) const { return is_matrix() ? 8 * matrices : warp_size; }
   // The SASS name: LDS.U8, LDS.U16, LDS.32, LDS.64, LDS.128, STS.*, LDSM.x4, LDSM.x4.trans, STSM.x2,
-  // LDGSTS.32, LDGSTS.64, LDGSTS.128.
+  // LDGSTS.32, LDGSTS.64, LDGSTS.128 (cp.async.ca), LDGSTS.BYPASS.128 (cp.async.cg).
   std::string name() const;
   bool operator==(const InstructionKind&) const = default;
 };
@@ -66,6 +68,9 @@ std::vector<InstructionKind> all_instruction_kinds();
 struct WarpRequest {
   InstructionKind kind;
   std::vector<std::int64_t> address;  // per lane: byte address, -1 = lane inactive (or not addressed)
+  // cp.async only: per lane, the global byte address it copies from, -1 for a copy that moves no
+  // data (src-size 0: a masked-off copy that only zero-fills its shared bytes). Empty: not known.
+  std::vector<std::int64_t> global;
 };
 
 // Throws swz::Error naming the lane when an address is misaligned for the kind,
@@ -78,7 +83,9 @@ struct Service {
   int phases = 0;                    // lane groups before any merge
   int lanes_per_phase = 32;
   bool merged = false;               // phases were served together (see serve())
-  bool modelled = true;              // false: the model does not predict this kind (cp.async; see serve())
+  bool modelled = true;              // false: the model does not predict this request (see serve())
+  bool floor = false;                // true: the hardware spends at least `wavefronts`, maybe more (cp.async
+                                     // copies that move data; see serve())
   std::string rule;                  // which rule decided the count, in a few words
   std::vector<int> pass_wavefronts;  // per pass after merging
   std::vector<int> bank_words;       // distinct words per bank, summed over passes

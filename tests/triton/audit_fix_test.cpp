@@ -1,0 +1,171 @@
+// Legal suggestions and the fixes they write (audit.h: AuditSuggestion, fix_module), on the
+// handwritten modules and the real Triton 3.6 dumps of tests/data/ttgir.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "conversion_data.h"
+#include "swz/error.h"
+#include "swz/io/layout_io.h"
+#include "swz/kernel/audit.h"
+#include "swz/kernel/ttgir_module.h"
+
+namespace {
+
+using swz::test::kData;
+
+std::string ttgir_text(const std::string& relative) { return swz::read_text_file(kData + "/ttgir/" + relative); }
+
+std::vector<std::size_t> all_of(const swz::AuditReport& r) {
+  std::vector<std::size_t> v(r.suggestions.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = i;
+  return v;
+}
+
+double modelled_total(const swz::AuditReport& r) {
+  double total = 0;
+  for (const auto& a : r.accesses)
+    if (a.wavefronts) total += *a.wavefronts * static_cast<double>(a.instructions);
+  return total;
+}
+
+// wgmma's rules checked on a module's text, independently of the audit's own rule code: every
+// shared operand is an nvmma_shared layout, and operands that are not f16 / bf16 are K-major
+// (A: transposed = false, B: transposed = true).
+void expect_wgmma_operands_legal(const swz::ttgir::Module& m, const std::string& what) {
+  for (const auto& op : m.ops) {
+    if (op.name != "ttng.warp_group_dot") continue;
+    for (std::size_t i = 0; i < 2 && i < op.operand_types.size(); ++i) {
+      const auto& t = op.operand_types[i];
+      if (t.kind != swz::ttgir::Type::Kind::MemDesc || !t.encoding) continue;
+      const swz::ttgir::AttrNode e = swz::ttgir::resolve(*t.encoding, m.aliases);
+      ASSERT_EQ(e.layout_kind(), "nvmma_shared") << what << " line " << op.line;
+      const auto* transposed = e.field("transposed");
+      const bool is_transposed = transposed && transposed->integer != 0;
+      if (t.element != "f16" && t.element != "bf16")
+        EXPECT_EQ(is_transposed, i == 1) << what << " line " << op.line << " operand " << i << " " << t.element;
+    }
+  }
+}
+
+TEST(AuditFix, Tf32WgmmaOperandStaysKMajor) {
+  // The B tile (#shared1, transposed = true) is filled by LDGSTS.32 with conflicts and read by the
+  // wgmma as operand B: tf32 is K-major only, so transposed = false must not be suggested.
+  const auto r = swz::audit_module(ttgir_text("triton36/matmul_tf32.ttgir"), "matmul_tf32.ttgir");
+  bool saw_b_copy = false;
+  for (const auto& a : r.accesses) {
+    if (a.line != 71) continue;
+    saw_b_copy = true;
+    EXPECT_GT(*a.wavefronts, *a.ideal_wavefronts);
+    if (a.suggestion) {
+      EXPECT_EQ(a.suggestion->find("transposed = false"), std::string::npos) << *a.suggestion;
+    } else {
+      EXPECT_NE(a.no_suggestion.find("line 101 ttng.warp_group_dot"), std::string::npos) << a.no_suggestion;
+      EXPECT_NE(a.no_suggestion.find("K-major"), std::string::npos) << a.no_suggestion;
+    }
+  }
+  EXPECT_TRUE(saw_b_copy);
+}
+
+TEST(AuditFix, EverySuggestionOnRealDumpsIsLegalAndWins) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kData + "/ttgir/triton36")) {
+    const std::string path = entry.path().string();
+    const std::string text = swz::read_text_file(path);
+    const auto r = swz::audit_module(text, path);
+    ++files;
+    for (const auto& s : r.suggestions) {
+      EXPECT_FALSE(s.consumers.empty()) << path;
+      for (const auto& c : s.consumers) EXPECT_TRUE(c.refusal.empty()) << path << " line " << c.line << ": " << c.refusal;
+      EXPECT_LT(s.total_wavefronts_after, s.total_wavefronts_before) << path;
+    }
+    if (r.suggestions.empty()) continue;
+    const std::string fixed = swz::fix_module(text, r, all_of(r));
+    const auto m = swz::ttgir::read_module(fixed, path);
+    expect_wgmma_operands_legal(m, path);
+    EXPECT_LT(modelled_total(swz::audit(m)), modelled_total(r)) << path;
+  }
+  EXPECT_GE(files, 26);
+}
+
+TEST(AuditFix, FixChangesOnlyLayoutsAndAuditsBetter) {
+  const std::string text = ttgir_text("transpose_conflict.ttgir");
+  const auto r = swz::audit_module(text, "transpose_conflict.ttgir");
+  ASSERT_EQ(r.suggestions.size(), 1u);
+  const auto& s = r.suggestions[0];
+  ASSERT_FALSE(s.patch.empty());
+  const std::string fixed = swz::fix_module(text, r, {0});
+  // Line by line: a changed line differs by the layout alone.
+  std::istringstream before(text), after(fixed);
+  std::string b, a;
+  int changed = 0;
+  while (std::getline(before, b) && std::getline(after, a)) {
+    if (a == b) continue;
+    ++changed;
+    EXPECT_NE(b.find(s.old_layout.substr(0, 10)), std::string::npos) << b;
+    EXPECT_NE(a.find(s.new_layout), std::string::npos) << a;
+  }
+  EXPECT_GE(changed, 1);
+  const auto again = swz::audit_module(fixed, "fixed.ttgir");
+  EXPECT_LT(modelled_total(again), modelled_total(r));
+  for (const auto& x : again.accesses)
+    if (x.wavefronts) EXPECT_EQ(*x.wavefronts, static_cast<double>(*x.ideal_wavefronts)) << x.line;
+}
+
+TEST(AuditFix, SplitsAnAliasOtherBuffersKeep) {
+  // Two buffers share #shared; only the transposed read of the first conflicts.
+  const std::string text = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func public @k(%x: tensor<32x32xf32, #blocked>) {
+    %a = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    %c = ttg.local_load %a : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x32xf32, #blocked1>
+    %d = ttg.local_load %b : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x32xf32, #blocked>
+    tt.return
+  }
+}
+)";
+  const auto r = swz::audit_module(text, "split.ttgir");
+  ASSERT_EQ(r.suggestions.size(), 1u);
+  EXPECT_EQ(r.suggestions[0].buffer, "%a");
+  const std::string fixed = swz::fix_module(text, r, {0});
+  EXPECT_NE(fixed.find("#shared_fix = "), std::string::npos);
+  EXPECT_NE(fixed.find("%b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>"),
+            std::string::npos);
+  EXPECT_NE(fixed.find("%c = ttg.local_load %a : !ttg.memdesc<32x32xf32, #shared_fix, #smem>"), std::string::npos);
+  EXPECT_LT(modelled_total(swz::audit_module(fixed, "fixed.ttgir")), modelled_total(r));
+}
+
+TEST(AuditFix, NothingToFixIsAnError) {
+  const std::string text = ttgir_text("triton36/matmul_fp16.ttgir");
+  const auto r = swz::audit_module(text, "matmul_fp16.ttgir");
+  EXPECT_TRUE(r.suggestions.empty());
+  EXPECT_THROW((void)swz::fix_module(text, r, {}), swz::Error);
+}
+
+TEST(AuditReports, SummaryCountsWhatIsNotModelled) {
+  const auto r = swz::audit_module(ttgir_text("triton36/softmax.ttgir"), "softmax.ttgir");
+  const auto c = swz::count_accesses(r);
+  EXPECT_EQ(c.not_modelled, 2);
+  const std::string table = swz::format_audit(r);
+  EXPECT_NE(table.find("2 not modelled"), std::string::npos) << table;
+}
+
+TEST(AuditReports, CpAsyncSaysWhatItsNumberRestsOn) {
+  const auto r = swz::audit_module(ttgir_text("triton36/matmul_tf32.ttgir"), "matmul_tf32.ttgir");
+  int copies = 0;
+  for (const auto& a : r.accesses) {
+    if (a.instruction.rfind("LDGSTS", 0) != 0) continue;
+    ++copies;
+    EXPECT_NE(a.note.find("priced as the shared store"), std::string::npos) << a.note;
+    EXPECT_NE(a.note.find("global side not modelled"), std::string::npos) << a.note;
+  }
+  EXPECT_GT(copies, 0);
+  EXPECT_NE(swz::format_audit(r).find("global side not modelled"), std::string::npos);
+}
+
+}  // namespace
