@@ -213,13 +213,14 @@ py::object audit(const std::string& text, const std::string& path) {
   return to_python(swz::to_json(swz::audit_module(text, path)));
 }
 
-py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, int banks, int bank_bytes, int warp_size) {
+py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, const std::vector<std::int64_t>& global,
+               int banks, int bank_bytes, int warp_size) {
   swz::BankModel model;
   model.banks = banks;
   model.bank_bytes = bank_bytes;
   model.warp_size = warp_size;
   swz::check_bank_model(model);
-  swz::WarpRequest request{swz::instruction_kind_named(kind), addresses};
+  swz::WarpRequest request{swz::instruction_kind_named(kind), addresses, global};
   swz::check_request(request, model);
   const swz::Service s = swz::serve(request, model);
   py::dict out;
@@ -231,6 +232,7 @@ py::dict serve(const std::string& kind, const std::vector<std::int64_t>& address
   out["lanes_per_phase"] = s.lanes_per_phase;
   out["merged"] = s.merged;
   out["modelled"] = s.modelled;
+  out["floor"] = s.floor;
   out["rule"] = s.rule;
   out["pass_wavefronts"] = s.pass_wavefronts;
   out["bank_words"] = s.bank_words;
@@ -355,6 +357,7 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
       py::arg("warp_size") = py::none(), py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(),
       py::arg("name") = "tile_swizzle", py::arg("format") = "header");
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
-  m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(), py::arg("banks") = 32, py::arg("bank_bytes") = 4,
+  m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),
+        py::arg("global_addresses") = std::vector<std::int64_t>{}, py::arg("banks") = 32, py::arg("bank_bytes") = 4,
         py::arg("warp_size") = 32);
 }

@@ -119,6 +119,11 @@ def test_serve_counts_wavefronts():
     assert wide["phases"] == 4 and wide["wavefronts"] == 4
     idle = swizzle.serve("LDS.32", [0] + [-1] * 31)
     assert idle["wavefronts"] == 1
+    # cp.async: no prediction without the global sources; with them, at least the shared side's passes.
+    shared = [16 * lane for lane in range(32)]
+    assert not swizzle.serve("LDGSTS.128", shared)["modelled"]
+    copy = swizzle.serve("LDGSTS.128", shared, global_addresses=[16 * lane for lane in range(32)])
+    assert copy["modelled"] and copy["wavefronts"] >= 4
 
 
 # [SECTION] Bad input: one ValueError, the CLI's message

@@ -60,8 +60,9 @@ def audit(ttgir: str, *, path: str = "<string>") -> dict:
     """Bank conflicts of every shared-memory access of a Triton TTGIR module: `swizzle audit --json`.
 
     ``ttgir`` is the module's text (``kernel.asm["ttgir"]``); ``path`` names it in messages.
-    Returns ``{"accesses": [...], ...}``: each access's op, line, instruction, wavefronts and,
-    where the solver's layout beats it, a ``suggestion`` (a ``#ttg.shared_linear`` to paste).
+    Returns ``{"accesses": [...], "suggestions": [...], ...}``: each access's op, line,
+    instruction, wavefronts and, where a layout beats it, its ``suggestion`` (the attribute to
+    paste); ``suggestions`` holds one per buffer, with every op using it and the module edits.
     """
     return _core.audit(ttgir, path=path)
 
@@ -81,12 +82,15 @@ def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, 
                                format=format)
 
 
-def serve(kind: str, addresses, *, banks: int = 32, bank_bytes: int = 4, warp_size: int = 32) -> dict:
+def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_bytes: int = 4,
+          warp_size: int = 32) -> dict:
     """The bank model on one warp instruction: how many wavefronts the hardware spends on it.
 
     ``kind``: the SASS name (``LDS.32``, ``LDS.128``, ``STS.64``, ``LDSM.x4``, ``LDSM.x4.trans``,
-    ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive).
+    ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive);
+    ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy).
     Returns ``{"wavefronts", "ideal", "conflicts", "phases", "lanes_per_phase", "merged",
-    "modelled", "rule", "pass_wavefronts", "bank_words"}``.
+    "modelled", "floor", "rule", "pass_wavefronts", "bank_words"}`` (``floor``: at least that many).
     """
-    return _core.serve(kind, list(addresses), banks=banks, bank_bytes=bank_bytes, warp_size=warp_size)
+    return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), banks=banks,
+                       bank_bytes=bank_bytes, warp_size=warp_size)
