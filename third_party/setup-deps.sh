@@ -7,6 +7,7 @@ packages=(
   libimgui-dev libglfw3-dev libstb-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri libegl-mesa0 fonts-dejavu-core
+  pybind11-dev python3-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -25,32 +25,11 @@ struct Options {
   bool json = false;   // --json
 };
 
-// The request: the problem's spec (the regenerating command is printed from it), or a layout on its own.
+// The request (export.h): the problem's spec, or a layout on its own.
 ExportRequest build_request(const Options& o) {
   ProblemArguments a = o.problem;
   if (!o.solved.empty()) use_solved(a, o.solved);
-  if (a.shared && !a.preset && !a.src && !a.dst && !a.spec) {
-    // A layout on its own: any shape, no accesses to analyze.
-    if (a.mask || a.layout) fail("give only one of --mask, --layout and --shared");
-    if (a.warp_size || a.write_vec_bits || a.read_vec_bits)
-      fail("--warp-size and the vector widths describe a problem's accesses; a layout on its own has none (add --preset)");
-    ProblemArguments numbers;  // --bits, --banks and --shape read and checked as every problem's are
-    numbers.bits = a.bits;
-    numbers.banks = a.banks;
-    numbers.shape = a.shape;
-    const ProblemSpec bits_only = parse_problem_arguments(numbers, /*check_problem=*/false);
-    // --shape gives a bare Triton attribute (#ttg.nvmma_shared<...>) its tensor.
-    const LayoutFile f = load_layout_file(
-        *a.shared, LayoutHints{bits_only.shape, bits_only.element_bits ? std::optional<int>(bits_only.element_bits) : std::nullopt});
-    if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", *a.shared);
-    ExportRequest r = ExportRequest::from_layout(SharedLayout::from_linear(f.layout, *a.shared),
-                                                 bits_only.element_bits ? bits_only.element_bits : f.element_bits.value_or(32), o.name,
-                                                 *a.shared);
-    if (bits_only.banks) r.bank.banks = bits_only.banks;
-    r.origin_shape = bits_only.shape;  // the regenerating command reads the file as this run did
-    return r;
-  }
-  return ExportRequest::from_spec(parse_problem_arguments(a), o.name);
+  return export_request(a, o.name);
 }
 
 Register reg{{"export", "Write the layout as a C++ header, Triton, CuTe or JSON", 60, [](CLI::App& sub) {

@@ -8,8 +8,7 @@
 #include "swz/error.h"
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
-#include "swz/layout/recognize.h"
-#include "swz/solve/solver.h"
+#include "swz/solve/solve_report.h"
 
 namespace swz::cli {
 namespace {
@@ -23,39 +22,7 @@ struct Options {
   bool json = false;
 };
 
-nlohmann::json cost_json(const SideCost& c) {
-  return {{"vec_bits", c.vec_bits},
-          {"instructions", c.instructions},
-          {"wavefronts", c.wavefronts},
-          {"ideal_wavefronts", c.ideal_wavefronts},
-          {"total_wavefronts", c.total_wavefronts},
-          {"conflicts", c.conflicts}};
-}
-
-// One side: the algebra's cost, what the simulator saw, and the registers the kernel issues.
-nlohmann::json side_json(const SideCost& c, const AccessResult& sim, bool renumbered, const std::vector<std::uint64_t>& from) {
-  nlohmann::json j = cost_json(c);
-  j["simulated_wavefronts"] = sim.wavefronts;
-  j["registers_renumbered"] = renumbered;
-  if (renumbered) j["registers"] = from;  // register i = XOR of the original registers in bit mask from[i]
-  return j;
-}
-
-nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
-  nlohmann::json steps = nlohmann::json::array();
-  for (const auto& st : r.trace) {
-    nlohmann::json sets = nlohmann::json::object();
-    for (const auto& s : st.sets) {
-      nlohmann::json list = nlohmann::json::array();
-      for (BitVec v : s.vectors) list.push_back({{"name", coords.describe_out(v)}, {"coords", coords.unflatten(v)}});
-      sets[s.name] = list;
-    }
-    steps.push_back({{"title", st.title}, {"sentence", st.sentence}, {"sets", sets}});
-  }
-  return steps;
-}
-
-void print_text(const SolveResult& r, const LinearLayout& coords, const std::vector<LayoutMatch>& matches) {
+void print_text(const SolveResult& r, const std::vector<LayoutMatch>& matches) {
   for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, st.sentence);
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
@@ -67,7 +34,6 @@ void print_text(const SolveResult& r, const LinearLayout& coords, const std::vec
              r.width.common_max_bits);
   fmt::print("lower bound: write {}, read {}: {}\n", r.bound.write_wavefronts, r.bound.read_wavefronts, r.bound.reason);
   for (const auto& m : matches) fmt::print("equals: {}\n", m.name);
-  (void)coords;
 }
 
 Register reg{
@@ -85,16 +51,15 @@ Register reg{
        sub.add_flag("--json", o->json, "One JSON object on stdout");
        sub.callback([o] {
          const ProblemSpec spec = parse_problem_arguments(o->problem);
-         Problem p = build_problem(spec);
-         if (o->ldmatrix) p.read.ldmatrix = o->ldmatrix;
-         if (o->problem.mask && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
-         const std::vector<std::uint32_t> current = spec.masks;  // the grid to repair (checked by the spec)
-         SolveOptions opt;
-         opt.write_vec_bits = spec.write_vec_bits ? spec.write_vec_bits : o->vec_bits ? o->vec_bits : 128;
-         opt.read_vec_bits = spec.read_vec_bits ? spec.read_vec_bits : o->vec_bits ? o->vec_bits : 128;
-         opt.renumber_registers = !o->keep_order;
-         if (!o->probe_cases.empty()) opt.check = SolveOptions::Check::Full;  // the cases come from the table
-         const SolveResult r = solve(p, opt);
+         SolveRequest request;
+         request.ldmatrix = o->ldmatrix;
+         request.vec_bits = o->vec_bits;
+         request.keep_order = o->keep_order;
+         request.repair_masks = o->problem.mask.has_value();
+         request.full_check = !o->probe_cases.empty();  // the cases come from the table
+         const SolveReport report = solve_spec(spec, request);
+         const Problem& p = report.problem;
+         const SolveResult& r = report.result;
          if (!o->probe_cases.empty()) {
            std::string text;
            int index = 0;
@@ -112,88 +77,24 @@ Register reg{
            }
            write_file_atomically(o->probe_cases, text);
          }
-         const LinearLayout& coords = p.store.layout;
-         // Naming the layout needs its table: only when the check built one.
-         const auto matches = r.sampled ? std::vector<LayoutMatch>{} : recognize(r.shared, p.element_bits);
-         nlohmann::json j;
          if (o->json) {
-           // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
-           if (!spec.preset.empty() && !spec.writer && !spec.reader && spec.shape.empty()) j["preset"] = p.name;
-           j["shared"] = layout_to_json(r.offset_bases, p.element_bits);
-           j["vec_bits"] = r.vec_bits;
-           j["element_bits"] = p.element_bits;
-           j["write"] = side_json(r.write_cost, r.write, r.write_renumbered, r.write_registers);
-           j["read"] = side_json(r.read_cost, r.read, r.read_renumbered, r.read_registers);
-           j["total_wavefronts"] = r.write_cost.total_wavefronts + r.read_cost.total_wavefronts;
-           j["width_proof"] = {{"write_max_bits", r.width.write_max_bits},
-                               {"read_max_bits", r.width.read_max_bits},
-                               {"common_max_bits", r.width.common_max_bits},
-                               {"reason", r.width.reason}};
-           nlohmann::json alts = nlohmann::json::array();
-           for (const auto& c : r.choices) {
-             nlohmann::json a = {{"write_vec_bits", c.write_vec_bits}, {"read_vec_bits", c.read_vec_bits}, {"built", c.built},
-                                 {"chosen", c.chosen}};
-             if (c.built) {
-               a["write"] = cost_json(c.write);
-               a["read"] = cost_json(c.read);
-               a["total_wavefronts"] = c.total_wavefronts;
-               a["instructions"] = c.instructions;
-             } else {
-               a["note"] = c.note;
-             }
-             alts.push_back(a);
-           }
-           j["alternatives"] = alts;
-           j["tradeoff"] = r.tradeoff.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.tradeoff);
-           j["check"] = {{"sampled", r.sampled}, {"simulated_instructions", r.simulated_instructions}, {"text", r.check}};
-           j["lower_bound"] = {{"write_wavefronts", r.bound.write_wavefronts}, {"read_wavefronts", r.bound.read_wavefronts},
-                               {"segment_bits", r.bound.segment_bits},         {"space_dim", r.bound.space_dim},
-                               {"max_avoiding_dim", r.bound.max_avoiding_dim}, {"reason", r.bound.reason}};
-           j["conflict_free"] = r.conflict_free;
-           j["fallback"] = r.fallback;
-           j["matches"] = nlohmann::json::array();
-           for (const auto& m : matches) j["matches"].push_back({{"family", m.family}, {"name", m.name}});
-           j["trace"] = trace_json(r, coords);
-         } else {
-           print_text(r, coords, matches);
+           print_json(to_json(report));
+           return;
          }
+         print_text(r, report.matches);
          if (p.grid) {
-           // Masks: the construction's own when it is a toggle grid, else the first family member.
-           std::optional<std::vector<std::uint32_t>> masks = masks_of(p, r.offset_bases);
-           if (masks && !masks_conflict_free(p, *masks)) masks.reset();
-           if (!masks) masks = MaskEnumerator(p).next();
-           // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
-           const std::uint64_t size = family_size(p, AccessSides::Both);
-           const std::uint64_t read_size = family_size(p, AccessSides::Read), write_size = family_size(p, AccessSides::Write);
-           std::optional<Repair> fix;
-           if (o->problem.mask) fix = repair(p, current);
-           if (o->json) {
-             j["masks"] = masks ? nlohmann::json(*masks) : nlohmann::json(nullptr);
-             j["family_size"] = size;  // = family.both
-             j["family"] = {{"both", size}, {"read", read_size}, {"write", write_size}};
-             if (fix) {
-               nlohmann::json cells = nlohmann::json::array();
-               for (auto [row, col] : fix->cells) cells.push_back({{"row_bit", row}, {"column_bit", col}});
-               j["repair"] = {{"possible", fix->possible},
-                              {"flips", fix->flips},
-                              {"masks", fix->masks},
-                              {"cells", cells},
-                              {"exact", fix->exact}};
-             }
-           } else {
-             fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
-             fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
-                        sides_name(AccessSides::Both), size, sides_name(AccessSides::Read), read_size,
-                        sides_name(AccessSides::Write), write_size);
-             if (fix) {
-               if (!fix->possible)
-                 fmt::print("repair: impossible, no mask set is conflict-free\n");
-               else
-                 fmt::print("repair: {} flip(s) -> masks {}\n", fix->flips, format_masks(fix->masks));
-             }
+           const auto& masks = report.masks;
+           fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
+           fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
+                      sides_name(AccessSides::Both), report.family_both, sides_name(AccessSides::Read), report.family_read,
+                      sides_name(AccessSides::Write), report.family_write);
+           if (const auto& fix = report.repair) {
+             if (!fix->possible)
+               fmt::print("repair: impossible, no mask set is conflict-free\n");
+             else
+               fmt::print("repair: {} flip(s) -> masks {}\n", fix->flips, format_masks(fix->masks));
            }
          }
-         if (o->json) print_json(j);
        });
      }}};
 

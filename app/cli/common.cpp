@@ -19,13 +19,6 @@ void add_problem_options(CLI::App& app, ProblemArguments& a, std::initializer_li
   }
 }
 
-void use_solved(ProblemArguments& a, const std::string& solved) {
-  if (a.mask || a.layout || a.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
-  const SolvedLayout s = load_solved_layout(solved);
-  if (!a.preset && !a.src && !s.preset.empty()) a.preset = s.preset;
-  a.shared = solved;
-}
-
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape) {
   return shared_from_file(load_layout_file(path), path, expected_shape);
 }

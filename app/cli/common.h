@@ -18,10 +18,6 @@ void add_problem_options(CLI::App& app, ProblemArguments& arguments, std::initia
 // The checked spec and its problem (core parses and checks; errors name the flag).
 inline Problem load_problem(const ProblemArguments& arguments) { return build_problem(parse_problem_arguments(arguments)); }
 
-// --solved FILE: a `swizzle solve --json` result is a shared layout file, and the preset it names (when
-// it names one and no --preset or --src is given) is the problem's.
-void use_solved(ProblemArguments& arguments, const std::string& solved);
-
 // Reads a shared layout file (any supported format) into a SharedLayout for `shape`.
 SharedLayout load_shared_file(const std::string& path, const std::vector<std::int64_t>& expected_shape);
 // The same from a file already read (`path` names it in messages).

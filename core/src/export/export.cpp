@@ -155,14 +155,47 @@ SolvedLayout solved_layout_from_json(const nlohmann::json& j, const std::string&
   return s;
 }
 
-SolvedLayout load_solved_layout(const std::string& path) {
+SolvedLayout load_solved_layout(const std::string& path, const TextSource& files) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_text_file(path));
+    j = nlohmann::json::parse(files ? files(path) : read_text_file(path));
   } catch (const nlohmann::json::exception& e) {
     fail("{}: not valid JSON ({})", path, e.what());
   }
   return solved_layout_from_json(j, path);
+}
+
+void use_solved(ProblemArguments& a, const std::string& solved, const TextSource& files) {
+  if (a.mask || a.layout || a.shared) fail("--solved gives the layout: leave out --mask, --layout and --shared");
+  const SolvedLayout s = load_solved_layout(solved, files);
+  if (!a.preset && !a.src && !s.preset.empty()) a.preset = s.preset;
+  a.shared = solved;
+}
+
+ExportRequest export_request(const ProblemArguments& a, std::string name, const TextSource& files) {
+  if (a.shared && !a.preset && !a.src && !a.dst && !a.spec) {
+    // A layout on its own: any shape, no accesses to analyze.
+    if (a.mask || a.layout) fail("give only one of --mask, --layout and --shared");
+    if (a.warp_size || a.write_vec_bits || a.read_vec_bits)
+      fail("--warp-size and the vector widths describe a problem's accesses; a layout on its own has none (add --preset)");
+    ProblemArguments numbers;  // --bits, --banks and --shape read and checked as every problem's are
+    numbers.bits = a.bits;
+    numbers.banks = a.banks;
+    numbers.shape = a.shape;
+    const ProblemSpec bits_only = parse_problem_arguments(numbers, /*check_problem=*/false);
+    // --shape gives a bare Triton attribute (#ttg.nvmma_shared<...>) its tensor.
+    const LayoutFile f = load_layout_file(
+        *a.shared,
+        LayoutHints{bits_only.shape, bits_only.element_bits ? std::optional<int>(bits_only.element_bits) : std::nullopt}, files);
+    if (f.kind != LayoutKind::Shared) fail("{}: expected a shared layout (offset_bases), found a distributed one", *a.shared);
+    ExportRequest r = ExportRequest::from_layout(SharedLayout::from_linear(f.layout, *a.shared),
+                                                 bits_only.element_bits ? bits_only.element_bits : f.element_bits.value_or(32),
+                                                 std::move(name), *a.shared);
+    if (bits_only.banks) r.bank.banks = bits_only.banks;
+    r.origin_shape = bits_only.shape;  // the regenerating command reads the file as this run did
+    return r;
+  }
+  return ExportRequest::from_spec(parse_problem_arguments(a, /*check_problem=*/true, files), std::move(name));
 }
 
 }  // namespace swz

@@ -184,4 +184,8 @@ LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints) {
   return parse_layout_text(read_text_file(path), path, hints);
 }
 
+LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files) {
+  return files ? parse_layout_text(files(path), path, hints) : load_layout_file(path, hints);
+}
+
 }  // namespace swz

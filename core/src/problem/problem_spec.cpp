@@ -110,10 +110,10 @@ Access replaced_access(const SpecLayout& l, AccessKind kind, const std::vector<s
 }
 
 SpecLayout read_layout(const std::string& path, bool shared, const char* key, std::optional<int>& element_bits,
-                       const LayoutHints& hints) {
+                       const LayoutHints& hints, const TextSource& files) {
   LayoutFile f;
   try {
-    f = load_layout_file(path, hints);
+    f = load_layout_file(path, hints, files);
   } catch (const Error& e) {
     field_error(key, e.what());
   }
@@ -431,7 +431,7 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   return out;
 }
 
-ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_problem) {
+ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_problem, const TextSource& files) {
   ProblemSpec s;
   if (a.spec) {
     for (const auto* other : {&a.preset, &a.mask, &a.layout, &a.shared, &a.src, &a.dst, &a.shape, &a.bits, &a.banks, &a.warp_size,
@@ -454,8 +454,8 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   // --shape and --bits also give a bare Triton attribute (#ttg.blocked<...>) its tensor.
   const LayoutHints hints{s.shape, s.element_bits ? std::optional<int>(s.element_bits) : std::nullopt};
   std::optional<int> file_bits;
-  if (a.src) s.writer = read_layout(*a.src, /*shared=*/false, "writer", file_bits, hints);
-  if (a.dst) s.reader = read_layout(*a.dst, /*shared=*/false, "reader", file_bits, hints);
+  if (a.src) s.writer = read_layout(*a.src, /*shared=*/false, "writer", file_bits, hints, files);
+  if (a.dst) s.reader = read_layout(*a.dst, /*shared=*/false, "reader", file_bits, hints, files);
   if (a.bits) {
     if (file_bits && *file_bits != s.element_bits)
       field_error("element_bits", fmt::format("{} differs from the files' element_bits {}", s.element_bits, *file_bits));
@@ -476,7 +476,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   if (a.layout) set_named_layout(s, *a.layout);
   if (a.shared) {
     std::optional<int> unused;
-    s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused, hints);
+    s.shared = read_layout(*a.shared, /*shared=*/true, "shared", unused, hints, files);
   }
   if (check_problem) (void)build_problem(s);  // every field checked now, before any work
   return s;

@@ -241,4 +241,11 @@ Service serve(const WarpRequest& r, const BankModel& m) {
   return s;
 }
 
+InstructionKind instruction_kind_named(const std::string& name) {
+  if (const auto kind = parse_instruction_kind(name)) return *kind;
+  std::string known;
+  for (const InstructionKind& k : all_instruction_kinds()) known += (known.empty() ? "" : ", ") + k.name();
+  fail("\"{}\" is not an instruction; known: {}", name, known);
+}
+
 }  // namespace swz

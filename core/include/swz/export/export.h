@@ -102,6 +102,14 @@ struct SolvedLayout {
   std::optional<int> element_bits;
 };
 SolvedLayout solved_layout_from_json(const nlohmann::json& result, const std::string& origin);
-SolvedLayout load_solved_layout(const std::string& path);
+SolvedLayout load_solved_layout(const std::string& path, const TextSource& files = {});
+
+// --solved NAME: a solve result is the problem's shared layout (--shared NAME), and the preset it
+// names (when it names one and no --preset or --src is given) is the problem's. `files` as in
+// parse_problem_arguments.
+void use_solved(ProblemArguments& arguments, const std::string& solved, const TextSource& files = {});
+// What `swizzle export` exports for the problem's flags: the spec's problem, or with --shared (and
+// --bits, --banks, --shape) alone a layout on its own, any shape, no accesses.
+ExportRequest export_request(const ProblemArguments& arguments, std::string name, const TextSource& files = {});
 
 }  // namespace swz

@@ -12,6 +12,7 @@
 // has no shape of its own: it takes LayoutHints::shape (the command line's --shape).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ nlohmann::json layout_to_json(const LinearLayout& layout, std::optional<int> ele
 // Any supported text form; `origin` names the source in messages.
 LayoutFile parse_layout_text(const std::string& text, const std::string& origin = "layout", const LayoutHints& hints = {});
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints = {});
+// Where a named layout's text comes from: the file of that name (an empty TextSource), or what a
+// caller already holds under that name (the Python module's Layout objects, no file written).
+using TextSource = std::function<std::string(const std::string& name)>;
+LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files);
 // Fails naming `origin` when `hints` give a shape the layout does not cover.
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{64} << 20);

@@ -60,6 +60,8 @@ struct InstructionKind {
 };
 // Reads a name as name() writes it; nullopt when it is not one.
 std::optional<InstructionKind> parse_instruction_kind(const std::string& name);
+// The same, throwing swz::Error naming the known instructions when it is not one.
+InstructionKind instruction_kind_named(const std::string& name);
 // Every kind the probe measures, in a fixed order.
 std::vector<InstructionKind> all_instruction_kinds();
 

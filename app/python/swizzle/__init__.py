@@ -1,0 +1,96 @@
+"""swizzle: bank-conflict-free shared-memory layouts, from Python.
+
+The same core as the ``swizzle`` command line, one import away::
+
+    import swizzle
+    a = swizzle.analyze(preset="transpose16x32", mask=[2, 4, 8, 16])
+    a["read"]["simulated"]["wavefronts"]           # what `swizzle analyze --json` says
+    r = swizzle.solve(src, dst, bits=16)           # the optimal layout, its instructions and proof
+    print(swizzle.export_header(solved=r, name="tile_swizzle"))
+    swizzle.audit(kernel.asm["ttgir"])["accesses"]  # every shared-memory access of a Triton kernel
+
+Results are the dicts the CLI prints with ``--json`` (README documents the keys); bad input raises
+``ValueError`` with the line the CLI prints after ``swizzle: error:``. A ``RuntimeError`` starting
+"solver bug:" is the solver's own check failing (the simulator contradicting the construction).
+
+Layout arguments (``src``, ``dst``, ``shared``) take a :class:`Layout`, a dict in the layout-file
+form, or a str naming a file (as the command line does). The problem's other arguments are the
+CLI's flags: ``preset``, ``mask`` (list of ints or "2,4,8,16"), ``layout`` (a preset's named
+layout), ``shape`` ([64, 64] or "64x64"), ``bits``, ``banks``, ``warp_size``, ``write_vec_bits``,
+``read_vec_bits``.
+"""
+
+from . import _core
+
+__all__ = ["Layout", "analyze", "solve", "audit", "export_header", "serve", "__version__"]
+__version__ = _core.version
+
+
+Layout = _core.Layout
+
+
+def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
+            banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None) -> dict:
+    """Both accesses of a problem, simulated and predicted: `swizzle analyze --json`.
+
+    A preset (``preset="transpose16x32"``, with ``mask`` or ``layout``), or a custom problem
+    (``src`` writer, ``dst`` reader), with ``shared`` the layout between them.
+    Returns ``{"problem", "shared_layout", "store", "read", ...}`` (README: JSON output).
+    """
+    return _core.analyze(src, dst, shared, preset=preset, mask=mask, layout=layout, shape=shape, bits=bits,
+                         banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits,
+                         read_vec_bits=read_vec_bits)
+
+
+def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, banks=None, warp_size=None,
+          write_vec_bits=None, read_vec_bits=None, ldmatrix=0, vec_bits=0, keep_register_order=False) -> dict:
+    """The optimal shared layout for a writer and a reader, with its proof: `swizzle solve --json`.
+
+    The answer's ``shared`` layout, each side's ``instruction``-level cost (``write``, ``read``),
+    ``width_proof``, ``lower_bound``, ``check`` (the simulator's verdict) and the construction's
+    ``trace``; for toggle-grid presets ``masks``, ``family`` and, with ``mask``, its ``repair``.
+    ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors.
+    """
+    return _core.solve(src, dst, preset=preset, mask=mask, shape=shape, bits=bits, banks=banks,
+                       warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
+                       ldmatrix=ldmatrix, vec_bits=vec_bits, keep_register_order=keep_register_order)
+
+
+def audit(ttgir: str, *, path: str = "<string>") -> dict:
+    """Bank conflicts of every shared-memory access of a Triton TTGIR module: `swizzle audit --json`.
+
+    ``ttgir`` is the module's text (``kernel.asm["ttgir"]``); ``path`` names it in messages.
+    Returns ``{"accesses": [...], "suggestions": [...], ...}``: each access's op, line,
+    instruction, wavefronts and, where a layout beats it, its ``suggestion`` (the attribute to
+    paste); ``suggestions`` holds one per buffer, with every op using it and the module edits.
+    """
+    return _core.audit(ttgir, path=path)
+
+
+def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
+                  shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
+                  name="tile_swizzle", format="header") -> str:
+    """The layout as text for a kernel: `swizzle export` (to stdout).
+
+    ``format``: "header" (self-contained C++), "triton" (Gluon / MLIR), "cute" or "json".
+    The layout: a problem's (as in :func:`analyze`), ``shared`` alone (a layout on its own), or
+    ``solved``, a :func:`solve` result (or the name of a file holding one).
+    """
+    return _core.export_header(src, dst, shared, solved=solved, preset=preset, mask=mask, layout=layout,
+                               shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                               write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, name=name,
+                               format=format)
+
+
+def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_bytes: int = 4,
+          warp_size: int = 32) -> dict:
+    """The bank model on one warp instruction: how many wavefronts the hardware spends on it.
+
+    ``kind``: the SASS name (``LDS.32``, ``LDS.128``, ``STS.64``, ``LDSM.x4``, ``LDSM.x4.trans``,
+    ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive);
+    ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy).
+    Returns ``{"wavefronts", "ideal", "conflicts", "phases", "lanes_per_phase", "merged",
+    "modelled", "floor", "rule", "pass_wavefronts", "bank_words"}`` (``floor``: at least that many).
+    """
+    return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), banks=banks,
+                       bank_bytes=bank_bytes, warp_size=warp_size)

@@ -1,0 +1,45 @@
+// solve_report.h: one `solve` run as every front end asks for it (the CLI's `swizzle solve`,
+// the Python module's swizzle.solve): the spec's problem solved with the caller's options, the
+// layout named, and for a toggle-grid problem its masks, family and repair; then the JSON view.
+//
+// The JSON is the one `swizzle solve --json` prints (README documents its keys):
+//   {"preset"?, "shared", "vec_bits", "element_bits", "write", "read", "total_wavefronts",
+//    "width_proof", "alternatives", "tradeoff", "check", "lower_bound", "conflict_free",
+//    "fallback", "matches", "trace", "masks"?, "family_size"?, "family"?, "repair"?}
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "swz/layout/recognize.h"
+#include "swz/problem/problem_spec.h"
+#include "swz/solve/solver.h"
+
+namespace swz {
+
+struct SolveRequest {
+  int ldmatrix = 0;           // the reader is ldmatrix .xN (0: as the problem says)
+  int vec_bits = 0;           // cap on both sides (0: 128); the spec's write/read_vec_bits override per side
+  bool keep_order = false;    // vectors are each side's registers 0..k-1 as numbered (no renumbering)
+  bool repair_masks = false;  // the spec's masks are a grid to repair (the CLI's --mask was given)
+  bool full_check = false;    // check the whole table (the probe cases need it)
+};
+
+struct SolveReport {
+  Problem problem;
+  SolveResult result;
+  bool named_preset = false;         // the spec is a preset's own problem: the JSON names it
+  std::vector<LayoutMatch> matches;  // the families the answer belongs to (none when checked by sample)
+  // Toggle-grid problems only:
+  std::optional<std::vector<std::uint32_t>> masks;  // the answer's masks, else the family's first; none when empty
+  std::uint64_t family_both = 0, family_read = 0, family_write = 0;
+  std::optional<Repair> repair;  // with repair_masks
+};
+
+// Throws swz::Error for bad input (naming the field), as build_problem and solve do.
+SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request = {});
+nlohmann::json to_json(const SolveReport& report);
+
+}  // namespace swz

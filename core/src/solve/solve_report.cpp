@@ -1,0 +1,129 @@
+#include "swz/solve/solve_report.h"
+
+#include "swz/error.h"
+#include "swz/io/layout_io.h"
+
+namespace swz {
+namespace {
+
+nlohmann::json cost_json(const SideCost& c) {
+  return {{"vec_bits", c.vec_bits},
+          {"instructions", c.instructions},
+          {"wavefronts", c.wavefronts},
+          {"ideal_wavefronts", c.ideal_wavefronts},
+          {"total_wavefronts", c.total_wavefronts},
+          {"conflicts", c.conflicts}};
+}
+
+// One side: the algebra's cost, what the simulator saw, and the registers the kernel issues.
+nlohmann::json side_json(const SideCost& c, const AccessResult& sim, bool renumbered, const std::vector<std::uint64_t>& from) {
+  nlohmann::json j = cost_json(c);
+  j["simulated_wavefronts"] = sim.wavefronts;
+  j["registers_renumbered"] = renumbered;
+  if (renumbered) j["registers"] = from;  // register i = XOR of the original registers in bit mask from[i]
+  return j;
+}
+
+nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& st : r.trace) {
+    nlohmann::json sets = nlohmann::json::object();
+    for (const auto& s : st.sets) {
+      nlohmann::json list = nlohmann::json::array();
+      for (BitVec v : s.vectors) list.push_back({{"name", coords.describe_out(v)}, {"coords", coords.unflatten(v)}});
+      sets[s.name] = list;
+    }
+    steps.push_back({{"title", st.title}, {"sentence", st.sentence}, {"sets", sets}});
+  }
+  return steps;
+}
+
+}  // namespace
+
+SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request) {
+  SolveReport out;
+  Problem& p = out.problem;
+  p = build_problem(spec);
+  if (request.ldmatrix) p.read.ldmatrix = request.ldmatrix;
+  if (request.repair_masks && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
+  SolveOptions opt;
+  opt.write_vec_bits = spec.write_vec_bits ? spec.write_vec_bits : request.vec_bits ? request.vec_bits : 128;
+  opt.read_vec_bits = spec.read_vec_bits ? spec.read_vec_bits : request.vec_bits ? request.vec_bits : 128;
+  opt.renumber_registers = !request.keep_order;
+  if (request.full_check) opt.check = SolveOptions::Check::Full;
+  out.result = solve(p, opt);
+  const SolveResult& r = out.result;
+  // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
+  out.named_preset = !spec.preset.empty() && !spec.writer && !spec.reader && spec.shape.empty();
+  // Naming the layout needs its table: only when the check built one.
+  if (!r.sampled) out.matches = recognize(r.shared, p.element_bits);
+  if (p.grid) {
+    // Masks: the construction's own when it is a toggle grid, else the first family member.
+    out.masks = masks_of(p, r.offset_bases);
+    if (out.masks && !masks_conflict_free(p, *out.masks)) out.masks.reset();
+    if (!out.masks) out.masks = MaskEnumerator(p).next();
+    // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
+    out.family_both = family_size(p, AccessSides::Both);
+    out.family_read = family_size(p, AccessSides::Read);
+    out.family_write = family_size(p, AccessSides::Write);
+    if (request.repair_masks) out.repair = repair(p, spec.masks);  // the grid to repair (checked by the spec)
+  }
+  return out;
+}
+
+nlohmann::json to_json(const SolveReport& report) {
+  const SolveResult& r = report.result;
+  const Problem& p = report.problem;
+  nlohmann::json j;
+  if (report.named_preset) j["preset"] = p.name;
+  j["shared"] = layout_to_json(r.offset_bases, p.element_bits);
+  j["vec_bits"] = r.vec_bits;
+  j["element_bits"] = p.element_bits;
+  j["write"] = side_json(r.write_cost, r.write, r.write_renumbered, r.write_registers);
+  j["read"] = side_json(r.read_cost, r.read, r.read_renumbered, r.read_registers);
+  j["total_wavefronts"] = r.write_cost.total_wavefronts + r.read_cost.total_wavefronts;
+  j["width_proof"] = {{"write_max_bits", r.width.write_max_bits},
+                      {"read_max_bits", r.width.read_max_bits},
+                      {"common_max_bits", r.width.common_max_bits},
+                      {"reason", r.width.reason}};
+  nlohmann::json alts = nlohmann::json::array();
+  for (const auto& c : r.choices) {
+    nlohmann::json a = {
+        {"write_vec_bits", c.write_vec_bits}, {"read_vec_bits", c.read_vec_bits}, {"built", c.built}, {"chosen", c.chosen}};
+    if (c.built) {
+      a["write"] = cost_json(c.write);
+      a["read"] = cost_json(c.read);
+      a["total_wavefronts"] = c.total_wavefronts;
+      a["instructions"] = c.instructions;
+    } else {
+      a["note"] = c.note;
+    }
+    alts.push_back(a);
+  }
+  j["alternatives"] = alts;
+  j["tradeoff"] = r.tradeoff.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.tradeoff);
+  j["check"] = {{"sampled", r.sampled}, {"simulated_instructions", r.simulated_instructions}, {"text", r.check}};
+  j["lower_bound"] = {{"write_wavefronts", r.bound.write_wavefronts}, {"read_wavefronts", r.bound.read_wavefronts},
+                      {"segment_bits", r.bound.segment_bits},         {"space_dim", r.bound.space_dim},
+                      {"max_avoiding_dim", r.bound.max_avoiding_dim}, {"reason", r.bound.reason}};
+  j["conflict_free"] = r.conflict_free;
+  j["fallback"] = r.fallback;
+  j["matches"] = nlohmann::json::array();
+  for (const auto& m : report.matches) j["matches"].push_back({{"family", m.family}, {"name", m.name}});
+  j["trace"] = trace_json(r, p.store.layout);
+  if (p.grid) {
+    j["masks"] = report.masks ? nlohmann::json(*report.masks) : nlohmann::json(nullptr);
+    j["family_size"] = report.family_both;  // = family.both
+    j["family"] = {{"both", report.family_both}, {"read", report.family_read}, {"write", report.family_write}};
+    if (report.repair) {
+      const Repair& fix = *report.repair;
+      nlohmann::json cells = nlohmann::json::array();
+      for (auto [row, col] : fix.cells) cells.push_back({{"row_bit", row}, {"column_bit", col}});
+      j["repair"] = {
+          {"possible", fix.possible}, {"flips", fix.flips}, {"masks", fix.masks}, {"cells", cells}, {"exact", fix.exact}};
+    }
+  }
+  return j;
+}
+
+}  // namespace swz

@@ -1,0 +1,169 @@
+"""Every function of the swizzle module, and the same answers as the CLI's --json, byte for byte."""
+import json
+
+import pytest
+
+import swizzle
+from conftest import as_cli_prints
+
+SEED = "cli/data/seed_store.json", "cli/data/seed_read.json"
+
+
+# [SECTION] Layout
+
+def test_layout_from_dict_round_trips(data):
+    d = json.loads((data / SEED[0]).read_text())
+    layout = swizzle.Layout(d)
+    assert layout.kind == "distributed"
+    assert layout.shape == [16, 32]
+    assert layout.element_bits == 32
+    assert swizzle.Layout(layout.to_dict()) == layout
+    assert layout.to_dict()["lane_bases"] == d["lane_bases"]
+
+
+def test_layout_from_triton_attribute_needs_its_shape(cli, data):
+    text = (data / "cli/data/ttg_blocked.mlir").read_text()
+    layout = swizzle.Layout(text, shape=[64, 64])
+    assert layout.shape == [64, 64]
+    # The CLI's convert reads the same file to the same layout.
+    converted = json.loads(cli.json("convert", data / "cli/data/ttg_blocked.mlir", "--to", "json", "--shape", "64x64"))
+    assert swizzle.Layout(converted) == layout
+    with pytest.raises(ValueError, match="shape"):
+        swizzle.Layout(text)
+
+
+def test_layout_text_forms(data):
+    shared = swizzle.Layout.load(str(data / "cli/data/xor2m_shared.json"))
+    assert shared.kind == "shared" and shared.origin.endswith("xor2m_shared.json")
+    assert "offset=1 -> (0, 1)" in str(shared)
+    assert str(shared) == shared.to_triton()
+    assert swizzle.Layout(shared.to_triton()) == shared
+    assert swizzle.Layout(shared.to_mlir()) == shared
+    cute = swizzle.Layout("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")
+    assert cute.kind == "shared" and cute.shape == [8, 64]
+    assert swizzle.Layout(cute.to_cute()) == cute
+    assert "shared 8x64" in repr(cute)
+
+
+# [SECTION] analyze, solve, audit, export: the CLI's JSON
+
+def test_analyze_preset_matches_cli(cli):
+    out = cli.json("analyze", "--preset", "transpose16x32", "--mask", "2,4,8,16", "--json")
+    result = swizzle.analyze(preset="transpose16x32", mask=[2, 4, 8, 16])
+    assert as_cli_prints(result) == out
+    assert swizzle.analyze(preset="transpose16x32", mask="2,4,8,16") == result
+
+
+def test_analyze_custom_problem_matches_cli(cli, data):
+    src, dst = (str(data / p) for p in SEED)
+    shared = str(data / "cli/data/xor2m_shared.json")
+    out = cli.json("analyze", "--src", src, "--dst", dst, "--shared", shared, "--bits", "32", "--json")
+    # Files by name (as the CLI takes them), and Layout objects read from them.
+    assert as_cli_prints(swizzle.analyze(src, dst, shared, bits=32)) == out
+    loaded = [swizzle.Layout.load(p) for p in (src, dst, shared)]
+    assert as_cli_prints(swizzle.analyze(*loaded, bits=32)) == out
+
+
+def test_solve_matches_cli(cli, data):
+    out = cli.json("solve", "--preset", "transpose16x32", "--json")
+    result = swizzle.solve(preset="transpose16x32")
+    assert as_cli_prints(result) == out
+    assert result["conflict_free"] and result["trace"]
+    src, dst = (str(data / p) for p in SEED)
+    out = cli.json("solve", "--src", src, "--dst", dst, "--vec-bits", "64", "--json")
+    result = swizzle.solve(swizzle.Layout.load(src), swizzle.Layout.load(dst), vec_bits=64)
+    assert as_cli_prints(result) == out
+    # The answer is a layout: it reads back, and is conflict-free when analyzed.
+    assert swizzle.Layout(result["shared"]).kind == "shared"
+
+
+def test_solve_repairs_a_mask(cli):
+    out = cli.json("solve", "--preset", "transpose16x32", "--mask", "1,2,4,8", "--json")
+    result = swizzle.solve(preset="transpose16x32", mask=[1, 2, 4, 8])
+    assert as_cli_prints(result) == out
+    assert result["repair"]["possible"]
+
+
+def test_audit_matches_cli(cli, data):
+    path = data / "data/ttgir/transpose_conflict.ttgir"
+    out = cli.json("audit", path, "--json")
+    result = swizzle.audit(path.read_text(), path=str(path))
+    assert as_cli_prints(result) == out
+    stores = [a for a in result["accesses"] if a["op"] == "ttg.local_store"]
+    assert stores and stores[0]["wavefronts"] is not None
+
+
+def test_export_matches_cli(cli, data, tmp_path):
+    out = cli.json("export", "--preset", "transpose16x32", "--mask", "2,4,8,16", "--name", "tile")
+    assert swizzle.export_header(preset="transpose16x32", mask=[2, 4, 8, 16], name="tile") == out
+    out = cli.json("export", "--preset", "transpose16x32", "--mask", "2,4,8,16", "--format", "triton")
+    assert swizzle.export_header(preset="transpose16x32", mask=[2, 4, 8, 16], format="triton") == out
+    # A solve result, from a file (as the CLI's --solved) and as the dict solve() returned.
+    solved = tmp_path / "solved.json"
+    solved.write_text(cli.json("solve", "--preset", "transpose16x32", "--json"))
+    out = cli.json("export", "--solved", solved)
+    assert swizzle.export_header(solved=str(solved)) == out
+    from_dict = swizzle.export_header(solved=swizzle.solve(preset="transpose16x32"))
+    # The same header, but for where the layout came from (the comment and the regenerating command).
+    def body(text):
+        return [line for line in text.splitlines() if "solved" not in line and "--shared" not in line]
+    assert body(from_dict) == body(out)
+
+
+def test_serve_counts_wavefronts():
+    spread = swizzle.serve("LDS.32", [4 * lane for lane in range(32)])
+    assert spread["wavefronts"] == 1 and spread["conflicts"] == 0
+    one_bank = swizzle.serve("LDS.32", [128 * lane for lane in range(32)])
+    assert one_bank["wavefronts"] == 32 and one_bank["ideal"] == 1
+    wide = swizzle.serve("LDS.128", [16 * lane for lane in range(32)])
+    assert wide["phases"] == 4 and wide["wavefronts"] == 4
+    idle = swizzle.serve("LDS.32", [0] + [-1] * 31)
+    assert idle["wavefronts"] == 1
+    # cp.async: no prediction without the global sources; with them, at least the shared side's passes.
+    shared = [16 * lane for lane in range(32)]
+    assert not swizzle.serve("LDGSTS.128", shared)["modelled"]
+    copy = swizzle.serve("LDGSTS.128", shared, global_addresses=[16 * lane for lane in range(32)])
+    assert copy["modelled"] and copy["wavefronts"] >= 4
+
+
+# [SECTION] Bad input: one ValueError, the CLI's message
+
+def test_errors_are_the_cli_lines(cli, data):
+    cases = [
+        (("analyze", "--preset", "nope"), lambda: swizzle.analyze(preset="nope")),
+        (("analyze", "--preset", "transpose16x32", "--mask", "1,2,x"), lambda: swizzle.analyze(preset="transpose16x32", mask="1,2,x")),
+        (("analyze", "--src", data / "cli/data/malformed.json", "--dst", data / SEED[1]),
+         lambda: swizzle.analyze(str(data / "cli/data/malformed.json"), str(data / SEED[1]))),
+        (("solve", "--preset", "transpose16x32", "--bits", "3"), lambda: swizzle.solve(preset="transpose16x32", bits=3)),
+        (("audit", data / "data/ttgir/malformed.ttgir"),
+         lambda: swizzle.audit((data / "data/ttgir/malformed.ttgir").read_text(), path=str(data / "data/ttgir/malformed.ttgir"))),
+        (("export", "--preset", "transpose16x32", "--name", "class"),
+         lambda: swizzle.export_header(preset="transpose16x32", name="class")),
+    ]
+    for args, call in cases:
+        message = cli.error(*args)
+        with pytest.raises(ValueError) as raised:
+            call()
+        assert str(raised.value) == message, args
+        assert "\n" not in str(raised.value)
+
+
+def test_bad_python_values_raise_value_error():
+    with pytest.raises(ValueError, match="not a JSON value"):
+        swizzle.Layout({"offset_bases": {1, 2}})
+    with pytest.raises(ValueError, match="expected a dict or a str"):
+        swizzle.Layout(42)
+    with pytest.raises(ValueError, match="--bits: expected a whole number"):
+        swizzle.analyze(preset="transpose16x32", bits=True)
+    with pytest.raises(ValueError, match="is not an instruction; known: LDS"):
+        swizzle.serve("LDS.33", [0] * 32)
+    with pytest.raises(ValueError, match="lane addresses given"):
+        swizzle.serve("LDS.32", [0] * 31)
+    with pytest.raises(ValueError, match="cannot open"):
+        swizzle.Layout.load("/nonexistent/layout.json")
+
+
+def test_docstrings_and_version():
+    for f in (swizzle.analyze, swizzle.solve, swizzle.audit, swizzle.export_header, swizzle.serve, swizzle.Layout):
+        assert f.__doc__ and len(f.__doc__) > 80, f
+    assert swizzle.__version__
