@@ -24,7 +24,8 @@ struct Options {
 };
 
 nlohmann::json cost_json(const SideCost& c) {
-  return {{"vec_bits", c.vec_bits},
+  return {{"instruction", c.instruction},
+          {"vec_bits", c.vec_bits},
           {"instructions", c.instructions},
           {"wavefronts", c.wavefronts},
           {"ideal_wavefronts", c.ideal_wavefronts},
@@ -59,8 +60,8 @@ void print_text(const SolveResult& r, const LinearLayout& coords, const std::vec
   for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, st.sentence);
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
-    fmt::print("{} {}-bit vectors, {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.vec_bits, c.instructions,
-               c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
+    fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
+               c.instructions, c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
   fmt::print("total: {} wavefronts\n", r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
   if (!r.tradeoff.empty()) fmt::print("trade-off: {}\n", r.tradeoff);
   fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
@@ -161,16 +162,20 @@ Register reg{
            // Masks: the construction's own when it is a toggle grid, else the first family member.
            std::optional<std::vector<std::uint32_t>> masks = masks_of(p, r.offset_bases);
            if (masks && !masks_conflict_free(p, *masks)) masks.reset();
-           if (!masks) masks = MaskEnumerator(p).next();
+           // The family is a search over mask sets, exponential in the grid's rows: it is counted where the
+           // answer was checked in full (tiles up to 2^kFullCheckBits elements), and left out beyond.
+           const bool count = !r.sampled;
+           if (!masks && count) masks = MaskEnumerator(p).next();
            // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
-           const std::uint64_t size = family_size(p, AccessSides::Both);
-           const std::uint64_t read_size = family_size(p, AccessSides::Read), write_size = family_size(p, AccessSides::Write);
+           const std::uint64_t size = count ? family_size(p, AccessSides::Both) : 0;
+           const std::uint64_t read_size = count ? family_size(p, AccessSides::Read) : 0;
+           const std::uint64_t write_size = count ? family_size(p, AccessSides::Write) : 0;
            std::optional<Repair> fix;
            if (o->problem.mask) fix = repair(p, current);
            if (o->json) {
              j["masks"] = masks ? nlohmann::json(*masks) : nlohmann::json(nullptr);
-             j["family_size"] = size;  // = family.both
-             j["family"] = {{"both", size}, {"read", read_size}, {"write", write_size}};
+             j["family_size"] = count ? nlohmann::json(size) : nlohmann::json(nullptr);  // = family.both
+             j["family"] = count ? nlohmann::json{{"both", size}, {"read", read_size}, {"write", write_size}} : nlohmann::json(nullptr);
              if (fix) {
                nlohmann::json cells = nlohmann::json::array();
                for (auto [row, col] : fix->cells) cells.push_back({{"row_bit", row}, {"column_bit", col}});
@@ -182,9 +187,13 @@ Register reg{
              }
            } else {
              fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
-             fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
-                        sides_name(AccessSides::Both), size, sides_name(AccessSides::Read), read_size,
-                        sides_name(AccessSides::Write), write_size);
+             if (count)
+               fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
+                          sides_name(AccessSides::Both), size, sides_name(AccessSides::Read), read_size,
+                          sides_name(AccessSides::Write), write_size);
+             else
+               fmt::print("conflict-free family: not counted (a search over 2^{} mask sets; counted up to 2^{} elements)\n",
+                          p.grid->configs_log2(), SolveOptions::kFullCheckBits);
              if (fix) {
                if (!fix->possible)
                  fmt::print("repair: impossible, no mask set is conflict-free\n");
