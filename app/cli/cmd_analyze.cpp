@@ -15,9 +15,13 @@ struct Options {
 
 void print_access(const char* title, const AccessAnalysis& a, const LinearLayout& names) {
   const AccessResult& s = a.simulated;
-  fmt::print("{}: {} per instruction (ideal {}), {} instruction{}, {}-bit vectors\n", title, verdict_text(s), s.ideal_wavefronts,
-             s.instructions(), s.instructions() == 1 ? "" : "s", s.vector.bits);
-  fmt::print("  per step: {}\n", fmt::join(s.per_instruction, " "));
+  fmt::print("{}: {} per instruction (ideal {}), {} instruction{}, {}-bit vectors ({})\n", title, verdict_text(s),
+             s.ideal_wavefronts, s.instructions(), s.instructions() == 1 ? "" : "s", s.vector.bits, a.instruction);
+  if (s.sampled)
+    fmt::print("  per step: a sample of {} of the {} instructions simulated (no table)\n", s.simulated_instructions,
+               s.instructions());
+  else
+    fmt::print("  per step: {}\n", fmt::join(s.per_instruction, " "));
   if (a.lemma.applies) {
     std::vector<std::string> basis;
     for (BitVec v : a.lemma.intersection_basis) basis.push_back(names.describe_out(v));

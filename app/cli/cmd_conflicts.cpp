@@ -9,6 +9,7 @@
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/warp_access.h"
 
 namespace swz::cli {
 namespace {
@@ -16,14 +17,56 @@ namespace {
 struct Options {
   ProblemArguments problem;  // --shared, --bits, --banks, --warp-size, and for a whole problem --preset, --src, --dst, ...
   std::string dist;          // --dist: one access against --shared
-  int vec_bits = 0, ldmatrix = 0;
+  int vec_bits = 0;
+  std::string ldmatrix, stmatrix;  // --ldmatrix / --stmatrix: "4", "x4", "x4.trans", ...
+  std::string instruction;         // --instruction: a SASS name as `solve --json` prints it (STSM.x4.trans, LDS.128, ...)
   bool store = false, json = false;
 };
 
+// "4", "x4", "4.trans", "x4.trans" after --ldmatrix / --stmatrix: the core's instruction of that name.
+InstructionKind matrix_kind(const std::string& flag, const std::string& value, const char* sass) {
+  std::string v = value;
+  if (!v.empty() && v[0] == 'x') v.erase(0, 1);
+  const auto kind = parse_instruction_kind(fmt::format("{}.x{}", sass, v));
+  if (!kind) fail("{}: '{}' is not 1, 2 or 4 matrices (x1, x2, x4), optionally .trans (x4.trans)", flag, value);
+  return *kind;
+}
+
+// The access's instruction from --instruction, --ldmatrix, --stmatrix, --store and --vec-bits.
+Access access_for(const Options& o, const LinearLayout& layout) {
+  const int given = !o.instruction.empty() + !o.ldmatrix.empty() + !o.stmatrix.empty();
+  if (given > 1) fail("give one of --instruction, --ldmatrix and --stmatrix");
+  Access access{layout, o.store ? AccessKind::Store : AccessKind::Load, 0, o.vec_bits};
+  std::optional<InstructionKind> kind;
+  if (!o.instruction.empty()) {
+    if (o.store || o.vec_bits) fail("--instruction says the direction and the width: leave out --store and --vec-bits");
+    kind = parse_instruction_kind(o.instruction);
+    if (!kind || kind->op == WarpOp::AsyncCopy)
+      fail("--instruction: '{}' is not an LDS, STS, LDSM or STSM name (LDS.128, STS.U16, LDSM.x4.trans, STSM.x2, ...)",
+           o.instruction);
+  } else if (!o.ldmatrix.empty()) {
+    kind = matrix_kind("--ldmatrix", o.ldmatrix, o.store ? "STSM" : "LDSM");  // --store: the same rows, stored
+  } else if (!o.stmatrix.empty()) {
+    kind = matrix_kind("--stmatrix", o.stmatrix, "STSM");
+  }
+  if (!kind) return access;
+  access.kind = kind->writes_shared() ? AccessKind::Store : AccessKind::Load;
+  if (kind->is_matrix()) {
+    if (o.vec_bits) fail("ldmatrix and stmatrix move 16-byte rows: leave out --vec-bits");
+    access.ldmatrix = kind->matrices;
+    access.trans = kind->trans;
+    access.vec_bits = 0;
+  } else {
+    access.vec_bits = kind->bytes * 8;
+  }
+  return access;
+}
+
 void print_access(const char* kind, const AccessAnalysis& a) {
   const AccessResult& s = a.simulated;
-  fmt::print("{}: {} per instruction (ideal {}, {} conflict{}), {} instructions of {}-bit vectors\n", kind, verdict_text(s),
-             s.ideal_wavefronts, s.conflicts, s.conflicts == 1 ? "" : "s", s.instructions(), s.vector.bits);
+  fmt::print("{}: {} per instruction (ideal {}, {} conflict{}), {} instructions of {}-bit vectors ({})\n", kind,
+             verdict_text(s), s.ideal_wavefronts, s.conflicts, s.conflicts == 1 ? "" : "s", s.instructions(), s.vector.bits,
+             a.instruction);
   if (a.lemma.applies)
     fmt::print("algebra: intersection dim {}, predicted {} wavefronts\n", a.lemma.intersection_dim, a.lemma.predicted_wavefronts);
   if (!a.agrees()) fmt::print("note: {}\n", a.difference);
@@ -65,23 +108,24 @@ void one_access(const Options& o) {
   if (warp_size != 0 && warp_size != lanes) fail("{}: the access has {} lanes but --warp-size is {}", o.dist, lanes, warp_size);
   model.warp_size = lanes;
   check_bank_model(model);
-  Access access{dist.layout, o.store ? AccessKind::Store : AccessKind::Load, o.ldmatrix, o.vec_bits};
+  const Access access = access_for(o, dist.layout);
   const AccessAnalysis a = analyze_access(access, shared, bits, model);
   if (o.json) {
     nlohmann::json j = to_json(a, shared.coords());
     j["element_bits"] = bits;
     j["banks"] = model.banks;
-    j["kind"] = o.store ? "store" : "load";
+    j["kind"] = access.kind == AccessKind::Store ? "store" : "load";
     print_json(j);
     return;
   }
-  print_access(o.store ? "store" : "load", a);
+  print_access(access.kind == AccessKind::Store ? "store" : "load", a);
 }
 
 // Both accesses of a problem (a preset, or --src/--dst).
 void both_accesses(const Options& o) {
-  if (o.vec_bits || o.ldmatrix || o.store)
-    fail("--vec-bits, --ldmatrix and --store describe the --dist access; for a problem give --write-vec-bits / --read-vec-bits");
+  if (o.vec_bits || !o.ldmatrix.empty() || !o.stmatrix.empty() || !o.instruction.empty() || o.store)
+    fail("--vec-bits, --ldmatrix, --stmatrix, --instruction and --store describe the --dist access; for a problem give "
+         "--write-vec-bits / --read-vec-bits");
   const Problem p = load_problem(o.problem);
   const ProblemAnalysis a = analyze(p);
   if (o.json) {
@@ -103,7 +147,12 @@ Register reg{
                       "widest allowed)")
            ->check(CLI::IsMember({8, 16, 32, 64, 128}));
        sub.add_option("--ldmatrix", o->ldmatrix,
-                      "With --dist: read with ldmatrix .x1/.x2/.x4 (the layout gives the row addresses)");
+                      "With --dist: read with ldmatrix: 1, 2 or 4 matrices, .trans for the transposing form (x4, x4.trans); "
+                      "the layout gives the row addresses");
+       sub.add_option("--stmatrix", o->stmatrix, "With --dist: write with stmatrix, as --ldmatrix (x1, x2, x4, x4.trans)");
+       sub.add_option("--instruction", o->instruction,
+                      "With --dist: the instruction by its SASS name, as `swizzle solve --json` prints it (STS.128, LDS.U16, "
+                      "LDSM.x4.trans, STSM.x4, ...)");
        sub.add_flag("--store", o->store, "With --dist: the access is a store (default: a load)");
        sub.add_flag("--json", o->json, "One JSON object on stdout");
        sub.callback([o] {

@@ -26,8 +26,8 @@ void print_text(const SolveResult& r, const std::vector<LayoutMatch>& matches) {
   for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, st.sentence);
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
-    fmt::print("{} {}-bit vectors, {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.vec_bits, c.instructions,
-               c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
+    fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
+               c.instructions, c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
   fmt::print("total: {} wavefronts\n", r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
   if (!r.tradeoff.empty()) fmt::print("trade-off: {}\n", r.tradeoff);
   fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
@@ -85,9 +85,13 @@ Register reg{
          if (p.grid) {
            const auto& masks = report.masks;
            fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
-           fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
-                      sides_name(AccessSides::Both), report.family_both, sides_name(AccessSides::Read), report.family_read,
-                      sides_name(AccessSides::Write), report.family_write);
+           if (report.family_counted)
+             fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
+                        sides_name(AccessSides::Both), report.family_both, sides_name(AccessSides::Read), report.family_read,
+                        sides_name(AccessSides::Write), report.family_write);
+           else
+             fmt::print("conflict-free family: not counted (a search over 2^{} mask sets; counted up to 2^{} elements)\n",
+                        p.grid->configs_log2(), SolveOptions::kFullCheckBits);
            if (const auto& fix = report.repair) {
              if (!fix->possible)
                fmt::print("repair: impossible, no mask set is conflict-free\n");

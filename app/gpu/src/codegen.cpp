@@ -123,11 +123,8 @@ AccessPlan plan_access(const Access& a, const SharedLayout& s, int ebits, const 
   for (int r = 0; r < p.registers; ++r) p.register_coords.push_back(a.layout.apply("register", static_cast<std::uint64_t>(r)));
   if (a.ldmatrix) {
     if (ebits != 16) fail("ldmatrix moves 16-bit elements; this problem has {}-bit elements", ebits);
-    p.instruction = fmt::format("LDSM.x{}", a.ldmatrix);
-  } else {
-    const int bits = p.vector.bits;
-    p.instruction = fmt::format("{}.{}{}", p.store ? "STS" : "LDS", bits < 32 ? "U" : "", bits);
   }
+  p.instruction = instruction_name(a, p.vector.bits);  // the core's name, as `solve` and `analyze` print it
   return p;
 }
 

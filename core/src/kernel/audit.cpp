@@ -69,8 +69,8 @@ AuditReport audit(const Module& m) {
     std::string instruction;
     if (instruction_prefix == "LDSM") {
       if (const auto lds = ldmatrix_addresses(regs, s)) {
-        access = Access{lds->first, kind, 4, 0};
-        instruction = lds->second ? "LDSM.x4.trans" : "LDSM.x4";
+        access = Access{lds->first, kind, 4, 0, /*trans=*/lds->second};
+        instruction = instruction_name(access, 128);
       }
     }
     const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),

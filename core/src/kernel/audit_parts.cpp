@@ -44,8 +44,9 @@ std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::
 }
 
 std::string sass(const char* prefix, int bits) {
-  if (bits >= 32) return fmt::format("{}.{}", prefix, bits);
-  return fmt::format("{}.U{}", prefix, bits);
+  const std::string p = prefix;
+  const WarpOp op = p == "LDGSTS" ? WarpOp::AsyncCopy : p == "STS" ? WarpOp::Store : WarpOp::Load;
+  return InstructionKind{op, std::max(1, bits / 8), 0, false}.name();  // the names warp_access.h gives
 }
 
 void fill(AuditAccess& a, const TritonSide& t) {

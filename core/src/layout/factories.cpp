@@ -165,21 +165,25 @@ LdMatrix ldmatrix(int matrices, bool trans, const std::vector<std::int64_t>& sha
   return {LinearLayout::from_coordinates({{"register", r}, {"lane", l}, {"warp", w}, {"block", {}}}, outs), matrices, trans};
 }
 
-SharedLayout row_major(const std::vector<std::int64_t>& shape) {
-  return SharedLayout::from_function(shape, [&](const Coords& c) {
-    std::uint64_t o = 0;
-    for (std::size_t d = 0; d < c.size(); ++d) o = o * static_cast<std::uint64_t>(shape[d]) + static_cast<std::uint64_t>(c[d]);
-    return o;
-  }, "row-major");
+namespace {
+// A dense power-of-two tile stored dimension after dimension (`last_first`: the last dim
+// lowest, row-major), built from its bases: no element is enumerated.
+SharedLayout dense_layout(const std::vector<std::int64_t>& shape, bool last_first, const char* name) {
+  const auto outs = LinearLayout::out_dims_for_shape(shape);
+  std::vector<int> start(outs.size(), 0);
+  for (std::size_t d = 1; d < outs.size(); ++d) start[d] = start[d - 1] + outs[d - 1].log2_size;
+  std::vector<BitVec> bases;
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    const std::size_t d = last_first ? outs.size() - 1 - k : k;
+    for (int i = 0; i < outs[d].log2_size; ++i) bases.push_back(BitVec{1} << (start[d] + i));
+  }
+  return SharedLayout::from_linear(LinearLayout({InDim{"offset", bases}}, outs), name);
 }
+}  // namespace
 
-SharedLayout column_major(const std::vector<std::int64_t>& shape) {
-  return SharedLayout::from_function(shape, [&](const Coords& c) {
-    std::uint64_t o = 0;
-    for (std::size_t d = c.size(); d-- > 0;) o = o * static_cast<std::uint64_t>(shape[d]) + static_cast<std::uint64_t>(c[d]);
-    return o;
-  }, "column-major");
-}
+SharedLayout row_major(const std::vector<std::int64_t>& shape) { return dense_layout(shape, true, "row-major"); }
+
+SharedLayout column_major(const std::vector<std::int64_t>& shape) { return dense_layout(shape, false, "column-major"); }
 
 SharedLayout padded(const std::vector<std::int64_t>& shape, std::int64_t pad) {
   if (shape.size() != 2) fail("padding applies to 2-D tiles");
@@ -214,12 +218,16 @@ SharedLayout toggle_grid(const std::vector<std::int64_t>& shape, const std::vect
     name += " with XOR masks ";
     for (std::size_t j = 0; j < masks.size(); ++j) name += fmt::format("{}{}", j ? "," : "", masks[j]);
   }
-  return SharedLayout::from_function(shape, [&](const Coords& c) {
-    std::uint64_t mask = 0;
-    for (std::size_t j = 0; j < masks.size(); ++j)
-      if ((c[0] >> j) & 1) mask ^= masks[j];
-    return static_cast<std::uint64_t>(c[0]) * static_cast<std::uint64_t>(shape[1]) + (static_cast<std::uint64_t>(c[1]) ^ mask);
-  }, name);
+  // coords -> offset by its columns, flat coordinate bits (row bits m_j first, then column bits n_k):
+  //   m_j -> offset 2^(col_bits + j) ^ masks[j]      n_k -> offset 2^k
+  // then inverted (a triangular matrix: always invertible) into Triton's offset -> coords.
+  const int col_bits = outs[1].log2_size;
+  std::vector<BitVec> address;
+  for (int j = 0; j < row_bits; ++j)
+    address.push_back((BitVec{1} << (col_bits + j)) ^ (static_cast<std::size_t>(j) < masks.size() ? masks[static_cast<std::size_t>(j)] : 0));
+  for (int k = 0; k < col_bits; ++k) address.push_back(BitVec{1} << k);
+  const auto inverse = BitMatrix::from_columns(row_bits + col_bits, address).inverse();
+  return SharedLayout::from_linear(LinearLayout({InDim{"offset", inverse->columns()}}, outs), name);
 }
 
 void check_cute_swizzle(int b, int m, int s) {

@@ -1,6 +1,7 @@
 #include "swz/layout/shared.h"
 
 #include <algorithm>
+#include <mutex>
 #include <unordered_map>
 
 #include "swz/error.h"
@@ -12,6 +13,23 @@ int total_bits(const std::vector<OutDim>& outs) {
   int n = 0;
   for (const auto& o : outs) n += o.log2_size;
   return n;
+}
+// Gray-code walk over coordinates applying coords -> offset.
+std::vector<std::uint32_t> table_of(const BitMatrix& address, int bits) {
+  std::vector<std::uint32_t> offsets(std::size_t{1} << bits);
+  BitVec x = 0, off = 0;
+  for (std::size_t k = 1; k < offsets.size(); ++k) {
+    const int i = std::countr_zero(k);
+    x ^= BitVec{1} << i;
+    off ^= address.column(i);
+    offsets[x] = static_cast<std::uint32_t>(off);
+  }
+  return offsets;
+}
+
+std::mutex& table_mutex() {
+  static std::mutex m;
+  return m;
 }
 }  // namespace
 
@@ -36,11 +54,13 @@ SharedLayout SharedLayout::from_linear(const LinearLayout& layout, std::string d
       fail("a shared layout has input dims 'offset' and 'block', not '{}'", d.name);
   if (!layout.has_in_dim("offset")) fail("a shared layout needs offset_bases");
   const int bits = layout.out_bits();
-  if (bits > kMaxAddressBits) fail("tensor has {} address bits; at most {} are supported", bits, kMaxAddressBits);
+  if (bits > kMaxLinearAddressBits)
+    fail("tensor has {} address bits; at most {} are supported", bits, kMaxLinearAddressBits);
   LinearLayout offsets_only({InDim{"offset", layout.bases("offset")}}, layout.out_dims());
   if (offsets_only.in_bits() != bits)
     fail("shared layout is not invertible: {} offset bits for a tensor of {} elements (2^{})",
          offsets_only.in_bits(), std::int64_t{1} << bits, bits);
+  // Coverage and injectivity by rank: a square matrix over F2 is a bijection iff it inverts.
   const auto inverse = offsets_only.matrix().inverse();
   if (!inverse) {
     const Subspace ker = offsets_only.matrix().kernel();
@@ -51,19 +71,13 @@ SharedLayout SharedLayout::from_linear(const LinearLayout& layout, std::string d
   s.shape_ = layout.shape();
   s.coord_bits_ = bits;
   s.coords_ = LinearLayout({}, layout.out_dims());
-  s.offsets_.resize(std::size_t{1} << bits);
-  // Gray-code walk over coordinates applying the inverse matrix.
-  BitVec x = 0, off = 0;
-  s.offsets_[0] = 0;
-  for (std::size_t k = 1; k < s.offsets_.size(); ++k) {
-    const int i = std::countr_zero(k);
-    x ^= BitVec{1} << i;
-    off ^= inverse->column(i);
-    s.offsets_[x] = static_cast<std::uint32_t>(off);
-  }
-  s.extent_ = s.offsets_.size();
+  s.extent_ = std::uint64_t{1} << bits;
+  s.address_ = *inverse;
   s.linear_ = offsets_only;
-  s.build_reverse();
+  if (bits <= kTableBits) {
+    s.offsets_ = table_of(s.address_, bits);
+    s.build_reverse();
+  }
   return s;
 }
 
@@ -111,6 +125,7 @@ SharedLayout SharedLayout::from_function(const std::vector<std::int64_t>& shape,
       LinearLayout forward({InDim{"coords", *bases}}, {OutDim{"offset", bits}});
       LinearLayout inv = forward.invert();  // in: offset, out: coords
       s.linear_ = LinearLayout({InDim{"offset", inv.bases("offset")}}, outs);
+      s.address_ = BitMatrix::from_columns(bits, *bases);
       s.build_reverse();
       return s;
     }
@@ -128,12 +143,29 @@ const LinearLayout& SharedLayout::linear() const {
   return *linear_;
 }
 
+const std::vector<std::uint32_t>& SharedLayout::offsets() const {
+  if (has_table()) return offsets_;
+  if (coord_bits_ > kMaxAddressBits)
+    fail("layout '{}' has 2^{} elements: a table of its offsets stops at 2^{}", description_, coord_bits_, kMaxAddressBits);
+  const std::lock_guard<std::mutex> lock(table_mutex());
+  if (!built_) built_ = std::make_shared<const std::vector<std::uint32_t>>(table_of(address_, coord_bits_));
+  return *built_;
+}
+
+bool SharedLayout::operator==(const SharedLayout& o) const {
+  if (shape_ != o.shape_) return false;
+  if (linear_ && o.linear_) return linear_->bases("offset") == o.linear_->bases("offset");
+  if (linear_.has_value() != o.linear_.has_value()) return false;
+  return offsets_ == o.offsets_;
+}
+
 void SharedLayout::build_reverse() {
   coord_at_.assign(extent_, -1);
   for (BitVec f = 0; f < offsets_.size(); ++f) coord_at_[offsets_[f]] = static_cast<std::int32_t>(f);
 }
 
 std::optional<BitVec> SharedLayout::coord_at(std::uint64_t off) const {
+  if (!has_table()) return off < extent_ ? std::optional<BitVec>(linear_->apply_flat(off)) : std::nullopt;
   if (off >= coord_at_.size() || coord_at_[off] < 0) return std::nullopt;
   return static_cast<BitVec>(coord_at_[off]);
 }

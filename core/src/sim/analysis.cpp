@@ -7,6 +7,7 @@ namespace swz {
 AccessAnalysis analyze_access(const Access& access, const SharedLayout& shared, int ebits, const BankModel& model) {
   AccessAnalysis a;
   a.simulated = simulate(access, shared, ebits, model);
+  a.instruction = instruction_name(access, a.simulated.vector.bits);
   a.lemma = predict(access, shared, ebits, model, a.simulated.vector.bits);
   a.difference = explain_difference(a.lemma, a.simulated);
   return a;
@@ -35,12 +36,15 @@ nlohmann::json to_json(const AccessAnalysis& a, const LinearLayout& names) {
   j["instructions"] = s.instructions();
   j["steps"] = s.steps;
   j["warps"] = s.warps;
+  j["instruction"] = a.instruction;
   j["vec_bits"] = s.vector.bits;
   j["vec_limit"] = s.vector.limit;
   j["lanes_per_phase"] = s.lanes_per_phase;
   j["phases"] = s.phases;
   j["merged"] = s.merged;
-  j["per_step"] = s.per_instruction;
+  j["per_step"] = s.per_instruction;  // empty when sampled
+  j["sampled"] = s.sampled;
+  j["simulated_instructions"] = s.simulated_instructions;
   j["verdict"] = verdict_text(s);
   j["lemma_applies"] = a.lemma.applies;
   if (a.lemma.applies) {

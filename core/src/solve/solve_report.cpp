@@ -7,7 +7,8 @@ namespace swz {
 namespace {
 
 nlohmann::json cost_json(const SideCost& c) {
-  return {{"vec_bits", c.vec_bits},
+  return {{"instruction", c.instruction},
+          {"vec_bits", c.vec_bits},
           {"instructions", c.instructions},
           {"wavefronts", c.wavefronts},
           {"ideal_wavefronts", c.ideal_wavefronts},
@@ -61,11 +62,14 @@ SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request) {
     // Masks: the construction's own when it is a toggle grid, else the first family member.
     out.masks = masks_of(p, r.offset_bases);
     if (out.masks && !masks_conflict_free(p, *out.masks)) out.masks.reset();
-    if (!out.masks) out.masks = MaskEnumerator(p).next();
+    out.family_counted = !r.sampled;
+    if (!out.masks && out.family_counted) out.masks = MaskEnumerator(p).next();
     // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
-    out.family_both = family_size(p, AccessSides::Both);
-    out.family_read = family_size(p, AccessSides::Read);
-    out.family_write = family_size(p, AccessSides::Write);
+    if (out.family_counted) {
+      out.family_both = family_size(p, AccessSides::Both);
+      out.family_read = family_size(p, AccessSides::Read);
+      out.family_write = family_size(p, AccessSides::Write);
+    }
     if (request.repair_masks) out.repair = repair(p, spec.masks);  // the grid to repair (checked by the spec)
   }
   return out;
@@ -113,8 +117,10 @@ nlohmann::json to_json(const SolveReport& report) {
   j["trace"] = trace_json(r, p.store.layout);
   if (p.grid) {
     j["masks"] = report.masks ? nlohmann::json(*report.masks) : nlohmann::json(nullptr);
-    j["family_size"] = report.family_both;  // = family.both
-    j["family"] = {{"both", report.family_both}, {"read", report.family_read}, {"write", report.family_write}};
+    j["family_size"] = report.family_counted ? nlohmann::json(report.family_both) : nlohmann::json(nullptr);  // = family.both
+    j["family"] = report.family_counted
+                      ? nlohmann::json{{"both", report.family_both}, {"read", report.family_read}, {"write", report.family_write}}
+                      : nlohmann::json(nullptr);
     if (report.repair) {
       const Repair& fix = *report.repair;
       nlohmann::json cells = nlohmann::json::array();

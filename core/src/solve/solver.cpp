@@ -25,17 +25,6 @@ using namespace solve_detail;
 
 namespace solve_detail {
 
-// The SASS an access issues: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
-std::string instruction_name(const Access& x, int vec_bits) {
-  const bool load = x.kind == AccessKind::Load;
-  if (x.ldmatrix)
-    return fmt::format("{}.x{}{}", load ? "LDSM" : "STSM", x.ldmatrix, x.trans ? ".trans" : "");
-  const char* op = load ? "LDS" : "STS";
-  if (vec_bits == 32) return op;
-  if (vec_bits < 32) return fmt::format("{}.U{}", op, vec_bits);
-  return fmt::format("{}.{}", op, vec_bits);
-}
-
 SolveResult construct_with(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
   check_inputs(writer, reader, ebits, model);
   check_options(opt, ebits);
@@ -120,6 +109,8 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
       ch.built = true;
       ch.write = pair_best->a;
       ch.read = pair_best->b;
+      ch.write.instruction = instruction_name(writer, ch.write.vec_bits);
+      ch.read.instruction = instruction_name(reader, ch.read.vec_bits);
       ch.total_wavefronts = pair_best->total();
       ch.instructions = pair_best->instructions();
       choices.push_back(std::move(ch));

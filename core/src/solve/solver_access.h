@@ -104,9 +104,6 @@ inline bool cheaper_cost(const SideCost& wa, const SideCost& ra, const SideCost&
   return ra.instructions < rb.instructions;
 }
 
-// The SASS an access issues with vec_bits per lane: STS.128, LDS.U16, LDSM.x4.trans, STSM.x4, ...
-std::string instruction_name(const Access& x, int vec_bits);
-
 // The construction for the accesses as given (their instructions fixed): every
 // pair of vector widths within the bounds built and costed, the cheapest kept
 // (solver.cpp). Throws swz::Error for bad input or when no layout serves them.

@@ -42,26 +42,6 @@ Access issue_under(const Access& x, const LinearLayout& offset_bases, int ebits,
 
 namespace {
 
-// The instructions to simulate: (warp, step) pairs, all of them when there are at most `budget`.
-std::vector<std::pair<int, int>> sample_instructions(int warps, int steps, int budget) {
-  std::vector<std::pair<int, int>> out;
-  const std::int64_t total = std::int64_t{warps} * steps;
-  if (total <= budget) {
-    for (int w = 0; w < warps; ++w)
-      for (int s = 0; s < steps; ++s) out.emplace_back(w, s);
-    return out;
-  }
-  for (int s = 0; s < std::min(steps, budget / 2); ++s) out.emplace_back(0, s);
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;  // a fixed sequence: the same sample every run
-  while (static_cast<int>(out.size()) < budget) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    const std::int64_t i = static_cast<std::int64_t>(x % static_cast<std::uint64_t>(total));
-    out.emplace_back(static_cast<int>(i / steps), static_cast<int>(i % steps));
-  }
-  out.emplace_back(warps - 1, steps - 1);
-  return out;
-}
-
 AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, int ebits, const BankModel& model,
                      const SideCost& cost, int& simulated) {
   AccessResult r;

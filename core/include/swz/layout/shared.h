@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +24,13 @@
 
 namespace swz {
 
-// Tensors up to 2^24 elements: beyond that views and tables stop being useful.
+// Tables (a layout that is not linear, the simulator's full runs, views) stop at
+// 2^24 elements; a linear layout keeps no table past 2^kTableBits elements and
+// answers from its address function, up to 2^30 elements (a whole 32768x32768
+// tile): its coverage and injectivity are rank questions, not enumerations.
 inline constexpr int kMaxAddressBits = 24;
+inline constexpr int kMaxLinearAddressBits = 30;
+inline constexpr int kTableBits = 20;
 
 class SharedLayout {
  public:
@@ -43,8 +49,14 @@ class SharedLayout {
   std::int64_t elements() const { return std::int64_t{1} << coord_bits_; }
   // Offsets used span [0, extent): the allocation size in elements.
   std::uint64_t extent() const { return extent_; }
-  std::uint32_t offset(BitVec flat_coord) const { return offsets_[flat_coord]; }
-  const std::vector<std::uint32_t>& offsets() const { return offsets_; }
+  std::uint32_t offset(BitVec flat_coord) const {
+    return has_table() ? offsets_[flat_coord] : static_cast<std::uint32_t>(address_.apply(flat_coord));
+  }
+  // The whole table; throws swz::Error for a linear layout over 2^kMaxAddressBits elements.
+  const std::vector<std::uint32_t>& offsets() const;
+  // False for linear layouts over 2^kTableBits elements: offset() and coord_at() use the
+  // address function, offsets() builds the table on demand.
+  bool has_table() const { return !offsets_.empty(); }
   // The tensor out dims (dim0, dim1, ...), for formatting coordinates.
   const LinearLayout& coords() const { return coords_; }
 
@@ -56,7 +68,7 @@ class SharedLayout {
   // Coordinate (flattened) stored at element offset `off`, if any.
   std::optional<BitVec> coord_at(std::uint64_t off) const;
 
-  bool operator==(const SharedLayout& o) const { return shape_ == o.shape_ && offsets_ == o.offsets_; }
+  bool operator==(const SharedLayout& o) const;
 
  private:
   std::string description_;
@@ -65,6 +77,8 @@ class SharedLayout {
   std::uint64_t extent_ = 0;
   std::vector<std::uint32_t> offsets_;
   std::vector<std::int32_t> coord_at_;  // coord_at_[offset] = flat coordinate, -1 for padding
+  BitMatrix address_;                   // linear: flat coordinate -> offset (the inverse of linear_)
+  mutable std::shared_ptr<const std::vector<std::uint32_t>> built_;  // offsets() of a table-less layout
   void build_reverse();
   LinearLayout coords_;
   std::optional<LinearLayout> linear_;

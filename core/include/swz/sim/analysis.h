@@ -12,6 +12,7 @@ namespace swz {
 
 struct AccessAnalysis {
   AccessResult simulated;
+  std::string instruction;  // the SASS the access issues at the simulated width (instruction_name)
   LemmaResult lemma;
   std::string difference;  // "" when predicted == simulated; else why
   bool agrees() const { return difference.empty(); }

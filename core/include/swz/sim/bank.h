@@ -69,6 +69,13 @@ struct Access {
 // Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor.
 std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits);
 
+// The instruction an access issues with `vec_bits` per lane (ldmatrix / stmatrix:
+// the access's own .xN and .trans), and its SASS name: STS.128, STS.64, STS.32,
+// STS.U16, LDS.U8, LDSM.x4, LDSM.x4.trans, STSM.x2, ... The one place a front
+// end, the solver, the audit and the GPU backend get a side's instruction name.
+InstructionKind instruction_kind(const Access& access, int vec_bits);
+std::string instruction_name(const Access& access, int vec_bits);
+
 // The vector width an access uses, and what stopped it growing.
 struct VectorChoice {
   int elements = 1;   // consecutive registers per lane per instruction
@@ -111,14 +118,23 @@ struct AccessResult {
   int conflicts = 0;                 // wavefronts - ideal of the worst instruction
   double mean_wavefronts = 0;
   std::int64_t total_wavefronts = 0, total_ideal = 0;
-  std::vector<int> per_instruction;  // index = warp * steps + step
+  std::vector<int> per_instruction;  // index = warp * steps + step; empty when sampled
   bool merged = false;
   bool floor = false;     // some instruction's count is a floor (cp.async moving data)
   bool modelled = true;   // false: cp.async.cg, whose shared side is not modelled
+  // A layout with no table (linear, over 2^kTableBits elements) and more than kFullSimulation
+  // instructions: a fixed sample of them is simulated (warp 0's first steps, a spread of the
+  // rest, the last), the worst and the mean are the sample's, the totals its mean x instructions.
+  bool sampled = false;
+  int simulated_instructions = 0;
+  static constexpr int kFullSimulation = 1 << 16;
   int instructions() const { return steps * warps; }
 };
 
 AccessResult simulate(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& model);
+// The instructions a sample simulates: every (warp, step) when there are at most `budget`, else
+// warp 0's first steps, a fixed pseudo-random spread and the last instruction (the same every run).
+std::vector<std::pair<int, int>> sample_instructions(int warps, int steps, int budget);
 InstructionResult trace_instruction(const Access& access, const SharedLayout& shared, int element_bits,
                                     const BankModel& model, int warp, int step);
 

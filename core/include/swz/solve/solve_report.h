@@ -34,6 +34,9 @@ struct SolveReport {
   std::vector<LayoutMatch> matches;  // the families the answer belongs to (none when checked by sample)
   // Toggle-grid problems only:
   std::optional<std::vector<std::uint32_t>> masks;  // the answer's masks, else the family's first; none when empty
+  // The family is a search over mask sets, exponential in the grid's rows: counted where the answer
+  // was checked in full (tiles up to 2^SolveOptions::kFullCheckBits elements), left out beyond.
+  bool family_counted = true;
   std::uint64_t family_both = 0, family_read = 0, family_write = 0;
   std::optional<Repair> repair;  // with repair_masks
 };
