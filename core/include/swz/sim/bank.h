@@ -86,6 +86,7 @@ struct InstructionResult {
   bool merged = false;                  // phases widened by paired lanes (warp_access.h)
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
+  std::vector<int> worst_phase_bank_words;  // of the costliest phase: what an "N-way" conflict is, bank by bank
   std::vector<LaneAccess> lanes;        // filled by trace_instruction()
 };
 
