@@ -430,6 +430,8 @@ std::optional<ImRect> lesson_card_rect() {
 
 void classroom_menu(Workbench& bench) {
   Classroom& c = classroom();
+  // Before the tiles are drawn: an open question hides every panel that could show its answer (quiz.h).
+  bench.veil(quiz_question_open() ? quiz_revealing_panels(*c.question) : std::vector<std::string>{});
   if (c.high_contrast)
     apply_high_contrast_theme();  // every frame: a UI-scale change reloads the light theme
   else if (c.was_high_contrast)

@@ -145,19 +145,25 @@ bool students_watching();
 // True while students should not see the claims: they are watching and nobody asked for the
 // claims on this step.
 bool claims_hidden();
+// True while a quiz question is on show and not yet answered: the workbench hides what would answer it.
+bool quiz_question_open();
 // Takes this frame's key presses (platform.h: none is lost): Page Down / Page Up move one step
 // each, F11 toggles full screen. Arrows, Space, Home and End stay the trace's keys.
 void lecture_keys(Workbench& bench);
 // A combo listing the open lesson's steps; picking one jumps there. True when it jumped.
 // Its items are probes "PROBE.1", "PROBE.2", ... while it is open.
 bool step_combo(Workbench& bench, const char* id, float width, const std::string& probe);
-// The step's claims with a check mark or a cross, checked against the core once per step.
+// The step's claims with a check mark or a cross, checked against the core: on the step's own
+// state, or (`live`, when the learner changed the workbench) on what the workbench shows now, so
+// a check mark is always true for the state on screen. Checked again only when either changes.
 struct ClaimList {
   const LessonStep* checked = nullptr;
+  std::optional<ProblemSpec> checked_live;  // the state the checks are for; none: the step's own
+  int checked_register_step = 0;
   std::vector<ClaimCheck> checks;
   std::string error;
-  void draw(const LessonStep& step);
-  std::size_t size(const LessonStep& step);
+  void draw(const LessonStep& step, const ProblemSpec* live = nullptr, int register_step = 0);
+  std::size_t size(const LessonStep& step, const ProblemSpec* live = nullptr, int register_step = 0);
 };
 
 // Each highlight target of the current step and where it is on screen this frame (none: not

@@ -58,7 +58,19 @@ bool students_watching() {
   return c.presentation || c.presenter_window || (c.presenter && c.presenter_in_main);
 }
 
-bool claims_hidden() { return students_watching() && !classroom().show_claims; }
+bool claims_hidden() {
+  const Classroom& c = classroom();
+  if (quiz_question_open() && c.question) {  // the card's claims may list the value the question asks
+    const auto panels = quiz_revealing_panels(*c.question);
+    if (std::find(panels.begin(), panels.end(), "lesson") != panels.end()) return true;
+  }
+  return students_watching() && !c.show_claims;
+}
+
+bool quiz_question_open() {
+  const Classroom& c = classroom();
+  return c.quiz_open && c.question && !c.answer && !(c.quiz_set && c.set_index >= static_cast<int>(c.quiz_set->questions.size()));
+}
 
 void lecture_keys(Workbench& bench) {
   Classroom& c = classroom();
@@ -93,13 +105,16 @@ bool step_combo(Workbench& bench, const char* id, float width, const std::string
   return jumped;
 }
 
-std::size_t ClaimList::size(const LessonStep& step) {
-  if (checked != &step) {
+std::size_t ClaimList::size(const LessonStep& step, const ProblemSpec* live, int register_step) {
+  const bool same_state = live ? checked_live && *checked_live == *live && checked_register_step == register_step : !checked_live;
+  if (checked != &step || !same_state) {
     checked = &step;
+    checked_live = live ? std::optional<ProblemSpec>(*live) : std::nullopt;
+    checked_register_step = register_step;
     checks.clear();
     error.clear();
     try {
-      checks = check_claims(step);
+      checks = live ? check_claims_on(step, *live, register_step) : check_claims(step);
     } catch (const Error& e) {
       error = e.what();
     }
@@ -107,10 +122,16 @@ std::size_t ClaimList::size(const LessonStep& step) {
   return checks.size() + (error.empty() ? 0 : 1);
 }
 
-void ClaimList::draw(const LessonStep& step) {
-  if (size(step) == 0) return;
+void ClaimList::draw(const LessonStep& step, const ProblemSpec* live, int register_step) {
+  if (size(step, live, register_step) == 0) return;
   ImGui::Spacing();
-  ImGui::TextDisabled("The workbench says:");
+  if (live) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.35f, 0.0f, 1));
+    ImGui::TextWrapped("The workbench has changed since this step; on what it shows now:");
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextDisabled("The workbench says:");
+  }
   for (const ClaimCheck& k : checks) {
     const std::string value = k.actual.is_string() ? k.actual.get<std::string>() : k.actual.dump();
     if (k.holds) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 
 #include "classroom.h"
@@ -60,7 +61,12 @@ struct LessonPanel final : Panel {
         ImGui::TextWrapped("%s", pretty_xor(para).c_str());
       ImGui::Spacing();
     }
-    xor_tables(ctx, *step);
+    // The tables share what the text and the claims leave of the card, so the card never scrolls for them.
+    const std::size_t shown_claims = claims_hidden() ? 0 : claims.size(*step, at_step(ctx, *step) ? nullptr : &ctx.session.problem,
+                                                                          ctx.session.trace.step);
+    const float claims_h = shown_claims ? static_cast<float>(shown_claims + 2) * ImGui::GetTextLineHeightWithSpacing()
+                                        : ImGui::GetFrameHeightWithSpacing() * 1.5f;
+    xor_tables(ctx, *step, ImGui::GetContentRegionAvail().y - claims_h);
     claims_or_toggle(ctx, *step);
     ImGui::EndChild();
 
@@ -105,7 +111,8 @@ struct LessonPanel final : Panel {
   // Before a class the claims stay hidden (presentation mode, a presenter view) until asked for.
   void claims_or_toggle(PanelContext& ctx, const LessonStep& s) {
     Classroom& c = classroom();
-    const std::size_t n = claims.size(s);
+    const ProblemSpec* live = at_step(ctx, s) ? nullptr : &ctx.session.problem;  // the learner changed the workbench
+    const std::size_t n = claims.size(s, live, ctx.session.trace.step);
     if (n == 0) return;
     ImGui::Spacing();
     if (claims_hidden()) {
@@ -115,7 +122,7 @@ struct LessonPanel final : Panel {
       return;
     }
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    claims.draw(s);
+    claims.draw(s, live, ctx.session.trace.step);
     ctx.probe("lesson.claims", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
     if (students_watching() && ImGui::SmallButton("Hide claims")) c.show_claims = false;
   }
@@ -123,14 +130,20 @@ struct LessonPanel final : Panel {
   // Code as written (math_text.h): the fixed-width font on a light panel, lines and indentation kept.
   static void code_block(PanelContext& ctx, const std::vector<std::string>& lines) {
     ImGui::PushFont(fonts().mono);
+    ImFont* font = ImGui::GetFont();
     float width = 0;
     for (const std::string& line : lines) width = std::max(width, ImGui::CalcTextSize(line.c_str()).x);
-    const float pad = em() * 0.5f, line_h = ImGui::GetTextLineHeight();
+    const float pad = em() * 0.5f;
+    // A line wider than the card at a projector's scale: the whole block in a smaller size, never cut.
+    const float room = std::max(em() * 8.0f, ImGui::GetContentRegionAvail().x - 2 * pad);
+    const float size = width > room && width > 0 ? ImGui::GetFontSize() * room / width : ImGui::GetFontSize();
+    width = std::min(width, room);
+    const float line_h = ImGui::GetTextLineHeight() * size / ImGui::GetFontSize();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const ImVec2 end(o.x + width + 2 * pad, o.y + static_cast<float>(lines.size()) * line_h + 2 * pad);
     ImGui::GetWindowDrawList()->AddRectFilled(o, end, IM_COL32(236, 238, 242, 255), em() * 0.2f);
     for (std::size_t i = 0; i < lines.size(); ++i)
-      ImGui::GetWindowDrawList()->AddText(ImVec2(o.x + pad, o.y + pad + static_cast<float>(i) * line_h),
+      ImGui::GetWindowDrawList()->AddText(font, size, ImVec2(o.x + pad, o.y + pad + static_cast<float>(i) * line_h),
                                           IM_COL32(20, 22, 28, 255), lines[i].c_str());
     ImGui::PopFont();
     ctx.probe("lesson.code", o, end);
@@ -139,33 +152,61 @@ struct LessonPanel final : Panel {
 
   // Steps about XOR on small tiles (claims "xor_table(R,C)...") show the tile: each
   // cell is where element (m, n) goes, n ^ m, in red where that is past the last column.
-  static void xor_tables(PanelContext& ctx, const LessonStep& s) {
+  // The tables sit side by side, their cells as large as the card's width and the room
+  // the text and claims leave allow, so the card never scrolls for them.
+  static void xor_tables(PanelContext& ctx, const LessonStep& s, float room) {
     std::vector<std::pair<int, int>> tables;
     for (const LessonClaim& claim : s.claims) {
       int r = 0, c = 0;
       if (std::sscanf(claim.quantity.c_str(), "xor_table(%d,%d)", &r, &c) != 2 || r < 1 || c < 1 || r > 16 || c > 16) continue;
       if (std::find(tables.begin(), tables.end(), std::make_pair(r, c)) == tables.end()) tables.emplace_back(r, c);
     }
-    const float cell = ImGui::GetFrameHeight() * 1.1f;
+    if (tables.empty()) return;
+    bool any_outside = false;  // "all inside" only when no row of any table leaves its tile (a 16x8 table does)
+    for (const auto& [rows, cols] : tables)
+      for (int m = 0; m < rows; ++m)
+        for (const std::int64_t to : xor_swizzle_row(m, cols)) any_outside = any_outside || to >= cols;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", pretty_xor(fmt::format("Element (m, n) of an R x C tile goes to column n ^ m{}",
+                                                     any_outside ? "; red: past the last column" : ": all inside"))
+                                  .c_str());
+    ImGui::PopTextWrapPos();
+    ImFont* font = ImGui::GetFont();
+    const float gap = em() * 1.2f, title_h = ImGui::GetTextLineHeightWithSpacing();
+    int most_rows = 0, all_cols = 0;
+    for (const auto& [rows, cols] : tables) {
+      most_rows = std::max(most_rows, rows);
+      all_cols += cols + 2;  // the row labels take about two cells
+    }
+    const float width = ImGui::GetContentRegionAvail().x - gap * static_cast<float>(tables.size() - 1);
+    const float by_width = width / static_cast<float>(all_cols);
+    const float by_height = (room - ImGui::GetTextLineHeightWithSpacing() * 2.0f - title_h) / static_cast<float>(most_rows + 1);
+    const float cell = std::clamp(std::min(by_width, by_height), ImGui::GetFrameHeight() * 0.5f, ImGui::GetFrameHeight() * 1.1f);
+    const float number_size = std::min(ImGui::GetFontSize(), cell * 0.78f);  // the numbers shrink with the cells
+    auto text_size = [&](const std::string& str) { return font->CalcTextSizeA(number_size, FLT_MAX, 0.0f, str.c_str()); };
     const ImU32 inside = IM_COL32(222, 236, 250, 255), outside = IM_COL32(232, 76, 61, 255), line = IM_COL32(255, 255, 255, 255);
-    for (std::size_t t = 0; t < tables.size(); ++t) {
-      const auto [rows, cols] = tables[t];
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("%dx%d tile, element (m, n) goes to column n ^ m%s", rows, cols,
-                          (cols & (cols - 1)) == 0 ? ": a power of two, all inside" : "; red: past the last column");
-      ImGui::PopTextWrapPos();
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      const ImVec2 o = ImGui::GetCursorScreenPos();
-      const float label = em() * 1.6f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    float x = start.x, bottom = start.y;
+    for (const auto& [rows, cols] : tables) {
+      const float label = text_size(fmt::format("m{}", rows - 1)).x + em() * 0.4f;
+      const float table_w = label + static_cast<float>(cols) * cell;
+      if (x > start.x && x + table_w > start.x + ImGui::GetContentRegionAvail().x) {  // no room beside: the next row
+        x = start.x;
+        ImGui::SetCursorScreenPos(ImVec2(start.x, bottom + ImGui::GetStyle().ItemSpacing.y));
+      }
+      const ImVec2 o(x, ImGui::GetCursorScreenPos().y);
+      dl->AddText(ImVec2(o.x, o.y), kTextDim, fmt::format("{}x{}", rows, cols).c_str());
+      const float head = o.y + title_h;
       for (int n = 0; n < cols; ++n) {
         const std::string h = std::to_string(n);
-        dl->AddText(ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - ImGui::CalcTextSize(h.c_str()).x * 0.5f, o.y),
+        dl->AddText(font, number_size, ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - text_size(h).x * 0.5f, head),
                     kTextDim, h.c_str());
       }
-      const float top = o.y + ImGui::GetTextLineHeight() + 2.0f;
+      const float top = head + number_size + 2.0f;
       for (int m = 0; m < rows; ++m) {
         const float y = top + static_cast<float>(m) * cell;
-        dl->AddText(ImVec2(o.x, y + (cell - ImGui::GetTextLineHeight()) * 0.5f), kTextDim, fmt::format("m{}", m).c_str());
+        dl->AddText(font, number_size, ImVec2(o.x, y + (cell - number_size) * 0.5f), kTextDim, fmt::format("m{}", m).c_str());
         const auto row = xor_swizzle_row(m, cols);
         for (int n = 0; n < cols; ++n) {
           const ImVec2 a(o.x + label + static_cast<float>(n) * cell, y), b(a.x + cell, a.y + cell);
@@ -173,16 +214,19 @@ struct LessonPanel final : Panel {
           dl->AddRectFilled(a, b, out ? outside : inside);
           dl->AddRect(a, b, line);
           const std::string v = std::to_string(row[static_cast<std::size_t>(n)]);
-          const ImVec2 ts = ImGui::CalcTextSize(v.c_str());
-          dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
+          const ImVec2 ts = text_size(v);
+          dl->AddText(font, number_size, ImVec2((a.x + b.x - ts.x) * 0.5f, (a.y + b.y - ts.y) * 0.5f),
                       out ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 22, 28, 255), v.c_str());
         }
       }
-      const ImVec2 end(o.x + label + static_cast<float>(cols) * cell, top + static_cast<float>(rows) * cell);
+      const ImVec2 end(o.x + table_w, top + static_cast<float>(rows) * cell);
       ctx.probe(fmt::format("lesson.xor_table.{}x{}", rows, cols), o, end);
-      ImGui::Dummy(ImVec2(end.x - o.x, end.y - o.y));
-      ImGui::Spacing();
+      bottom = std::max(bottom, end.y);
+      x = end.x + gap;
     }
+    ImGui::SetCursorScreenPos(start);
+    ImGui::Dummy(ImVec2(std::max(1.0f, x - gap - start.x), bottom - start.y));
+    ImGui::Spacing();
   }
 };
 

@@ -35,14 +35,16 @@ struct QuizPanel final : Panel {
     if (c.quiz_set) {
       ImGui::TextWrapped("%s", c.quiz_set->title.c_str());
       ImGui::TextDisabled("Question %d of %zu  %s  score %d / %d", c.set_index + 1, c.quiz_set->questions.size(),
-                          sym("\xc2\xb7", "-"), c.score.correct, c.score.asked);
+                          sym("\xc2\xb7", "-"), c.score.correct, c.score.passed());
     } else {
-      ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)  %s  %s", c.score.correct, c.score.asked, sym("\xc2\xb7", "-"),
+      ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)  %s  %s", c.score.correct, c.score.passed(), sym("\xc2\xb7", "-"),
                           c.score.streak, c.score.best_streak, sym("\xc2\xb7", "-"), quiz_kind_name(q.kind));
     }
     ImGui::Separator();
     ImGui::TextWrapped("%s", pretty_xor(q.context).c_str());
+    ImGui::PushTextWrapPos(0.0f);  // details wrap like the rest: at a projector's scale a line is wider than the card
     for (const std::string& d : q.details) ImGui::TextDisabled("%s", pretty_xor(d).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::PushFont(fonts().heading);
     ImGui::TextWrapped("%s", q.prompt.c_str());
     ImGui::PopFont();
@@ -76,6 +78,7 @@ struct QuizPanel final : Panel {
     const ImVec2 np = ImGui::GetCursorScreenPos();
     const bool last = c.quiz_set && c.set_index + 1 == static_cast<int>(c.quiz_set->questions.size());
     if (ImGui::Button(!c.answer ? "Skip" : last ? "See the score" : "Next question")) {
+      if (!c.answer) c.score.record_skip();
       if (!c.answer && c.quiz_set) ++c.set_skipped;
       new_question(c);
       return;

@@ -88,7 +88,10 @@ struct TracePanel final : Panel {
       same_line_if_fits(ImGui::CalcTextSize(vec.c_str()).x + em());
       ImGui::TextDisabled("%s", vec.c_str());
     }
-    ImGui::TextDisabled("Bank hits this step (distinct words per bank)");
+    if (ir.phase_wavefronts.size() > 1)  // the bars of every phase added up would overstate the conflict
+      ImGui::TextDisabled("Bank hits of this step's worst phase, 1 of %zu (distinct words per bank)", ir.phase_wavefronts.size());
+    else
+      ImGui::TextDisabled("Bank hits this step (distinct words per bank)");
 
     // Bank hits of this step: one bar per bank.
     const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
@@ -110,8 +113,10 @@ struct TracePanel final : Panel {
     ImGui::InvisibleButton("bars", ImVec2(std::max(width, 10.0f), std::max(height, 10.0f)));
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // One phase's bars: their tallest is the phase's wavefronts, the "N" of an N-way conflict.
+    const std::vector<int>& words = ir.worst_phase_bank_words.empty() ? ir.bank_words : ir.worst_phase_bank_words;
     int most = 1;
-    for (int w : ir.bank_words) most = std::max(most, w);
+    for (int w : words) most = std::max(most, w);
     const int ymax = std::max(2, most);
     const float plot_w = width - left, plot_h = height - bottom - top;
     const float x0 = p.x + left, y0 = p.y + top + plot_h;
@@ -136,7 +141,7 @@ struct TracePanel final : Panel {
     }
     std::optional<int> hot;
     for (int b = 0; b < banks; ++b) {
-      const int v = b < static_cast<int>(ir.bank_words.size()) ? ir.bank_words[static_cast<std::size_t>(b)] : 0;
+      const int v = b < static_cast<int>(words.size()) ? words[static_cast<std::size_t>(b)] : 0;
       const float xa = x0 + static_cast<float>(b) * bw + std::max(1.0f, bw * 0.12f);
       const float xb = x0 + static_cast<float>(b + 1) * bw - std::max(1.0f, bw * 0.12f);
       const float ya = y0 - plot_h * static_cast<float>(v) / static_cast<float>(ymax);
@@ -152,8 +157,8 @@ struct TracePanel final : Panel {
     if (hot) {
       const int b = *hot;
       ImGui::BeginTooltip();
-      const int v = b < static_cast<int>(ir.bank_words.size()) ? ir.bank_words[static_cast<std::size_t>(b)] : 0;
-      ImGui::Text("bank %d: %d distinct word%s this step", b, v, v == 1 ? "" : "s");
+      const int v = b < static_cast<int>(words.size()) ? words[static_cast<std::size_t>(b)] : 0;
+      ImGui::Text("bank %d: %d distinct word%s in this phase", b, v, v == 1 ? "" : "s");
       std::string lanes;
       int count = 0;
       for (const LaneAccess& la : ir.lanes)

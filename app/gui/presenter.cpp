@@ -49,6 +49,30 @@ void clock_line() {
   if (ImGui::SmallButton("Reset")) c.lecture_started = std::chrono::steady_clock::now();
 }
 
+// The lecture's plan (the steps' "minutes"): this step's minutes, and where the clock should be by
+// its end, counting the lessons before this one in the Classroom menu's order.
+void plan_line(Workbench& bench) {
+  const Classroom& c = classroom();
+  const Lesson* lesson = c.lesson();
+  const LessonStep* step = c.current_step();
+  if (!lesson || !step || step->minutes <= 0) return;
+  double before = 0, total = 0;
+  for (std::size_t i = 0; i < c.lessons.size(); ++i) {
+    if (!c.lessons[i].lesson) continue;
+    const Lesson& l = *c.lessons[i].lesson;
+    const double m = planned_minutes_before(l, l.steps.size());
+    total += m;
+    if (static_cast<int>(i) < c.open_lesson) before += m;
+  }
+  const double by_end = before + planned_minutes_before(*lesson, static_cast<std::size_t>(c.step) + 1);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::TextDisabled("plan");
+  ImGui::SameLine();
+  ImGui::Text("%.1f min on this step; %d:%02d by its end, of %.0f min", step->minutes, static_cast<int>(by_end),
+              static_cast<int>((by_end - static_cast<int>(by_end)) * 60.0 + 0.5), total);
+  bench.add_probe("presenter.plan", p, ImGui::GetItemRectMax());
+}
+
 void paragraphs(const std::vector<std::string>& text) {
   for (const std::string& para : text) {
     ImGui::TextWrapped("%s", pretty_xor(para).c_str());
@@ -87,6 +111,7 @@ void draw_presenter_view(Workbench& bench) {
   const Lesson* lesson = c.lesson();
   const LessonStep* step = c.current_step();
   clock_line();
+  plan_line(bench);
   ImGui::Separator();
   if (!lesson || !step) {
     lesson_chooser(bench);

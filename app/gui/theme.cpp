@@ -28,7 +28,7 @@ void load_fonts(float px) {
   // Latin, Greek, punctuation, sub/superscripts, arrows, math operators, check marks, geometric shapes.
   // Superscript letters for exponents (math_text.h) live in the modifier-letter and phonetic blocks.
   static const ImWchar ranges[] = {0x0020, 0x00FF, 0x02B0, 0x02FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070,
-                                   0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0};
+                                   0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0x2713, 0x2718, 0x2C7C, 0x2C7C, 0};
   const char* dirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/", "/usr/local/share/fonts/"};
   auto find = [&](const char* name) -> std::string {
     for (const char* d : dirs) {

@@ -306,6 +306,12 @@ std::optional<Probe> Workbench::probe(const std::string& id) const {
   return it->second;
 }
 
+std::vector<std::string> Workbench::probe_ids() const {
+  std::vector<std::string> out;
+  for (const auto& [id, probe] : probes_) out.push_back(id);
+  return out;
+}
+
 bool Workbench::panel_visible(const std::string& id) const {
   auto it = session_.view.panels.find(id);
   return it == session_.view.panels.end() ? !is_tool(id) : it->second;

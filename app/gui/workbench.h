@@ -127,6 +127,7 @@ class Workbench {
   void show_status(std::string message);
 
   std::optional<Probe> probe(const std::string& id) const;
+  std::vector<std::string> probe_ids() const;  // every probe of the last frame (tests)
   void add_probe(const std::string& id, ImVec2 min, ImVec2 max) { probes_[id] = Probe{min, max}; }
 
   // Crash recovery: an interactive workbench (autosave on) leaves a marker while it
@@ -156,6 +157,10 @@ class Workbench {
   // set while the menus are drawn, before the tiles.
   void reserve_right(float width) { reserved_right_ = std::max(0.0f, width); }
   float reserved_right() const { return reserved_right_; }
+  // Panels drawn as a blank veil this frame (an open quiz question whose answer they show);
+  // set while the menus are drawn, before the tiles. Each veiled panel has a probe "panel.ID.veiled".
+  void veil(std::vector<std::string> panel_ids) { veiled_ = std::move(panel_ids); }
+  bool veiled(const std::string& id) const { return std::find(veiled_.begin(), veiled_.end(), id) != veiled_.end(); }
   // (id, title) of every tiled panel, in View-menu order.
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
@@ -165,6 +170,7 @@ class Workbench {
   void shortcuts();
   void tiles(float top, float bottom);
   void forward_wheel_to_tiles(float scroll);
+  void draw_panel_or_veil(Panel& panel);
   void tool_windows();
   void recovery_window();
   void check_for_crash();
@@ -215,6 +221,7 @@ class Workbench {
   float tiles_scroll_to_ = -1.0f;  // a scroll position to set next frame (the wheel over a panel)
   float tiles_scroll_max_ = 0.0f;
   float reserved_right_ = 0.0f;
+  std::vector<std::string> veiled_;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;

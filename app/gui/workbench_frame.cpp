@@ -221,8 +221,7 @@ void Workbench::tiles(float top, float bottom) {
           fmt::format("{}  (focused: double-click here or Esc to see every panel)###{}", s.panel->title(), s.panel->id());
       if (ImGui::Begin(title.c_str(), &open, flags)) {
         add_probe(std::string("panel.") + s.panel->id(), ImVec2(0.0f, top), ImVec2(width, top + height));
-        PanelContext ctx{session_, *model_, trace_, *this};
-        s.panel->draw(ctx);
+        draw_panel_or_veil(*s.panel);
         if (title_double_clicked()) focus_.clear();
       }
       ImGui::End();
@@ -269,8 +268,7 @@ void Workbench::tiles(float top, float bottom) {
     const std::string title = fmt::format("{}###{}", s.panel->title(), s.panel->id());
     if (ImGui::Begin(title.c_str(), &open, flags)) {
       add_probe(std::string("panel.") + s.panel->id(), pos, ImVec2(pos.x + t.w, pos.y + t.h));
-      PanelContext ctx{session_, *model_, trace_, *this};
-      s.panel->draw(ctx);
+      draw_panel_or_veil(*s.panel);
       if (title_double_clicked()) focus_ = s.panel->id();
     }
     ImGui::End();
@@ -281,6 +279,18 @@ void Workbench::tiles(float top, float bottom) {
     // Panels scrolled under the menu bar stay under it.
     if (ImGuiWindow* menu = ImGui::FindWindowByName("##MainMenuBar")) ImGui::BringWindowToDisplayFront(menu);
   }
+}
+
+// A veiled panel keeps its tile (nothing moves when the quiz question closes) but draws none of its content.
+void Workbench::draw_panel_or_veil(Panel& panel) {
+  if (!veiled(panel.id())) {
+    PanelContext ctx{session_, *model_, trace_, *this};
+    panel.draw(ctx);
+    return;
+  }
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::TextDisabled("Hidden while the quiz question is open.");
+  add_probe(std::string("panel.") + panel.id() + ".veiled", p, ImGui::GetItemRectMax());
 }
 
 // The wheel over a panel that has nothing (more) to scroll in that direction scrolls the tile area.

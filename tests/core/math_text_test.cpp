@@ -1,6 +1,7 @@
 // Lesson notation: '^' is XOR, '^{...}' a power; every lesson and quiz string says which.
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -27,6 +28,14 @@ TEST(MathText, PowersAndXorRenderApart) {
   EXPECT_EQ(render_math("unclosed 2^{d", MathStyle::Ascii), "unclosed 2^{d");
 }
 
+TEST(MathText, IndicesInBracesAreSubscripts) {
+  EXPECT_EQ(render_math("m_{j} ^ n_{j+1}", MathStyle::Unicode), "m\u2c7c \u2295 n\u2c7c\u208a\u2081");
+  EXPECT_EQ(render_math("m_{j} ^ n_{j+1}", MathStyle::Ascii), "m_j ^ n_(j+1)");
+  EXPECT_EQ(render_math("e_{i} < 2", MathStyle::Html), "e<sub>i</sub> &lt; 2");
+  EXPECT_EQ(render_math("x_{Q}", MathStyle::Unicode), "x_(Q)");         // no subscript Q: kept readable
+  EXPECT_EQ(render_math("offset_bases", MathStyle::Unicode), "offset_bases");  // a name, not an index
+}
+
 TEST(MathText, AmbiguousPowersAreFound) {
   EXPECT_TRUE(has_ambiguous_power("so 2^1 = 2 wavefronts"));
   EXPECT_TRUE(has_ambiguous_power("2^dim(span(M_Seg))"));
@@ -50,6 +59,19 @@ void collect_strings(const nlohmann::json& j, std::vector<std::string>& out) {
   if (j.is_string()) out.push_back(j.get<std::string>());
   else if (j.is_array() || j.is_object())
     for (const auto& v : j) collect_strings(v, out);
+}
+
+TEST(MathText, NoLessonWritesARawSubscript) {
+  // "m_j" would show its underscore on the card; lessons write m_{j}.
+  static const std::regex raw(R"((^|[^A-Za-z0-9_])[a-zA-Z]_[a-z0-9(])");
+  for (const auto& e : std::filesystem::directory_iterator(SWZ_LESSON_ASSETS_DIR)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    std::vector<std::string> all;
+    collect_strings(nlohmann::json::parse(in), all);
+    for (const std::string& s : all)
+      if (!is_code_paragraph(s)) EXPECT_FALSE(std::regex_search(s, raw)) << e.path().filename() << ": " << s;
+  }
 }
 
 TEST(MathText, EveryLessonStringSaysPowerOrXor) {

@@ -24,7 +24,7 @@ TEST(Presets, ListAndDefault) {
     EXPECT_FALSE(p.description.empty()) << p.name;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"transpose16x32", "toy8x8", "cute8x8", "tma128_fp16", "ldmatrix_a_fp16",
-                                             "transpose128_fp8_4w", "transpose128_fp16_4w", "transpose128_fp32_4w",
+                                             "tma32_fp16",          "transpose128_fp8_4w", "transpose128_fp16_4w", "transpose128_fp32_4w",
                                              "transpose128_fp16_8w", "mma_to_blocked_fp16", "blocked_to_mma_a_fp16"}));
   EXPECT_STREQ(swz::kDefaultPreset, "transpose16x32");
 }
@@ -62,6 +62,9 @@ const std::vector<Expect> kExpected{
     // 64x32 fp16, 64-byte rows.
     {"ldmatrix_a_fp16", nullptr, 4, 4, 8, 128, 16, 4, 8, 128, true},
     {"ldmatrix_a_fp16", "tma-64B", 4, 4, 8, 128, 4, 4, 8, 128, true},
+    // 64x16 fp16, 32-byte rows: the 32B mode's widest box.
+    {"tma32_fp16", nullptr, 4, 4, 4, 128, 8, 4, 4, 128, true},
+    {"tma32_fp16", "tma-32B", 4, 4, 4, 128, 4, 4, 4, 128, true},
     // 128x128 transposes: reads walk a column of a row-major tile, one element per lane.
     {"transpose128_fp8_4w", nullptr, 4, 4, 32, 128, 8, 1, 512, 8, true},
     {"transpose128_fp16_4w", nullptr, 4, 4, 64, 128, 16, 1, 512, 16, true},

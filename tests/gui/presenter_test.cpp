@@ -303,4 +303,22 @@ TEST_F(LectureTest, WithoutASecondWindowThePresenterViewFloatsOverTheWorkbench) 
   EXPECT_TRUE(bench_->probe("lesson.claims").has_value());
 }
 
+// The plan: a step with planned minutes shows them, and where the clock should be, in the presenter view.
+TEST_F(LectureTest, PresenterViewShowsTheStepsPlannedMinutes) {
+  open();
+  open_at("tma-swizzle", 3);
+  Classroom& c = classroom();
+  ASSERT_NE(c.current_step(), nullptr);
+  ASSERT_GT(c.current_step()->minutes, 0.0);
+  c.presenter = true;
+  c.presenter_in_main = true;
+  frames(2);
+  service_presenter(*platform_, *bench_);
+  frames(2);
+  EXPECT_TRUE(bench_->probe("presenter.plan").has_value()) << "no plan line in the presenter view";
+  c.presenter = false;
+  frames(2);
+  service_presenter(*platform_, *bench_);
+}
+
 }  // namespace swz::gui::test

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cctype>
 #include <set>
 
 #include "swz/error.h"
@@ -100,7 +101,8 @@ TEST(Quiz, ConflictFreeHasExactlyOneNamedLayout) {
     presets.insert(q.params.preset);
     for (std::size_t i = 0; i < q.choices.size(); ++i) {
       Problem p = make_preset(q.params.preset);
-      p.apply_variant(q.choices[i]);
+      ASSERT_EQ(q.params.candidates.size(), q.choices.size());
+      p.apply_variant(q.params.candidates[i]);
       const ProblemAnalysis a = analyze(p);
       const bool ok = q.params.access == QuizAccess::Both ? is_ideal(a.store.simulated) && is_ideal(a.read.simulated)
                                                           : is_ideal(side(a, q.params.access));
@@ -214,6 +216,69 @@ TEST(QuizSet, ShippedSetsLoadAndCoverEveryKind) {
   }
   EXPECT_GE(files, 2);
   EXPECT_EQ(kinds.size(), static_cast<std::size_t>(kQuizKinds));
+}
+
+// What a room notices: the same question twice, a question with fewer choices than the rest, a
+// summary that miscounts, a preset's internal name as a choice, a question whose text names its answer.
+TEST(QuizSet, ShippedSetsAreFairToTheRoom) {
+  std::set<std::string> ids;  // every named layout of every preset
+  for (const PresetInfo& info : list_presets())
+    for (const Variant& v : make_preset(info.name).variants) ids.insert(v.name);
+  const char* counts[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                          "eleven", "twelve", "thirteen", "fourteen", "fifteen"};
+  for (const auto& path : lesson_files(kQuizzes)) {
+    SCOPED_TRACE(path.filename().string());
+    const QuizSet set = load_quiz_set_file(path);
+    for (std::size_t i = 0; i < set.questions.size(); ++i) {
+      const QuizQuestion& q = set.questions[i];
+      SCOPED_TRACE("question " + std::to_string(i + 1) + ": " + q.prompt);
+      EXPECT_GE(q.choices.size(), 4u);
+      for (const std::string& c : q.choices) EXPECT_EQ(ids.count(c), 0u) << "internal id as a choice: " << c;
+      const std::string& right = q.right_choice();
+      if (right.find_first_not_of("0123456789x ,") != std::string::npos) {  // a name or a layout, not a number
+        EXPECT_EQ(q.context.find(right), std::string::npos) << q.context;
+        EXPECT_EQ(q.prompt.find(right), std::string::npos) << q.prompt;
+      }
+      // A layout question's context must not name the swizzle that answers it ("...; TMA 128B swizzle").
+      if (q.kind == QuizKind::Fix || q.kind == QuizKind::ConflictFree) {
+        EXPECT_EQ(q.context.find("swizzle"), std::string::npos) << q.context;
+        EXPECT_EQ(q.context.find("Swizzle"), std::string::npos) << q.context;
+      }
+      for (std::size_t k = 0; k < i; ++k)
+        EXPECT_FALSE(set.questions[k].prompt == q.prompt && set.questions[k].context == q.context &&
+                     set.questions[k].right_choice() == right)
+            << "same as question " << k + 1;
+    }
+    std::string summary = set.summary;
+    for (char& ch : summary) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (std::size_t n = 0; n < std::size(counts); ++n)
+      if (summary.find(std::string(counts[n]) + " questions") != std::string::npos ||
+          summary.find(std::to_string(n) + " questions") != std::string::npos)
+        EXPECT_EQ(n, set.questions.size()) << set.summary;
+  }
+}
+
+TEST(QuizSet, TheSameQuestionTwiceIsRefused) {
+  const nlohmann::json j = nlohmann::json::parse(R"({"format": "swizzle-workbench-quiz", "version": 1, "title": "t",
+    "questions": [{"kind": "tma", "ask": "largest-box", "mode": 64}, {"kind": "swizzle", "swizzle": [3, 2, 3], "offset": 42},
+                  {"kind": "tma", "ask": "largest-box", "mode": 64}]})");
+  try {
+    (void)parse_quiz_set(j, "t", "t.json");
+    FAIL() << "loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("question 3 (tma): asks the same as question 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(QuizScore, ASkipCountsAgainstTheRunningScore) {
+  QuizScore score;
+  score.record(true);
+  score.record_skip();
+  score.record(false);
+  EXPECT_EQ(score.correct, 1);
+  EXPECT_EQ(score.asked, 2);
+  EXPECT_EQ(score.passed(), 3);
+  EXPECT_EQ(score.streak, 0);
 }
 
 TEST(QuizSet, SeedEntriesAreTheSeedsQuestions) {

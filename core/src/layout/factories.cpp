@@ -319,14 +319,18 @@ const TmaSwizzleMode& tma_swizzle_mode(int swizzle_bytes) {
   // A mode XORs the 16-byte chunk index with log2(width / 16) bits of the 128-byte line
   // number, so its pattern spans 8 lines of its width; all three want 128-byte alignment.
   auto mode = [](int width, const char* name) { return TmaSwizzleMode{width, name, 8 * width, width, 128, 128}; };
-  static const TmaSwizzleMode modes[] = {mode(32, "CU_TENSOR_MAP_SWIZZLE_32B"), mode(64, "CU_TENSOR_MAP_SWIZZLE_64B"),
+  // NONE (the default) copies in global order: no pattern, no box limit of its own, but the global
+  // tensor need only be 16-byte aligned (CUDA's table, seed 002).
+  static const TmaSwizzleMode modes[] = {{0, "CU_TENSOR_MAP_SWIZZLE_NONE", 0, 0, 128, 16},
+                                         mode(32, "CU_TENSOR_MAP_SWIZZLE_32B"), mode(64, "CU_TENSOR_MAP_SWIZZLE_64B"),
                                          mode(128, "CU_TENSOR_MAP_SWIZZLE_128B")};
   for (const TmaSwizzleMode& m : modes)
     if (m.swizzle_bytes == swizzle_bytes) return m;
-  fail("TMA swizzle modes are 32B, 64B and 128B, not {}B", swizzle_bytes);
+  fail("TMA swizzle modes are NONE (0), 32B, 64B and 128B, not {}B", swizzle_bytes);
 }
 
 SharedLayout tma_swizzle(int swizzle_bytes, const std::vector<std::int64_t>& shape, int element_bits, std::uint64_t base) {
+  if (swizzle_bytes == 0) fail("TMA swizzle modes are 32B, 64B and 128B; NONE does not swizzle");
   const TmaSwizzleMode& mode = tma_swizzle_mode(swizzle_bytes);
   if (shape.size() != 2) fail("TMA tiles are 2-D here");
   if (element_bits < 8 || element_bits % 8) fail("TMA swizzle needs whole-byte elements");

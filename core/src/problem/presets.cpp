@@ -195,6 +195,15 @@ Problem ldmatrix64() {
                       16, store(a), Access{b, AccessKind::Load, 4, 0}, {masks("tma-64B", {0, 8, 16})});
 }
 
+Problem tma32() {
+  // The 32B mode's widest box: 16 fp16 (32 bytes) per row, four rows to a 128-byte line.
+  const std::vector<std::int64_t> shape{64, 16};
+  auto a = vector_copy(shape, 16, 1);
+  auto b = ldmatrix(4, false, shape).addresses;
+  return grid_problem("tma32_fp16", "64x16 fp16 tile (32-byte rows): 128-bit row copies in, ldmatrix.x4 out; TMA 32B swizzle",
+                      shape, 16, store(a), Access{b, AccessKind::Load, 4, 0}, {masks("tma-32B", {0, 0, 8})});
+}
+
 Problem transpose128(int ebits, std::int64_t warps) {
   const std::vector<std::int64_t> shape{128, 128};
   const std::int64_t v = 128 / ebits;
@@ -239,6 +248,7 @@ const std::vector<Entry>& registry() {
       {"cute8x8", cute8x8},
       {"tma128_fp16", tma128},
       {"ldmatrix_a_fp16", ldmatrix64},
+      {"tma32_fp16", tma32},
       {"transpose128_fp8_4w", [] { return transpose128(8, 4); }},
       {"transpose128_fp16_4w", [] { return transpose128(16, 4); }},
       {"transpose128_fp32_4w", [] { return transpose128(32, 4); }},

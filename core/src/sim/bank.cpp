@@ -207,6 +207,7 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
   out.modelled = service.modelled;
   out.phase_wavefronts = service.pass_wavefronts;
   out.bank_words = service.bank_words;
+  out.worst_phase_bank_words = service.worst_pass_bank_words;
 }
 
 auto by_table(const SharedLayout& s) {

@@ -231,9 +231,17 @@ Service serve(const WarpRequest& r, const BankModel& m) {
     if (a < 0) continue;
     add_lane_words(phase_words[static_cast<std::size_t>(lane / s.lanes_per_phase)], a, k.bytes, m);
   }
+  s.worst_pass_bank_words.assign(static_cast<std::size_t>(m.banks), 0);
+  int worst = -1;
   for (Words& words : phase_words) {
     unique(words);
-    const int c = pass_cost(words, m, s.bank_words);
+    std::vector<int> this_pass(static_cast<std::size_t>(m.banks), 0);
+    const int c = pass_cost(words, m, this_pass);
+    for (std::size_t b = 0; b < this_pass.size(); ++b) s.bank_words[b] += this_pass[b];
+    if (c > worst) {
+      worst = c;
+      s.worst_pass_bank_words = this_pass;
+    }
     s.pass_wavefronts.push_back(c);
     s.wavefronts += c;
     s.ideal += words.empty() ? 0 : 1;

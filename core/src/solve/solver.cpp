@@ -238,9 +238,10 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
   {
     SolveStep st{"Space sizes", "", {}};
     st.sentence = fmt::format(
-        "b = log2(128 bytes / {} bits per vector) = {} bank bits, s = {} - {} - {} = {} segment bits "
-        "(one segment = one 128-byte row of all {} banks).",
-        (1 << v) * ebits, bank_bits, g.width, v, bank_bits, g.segment_bits, model.banks);
+        "b = log2({} bytes / {} bits per vector) = {} bank bits, s = {} - {} - {} = {} segment bits "
+        "(one segment = one {}-byte row of all {} banks).",
+        model.wavefront_bytes(), (1 << v) * ebits, bank_bits, g.width, v, bank_bits, g.segment_bits,
+        model.wavefront_bytes(), model.banks);
     if (!bt.w_full.empty() && static_cast<int>(bt.w_full.size()) > v) {
       st.sentence += fmt::format(
           " Elements are {} bits, so W' = {} share a bank word with the vector: lanes that differ "

@@ -112,10 +112,18 @@ nlohmann::json side_quantity(const std::string& q, const std::string& what, cons
   if (what == "intersection_basis") return basis(l, l.intersection_basis, p);
   if (what == "segment_basis") return basis(l, l.segment_basis, p);
   if (what == "thread_basis") return basis(l, l.thread_basis, p);
+  if (what == "register_basis" || what == "lane_basis") {
+    // What one thread holds in its registers and what the lanes tell apart, whether or not the lemma applies.
+    const Access& access = q.rfind("store.", 0) == 0 ? p.store : p.read;
+    nlohmann::json j = nlohmann::json::array();
+    for (BitVec v : access.layout.bases(what == "register_basis" ? "register" : "lane"))
+      if (v != 0) j.push_back(p.shared.coords().describe_out(v));
+    return j;
+  }
   fail(
       "unknown quantity '{}' (an access knows wavefronts, ideal_wavefronts, conflicts, ways, verdict, steps, vec_bits, "
       "step_wavefronts, lemma_applies, agrees, intersection_dim, predicted_wavefronts, intersection_basis, segment_basis, "
-      "thread_basis)",
+      "thread_basis, register_basis, lane_basis)",
       q);
 }
 
@@ -131,6 +139,8 @@ nlohmann::json measure(const std::string& q, const Problem& p, const ProblemAnal
   }
   if (q == "layout.linear") return p.shared.is_linear();
   if (q == "layout.description") return p.shared.description();
+  if (q == "layout.size") return p.shared.elements();
+  if (q == "layout.cosize") return p.shared.extent();  // CuTe's cosize: the elements to allocate, largest offset + 1
   std::string name, rest;
   std::vector<std::int64_t> args;
   if (parse_call(q, name, args, rest)) {
@@ -201,6 +211,29 @@ std::vector<ClaimCheck> check_claims(const LessonStep& step, const Problem& p, c
   for (const LessonClaim& c : step.claims) {
     ClaimCheck check{c, measure(c.quantity, p, a, step.step), false};
     check.holds = holds(c.quantity, c.expected, check.actual);
+    out.push_back(std::move(check));
+  }
+  return out;
+}
+
+double planned_minutes_before(const Lesson& lesson, std::size_t step) {
+  double total = 0;
+  for (std::size_t i = 0; i < step && i < lesson.steps.size(); ++i) total += lesson.steps[i].minutes;
+  return total;
+}
+
+std::vector<ClaimCheck> check_claims_on(const LessonStep& step, const ProblemSpec& state, int register_step) {
+  const Problem p = build_problem(state);
+  const ProblemAnalysis a = analyze(p);
+  std::vector<ClaimCheck> out;
+  for (const LessonClaim& c : step.claims) {
+    ClaimCheck check{c, nullptr, false};
+    try {
+      check.actual = measure(c.quantity, p, a, register_step);
+      check.holds = holds(c.quantity, c.expected, check.actual);
+    } catch (const Error& e) {
+      check.actual = fmt::format("does not apply here ({})", e.what());
+    }
     out.push_back(std::move(check));
   }
   return out;
@@ -367,8 +400,8 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
   check_keys(j,
-             {"title", "text", "notes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight", "claims",
-              "view"},
+             {"title", "text", "notes", "minutes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight",
+              "claims", "view"},
              where);
   LessonStep s;
   bool have_problem = false;
@@ -394,6 +427,12 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   if (s.paragraphs.empty() ||
       std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
     fail("{}'text' is empty", where);
+  if (j.contains("minutes")) {  // the lecture's plan for this step (presenter view)
+    const auto& m = j["minutes"];
+    if (!m.is_number() || !(m.get<double>() > 0.0) || m.get<double>() > 90.0)
+      fail("{}'minutes' must be a number of minutes above 0 and at most 90, not {}", where, m.dump());
+    s.minutes = m.get<double>();
+  }
   if (j.contains("notes")) {  // speaker notes: shown in the presenter view only
     const auto& notes = j["notes"];
     if (notes.is_string())

@@ -79,27 +79,43 @@ nlohmann::json swizzle_fact(const std::string& q, const std::vector<Part>& parts
   return cute_swizzle_apply(b, m, s, static_cast<std::uint64_t>(parts[1].args[0]));
 }
 
-nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts) {
+nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
   want_args(q, parts[0], 1);
   const TmaSwizzleMode& mode = tma_swizzle_mode(static_cast<int>(std::min<std::int64_t>(parts[0].args[0], 1024)));
   const std::string what = parts.size() == 2 ? parts[1].name : "";
+  const bool none = mode.swizzle_bytes == 0;
   if (parts.size() == 2 && !parts[1].called) {
     if (what == "name") return mode.driver_name;
-    if (what == "repeat_bytes") return mode.repeat_bytes;
-    if (what == "max_inner_box_bytes") return mode.max_inner_box_bytes;
+    if (what == "repeat_bytes") return none ? nlohmann::json(nullptr) : nlohmann::json(mode.repeat_bytes);
+    if (what == "max_inner_box_bytes") return none ? nlohmann::json(nullptr) : nlohmann::json(mode.max_inner_box_bytes);
     if (what == "shared_alignment") return mode.shared_alignment;
     if (what == "global_alignment") return mode.global_alignment;
+    if (what == "inner_box_fits") {
+      // Whether the step's tile, one row being the box's inner dimension, is a box this mode accepts.
+      if (p.shape.size() != 2) fail("quantity '{}' needs a 2-D tile", q);
+      return none || p.shape[1] * p.element_bits / 8 <= mode.max_inner_box_bytes;
+    }
+    if (what == "matches_layout") {
+      // Whether the step's shared layout is this mode's pattern on its tile (the copy writes it so).
+      if (none || p.shape.size() != 2) return false;
+      try {
+        return p.shared == tma_swizzle(mode.swizzle_bytes, p.shape, p.element_bits);
+      } catch (const Error&) {
+        return false;  // rows that are not this mode's width: not its pattern
+      }
+    }
   }
   if (what == "pattern_shift") {
     want_args(q, parts[1], 1);
+    if (none) fail("quantity '{}': NONE has no pattern to shift", q);
     const auto base = static_cast<std::uint64_t>(parts[1].args[0]);
     if (base % static_cast<std::uint64_t>(mode.shared_alignment))
       fail("quantity '{}': TMA buffers are {}-byte aligned", q, mode.shared_alignment);
     return tma_relative_chunk(mode.swizzle_bytes, base, /*row128=*/0, /*chunk=*/0);  // row 0, chunk 0 lands at the shift itself
   }
   fail(
-      "quantity '{}': tma(W) is followed by .name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment or "
-      ".pattern_shift(base)",
+      "quantity '{}': tma(W) is followed by .name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment, "
+      ".inner_box_fits, .matches_layout or .pattern_shift(base)",
       q);
 }
 
@@ -192,7 +208,7 @@ std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& 
   if ((head == "store" || head == "read") && q.find(".offset_of(") != head.size()) return std::nullopt;  // lesson.cpp's
   const std::vector<Part> parts = parts_of(q);
   if (head == "swizzle") return swizzle_fact(q, parts);
-  if (head == "tma") return tma_fact(q, parts);
+  if (head == "tma") return tma_fact(q, parts, p);
   if (head == "xor_table") return xor_table_fact(q, parts);
   if (head == "solve") return solve_fact(q, parts, p);
   if (head == "element_at") {

@@ -60,6 +60,45 @@ std::string_view superscript(char c) {
   }
 }
 
+// The subscript form of one ASCII character, or "" when Unicode has none.
+std::string_view subscript(char c) {
+  switch (c) {
+    case '0': return "\u2080";
+    case '1': return "\u2081";
+    case '2': return "\u2082";
+    case '3': return "\u2083";
+    case '4': return "\u2084";
+    case '5': return "\u2085";
+    case '6': return "\u2086";
+    case '7': return "\u2087";
+    case '8': return "\u2088";
+    case '9': return "\u2089";
+    case '+': return "\u208a";
+    case '-': return "\u208b";
+    case '=': return "\u208c";
+    case '(': return "\u208d";
+    case ')': return "\u208e";
+    case 'a': return "\u2090";
+    case 'e': return "\u2091";
+    case 'o': return "\u2092";
+    case 'x': return "\u2093";
+    case 'h': return "\u2095";
+    case 'k': return "\u2096";
+    case 'l': return "\u2097";
+    case 'm': return "\u2098";
+    case 'n': return "\u2099";
+    case 'p': return "\u209a";
+    case 's': return "\u209b";
+    case 't': return "\u209c";
+    case 'i': return "\u1d62";
+    case 'r': return "\u1d63";
+    case 'u': return "\u1d64";
+    case 'v': return "\u1d65";
+    case 'j': return "\u2c7c";
+    default: return "";
+  }
+}
+
 void html_escape(std::string& out, char c) {
   switch (c) {
     case '<': out += "&lt;"; break;
@@ -97,6 +136,30 @@ std::string render_math(std::string_view text, MathStyle style) {
           out += all ? sup : " to the power (" + std::string(exponent) + ")";
         } else {
           out += "^(" + std::string(exponent) + ")";
+        }
+        continue;
+      }
+    }
+    if (c == '_' && i + 1 < text.size() && text[i + 1] == '{') {
+      const std::size_t close = text.find('}', i + 2);
+      if (close != std::string_view::npos) {
+        const std::string_view index = text.substr(i + 2, close - i - 2);
+        i = close;
+        if (style == MathStyle::Html) {
+          out += "<sub>";
+          for (char e : index) html_escape(out, e);
+          out += "</sub>";
+        } else if (style == MathStyle::Unicode) {
+          std::string sub;
+          bool all = !index.empty();
+          for (char e : index) {
+            const std::string_view s = subscript(e);
+            if (s.empty()) all = false;
+            sub += s;
+          }
+          out += all ? sub : "_(" + std::string(index) + ")";
+        } else {
+          out += index.size() == 1 ? "_" + std::string(index) : "_(" + std::string(index) + ")";
         }
         continue;
       }

@@ -71,6 +71,27 @@ std::string quiz_answer_line(const QuizQuestion& q) {
   return fmt::format("[{}] {} -> {}", quiz_kind_name(q.kind), q.prompt, q.right_choice());
 }
 
+std::vector<std::string> quiz_revealing_panels(const QuizQuestion& q) {
+  switch (q.kind) {
+    case QuizKind::Wavefronts:
+    case QuizKind::Fix:
+    case QuizKind::ConflictFree:
+      // Counts (trace, algebra, layouts, problem), the solver's masks, banks to count by hand (tensor, memory,
+      // grid), the lesson card's claims: all of them answer "how many" or "which fix".
+      return {"problem", "grid", "tensor", "trace", "layouts", "matrix", "algebra", "memory", "solver", "lesson"};
+    case QuizKind::Swizzle:
+      return {"problem", "tensor", "layouts", "matrix", "memory", "lesson"};  // offsets before and after the swizzle
+    case QuizKind::Tma:
+      return {"problem", "tensor", "layouts", "memory", "lesson"};  // chunks, the base's shift, the card's mode table
+  }
+  return {};
+}
+
+void QuizScore::record_skip() {
+  ++skipped;
+  streak = 0;
+}
+
 void QuizScore::record(bool right) {
   ++asked;
   if (right) {
@@ -181,6 +202,35 @@ void check_side(QuizAccess access) {
 
 // [SECTION] wavefronts
 
+namespace {
+
+// A layout as a choice: what it does, not the preset's id for it ("XOR masks 2,4,8,16", not "xor-2m").
+std::string layout_choice(const Problem& p, const std::string& name) {
+  for (const Variant& v : p.variants)
+    if (v.name == name) {
+      if (v.masks) {
+        if (std::all_of(v.masks->begin(), v.masks->end(), [](std::uint32_t m) { return m == 0; })) return "no swizzle";
+        std::vector<std::uint32_t> trimmed = *v.masks;
+        while (!trimmed.empty() && trimmed.back() == 0) trimmed.pop_back();
+        return fmt::format("XOR masks {}", format_masks(trimmed));
+      }
+      return v.layout->description();
+    }
+  return name;
+}
+
+// The problem without the clause that names its usual layout ("...; TMA 64B swizzle", "..., with CuTe
+// Swizzle<3,2,3>"): a question about which layout works must not say so above its choices.
+std::string without_layout_clause(const std::string& description) {
+  for (const char* clause : {"; TMA ", ", with CuTe "}) {
+    const std::size_t at = description.find(clause);
+    if (at != std::string::npos) return description.substr(0, at);
+  }
+  return description;
+}
+
+}  // namespace
+
 QuizQuestion build_wavefronts(const QuizParams& params) {
   check_side(params.access);
   Problem p = preset_of(params.preset);
@@ -192,7 +242,7 @@ QuizQuestion build_wavefronts(const QuizParams& params) {
     } catch (const Error& e) {
       fail("layout: {}", e.what());
     }
-    q.details.push_back(fmt::format("Layout: {} ({})", params.layout, p.shared.description()));
+    q.details.push_back(fmt::format("Layout: {}", p.shared.description()));  // what it is, not the preset's id for it
   } else if (p.grid) {
     try {
       p.set_masks(params.masks);
@@ -227,7 +277,7 @@ QuizQuestion build_wavefronts(const QuizParams& params) {
       static_cast<std::uint64_t>(answer));
   q.kind = QuizKind::Wavefronts;
   q.params = params;
-  q.context = p.description;
+  q.context = without_layout_clause(p.description);  // the "Layout:" line says which layout is asked about
   q.prompt = fmt::format("How many wavefronts does the worst instruction of the {} take?", access_name(params.access));
   q.explanation = lemma_explanation(a, p, side);
   ProblemSpec spec;
@@ -283,7 +333,7 @@ QuizQuestion build_fix(const QuizParams& params) {
   const LessonAccess side = lesson_access(params.access);
   q.kind = QuizKind::Fix;
   q.params = params;
-  q.context = p.description;
+  q.context = without_layout_clause(p.description);  // "...; TMA 128B swizzle" would name the fix
   q.details.push_back(fmt::format("Unswizzled, the {} takes {}.", access_name(params.access), verdict_text(before)));
   q.details.push_back("A mask set lists, for row bit 0 first, the column bits that row bit is XORed into.");
   q.prompt = fmt::format("Which of these mask sets makes the {} conflict-free?", access_name(params.access));
@@ -299,6 +349,7 @@ QuizQuestion build_fix(const QuizParams& params) {
 
 // [SECTION] conflict-free
 
+
 QuizQuestion build_conflict_free(const QuizParams& params) {
   Problem p = preset_of(params.preset);
   std::vector<std::string> layouts = params.candidates;
@@ -310,7 +361,8 @@ QuizQuestion build_conflict_free(const QuizParams& params) {
   std::vector<std::string> verdicts;
   std::vector<int> right;
   for (const std::string& name : layouts) {
-    if (std::find(q.choices.begin(), q.choices.end(), name) != q.choices.end()) fail("choices: '{}' is offered twice", name);
+    if (std::find(layouts.begin(), layouts.end(), name) != layouts.begin() + static_cast<std::ptrdiff_t>(q.choices.size()))
+      fail("choices: '{}' is offered twice", name);
     Problem v = p;
     try {
       v.apply_variant(name);
@@ -323,9 +375,9 @@ QuizQuestion build_conflict_free(const QuizParams& params) {
                     : params.access == QuizAccess::Store ? store_ok
                                                          : read_ok;
     if (ok) right.push_back(static_cast<int>(q.choices.size()));
-    q.choices.push_back(name);
-    verdicts.push_back(
-        fmt::format("{}: store {}, read {}", name, verdict_text(a.store.simulated), verdict_text(a.read.simulated)));
+    q.choices.push_back(layout_choice(p, name));
+    verdicts.push_back(fmt::format("{}: store {}, read {}", q.choices.back(), verdict_text(a.store.simulated),
+                                   verdict_text(a.read.simulated)));
   }
   if (right.size() != 1)
     fail("choices: {} of the layouts are conflict-free for the {} ({}); exactly one must be", right.size(),
@@ -333,14 +385,15 @@ QuizQuestion build_conflict_free(const QuizParams& params) {
   q.answer = right[0];
   q.kind = QuizKind::ConflictFree;
   q.params = params;
-  q.context = p.description;
+  q.params.candidates = layouts;  // the layout names behind the choices, in their order
+  q.context = without_layout_clause(p.description);
   q.prompt = params.access == QuizAccess::Both
                  ? std::string("Which layout is conflict-free for both the store and the read?")
                  : fmt::format("Which layout is conflict-free for the {}?", access_name(params.access));
   q.explanation = fmt::format("The simulator, layout by layout: {}.", fmt::join(verdicts, "; "));
   ProblemSpec spec;
   spec.preset = params.preset;
-  spec.variant = q.right_choice();
+  spec.variant = layouts[static_cast<std::size_t>(q.answer)];
   q.problem = spec;
   q.show_access = params.access == QuizAccess::Store ? LessonAccess::Store : LessonAccess::Read;
   return q;

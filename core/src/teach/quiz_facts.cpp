@@ -58,6 +58,9 @@ QuizQuestion build_swizzle(const QuizParams& params) {
       o,                                                                            // left it alone
       s >= 0 ? o ^ ((o & (field << shift)) >> shift) : o ^ ((o & field) << shift),  // forgot that M low bits stay put
       s >= 0 ? o + ((o & yyy) >> shift) : o + ((o & yyy) << shift),                 // added instead of XOR
+      // Shifted one bit too few or too many: the bits land next to where they belong.
+      shift == 0 ? o : s > 0 ? o ^ ((o & yyy) >> (shift - 1)) : o ^ ((o & yyy) << (shift - 1)),
+      s >= 0 ? o ^ ((o & yyy) >> (shift + 1)) : o ^ ((o & yyy) << (shift + 1)),
   };
   std::vector<std::uint64_t> wrong;
   for (std::uint64_t v : slips)
@@ -230,6 +233,8 @@ QuizQuestion build_tma(const QuizParams& params) {
       std::vector<std::uint64_t> kept;
       for (std::uint64_t v : wrong)
         if (v != right && v < r && std::find(kept.begin(), kept.end(), v) == kept.end() && kept.size() < 3) kept.push_back(v);
+      for (std::uint64_t v = 0; v < r && kept.size() < 3; ++v)  // every chunk of the row is a choice when slips run out
+        if (v != right && std::find(kept.begin(), kept.end(), v) == kept.end()) kept.push_back(v);
       numeric_choices(q, kept, right);
       q.context = fmt::format("TMA {} mode, buffer at 0x{:x}, rows of {} bytes (fp16).", mode_name(mode), params.base, mode);
       q.prompt = fmt::format("Chunk {} (bytes {} to {}) of row {}: at which 16-byte chunk of the row does it land?", params.chunk,

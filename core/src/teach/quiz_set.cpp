@@ -204,6 +204,14 @@ QuizSet parse_quiz_set(const json& j, const std::string& name, const std::string
     } catch (const Error& e) {
       fail("{}: question {}{}: {}", origin, index, kind.empty() ? "" : fmt::format(" ({})", kind), e.what());
     }
+    // The same question twice (a seed that draws one the set also asks outright) wastes a question of the room's.
+    const QuizQuestion& added = set.questions.back();
+    for (std::size_t k = 0; k + 1 < set.questions.size(); ++k) {
+      const QuizQuestion& earlier = set.questions[k];
+      if (earlier.context == added.context && earlier.prompt == added.prompt && earlier.details == added.details &&
+          earlier.right_choice() == added.right_choice())  // other distractors do not make it another question
+        fail("{}: question {}{}: asks the same as question {}", origin, index, kind.empty() ? "" : fmt::format(" ({})", kind), k + 1);
+    }
   }
   return set;
 }

@@ -80,14 +80,14 @@ SharedLayout cute_plain(const CuteLayout& layout);
 // What a TMA swizzle mode requires and does (CUDA's cuTensorMapEncodeTiled), kept in one
 // place: tma_swizzle() checks its tiles against it and lessons quote it.
 struct TmaSwizzleMode {
-  int swizzle_bytes = 0;         // 32, 64 or 128: the width one row of the pattern spans
+  int swizzle_bytes = 0;         // 32, 64 or 128: the width one row of the pattern spans; 0 for NONE
   const char* driver_name = "";  // the CUtensorMapSwizzle value, CU_TENSOR_MAP_SWIZZLE_128B
-  int repeat_bytes = 0;          // the pattern repeats after this many bytes (8 rows of the width)
-  int max_inner_box_bytes = 0;   // the box's inner dimension may be at most the swizzle width
+  int repeat_bytes = 0;          // the pattern repeats after this many bytes (8 rows of the width); 0 for NONE
+  int max_inner_box_bytes = 0;   // the box's inner dimension may be at most the swizzle width; 0 (no such limit) for NONE
   int shared_alignment = 0;      // bytes; the copy refuses a less aligned shared buffer
   int global_alignment = 0;      // bytes; the tensor's global address
 };
-// Throws swz::Error for a width other than 32, 64 or 128.
+// Throws swz::Error for a width other than 0 (NONE), 32, 64 or 128.
 const TmaSwizzleMode& tma_swizzle_mode(int swizzle_bytes);
 
 // TMA swizzle on absolute byte addresses in 16-byte chunks (128B = Swizzle<3,4,3> on bytes,

@@ -104,6 +104,7 @@ struct InstructionResult {
   bool modelled = true;                 // false: cp.async.cg, priced by the store rule it is not
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
+  std::vector<int> worst_phase_bank_words;  // of the costliest phase: what an "N-way" conflict is, bank by bank
   std::vector<LaneAccess> lanes;        // filled by trace_instruction()
 };
 

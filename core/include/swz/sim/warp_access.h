@@ -89,6 +89,7 @@ struct Service {
   std::string rule;                  // which rule decided the count, in a few words
   std::vector<int> pass_wavefronts;  // per pass after merging
   std::vector<int> bank_words;       // distinct words per bank, summed over passes
+  std::vector<int> worst_pass_bank_words;  // distinct words per bank of the costliest pass (its cost is the tallest)
 };
 
 // The wavefronts the hardware spends on one warp instruction.

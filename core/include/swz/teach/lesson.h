@@ -60,6 +60,7 @@ struct LessonStep {
   std::vector<std::string> highlight;  // "panel:grid", "tensor.col.0", "grid.cell.0.1", ...
   std::vector<LessonClaim> claims;
   LessonView view;  // panels shown, focus, cell numbers, solver step (inherited)
+  double minutes = 0;  // planned time on this step in a lecture ("minutes"); 0: none planned
 };
 
 struct Lesson {
@@ -70,6 +71,10 @@ struct Lesson {
   int order = 100;  // lessons list in (order, name) order
   std::vector<LessonStep> steps;
 };
+
+// A lecture's plan: the minutes planned for the lesson's steps before step `step` (0-based; the
+// lesson's size: all of them), the presenter's "where we should be by now".
+double planned_minutes_before(const Lesson& lesson, std::size_t step);
 
 // The workbench's panel ids a step may highlight as "panel:ID".
 const std::vector<std::string>& lesson_panel_ids();
@@ -107,6 +112,10 @@ struct ClaimCheck {
 // Every claim of the step against the core (lists of basis vectors compare as sets).
 std::vector<ClaimCheck> check_claims(const LessonStep& step, const Problem& problem, const ProblemAnalysis& analysis);
 std::vector<ClaimCheck> check_claims(const LessonStep& step);
+// The step's claims on another state, the workbench as the learner left it (`register_step` the
+// trace's): a claim holds only when it is true there; one that does not apply to that state does
+// not hold, its `actual` saying why.
+std::vector<ClaimCheck> check_claims_on(const LessonStep& step, const ProblemSpec& state, int register_step);
 
 // Where row m's elements go when each is XORed with the row index: n ^ m for n < cols.
 // Entries >= cols fall outside the tile (a width that is not a power of two).

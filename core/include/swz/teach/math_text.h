@@ -2,6 +2,7 @@
 //
 //   a ^ b      XOR, shown as a ⊕ b          (any '^' not followed by '{')
 //   2^{d}      a power, shown as 2ᵈ        (the braces hold the exponent)
+//   m_{j}      an index, shown as mⱼ        (n_{j+1} as nⱼ₊₁; m_j without braces stays as written)
 //
 // Lessons are written in plain ASCII; render_math() turns them into what a card,
 // a slide or a terminal shows. An exponent whose characters have no superscript

@@ -89,13 +89,22 @@ QuizQuestion make_quiz_question(std::uint64_t seed, QuizKind kind);
 // Presets each kind draws from.
 const std::vector<std::string>& quiz_presets(QuizKind kind);
 
+// The workbench panels (ids as in lesson views, plus "lesson" for the lesson card's claims) that
+// can show this question's answer while it is open: every panel that counts wavefronts or runs the
+// solver for a question about an access; offset views for a swizzle; offsets, chunks and the
+// card's claims for a TMA question. The quiz hides them until the question is answered.
+std::vector<std::string> quiz_revealing_panels(const QuizQuestion& q);
+
 // One line per question, for answer keys: "prompt -> right choice".
 std::string quiz_answer_line(const QuizQuestion& q);
 
 struct QuizScore {
-  int asked = 0, correct = 0;
+  int asked = 0, correct = 0;  // asked: answered
+  int skipped = 0;             // passed without an answer
   int streak = 0, best_streak = 0;
   void record(bool right);
+  void record_skip();
+  int passed() const { return asked + skipped; }  // what a running score counts against: a skip is not a free pass
 };
 
 }  // namespace swz
