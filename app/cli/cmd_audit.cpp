@@ -84,13 +84,12 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                     const auto done = std::chrono::steady_clock::now();
                     conflicted += count_accesses(report).conflicted;
                     if (o->fix) {
-                      std::vector<std::size_t> all;
-                      for (std::size_t i = 0; i < report.suggestions.size(); ++i)
-                        if (report.suggestions[i].chosen) all.push_back(i);
-                      const std::string fixed = fix_module(text, report, all);
+                      const std::string fixed = fix_module(text, report);
+                      std::size_t applied = 0;
+                      for (const auto& s : report.suggestions) applied += s.chosen ? 1 : 0;
                       write_file_atomically(o->output, fixed);
                       if (!o->json)
-                        fmt::print("{}: {} suggestion{} applied, written to {}\n", path, all.size(), all.size() == 1 ? "" : "s",
+                        fmt::print("{}: {} suggestion{} applied, written to {}\n", path, applied, applied == 1 ? "" : "s",
                                    o->output);
                     }
                     if (o->json)

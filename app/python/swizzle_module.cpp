@@ -213,6 +213,10 @@ py::object audit(const std::string& text, const std::string& path) {
   return to_python(swz::to_json(swz::audit_module(text, path)));
 }
 
+// `swizzle audit --fix`: the module with each access's chosen suggestion applied, read back and
+// audited better (ValueError, with the CLI's line, when there is nothing to fix).
+std::string fix(const std::string& text, const std::string& path) { return swz::fix_module(text, swz::audit_module(text, path)); }
+
 py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, const std::vector<std::int64_t>& global,
                int banks, int bank_bytes, int warp_size) {
   swz::BankModel model;
@@ -357,6 +361,7 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
       py::arg("warp_size") = py::none(), py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(),
       py::arg("name") = "tile_swizzle", py::arg("format") = "header");
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
+  m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),
         py::arg("global_addresses") = std::vector<std::int64_t>{}, py::arg("banks") = 32, py::arg("bank_bytes") = 4,
         py::arg("warp_size") = 32);

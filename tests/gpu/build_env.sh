@@ -2,6 +2,7 @@
 # with SWZ_DEPS_PREFIX (an install prefix of nlohmann-json, fmt, CLI11, GoogleTest, stb and
 # pkgconf unpacked from the Debian packages: nlohmann-json3-dev libfmt-dev libfmt9
 # libcli11-dev libgtest-dev googletest libstb-dev libstb0 pkgconf pkgconf-bin libpkgconf3,
+# and pybind11-dev for the Python module,
 # each `apt-get download` + `dpkg-deb -x PKG.deb DIR`, then SWZ_DEPS_PREFIX=DIR/usr) for
 # machines without those packages.
 export PATH=/usr/local/cuda/bin:$PATH

@@ -93,6 +93,25 @@ def test_audit_matches_cli(cli, data):
     assert stores and stores[0]["wavefronts"] is not None
 
 
+def test_fix_matches_cli(cli, data, tmp_path):
+    # The tf32 matmul's B copy: the module `swizzle audit --fix -o` writes, byte for byte.
+    path = data / "data/ttgir/triton36/matmul_tf32.ttgir"
+    written = tmp_path / "fixed.ttgir"
+    cli.json("audit", path, "--fix", "-o", written)
+    fixed = swizzle.fix(path.read_text(), path=str(path))
+    assert fixed == written.read_text()
+    assert fixed != path.read_text()
+    chosen = [s for s in swizzle.audit(fixed, path="fixed")["suggestions"] if s["chosen"]]
+    assert not [s for s in chosen if s["line"] == 71]  # the fixed copy needs nothing more
+    # Nothing to fix: the CLI's line as ValueError.
+    clean = data / "data/ttgir/triton36/transpose_fp32.ttgir"
+    message = cli.error("audit", clean, "--fix", "-o", tmp_path / "never.ttgir")
+    with pytest.raises(ValueError) as raised:
+        swizzle.fix(clean.read_text(), path=str(clean))
+    assert str(raised.value) == message
+    assert not (tmp_path / "never.ttgir").exists()
+
+
 def test_export_matches_cli(cli, data, tmp_path):
     out = cli.json("export", "--preset", "transpose16x32", "--mask", "2,4,8,16", "--name", "tile")
     assert swizzle.export_header(preset="transpose16x32", mask=[2, 4, 8, 16], name="tile") == out

@@ -22,7 +22,7 @@ layout), ``shape`` ([64, 64] or "64x64"), ``bits``, ``banks``, ``warp_size``, ``
 
 from . import _core
 
-__all__ = ["Layout", "analyze", "solve", "audit", "export_header", "serve", "__version__"]
+__all__ = ["Layout", "analyze", "solve", "audit", "fix", "export_header", "serve", "__version__"]
 __version__ = _core.version
 
 
@@ -65,6 +65,17 @@ def audit(ttgir: str, *, path: str = "<string>") -> dict:
     paste); ``suggestions`` holds one per buffer, with every op using it and the module edits.
     """
     return _core.audit(ttgir, path=path)
+
+
+def fix(ttgir: str, *, path: str = "<string>") -> str:
+    """The module with the audit's suggestions applied: `swizzle audit --fix -o`.
+
+    Returns the patched TTGIR text (only attribute definitions and layout references change; it
+    reads back and audits better), ready for ``triton.compile`` from a ``.ttgir`` file. Applies the
+    suggestion each access chose (``"chosen": true`` in ``audit()``'s ``suggestions``). Raises
+    ValueError with the CLI's line when there is nothing to fix.
+    """
+    return _core.fix(ttgir, path=path)
 
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,

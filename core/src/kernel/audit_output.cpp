@@ -179,6 +179,13 @@ double modelled_total(const AuditReport& r) {
 }
 }  // namespace
 
+std::string fix_module(const std::string& text, const AuditReport& report) {
+  std::vector<std::size_t> chosen;
+  for (std::size_t i = 0; i < report.suggestions.size(); ++i)
+    if (report.suggestions[i].chosen) chosen.push_back(i);
+  return fix_module(text, report, chosen);
+}
+
 std::string fix_module(const std::string& text, const AuditReport& report, const std::vector<std::size_t>& chosen) {
   if (chosen.empty()) {
     const AuditCounts c = count_accesses(report);

@@ -121,6 +121,8 @@ AuditCounts count_accesses(const AuditReport& report);
 // attribute definitions and layout references change. Throws swz::Error when there is nothing
 // to apply, when an edit does not find its text, or when the patched module does not parse back
 // or does not audit better than the original.
+// The same with the suggestions `--fix` applies: each access's chosen one (AuditSuggestion::chosen).
+std::string fix_module(const std::string& text, const AuditReport& report);
 std::string fix_module(const std::string& text, const AuditReport& report, const std::vector<std::size_t>& chosen);
 // The patch applied to the text alone (no re-audit).
 std::string apply_patches(const std::string& text, const std::vector<AuditPatch>& patches);
