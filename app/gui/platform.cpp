@@ -205,6 +205,9 @@ void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
   const std::vector<int> held_before = std::move(injected_keys_);
   injected_keys_.clear();
   if (inject) {
+    // Injected input is this frame's whole input: another window on the same display (a test
+    // running beside this one) taking the system focus must not clear the keys injected here.
+    io.AppFocusLost = false;
     if (inject->mouse_pos) io.MousePos = *inject->mouse_pos;
     for (int i = 0; i < 3; ++i) io.MouseDown[i] = inject->mouse_down[i];
     io.MouseWheel += inject->wheel;
