@@ -49,8 +49,6 @@ AuditReport audit(const Module& m) {
     report.accesses.push_back(std::move(a));
   };
   const bool hip = m.target.rfind("hip", 0) == 0;
-  // cp.async sources: per register layout (its text), the dim that is contiguous in global memory.
-  std::map<std::string, int> global_dims;
   // Prices an LSU access of `regs` to `s` as the module's lowering issues it (the instruction, its
   // count and wavefronts into `a`); returns the access simulated and whether an ldmatrix candidate
   // fell back to vector loads.
@@ -60,11 +58,7 @@ AuditReport audit(const Module& m) {
     Access access{regs, kind, 0, vec_bits};
     if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
       access.async_copy = true;
-      const auto dim = global_dims.find(regs_key);
-      access.global_contiguous_dim = dim != global_dims.end() ? dim->second : static_cast<int>(regs.out_dims().size()) - 1;
-      if (const auto o = regs_key.find("order = ["); dim == global_dims.end() && o != std::string::npos &&
-                                                     std::isdigit(static_cast<unsigned char>(regs_key[o + 9])))
-        access.global_contiguous_dim = std::min(regs_key[o + 9] - '0', static_cast<int>(regs.out_dims().size()) - 1);
+      access.global_contiguous_dim = global_contiguous_dim(regs_key, static_cast<int>(regs.out_dims().size()));
     }
     std::string instruction;
     if (instruction_prefix == "LDSM") {
@@ -278,20 +272,15 @@ AuditReport audit(const Module& m) {
         const Distributed& d = au.distributed(src, bits);
         const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
         // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it. Its sources are
-        // read through the banks too (serve()): rows contiguous along the pointer layout's order[0].
-        global_dims[d.text] = global_contiguous_dim(src, m.aliases);
+        // read through the banks too (serve()), priced from the register layout's order.
         int vec_bits = 0;
-        std::string contiguity_note;
-        if (const auto c = op.attributes.find("contiguity = "); c != std::string::npos) {
-          const std::string digits = op.attributes.substr(c + 13, op.attributes.find_first_not_of("0123456789", c + 13) - c - 13);
-          if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
-          const int contiguity = std::stoi(digits);
+        std::string note;
+        if (const int contiguity = pointer_contiguity(op)) {
           vec_bits = std::clamp(contiguity * bits, 32, 128);
           const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
           if (vec_bits > widest.bits) vec_bits = 0;
-          contiguity_note = fmt::format("; pointer contiguity {}", contiguity);
+          note = fmt::format("; pointer contiguity {}", contiguity);
         }
-        const std::string note = contiguity_note;
         lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
         continue;
       }

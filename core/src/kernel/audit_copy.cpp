@@ -74,14 +74,6 @@ double sectors_per_request(const Access& access, const SharedLayout& shared, int
   return static_cast<double>(sectors) / static_cast<double>(std::max(1, r.instructions()));
 }
 
-int contiguity_of(const Op& op) {
-  const auto c = op.attributes.find("contiguity = ");
-  if (c == std::string::npos) return 0;
-  const std::size_t end = op.attributes.find_first_not_of("0123456789", c + 13);
-  const std::string digits = op.attributes.substr(c + 13, end == std::string::npos ? std::string::npos : end - c - 13);
-  return digits.empty() || digits.size() > 6 ? 0 : std::stoi(digits);
-}
-
 bool lays_out_memory(const std::string& name) {
   static const std::set<std::string> ops{"tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas", "ttg.local_store", "ttg.local_alloc",
                                          "ttg.local_load", "ttg.convert_layout", "ttg.async_copy_global_to_local", "tt.dot",
@@ -144,7 +136,7 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
     const std::size_t rank = now->order.size();
     const std::size_t fast = static_cast<std::size_t>(now->order[0]), next = static_cast<std::size_t>(now->order[1]);
     if (fast >= rank || next >= rank || pointers.shape.size() != rank) continue;
-    const int contiguity_bits = contiguity_of(*p.op) * bits;
+    const int contiguity_bits = pointer_contiguity(*p.op) * bits;
 
     auto evaluate = [&](const std::string& text, int& vec_bits, AuditAccess& priced, double& sectors) -> bool {
       std::optional<ttgir::Layout> l;

@@ -159,14 +159,27 @@ LinearLayout offsets_only(const LinearLayout& l) {
   return LinearLayout({InDim{"offset", l.bases("offset")}, InDim{"block", {}}}, l.out_dims());
 }
 
-int global_contiguous_dim(const Type& pointers, const ttgir::Aliases& aliases) {
-  const int last = static_cast<int>(pointers.shape.size()) - 1;
-  if (!pointers.encoding) return last;
-  const ttgir::AttrNode e = ttgir::resolve(*pointers.encoding, aliases);
-  const ttgir::AttrNode* order = e.field("order");
-  if (!order || order->kind != ttgir::AttrNode::Kind::List || order->items.empty()) return last;
+int global_contiguous_dim(const std::string& layout_text, int rank) {
+  const int last = rank - 1;
+  AttrNode e;
+  try {
+    e = ttgir::parse_attribute(layout_text);
+  } catch (const Error&) {
+    return last;
+  }
+  const AttrNode* order = e.field("order");
+  if (!order || order->kind != AttrNode::Kind::List || order->items.empty()) return last;
   const std::int64_t d = order->items.front().integer;
   return d >= 0 && d <= last ? static_cast<int>(d) : last;
+}
+
+int pointer_contiguity(const Op& op) {
+  const auto c = op.attributes.find("contiguity = ");
+  if (c == std::string::npos) return 0;
+  const std::size_t end = op.attributes.find_first_not_of("0123456789", c + 13);
+  const std::string digits = op.attributes.substr(c + 13, end == std::string::npos ? std::string::npos : end - c - 13);
+  if (digits.empty() || digits.size() > 6) fail("contiguity is not a number");
+  return std::stoi(digits);
 }
 
 }  // namespace swz::audit_parts

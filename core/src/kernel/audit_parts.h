@@ -192,9 +192,12 @@ std::string tma_box_rule(std::int64_t inner_box_bytes, int swizzle_bytes);
 
 // [SECTION] Accesses
 
-// The dim a cp.async's pointer tensor is contiguous along in global memory: its blocked layout's
-// order[0] (the coalescing pass sets it from the pointers' contiguity); the last dim otherwise.
-int global_contiguous_dim(const Type& pointers, const ttgir::Aliases& aliases);
+// The dim a cp.async's pointer tensor is contiguous along in global memory: the order[0] of its
+// layout (attribute text; the coalescing pass sets it from the pointers' contiguity); the last of
+// `rank` dims otherwise.
+int global_contiguous_dim(const std::string& layout_text, int rank);
+// A cp.async's `contiguity = N` (elements the pointers are known contiguous for); 0 when absent.
+int pointer_contiguity(const Op& op);
 
 struct Pending {
   std::size_t index;  // into the report
