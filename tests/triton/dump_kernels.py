@@ -2,7 +2,7 @@
 """Real Triton kernels for `swizzle audit`: their TTGIR, cubins and a manifest (run on a machine
 with Triton 3.6 and a GPU).
 
-  python3 tests/triton/dump_kernels.py OUT_DIR [--one-cta] [--only NAME,NAME]
+  python3 tests/triton/dump_kernels.py OUT_DIR [--one-cta] [--only NAME,NAME] [--variants]
 
 Each kernel of KERNELS is compiled (TRITON_KERNEL_DUMP=1, TRITON_ALWAYS_COMPILE=1) and launched
 once, in the order listed. With --one-cta every grid is (1,), so a profiler's counters are per
@@ -14,7 +14,9 @@ CTA, e.g.
 
 Writes OUT_DIR/<name>.ttgir and OUT_DIR/<name>.cubin (copied from the dump directory of the
 compiled kernel) and OUT_DIR/manifest.json: for each kernel that ran, in launch order (the
-profiler's ID), its name, Triton function, grid, warps, stages and shared-memory bytes. A kernel
+profiler's ID), its name, Triton function, grid, warps, stages and shared-memory bytes.
+--variants dumps other tile sizes and warp counts of the matmuls (tf32, fp16, fp8), transposes and
+attention instead, each with its launch in the manifest (tests/triton/verify_fixes.py --dumps). A kernel
 Triton refuses is listed under "failed" with the error; the others still run.
 """
 import json
@@ -377,7 +379,61 @@ def plan(torch, triton, K, one_cta):
     return runs
 
 
-def run(out_dir, one_cta=False, only=None):
+def variants(torch, triton, K):
+    """More tile sizes and warp counts of the matmuls, transposes and attention (--variants): the
+    audit's fixes are checked on each (tests/triton/verify_fixes.py). Each run records its launch,
+    so the verifier can run the module Triton compiled from the TTGIR at another size."""
+    cuda = "cuda"
+    fp8 = torch.float8_e4m3fn
+    r = lambda *s, dtype=torch.float16: torch.randn(*s, device=cuda).to(dtype)
+    runs = []
+    names = {torch.float32: "fp32", torch.float16: "fp16", fp8: "fp8"}
+    for dtype, precision, tiles in (
+            (torch.float32, "tf32", ((64, 64, 32, 4, 3), (128, 128, 32, 4, 3), (128, 64, 32, 4, 4),
+                                     (64, 128, 32, 8, 3), (128, 128, 32, 8, 3))),
+            (torch.float16, None, ((128, 128, 64, 4, 3), (64, 64, 64, 4, 4))),
+            (fp8, None, ((128, 128, 128, 4, 3), (64, 128, 128, 4, 4)))):
+        for BM, BN, BK, warps, stages in tiles:
+            tag = "tf32" if precision else names[dtype]
+            name = f"matmul_{tag}_{BM}x{BN}x{BK}_w{warps}s{stages}"
+            launch = {"kind": "matmul", "BM": BM, "BN": BN, "dtype": str(dtype).split(".")[-1]}
+
+            def go(dtype=dtype, BM=BM, BN=BN, BK=BK, warps=warps, stages=stages, precision=precision):
+                size = 512
+                a, b = r(size, size, dtype=dtype), r(size, size, dtype=dtype)
+                c = torch.empty(size, size, device=cuda, dtype=torch.float16)
+                return K["matmul"][(size // BM, size // BN)](a, b, c, size, size, size, BM=BM, BN=BN, BK=BK,
+                                                              PRECISION=precision, num_warps=warps, num_stages=stages)
+            runs.append((name, go, launch))
+    for dtype in (torch.float32, torch.float16, fp8):
+        for B, warps in ((32, 4), (64, 8), (128, 4), (128, 8)):
+            name = f"transpose_{names[dtype]}_{B}_w{warps}"
+            launch = {"kind": "transpose", "B": B, "dtype": str(dtype).split(".")[-1]}
+
+            def go(dtype=dtype, B=B, warps=warps):
+                x = r(1024, 1024, dtype=dtype)
+                return K["transpose"][(1024 // B, 1024 // B)](x, torch.empty_like(x), 1024, B=B, num_warps=warps)
+            runs.append((name, go, launch))
+    for BM, BN, warps, stages in ((128, 64, 8, 3), (64, 64, 4, 2), (128, 128, 8, 2), (64, 32, 4, 3)):
+        name = f"attention_{BM}x{BN}_w{warps}s{stages}"
+        launch = {"kind": "attention", "BM": BM, "D": 64}
+
+        def go(BM=BM, BN=BN, warps=warps, stages=stages):
+            n_ctx, d = 512, 64
+            q, k, v = r(n_ctx, d), r(n_ctx, d), r(n_ctx, d)
+            return K["attn_fwd"][(n_ctx // BM, )](q, k, v, torch.empty_like(q), d**-0.5, n_ctx, HEAD_DIM=d, BLOCK_M=BM,
+                                                  BLOCK_N=BN, num_warps=warps, num_stages=stages)
+        runs.append((name, go, launch))
+
+    def bmm():
+        a, b = r(4, 32, 32), r(4, 32, 32)
+        c = torch.empty(4, 32, 32, device=cuda, dtype=torch.float32)
+        return K["bmm"][(1, )](a, b, c, 4, 32, 32, 32, num_warps=4)
+    runs.append(("bmm_3d", bmm, {"kind": "bmm", "shape": [4, 32, 32]}))
+    return runs
+
+
+def run(out_dir, one_cta=False, only=None, more=False):
     os.makedirs(out_dir, exist_ok=True)
     dump_dir = os.path.abspath(os.path.join(out_dir, "dump"))
     os.environ["TRITON_KERNEL_DUMP"] = "1"
@@ -389,7 +445,8 @@ def run(out_dir, one_cta=False, only=None):
     K = define(tl, triton)
     manifest = {"triton": getattr(triton, "__version__", "?"), "torch": torch.__version__,
                 "device": torch.cuda.get_device_name(), "one_cta": one_cta, "kernels": [], "failed": []}
-    for name, go in plan(torch, triton, K, one_cta):
+    runs = variants(torch, triton, K) if more else [(n, go, None) for n, go in plan(torch, triton, K, one_cta)]
+    for name, go, launch in runs:
         if only and name not in only:
             continue
         try:
@@ -403,6 +460,8 @@ def run(out_dir, one_cta=False, only=None):
         entry = {"id": len(manifest["kernels"]), "name": name, "function": md.name, "num_warps": md.num_warps,
                  "num_stages": getattr(md, "num_stages", None), "shared_bytes": getattr(md, "shared", None),
                  "hash": md.hash}
+        if launch:
+            entry["launch"] = launch
         src = os.path.join(dump_dir, md.hash)
         for ext in ("ttgir", "cubin", "ptx"):
             path = os.path.join(src, f"{md.name}.{ext}")
@@ -428,4 +487,5 @@ if __name__ == "__main__":
     only = None
     if "--only" in args:
         only = set(args[args.index("--only") + 1].split(","))
-    run(args[0] if args and not args[0].startswith("--") else "out", one_cta="--one-cta" in args, only=only)
+    run(args[0] if args and not args[0].startswith("--") else "out", one_cta="--one-cta" in args, only=only,
+        more="--variants" in args)

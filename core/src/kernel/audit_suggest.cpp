@@ -306,8 +306,17 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
       if (elsewhere == 0) {
         s.patch.push_back(AuditPatch{def->second, 0, m.aliases.at(name), s.new_layout});
       } else {
+        // Unique among the module's aliases and those an earlier suggestion adds (MLIR refuses a
+        // redefinition, even of the same text).
+        auto added_earlier = [&](const std::string& alias) {
+          const std::string head = "#" + alias + " = ";
+          for (const AuditSuggestion& other : report.suggestions)
+            for (const AuditPatch& p : other.patch)
+              if (p.old_text.empty() && p.new_text.rfind(head, 0) == 0) return true;
+          return false;
+        };
         std::string fresh = name + "_fix";
-        while (m.aliases.count(fresh)) fresh += "_";
+        while (m.aliases.count(fresh) || added_earlier(fresh)) fresh += "_";
         s.patch.push_back(AuditPatch{def->second, 0, "", fmt::format("#{} = {}", fresh, s.new_layout)});
         for (const BufferUse* u : printed) {
           const std::string old_type = type_text_in_line(*u);

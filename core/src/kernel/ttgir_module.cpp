@@ -259,6 +259,9 @@ Module read_module(const std::string& text, const std::string& path) {
         locs[name] = parse_loc(value);
         continue;
       }
+      // MLIR refuses a second definition of an alias, even with the same text.
+      if (const auto earlier = m.alias_lines.find(name); earlier != m.alias_lines.end())
+        ctx.error(indent + 1, fmt::format("a new alias name (#{} is already defined on line {})", name, earlier->second));
       // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
       if (known_layout_attribute(value)) {
         try {
