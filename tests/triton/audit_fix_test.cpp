@@ -269,6 +269,56 @@ TEST(AuditCopy, Tf32CopyLayoutFixIsWhatTheH100Measured) {
 }
 
 // The measured refusal: no wgmma operand is given swizzlingByteWidth = 0 (Triton 3.6 failed to lower it).
+TEST(AuditCopy, Tf32FixesAtFiveTilesAreWhatTheH100Measured) {
+  // tf32 matmuls at five tile sizes and warp counts (dump_kernels.py --variants), each fixed by
+  // `audit --fix` and run on the H100 (tests/triton/verify_all_fixes.sh): what --fix writes today is
+  // the module that ran; the B copy's predicted wavefronts are the live copies' measured ones (the
+  // masked-off tail rounds at a whole count no larger), its sectors per live request the measured
+  // ones; every fixed kernel bitwise identical and at least 1.5x faster at 4096^3.
+  const std::string dir = kData + "/triton/fixes/h100-20261126/";
+  std::ifstream in(dir + "tf32_variants.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json data = nlohmann::json::parse(in);
+  ASSERT_EQ(data["kernels"].size(), 5u);
+  for (const auto& k : data["kernels"]) {
+    const std::string name = k["kernel"];
+    const std::string original = swz::read_text_file(dir + name + ".ttgir");
+    const auto r = swz::audit_module(original, name);
+    std::vector<std::size_t> chosen;
+    for (std::size_t i = 0; i < r.suggestions.size(); ++i)
+      if (r.suggestions[i].chosen) chosen.push_back(i);
+    ASSERT_EQ(chosen.size(), 1u) << name;
+    const swz::AuditSuggestion& s = r.suggestions[chosen[0]];
+    EXPECT_EQ(s.target, swz::AuditSuggestion::Target::DistributedLayout) << name;
+    EXPECT_EQ(s.line, k["copy_line"].get<int>()) << name;
+    const std::string fixed = swz::fix_module(original, r, chosen);
+    EXPECT_EQ(fixed, swz::read_text_file(dir + name + ".fixed.ttgir")) << name;
+    auto copy_of = [&](const swz::AuditReport& rep) {
+      for (const auto& a : rep.accesses)
+        if (a.line == s.line) return a;
+      return swz::AuditAccess{};
+    };
+    const auto before = copy_of(r), after = copy_of(swz::audit_module(fixed, name));
+    ASSERT_TRUE(before.wavefronts && after.wavefronts) << name;
+    const double ctas = k["ctas"], live = k["live_rounds"], masked = k["masked_rounds"];
+    const auto& mods = k["modules"];
+    ASSERT_EQ(mods.size(), 2u);
+    for (const auto& [module, access, sectors] : {std::tuple{mods[0], before, *s.global_sectors_before},
+                                                  std::tuple{mods[1], after, *s.global_sectors_after}}) {
+      const double instructions = static_cast<double>(access.instructions);
+      EXPECT_EQ(module["ldgsts_ca_instructions"].get<double>(), ctas * instructions * (live + masked)) << name;
+      const double per_cta = module["ldgsts_ca_wavefronts"].get<double>() / ctas;
+      const double masked_each = (per_cta - live * instructions * *access.wavefronts) / (masked * instructions);
+      EXPECT_EQ(masked_each, std::floor(masked_each)) << name << " " << module["name"];
+      EXPECT_GE(masked_each, 1) << name << " " << module["name"];
+      EXPECT_LE(masked_each, *access.wavefronts) << name << " " << module["name"];
+      EXPECT_EQ(module["ldgsts_ca_sectors"].get<double>() / (ctas * live * instructions), sectors) << name;
+    }
+    EXPECT_TRUE(mods[1]["bitwise_identical"].get<bool>()) << name;
+    EXPECT_GE(mods[0]["ms_4096"].get<double>() / mods[1]["ms_4096"].get<double>(), 1.5) << name;
+  }
+}
+
 TEST(AuditCopy, NoSuggestionUnswizzlesAWgmmaOperand) {
   for (const char* name : {"triton36/matmul_tf32.ttgir", "triton36/matmul_fp16.ttgir", "triton36/matmul_fp8.ttgir"}) {
     const auto r = swz::audit_module(ttgir_text(name), name);
