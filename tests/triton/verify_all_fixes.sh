@@ -10,8 +10,9 @@
 # 3. verify_fixes.py: original and fixed compiled by Triton, run on the same inputs (bitwise
 #    comparison) and timed (OUT_DIR/verify/verify.json);
 # 4. under ncu (when installed), each pair launched once at 1024: the shared-memory counters of
-#    every launch (OUT_DIR/ncu.csv), compared with the audit's predictions by
-#    tests/triton/fix_counters.py.
+#    every launch (OUT_DIR/ncu.csv; tests/data/triton/fixes/h100-20261126/tf32_variants.json holds
+#    the tf32 ones, the A tile's 16-byte .cg copies taken out at 4 wavefronts each, and
+#    AuditCopy.Tf32FixesAtFiveTilesAreWhatTheH100Measured compares them with the audit).
 set -uo pipefail
 swz=$1
 out=$2
