@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <algorithm>
@@ -316,6 +317,38 @@ TEST(AuditCopy, Tf32FixesAtFiveTilesAreWhatTheH100Measured) {
     }
     EXPECT_TRUE(mods[1]["bitwise_identical"].get<bool>()) << name;
     EXPECT_GE(mods[0]["ms_4096"].get<double>() / mods[1]["ms_4096"].get<double>(), 1.5) << name;
+  }
+}
+
+TEST(AuditFix, Bmm3dFixIsWhatTheH100MeasuredPerInstruction) {
+  // The fixed bmm_3d ran on the H100 (bitwise identical); ncu's per-SASS-instruction counters of
+  // one CTA, summed per instruction, against the audit's lines of the original and the fixed module.
+  const std::string dir = kData + "/triton/fixes/h100-20261126/";
+  std::ifstream in(dir + "bmm_3d_source_counters.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json measured = nlohmann::json::parse(in);
+  const std::string original = swz::read_text_file(dir + "bmm_3d.ttgir");
+  const auto r = swz::audit_module(original, "bmm_3d.ttgir");
+  const std::string fixed = swz::fix_module(original, r, all_of(r));
+  EXPECT_EQ(fixed, swz::read_text_file(dir + "bmm_3d.fixed.ttgir"));
+  const std::map<std::string, std::string> sass = {
+      {"STS.128", "STS.128"}, {"LDS.128", "LDS.128"}, {"LDSM.x4", "LDSM.16.M88.4"}, {"LDSM.x4.trans", "LDSM.16.MT88.4"}};
+  for (const auto& [module, report] : {std::pair{std::string("original"), r},
+                                       std::pair{std::string("fixed"), swz::audit_module(fixed, "fixed.ttgir")}}) {
+    std::map<std::string, std::pair<double, double>> predicted;  // SASS name -> (instructions, wavefronts)
+    for (const auto& a : report.accesses) {
+      ASSERT_TRUE(a.wavefronts) << module << " line " << a.line;
+      ASSERT_TRUE(sass.count(a.instruction)) << a.instruction;
+      auto& [n, w] = predicted[sass.at(a.instruction)];
+      n += static_cast<double>(a.instructions);
+      w += *a.wavefronts * static_cast<double>(a.instructions);
+    }
+    const auto& m = measured["modules"][module];
+    ASSERT_EQ(m.size(), predicted.size()) << module;
+    for (const auto& [name, nw] : predicted) {
+      EXPECT_EQ(m[name]["instructions"].get<double>(), nw.first) << module << " " << name;
+      EXPECT_EQ(m[name]["wavefronts"].get<double>(), nw.second) << module << " " << name;
+    }
   }
 }
 
