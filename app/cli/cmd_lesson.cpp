@@ -1,5 +1,5 @@
 // swizzle lesson: lessons without the GUI. `list` shows where lessons are found,
-// `check` evaluates every claim of every step, `export` writes handout / slide pages.
+// `check` evaluates every claim of every step and solves every exercise, `export` writes handout / slide pages.
 //
 // Exit status: 0 fine, 1 a claim does not hold (check), 2 bad input (a lesson that
 // does not load, an unknown name, an output path that is not a folder, no font for png).
@@ -14,6 +14,7 @@
 #include "swz/export/export.h"
 #include "swz/export/font.h"
 #include "swz/teach/lesson.h"
+#include "swz/teach/lesson_exercise.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/lesson_paths.h"
 
@@ -85,9 +86,22 @@ void check(const Options& o) {
         text += fmt::format("{}: step {} ({}): {} is {}, the lesson says {}\n", file.string(), i + 1, lesson.steps[i].title,
                             c.claim.quantity, c.actual.dump(), c.claim.expected.dump());
       }
+    int exercises = 0;
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {  // each exercise: not solved at the start, solvable within its moves
+      const LessonStep& step = lesson.steps[i];
+      if (!step.exercise) continue;
+      ++exercises;
+      const std::string fault = exercise_fault(step);
+      if (fault.empty()) continue;
+      ++failed;
+      bad.push_back({{"step", i + 1}, {"title", step.title}, {"exercise", fault}});
+      text += fmt::format("{}: step {} ({}): {}\n", file.string(), i + 1, step.title, fault);
+    }
     report["lessons"].push_back({{"file", file.string()}, {"name", lesson.name}, {"steps", lesson.steps.size()}, {"claims", claims},
-                                 {"failed", bad}});
-    if (bad.empty()) text += fmt::format("{}: {} steps, {} claims, all hold\n", file.string(), lesson.steps.size(), claims);
+                                 {"exercises", exercises}, {"failed", bad}});
+    if (bad.empty())
+      text += fmt::format("{}: {} steps, {} claims, all hold{}\n", file.string(), lesson.steps.size(), claims,
+                          exercises ? fmt::format("; {} exercise{} solvable", exercises, exercises == 1 ? "" : "s") : "");
   }
   report["ok"] = failed == 0;
   if (o.json) print_json(report);
@@ -123,7 +137,7 @@ Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, 
   CLI::App* l = sub.add_subcommand("list", "The lessons and the folder they were found in");
   l->add_flag("--json", o->json, "One JSON object on stdout");
   l->callback([o] { list(*o); });
-  CLI::App* c = sub.add_subcommand("check", "Load lessons and evaluate every claim of every step (exit 1 when one fails)");
+  CLI::App* c = sub.add_subcommand("check", "Load lessons, evaluate every claim of every step and solve every exercise (exit 1 when one fails)");
   c->add_option("lessons", o->lessons, "Lesson files (.json) or names in the lesson folder")->required();
   c->add_flag("--json", o->json, "One JSON object on stdout");
   c->callback([o] { check(*o); });

@@ -9,6 +9,7 @@
 
 #include "classroom.h"
 #include "swz/error.h"
+#include "swz/teach/lesson_exercise.h"
 #include "swz/teach/math_text.h"
 #include "theme.h"
 #include "widgets.h"
@@ -18,8 +19,35 @@ namespace swz::gui {
 
 namespace {
 
+// A step's exercise on the learner's state, checked by the core again only when the state changes.
+struct ExerciseStatus {
+  const LessonStep* checked = nullptr;
+  std::optional<ProblemSpec> state;
+  int register_step = 0;
+  ExerciseCheck check;
+  std::string error;
+  const ExerciseCheck& on(const LessonStep& step, const ProblemSpec& now, int trace_step) {
+    if (checked != &step || !state || *state != now || register_step != trace_step) {
+      checked = &step;
+      state = now;
+      register_step = trace_step;
+      error.clear();
+      try {
+        check = check_exercise(step, now, trace_step);
+      } catch (const Error& e) {
+        check = {};
+        error = e.what();
+      }
+    }
+    return check;
+  }
+};
+
 struct LessonPanel final : Panel {
   ClaimList claims;
+  ExerciseStatus exercise;
+  std::pair<int, int> hints_for{-1, -1};  // (lesson, step) the hints were revealed on
+  int hints_shown = 0;
 
   const char* id() const override { return "lesson"; }
   const char* title() const override { return "Lesson"; }
@@ -61,6 +89,7 @@ struct LessonPanel final : Panel {
         ImGui::TextWrapped("%s", pretty_xor(para).c_str());
       ImGui::Spacing();
     }
+    if (step->exercise) exercise_block(ctx, *step);
     // The tables share what the text and the claims leave of the card, so the card never scrolls for them.
     const std::size_t shown_claims = claims_hidden() ? 0 : claims.size(*step, at_step(ctx, *step) ? nullptr : &ctx.session.problem,
                                                                           ctx.session.trace.step);
@@ -101,6 +130,61 @@ struct LessonPanel final : Panel {
     const ImVec2 qp = ImGui::GetCursorScreenPos();
     if (ImGui::Button("Take the quiz")) take_quiz(ctx.bench);
     ctx.probe("lesson.quiz", qp, ImGui::GetItemRectMax());
+  }
+
+  // The task, whether the workbench solves it now (the core's check on the live state), and the
+  // hints one at a time.
+  void exercise_block(PanelContext& ctx, const LessonStep& s) {
+    const Classroom& c = classroom();
+    if (hints_for != std::make_pair(c.open_lesson, c.step)) {
+      hints_for = {c.open_lesson, c.step};
+      hints_shown = 0;
+    }
+    const LessonExercise& e = *s.exercise;
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::Separator();
+    heading("Exercise");
+    ImGui::TextWrapped("%s", pretty_xor(e.task).c_str());
+    const ExerciseCheck& check = exercise.on(s, ctx.session.problem, ctx.session.trace.step);
+    const ImVec2 status = ImGui::GetCursorScreenPos();
+    if (!exercise.error.empty()) {
+      ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", exercise.error.c_str());
+    } else if (check.solved) {
+      ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s Solved", sym("\xe2\x9c\x93", "ok"));
+      same_line_if_fits(ImGui::CalcTextSize(moves_used(e, check).c_str()).x);
+      ImGui::TextDisabled("%s", moves_used(e, check).c_str());
+    } else {
+      ImGui::TextColored(ImVec4(0.55f, 0.35f, 0.0f, 1), "Not solved yet");
+      for (const ClaimCheck& k : check.goal) {
+        if (k.holds) continue;
+        const std::string value = k.actual.is_string() ? k.actual.get<std::string>() : k.actual.dump();
+        ImGui::TextWrapped("%s is %s; the goal is %s", k.claim.quantity.c_str(), pretty_xor(value).c_str(),
+                           k.claim.expected.dump().c_str());
+        break;  // the first goal not met is enough to go on
+      }
+      if (!check.moves_problem.empty())
+        ImGui::TextWrapped("%s", check.moves_problem.c_str());
+      else
+        ImGui::TextDisabled("%s", moves_used(e, check).c_str());
+    }
+    ctx.probe(check.solved ? "lesson.exercise.solved" : "lesson.exercise.unsolved", status, ImGui::GetItemRectMax());
+    for (int i = 0; i < hints_shown && i < static_cast<int>(e.hints.size()); ++i)
+      ImGui::TextWrapped("Hint %d: %s", i + 1, pretty_xor(e.hints[static_cast<std::size_t>(i)]).c_str());
+    if (hints_shown < static_cast<int>(e.hints.size())) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::SmallButton(fmt::format("Show a hint ({} of {})", hints_shown + 1, e.hints.size()).c_str())) ++hints_shown;
+      ctx.probe("lesson.exercise.hint", p, ImGui::GetItemRectMax());
+    }
+    ctx.probe("lesson.exercise", top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+    ImGui::Spacing();
+  }
+
+  // "2 of 3 toggles used": what the moves allow and what the learner spent.
+  static std::string moves_used(const LessonExercise& e, const ExerciseCheck& check) {
+    std::string out;
+    if (e.toggles >= 0) out = fmt::format("{} of {} toggles used", check.toggles, e.toggles);
+    if (e.masks >= 0) out += fmt::format("{}{} of {} row masks changed", out.empty() ? "" : ", ", check.masks, e.masks);
+    return out;
   }
 
   static bool at_step(const PanelContext& ctx, const LessonStep& s) {

@@ -144,6 +144,13 @@ void draw_presenter_view(Workbench& bench) {
   paragraphs(step->notes.empty() ? step->paragraphs : step->notes);
   presenter_claims().draw(*step);
   if (claims_hidden()) ImGui::TextDisabled("(hidden on the projector's card)");
+  if (step->exercise) {  // the teacher sees every hint; the card reveals them one at a time
+    ImGui::Spacing();
+    ImGui::TextDisabled("Exercise");
+    ImGui::TextWrapped("%s", pretty_xor(step->exercise->task).c_str());
+    for (std::size_t i = 0; i < step->exercise->hints.size(); ++i)
+      ImGui::TextWrapped("Hint %zu: %s", i + 1, pretty_xor(step->exercise->hints[i]).c_str());
+  }
   ImGui::Spacing();
   ImGui::Separator();
   if (c.step + 1 < steps) {

@@ -16,6 +16,7 @@
 #include "swz/error.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
+#include "swz/teach/lesson_exercise.h"
 #include "swz/teach/quiz_set.h"
 #include "lesson_facts.h"
 
@@ -397,11 +398,75 @@ std::vector<std::uint32_t> masks_of(const nlohmann::json& v, const std::string& 
   return out;
 }
 
+// An object of quantity: value ('claims', an exercise's 'goal'), each measured on the step's problem.
+std::vector<LessonClaim> parse_claims(const nlohmann::json& j, const std::string& key, const Problem& p, const ProblemAnalysis& a,
+                                      int register_step, const std::string& where) {
+  if (!j.is_object()) fail("{}'{}' must be an object of quantity: value", where, key);
+  std::vector<LessonClaim> out;
+  for (const auto& item : j.items()) {
+    const nlohmann::json actual = measure(item.key(), p, a, register_step);
+    const nlohmann::json& expected = item.value();
+    if (actual.is_null() && !expected.is_null())
+      fail("claim '{}' has no value here: the subspace lemma does not apply to this layout", item.key());
+    if (!same_kind(expected, actual))
+      fail("claim '{}' expects {}, but the quantity is {}", item.key(), type_name(expected), type_name(actual));
+    out.push_back({item.key(), expected});
+  }
+  return out;
+}
+
+std::vector<std::string> paragraphs_of(const nlohmann::json& v, const std::string& key, const std::string& where) {
+  std::vector<std::string> out;
+  if (v.is_string()) out.push_back(v.get<std::string>());
+  else if (v.is_array())
+    for (const auto& para : v) {
+      if (!para.is_string()) fail("{}'{}' must be a string or a list of strings", where, key);
+      out.push_back(para.get<std::string>());
+    }
+  else
+    fail("{}'{}' must be a string or a list of strings", where, key);
+  return out;
+}
+
+// A step's exercise (lesson_exercise.h): its goal is measured on the step's problem like a claim,
+// its moves are the toggle grid's and bounded, so `lesson check` can search them all.
+LessonExercise parse_exercise(const nlohmann::json& j, const LessonStep& s, const Problem& p, const ProblemAnalysis& a,
+                              const std::string& where) {
+  if (!j.is_object()) fail("{}'exercise' must be an object", where);
+  check_keys(j, {"task", "goal", "moves", "hints"}, where + "'exercise': ");
+  LessonExercise e;
+  e.task = text_of(j, "task", where + "'exercise': ");
+  if (!j.contains("goal")) fail("{}'exercise': missing 'goal'", where);
+  e.goal = parse_claims(j["goal"], "exercise.goal", p, a, s.step, where);
+  if (e.goal.empty()) fail("{}'exercise.goal' is empty: name what the learner must reach", where);
+  if (j.contains("hints")) {
+    e.hints = paragraphs_of(j["hints"], "exercise.hints", where);
+    for (const std::string& h : e.hints)
+      if (h.empty()) fail("{}'exercise.hints' has an empty hint", where);
+  }
+  if (!p.grid || p.grid->col_bits <= p.grid->vec_bits || s.problem.shared || !s.problem.variant.empty())
+    fail("{}'exercise': its moves are toggles of the grid, and this step's layout is not a toggle-grid layout with toggles", where);
+  if (!s.view.shows("grid") || (!s.view.focus.empty() && s.view.focus != "grid"))
+    fail("{}'exercise': the moves are made on the toggle grid, which this step's view does not show", where);
+  if (!j.contains("moves") || !j["moves"].is_object()) fail("{}'exercise.moves' must be an object like {{\"toggles\": 2}}", where);
+  const auto& moves = j["moves"];
+  check_keys(moves, {"toggles", "masks"}, where + "'exercise.moves': ");
+  if (moves.empty()) fail("{}'exercise.moves' must give \"toggles\", \"masks\" or both", where);
+  if (moves.contains("toggles")) e.toggles = int_of(moves["toggles"], "exercise.moves.toggles", where);
+  if (moves.contains("masks")) e.masks = int_of(moves["masks"], "exercise.moves.masks", where);
+  if ((moves.contains("toggles") && e.toggles < 1) || (moves.contains("masks") && e.masks < 1))
+    fail("{}'exercise.moves' allows no move: give 1 or more", where);
+  if (const std::int64_t n = exercise_states(e, *p.grid); n > kExerciseMaxStates)
+    fail("{}'exercise.moves' allow {} states, more than the {} a check searches: allow fewer moves", where,
+         n >= (std::int64_t{1} << 40) ? "over 2^{40}" : std::to_string(n), kExerciseMaxStates);
+  return e;
+}
+
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
   check_keys(j,
              {"title", "text", "notes", "minutes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight",
-              "claims", "view"},
+              "claims", "view", "exercise"},
              where);
   LessonStep s;
   bool have_problem = false;
@@ -414,16 +479,7 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   }
   s.title = text_of(j, "title", where);
   if (!j.contains("text")) fail("{}missing 'text'", where);
-  const auto& text = j["text"];
-  if (text.is_string())
-    s.paragraphs.push_back(text.get<std::string>());
-  else if (text.is_array())
-    for (const auto& para : text) {
-      if (!para.is_string()) fail("{}'text' must be a string or a list of strings", where);
-      s.paragraphs.push_back(para.get<std::string>());
-    }
-  else
-    fail("{}'text' must be a string or a list of strings", where);
+  s.paragraphs = paragraphs_of(j["text"], "text", where);
   if (s.paragraphs.empty() ||
       std::all_of(s.paragraphs.begin(), s.paragraphs.end(), [](const std::string& t) { return t.empty(); }))
     fail("{}'text' is empty", where);
@@ -434,16 +490,7 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
     s.minutes = m.get<double>();
   }
   if (j.contains("notes")) {  // speaker notes: shown in the presenter view only
-    const auto& notes = j["notes"];
-    if (notes.is_string())
-      s.notes.push_back(notes.get<std::string>());
-    else if (notes.is_array())
-      for (const auto& para : notes) {
-        if (!para.is_string()) fail("{}'notes' must be a string or a list of strings", where);
-        s.notes.push_back(para.get<std::string>());
-      }
-    else
-      fail("{}'notes' must be a string or a list of strings", where);
+    s.notes = paragraphs_of(j["notes"], "notes", where);
   }
 
   const int layout_keys =
@@ -512,18 +559,8 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   }
   if (j.contains("view")) s.view = parse_lesson_view(j["view"], where);
   check_lesson_view(s.view, p, s.highlight, where);
-  if (j.contains("claims")) {
-    if (!j["claims"].is_object()) fail("{}'claims' must be an object of quantity: value", where);
-    for (const auto& item : j["claims"].items()) {
-      const nlohmann::json actual = measure(item.key(), p, a, s.step);
-      const nlohmann::json& expected = item.value();
-      if (actual.is_null() && !expected.is_null())
-        fail("claim '{}' has no value here: the subspace lemma does not apply to this layout", item.key());
-      if (!same_kind(expected, actual))
-        fail("claim '{}' expects {}, but the quantity is {}", item.key(), type_name(expected), type_name(actual));
-      s.claims.push_back({item.key(), expected});
-    }
-  }
+  if (j.contains("claims")) s.claims = parse_claims(j["claims"], "claims", p, a, s.step, where);
+  if (j.contains("exercise")) s.exercise = parse_exercise(j["exercise"], s, p, a, where);
   return s;
 }
 

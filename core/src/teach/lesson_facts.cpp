@@ -79,7 +79,35 @@ nlohmann::json swizzle_fact(const std::string& q, const std::vector<Part>& parts
   return cute_swizzle_apply(b, m, s, static_cast<std::uint64_t>(parts[1].args[0]));
 }
 
+// The TMA mode whose pattern the step's shared layout is on its row-major tile, any row width:
+// byte address a = (m * N + n) * bytes goes to a ^ (((a >> 7) & (W/16 - 1)) << 4) (NONE: a itself).
+// Nothing when no mode's pattern is the layout.
+const TmaSwizzleMode* tma_mode_of_layout(const Problem& p) {
+  if (p.shape.size() != 2 || p.element_bits < 8 || p.element_bits % 8) return nullptr;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(p.element_bits / 8);
+  for (const int width : {0, 32, 64, 128}) {
+    const TmaSwizzleMode& mode = tma_swizzle_mode(width);
+    const std::uint64_t chunk_mask = width ? static_cast<std::uint64_t>(width / 16 - 1) : 0;
+    bool same = true;
+    for (std::int64_t m = 0; m < p.shape[0] && same; ++m)
+      for (std::int64_t n = 0; n < p.shape[1] && same; ++n) {
+        const std::uint64_t a = static_cast<std::uint64_t>(m * p.shape[1] + n) * bytes;
+        const std::uint64_t swizzled = a ^ (((a >> 7) & chunk_mask) << 4);
+        same = p.shared.offset(p.shared.coords().flatten(Coords{m, n})) == swizzled / bytes;
+      }
+    if (same) return &mode;
+  }
+  return nullptr;
+}
+
 nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
+  if (!parts[0].called && parts.size() == 2 && !parts[1].called && (parts[1].name == "mode" || parts[1].name == "box_legal")) {
+    if (p.shape.size() != 2) fail("quantity '{}' needs a 2-D tile", q);
+    const TmaSwizzleMode* mode = tma_mode_of_layout(p);
+    if (parts[1].name == "mode") return mode ? nlohmann::json(mode->driver_name) : nlohmann::json(nullptr);
+    // The box's inner dimension, one row of the tile, may be at most the mode's width (NONE: no limit).
+    return mode && (mode->swizzle_bytes == 0 || p.shape[1] * p.element_bits / 8 <= mode->max_inner_box_bytes);
+  }
   want_args(q, parts[0], 1);
   const TmaSwizzleMode& mode = tma_swizzle_mode(static_cast<int>(std::min<std::int64_t>(parts[0].args[0], 1024)));
   const std::string what = parts.size() == 2 ? parts[1].name : "";
@@ -115,7 +143,7 @@ nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts, co
   }
   fail(
       "quantity '{}': tma(W) is followed by .name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment, "
-      ".inner_box_fits, .matches_layout or .pattern_shift(base)",
+      ".inner_box_fits, .matches_layout or .pattern_shift(base); tma.mode and tma.box_legal take no width",
       q);
 }
 

@@ -5,6 +5,8 @@
 //   tma(W).pattern_shift(BASE)           rows the W-byte pattern is shifted by on a buffer at BASE
 //   tma(W).inner_box_fits                the step's tile rows are a box the W-byte mode accepts (W = 0: NONE)
 //   tma(W).matches_layout                the step's shared layout is the W-byte mode's pattern on its tile
+//   tma.mode, tma.box_legal              the mode whose pattern the shared layout is (any row width; null: none);
+//                                        whether that mode accepts the tile's rows as its box
 //   xor_table(R,C).column_spread         every column's R elements land in R different columns
 //   xor_table(R,C).bijection             every (m, n ^ m) is inside the tile and no two coincide
 //   store.offset_of(REG,LANE), read.offset_of(REG,LANE)

@@ -47,6 +47,16 @@ struct LessonClaim {
   nlohmann::json expected;  // number, bool, string or array, as written
 };
 
+// A task the learner solves on the live workbench (lesson_exercise.h): the step's state is the
+// start, the toggle grid the tool, the core the judge.
+struct LessonExercise {
+  std::string task;                // what to do, in words
+  std::vector<LessonClaim> goal;   // every one must hold on the learner's state
+  int toggles = -1;                // at most this many toggles flipped from the step's masks; -1: no limit
+  int masks = -1;                  // at most this many row masks changed from the step's; -1: no limit
+  std::vector<std::string> hints;  // shown one at a time, in order
+};
+
 struct LessonStep {
   std::string title;
   std::vector<std::string> paragraphs;
@@ -61,6 +71,7 @@ struct LessonStep {
   std::vector<LessonClaim> claims;
   LessonView view;  // panels shown, focus, cell numbers, solver step (inherited)
   double minutes = 0;  // planned time on this step in a lecture ("minutes"); 0: none planned
+  std::optional<LessonExercise> exercise;  // a task on this step ("exercise"; never inherited)
 };
 
 struct Lesson {

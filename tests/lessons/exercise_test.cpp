@@ -1,0 +1,235 @@
+// Exercises: the checker on solved and unsolved states, the search behind `lesson check`,
+// the loader's errors, the shipped exercises, and the TMA facts their goals use.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "swz/error.h"
+#include "swz/teach/lesson.h"
+#include "swz/teach/lesson_exercise.h"
+
+namespace swz {
+namespace {
+
+const std::filesystem::path kExerciseLessons = SWZ_LESSONS_DIR;
+
+// A one-step lesson on the toy machine's column read (8 wavefronts), with this exercise.
+Lesson toy_exercise(const nlohmann::json& exercise, const char* layout = "unswizzled") {
+  const nlohmann::json step = {{"title", "Column"}, {"text", "x"},      {"preset", "toy8x8"},
+                               {"layout", layout},  {"access", "read"}, {"exercise", exercise}};
+  return parse_lesson({{"format", kLessonFormat}, {"version", 1}, {"title", "T"}, {"steps", nlohmann::json::array({step})}}, "t",
+                      "t.json");
+}
+const nlohmann::json kConflictFree = {{"task", "Make the column read conflict-free."},
+                                      {"goal", {{"read.wavefronts", 1}, {"store.wavefronts", 1}}},
+                                      {"moves", {{"toggles", 3}}},
+                                      {"hints", {"one", "two"}}};
+
+ProblemSpec toy_with(std::vector<std::uint32_t> masks) {
+  ProblemSpec s;
+  s.preset = "toy8x8";
+  s.masks = std::move(masks);
+  return s;
+}
+
+std::string exercise_load_error(const nlohmann::json& exercise, const char* preset = "toy8x8") {
+  const nlohmann::json step = {{"title", "S"}, {"text", "x"}, {"preset", preset}, {"exercise", exercise}};
+  try {
+    (void)parse_lesson({{"format", kLessonFormat}, {"version", 1}, {"title", "T"}, {"steps", nlohmann::json::array({step})}},
+                       "bad", "bad.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+TEST(Exercises, TheCheckerSaysSolvedOnlyWhenEveryGoalHoldsWithinTheMoves) {
+  const Lesson l = toy_exercise(kConflictFree);
+  const LessonStep& s = l.steps[0];
+  ASSERT_TRUE(s.exercise.has_value());
+  EXPECT_EQ(s.exercise->task, "Make the column read conflict-free.");
+  EXPECT_EQ(s.exercise->hints, (std::vector<std::string>{"one", "two"}));
+
+  // The step's own state: 8 wavefronts, nothing spent.
+  const ExerciseCheck start = check_exercise(s, s.problem, 0);
+  EXPECT_FALSE(start.solved);
+  EXPECT_EQ(start.toggles, 0);
+  ASSERT_EQ(start.goal.size(), 2u);
+  EXPECT_EQ(start.goal[0].claim.quantity, "read.wavefronts");
+  EXPECT_EQ(start.goal[0].actual, 8);
+  EXPECT_FALSE(start.goal[0].holds);
+
+  // Two row bits folded: 2 wavefronts, not yet.
+  const ExerciseCheck half = check_exercise(s, toy_with({1, 2}), 0);
+  EXPECT_FALSE(half.solved);
+  EXPECT_EQ(half.goal[0].actual, 2);
+  EXPECT_EQ(half.toggles, 2);
+  EXPECT_EQ(half.masks, 2);
+  EXPECT_TRUE(half.moves_problem.empty());
+
+  // x ^= row: solved with the three toggles allowed.
+  const ExerciseCheck solved = check_exercise(s, toy_with({1, 2, 4}), 0);
+  EXPECT_TRUE(solved.solved);
+  EXPECT_EQ(solved.toggles, 3);
+
+  // Conflict-free too, but with five toggles: over the limit, not solved.
+  const ExerciseCheck over = check_exercise(s, toy_with({3, 6, 4}), 0);
+  EXPECT_TRUE(over.goal[0].holds);
+  EXPECT_FALSE(over.solved);
+  EXPECT_EQ(over.toggles, 5);
+  EXPECT_EQ(over.moves_problem, "5 toggles flipped; the task allows 3");
+
+  // Another problem on the workbench (a 16-bank toy) is not a move of this grid.
+  ProblemSpec other = toy_with({1, 2, 4});
+  other.banks = 16;
+  const ExerciseCheck elsewhere = check_exercise(s, other, 0);
+  EXPECT_FALSE(elsewhere.solved);
+  EXPECT_NE(elsewhere.moves_problem.find("another problem or layout"), std::string::npos);
+}
+
+TEST(Exercises, RowMaskMovesCountChangedRowsFromTheStepsMasks) {
+  nlohmann::json e = kConflictFree;
+  e["moves"] = {{"masks", 1}};
+  e["goal"] = {{"read.wavefronts", 1}};
+  const Lesson l = toy_exercise(e, "xor-row");  // starts solved: the fault says so
+  EXPECT_EQ(exercise_fault(l.steps[0]), "exercise: the step's own state already meets the goal");
+
+  nlohmann::json two = kConflictFree;
+  two["moves"] = {{"masks", 2}};
+  two["goal"] = {{"read.wavefronts", 2}};
+  const Lesson m = toy_exercise(two);
+  const ExerciseCheck c = check_exercise(m.steps[0], toy_with({0, 6, 4}), 0);  // rows 1 and 2 changed, 3 toggles
+  EXPECT_EQ(c.masks, 2);
+  EXPECT_EQ(c.toggles, 3);
+  EXPECT_EQ(c.goal[0].actual, 2);
+  EXPECT_TRUE(c.solved);
+  const ExerciseCheck three = check_exercise(m.steps[0], toy_with({1, 2, 4}), 0);
+  EXPECT_EQ(three.moves_problem, "3 row masks changed; the task allows 2");
+  EXPECT_FALSE(three.solved);
+}
+
+TEST(Exercises, TheSearchFindsASolutionWithTheFewestMovesOrSaysHowManyItTried) {
+  const Lesson l = toy_exercise(kConflictFree);
+  const ExerciseSearch found = solve_exercise(l.steps[0]);
+  ASSERT_TRUE(found.solution.has_value());
+  EXPECT_TRUE(check_exercise(l.steps[0], toy_with(*found.solution), 0).solved);
+  // No state of two toggles or fewer solves it: all 1 + 9 + 36 of them were tried first.
+  EXPECT_GT(found.searched, 46);
+  EXPECT_LE(found.searched, 46 + 84);
+  EXPECT_EQ(exercise_fault(l.steps[0]), "");
+
+  // Too few moves: every state within them tried, none solves it. Rows changed: none, one of 3
+  // (7 masks each) or two of 3.
+  const std::pair<nlohmann::json, std::int64_t> short_of[] = {{{{"toggles", 2}}, 1 + 9 + 36},
+                                                              {{{"masks", 2}}, 1 + 3 * 7 + 3 * 49}};
+  for (const auto& [moves, states] : short_of) {
+    nlohmann::json e = kConflictFree;
+    e["moves"] = moves;
+    const Lesson l2 = toy_exercise(e);
+    const ExerciseSearch none = solve_exercise(l2.steps[0]);
+    EXPECT_FALSE(none.solution.has_value()) << moves.dump();
+    EXPECT_EQ(none.searched, states) << moves.dump();
+    EXPECT_EQ(exercise_states(*l2.steps[0].exercise, *problem_for_step(l2.steps[0]).grid), states) << moves.dump();
+  }
+  EXPECT_EQ(
+      exercise_fault(toy_exercise({{"task", "t"}, {"goal", {{"read.wavefronts", 1}}}, {"moves", {{"toggles", 2}}}}).steps[0]),
+      "exercise: no state within 2 toggles meets the goal (46 states searched)");
+}
+
+TEST(Exercises, TheLoaderRefusesMalformedExercisesInOneLine) {
+  struct Case {
+    nlohmann::json exercise;
+    const char* preset;
+    const char* expected;
+  };
+  const nlohmann::json goal = {{"read.wavefronts", 1}};
+  const nlohmann::json moves = {{"toggles", 3}};
+  const Case cases[] = {
+      {{{"task", "t"}, {"goal", goal}, {"moves", moves}, {"hint", "h"}},
+       "toy8x8",
+       "bad.json: step 1 (\"S\"): 'exercise': unknown key 'hint' (known: task, goal, moves, hints)"},
+      {{{"goal", goal}, {"moves", moves}}, "toy8x8", "bad.json: step 1 (\"S\"): 'exercise': missing 'task'"},
+      {{{"task", "t"}, {"moves", moves}}, "toy8x8", "'exercise': missing 'goal'"},
+      {{{"task", "t"}, {"goal", nlohmann::json::object()}, {"moves", moves}}, "toy8x8", "'exercise.goal' is empty"},
+      {{{"task", "t"}, {"goal", {{"read.speed", 1}}}, {"moves", moves}}, "toy8x8", "unknown quantity 'read.speed'"},
+      {{{"task", "t"}, {"goal", {{"read.wavefronts", "one"}}}, {"moves", moves}},
+       "toy8x8",
+       "claim 'read.wavefronts' expects a string, but the quantity is a number"},
+      {{{"task", "t"}, {"goal", goal}}, "toy8x8", "'exercise.moves' must be an object"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", {{"clicks", 2}}}}, "toy8x8", "'exercise.moves': unknown key 'clicks'"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", {{"toggles", 0}}}}, "toy8x8", "'exercise.moves' allows no move"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", {{"toggles", 9}}}},
+       "tma128_fp16",
+       "'exercise.moves' allow 155382 states, more than the 20000 a check searches"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", moves}}, "cute8x8", "its moves are toggles of the grid"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", moves}, {"hints", {"a", ""}}}, "toy8x8", "'exercise.hints' has an empty hint"},
+      {"do it", "toy8x8", "'exercise' must be an object"},
+      {{{"task", "t"}, {"goal", goal}, {"moves", moves}, {"view", 1}}, "toy8x8", "unknown key 'view'"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = exercise_load_error(c.exercise, c.preset);
+    EXPECT_NE(error.find(c.expected), std::string::npos) << c.exercise.dump() << "\n  got: " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  // The moves are clicks on the grid: a step whose view hides it cannot pose one.
+  nlohmann::json hidden = {
+      {"title", "S"}, {"text", "x"}, {"preset", "toy8x8"}, {"view", {{"panels", {"tensor"}}}}, {"exercise", kConflictFree}};
+  try {
+    (void)parse_lesson({{"format", kLessonFormat}, {"version", 1}, {"title", "T"}, {"steps", nlohmann::json::array({hidden})}},
+                       "bad", "bad.json");
+    ADD_FAILURE() << "an exercise without the grid on screen loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the moves are made on the toggle grid, which this step's view does not show"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Exercises, EveryShippedExerciseIsUnsolvedAtItsStepAndSolvableWithinItsMoves) {
+  int exercises = 0, lessons_with = 0;
+  for (const auto& path : lesson_files(kExerciseLessons)) {
+    const Lesson lesson = load_lesson_file(path);
+    int here = 0;
+    for (const LessonStep& step : lesson.steps) {
+      if (!step.exercise) continue;
+      SCOPED_TRACE(lesson.name + ": " + step.title);
+      ++here;
+      EXPECT_FALSE(step.exercise->hints.empty());
+      EXPECT_EQ(exercise_fault(step), "");
+      const ExerciseSearch s = solve_exercise(step);
+      ASSERT_TRUE(s.solution.has_value());
+      ProblemSpec solved = step.problem;
+      solved.masks = *s.solution;
+      EXPECT_TRUE(check_exercise(step, solved, step.step).solved);
+    }
+    exercises += here;
+    lessons_with += here > 0 ? 1 : 0;
+  }
+  EXPECT_GE(exercises, 3);
+  EXPECT_LE(exercises, 5);
+  EXPECT_GE(lessons_with, 4);  // every lesson with a toggle grid to play on (the CuTe lesson has none)
+}
+
+TEST(LessonFacts, TmaModeIsThePatternTheLayoutFollowsAndTheBoxMustFitIt) {
+  auto on = [](const std::string& preset, const std::vector<std::uint32_t>& masks) {
+    ProblemSpec s;
+    s.preset = preset;
+    s.masks = masks;
+    const Problem p = build_problem(s);
+    return std::make_pair(measure("tma.mode", p, analyze(p), 0), measure("tma.box_legal", p, analyze(p), 0));
+  };
+  // 128-byte rows: plain rows are NONE; the 128B pattern folds m0, m1, m2 into the chunk bits n3, n4, n5.
+  EXPECT_EQ(on("tma128_fp16", {}), std::make_pair(nlohmann::json("CU_TENSOR_MAP_SWIZZLE_NONE"), nlohmann::json(true)));
+  EXPECT_EQ(on("tma128_fp16", {8, 16, 32}), std::make_pair(nlohmann::json("CU_TENSOR_MAP_SWIZZLE_128B"), nlohmann::json(true)));
+  // The 32B pattern on 128-byte rows (chunk bit 0 ^= row bit 0): the mode, but a box it refuses.
+  EXPECT_EQ(on("tma128_fp16", {8}), std::make_pair(nlohmann::json("CU_TENSOR_MAP_SWIZZLE_32B"), nlohmann::json(false)));
+  EXPECT_EQ(on("tma128_fp16", {16, 8}), std::make_pair(nlohmann::json(nullptr), nlohmann::json(false)));  // no mode's pattern
+  // 64-byte rows: two rows to a 128-byte line, so the 64B mode folds m1, m2.
+  EXPECT_EQ(on("ldmatrix_a_fp16", {0, 8, 16}), std::make_pair(nlohmann::json("CU_TENSOR_MAP_SWIZZLE_64B"), nlohmann::json(true)));
+  EXPECT_EQ(on("ldmatrix_a_fp16", {0, 8}), std::make_pair(nlohmann::json("CU_TENSOR_MAP_SWIZZLE_32B"), nlohmann::json(false)));
+}
+
+}  // namespace
+}  // namespace swz
