@@ -253,6 +253,48 @@ TEST(GpuCodegen, AnswerKeepsEveryElementInItsThread) {
   EXPECT_GT(matrices, 0) << "no answer chose stmatrix / ldmatrix";
 }
 
+// Every register of every ldmatrix / stmatrix the kernels issue is the element PTX puts there:
+// lane l's word j holds, of the 8x8 b16 matrix j whose rows lanes 8j..8j+7 address, row l/4 at
+// columns 2(l%4), 2(l%4)+1 (as bytes or words for 8- / 32-bit elements), or with .trans rows
+// 2(l%4), 2(l%4)+1 at column l/4; the lower element in the lower bits. Checked through the shared
+// layout's offsets, independently of how the backend derives its fragment.
+TEST(GpuCodegen, MatrixRegistersHoldWhatPtxPutsThere) {
+  std::vector<Case> cases = transpose_cases();
+  for (Case& c : tma_cases()) cases.push_back(std::move(c));
+  auto xor_of = [](const std::vector<BitVec>& images, unsigned bits) {
+    BitVec c = 0;
+    for (std::size_t i = 0; i < images.size(); ++i)
+      if ((bits >> i) & 1u) c ^= images[i];
+    return c;
+  };
+  int checked = 0;
+  for (const Case& c : cases)
+    for (const Access* a : {&c.problem.store, &c.problem.read}) {
+      if (!a->ldmatrix) continue;
+      SCOPED_TRACE(c.name + " " + instruction_name(*a, 128));
+      const SharedLayout& shared = c.problem.shared;
+      const int eb = c.problem.element_bits, per_word = 32 / eb;
+      const gpu::detail::AccessPlan p = gpu::detail::plan_access(*a, shared, eb, c.problem.bank);
+      int wrong = 0;
+      for (unsigned w = 0; w < static_cast<unsigned>(p.warps); ++w)
+        for (int step = 0; step < p.steps; ++step)
+          for (unsigned l = 0; l < 32; ++l)
+            for (int j = 0; j < p.matrices; ++j)
+              for (int e = 0; e < per_word; ++e) {
+                const BitVec held = xor_of(p.lane_images, l) ^ xor_of(p.warp_images, w) ^
+                                    p.register_coords[static_cast<std::size_t>(step * p.per_step + j * per_word + e)];
+                const unsigned row = p.trans ? 2 * (l & 3u) + static_cast<unsigned>(e) : l >> 2;
+                const unsigned column = p.trans ? l >> 2 : static_cast<unsigned>(per_word) * (l & 3u) + static_cast<unsigned>(e);
+                const BitVec row_start = xor_of(p.address_lane_images, 8u * static_cast<unsigned>(j) + row) ^ xor_of(p.warp_images, w) ^
+                                         p.step_coords[static_cast<std::size_t>(step)];
+                wrong += shared.offset(held) != shared.offset(row_start) + column;
+                ++checked;
+              }
+      EXPECT_EQ(wrong, 0);
+    }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(GpuCodegen, PtxIssuesTheAnswersInstructions) {
   const std::string nvcc = find_tool("nvcc");
   if (nvcc.empty()) GTEST_SKIP() << "nvcc is not installed: no PTX to check the answer's instructions in";
