@@ -191,6 +191,21 @@ Problem with_solved_layout(Problem p) {
   return gpu::solved_problem(p);
 }
 
+std::vector<Case> answer_cases() {
+  std::vector<Case> out;
+  for (const auto& info : list_presets()) {
+    Problem asked = make_preset(info.name);
+    if (asked.bank.banks != 32 || asked.bank.warp_size != 32) continue;  // the toy GPU
+    std::string name = info.name + "_answer";
+    for (char& c : name)
+      if (c == '-') c = '_';
+    Case c{"answer", std::move(name), info.description, gpu::solved_problem(asked), std::nullopt, std::nullopt, false};
+    c.asked = std::move(asked);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::vector<Case> transpose_cases() {
   std::vector<Case> out;
   // The seed's one-warp tile and the reference's 32x8-thread kernel move 4 bytes per lane per

@@ -5,6 +5,7 @@
 //   hardware  every measured row of shared/reference/hardware.md, as a one-warp access
 //   tma       ldmatrix.x4 reads of fp16 tiles, unswizzled and under the TMA 128B / 64B / 32B swizzles
 //   preset    every preset under every named layout (correctness and counters)
+//   answer    every preset as the solver answers it (layout, instructions: STSM / LDSM / vectors)
 //   transpose full-size transposes (fp32, fp16, fp8) running the solver's answer as given (layout and instructions)
 #pragma once
 
@@ -36,7 +37,8 @@ std::vector<Case> seed_cases();
 std::vector<Case> hardware_cases();
 std::vector<Case> tma_cases();
 std::vector<Case> preset_cases();    // every preset x named layout; toy8x8 included (the backend refuses it)
-std::vector<Case> transpose_cases(); // fp32 and fp16, each with the shared layout swz::solve constructs
+std::vector<Case> answer_cases();    // every preset (32 banks) as the solver answers it: its layout and instructions
+std::vector<Case> transpose_cases(); // fp32, fp16 and fp8 transposes, run as the solver answers them
 
 // The solver's answer to `p` as the kernels run it (gpu::solved_problem: its layout, each side's
 // instructions and register numbering); throws when the solver finds no conflict-free layout.

@@ -156,7 +156,8 @@ struct KernelSources {
 std::vector<KernelSources> answer_kernels() {
   std::vector<KernelSources> out;
   std::vector<Case> cases = transpose_cases();
-  for (Case& c : tma_cases()) cases.push_back(std::move(c));
+  for (auto group : {tma_cases(), answer_cases()})
+    for (Case& c : group) cases.push_back(std::move(c));
   for (const Case& c : cases) {
     const Problem& p = c.problem;
     const AccessResult w = simulate(p.store, p.shared, p.element_bits, p.bank), r = simulate(p.read, p.shared, p.element_bits, p.bank);
@@ -235,16 +236,20 @@ void check_listing(const std::vector<KernelSources>& kernels, const std::vector<
 // question's lanes and warps, and its registers span the question's.
 TEST(GpuCodegen, AnswerKeepsEveryElementInItsThread) {
   int matrices = 0;
-  for (const Case& c : transpose_cases()) {
+  std::vector<Case> cases = transpose_cases();
+  for (Case& c : answer_cases()) cases.push_back(std::move(c));
+  for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     ASSERT_TRUE(c.asked.has_value());
     for (const auto& [asked, issued] : {std::pair{&c.asked->store, &c.problem.store}, std::pair{&c.asked->read, &c.problem.read}}) {
-      const LinearLayout data = issued->ldmatrix ? gpu::detail::matrix_fragment(*issued, c.problem.element_bits) : issued->layout;
+      // Who holds what, in the answer and in the question (a question may itself ask for ldmatrix).
+      auto holds = [&](const Access& x) { return x.ldmatrix ? gpu::detail::matrix_fragment(x, c.problem.element_bits) : x.layout; };
+      const LinearLayout data = holds(*issued), question = holds(*asked);
       matrices += issued->ldmatrix ? 1 : 0;
-      EXPECT_EQ(data.bases("lane"), asked->layout.bases("lane")) << instruction_name(*issued, 128);
-      EXPECT_EQ(data.bases("warp"), asked->layout.bases("warp"));
-      const int width = asked->layout.out_bits();
-      const Subspace mine = Subspace::span(data.bases("register"), width), theirs = Subspace::span(asked->layout.bases("register"), width);
+      EXPECT_EQ(data.bases("lane"), question.bases("lane")) << instruction_name(*issued, 128);
+      EXPECT_EQ(data.bases("warp"), question.bases("warp"));
+      const int width = question.out_bits();
+      const Subspace mine = Subspace::span(data.bases("register"), width), theirs = Subspace::span(question.bases("register"), width);
       EXPECT_EQ(mine.dim(), static_cast<int>(data.bases("register").size()));
       EXPECT_EQ(mine.sum(theirs).dim(), theirs.dim());
       EXPECT_EQ(mine.dim(), theirs.dim());
@@ -260,7 +265,8 @@ TEST(GpuCodegen, AnswerKeepsEveryElementInItsThread) {
 // layout's offsets, independently of how the backend derives its fragment.
 TEST(GpuCodegen, MatrixRegistersHoldWhatPtxPutsThere) {
   std::vector<Case> cases = transpose_cases();
-  for (Case& c : tma_cases()) cases.push_back(std::move(c));
+  for (auto group : {tma_cases(), answer_cases()})
+    for (Case& c : group) cases.push_back(std::move(c));
   auto xor_of = [](const std::vector<BitVec>& images, unsigned bits) {
     BitVec c = 0;
     for (std::size_t i = 0; i < images.size(); ++i)
@@ -308,6 +314,7 @@ TEST(GpuCodegen, PtxIssuesTheAnswersInstructions) {
   for (const KernelSources& k : kernels) names += k.store.name() + " " + k.read.name() + " ";
   EXPECT_NE(names.find("LDSM.x4.trans"), std::string::npos) << names;
   EXPECT_NE(names.find("STS.128"), std::string::npos) << names;
+  EXPECT_NE(names.find("STSM.x4"), std::string::npos) << names;
 }
 
 TEST(GpuCodegen, SassIssuesTheAnswersInstructions) {

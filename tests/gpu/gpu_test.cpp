@@ -96,6 +96,7 @@ INSTANTIATE_TEST_SUITE_P(Seed, Counters, ::testing::ValuesIn(seed_cases()));
 INSTANTIATE_TEST_SUITE_P(Hardware, Counters, ::testing::ValuesIn(hardware_cases()));
 INSTANTIATE_TEST_SUITE_P(Tma, Counters, ::testing::ValuesIn(tma_cases()));
 INSTANTIATE_TEST_SUITE_P(Preset, Counters, ::testing::ValuesIn(preset_cases()));
+INSTANTIATE_TEST_SUITE_P(Answer, Counters, ::testing::ValuesIn(answer_cases()));
 
 class Transpose : public ::testing::TestWithParam<Case> {};
 
