@@ -41,22 +41,14 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.add_option("--repeats", o->repeats, "Timed runs per measurement (median reported)")->check(CLI::Range(1, 1000));
   sub.add_option("--rounds", o->rounds, "Transpose timing rounds (each --repeats pairs of memcpy and kernel, interleaved)")
       ->check(CLI::Range(1, 100));
-  sub.add_flag("--solve", o->solve, "Run the shared layout swz::solve constructs for the writer and reader (instead of the problem's)");
+  sub.add_flag("--solve", o->solve, "Run the solver's answer as given: its shared layout and each side's instructions (instead of the problem's)");
   sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
     Problem p = load_problem(o->problem);
-    if (o->solve) {
-      // The generated kernels issue plain loads and stores (and the problem's own ldmatrix reads) with the
-      // registers in the layouts' order: their global loads and stores are vectorised along it.
-      SolveOptions kernel;
-      kernel.matrix_instructions = false;
-      kernel.renumber_registers = false;
-      kernel.check = SolveOptions::Check::Full;
-      const SolveResult s = swz::solve(p.store, p.read, p.element_bits, p.bank, kernel);
-      p.grid.reset();
-      p.set_shared(s.shared);
-    }
+    // The solver's answer as given: its layout, and each side's instructions (vector widths,
+    // ldmatrix / stmatrix, registers renumbered), which the generated kernels issue.
+    if (o->solve) p = gpu::solved_problem(p);
     if (o->print_source) {
       std::fputs(gpu::generate_probe_source(p).source.c_str(), stdout);
       return;

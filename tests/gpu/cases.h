@@ -5,7 +5,8 @@
 //   hardware  every measured row of shared/reference/hardware.md, as a one-warp access
 //   tma       ldmatrix.x4 reads of fp16 tiles, unswizzled and under the TMA 128B / 64B / 32B swizzles
 //   preset    every preset under every named layout (correctness and counters)
-//   transpose full-size transposes (fp32 and fp16) with the solver's conflict-free layout
+//   answer    every preset as the solver answers it (layout, instructions: STSM / LDSM / vectors)
+//   transpose full-size transposes (fp32, fp16, fp8) running the solver's answer as given (layout and instructions)
 #pragma once
 
 #include <optional>
@@ -25,6 +26,7 @@ struct Case {
   Problem problem;
   std::optional<int> reference_store, reference_read;  // wavefronts per instruction from the reference
   bool near_memcpy = false;     // transpose: held to >= 95% of the device-to-device copy
+  std::optional<Problem> asked = std::nullopt;  // transpose: the problem as posed; `problem` is the solver's answer to it
 };
 
 // gtest prints a parameter where it lists and fails a test, and ctest names the test after that
@@ -35,13 +37,11 @@ std::vector<Case> seed_cases();
 std::vector<Case> hardware_cases();
 std::vector<Case> tma_cases();
 std::vector<Case> preset_cases();    // every preset x named layout; toy8x8 included (the backend refuses it)
-std::vector<Case> transpose_cases(); // fp32 and fp16, each with the shared layout swz::solve constructs
+std::vector<Case> answer_cases();    // every preset (32 banks) as the solver answers it: its layout and instructions
+std::vector<Case> transpose_cases(); // fp32, fp16 and fp8 transposes, run as the solver answers them
 
-// `p` with the shared layout swz::solve constructs for its writer and reader (throws when
-// the solver finds no conflict-free one).
-// How the generated kernels ask the solver: plain loads and stores, registers in their layouts' order
-// (their global loads and stores are vectorised along it), every instruction checked.
-SolveOptions kernel_solve_options();
+// The solver's answer to `p` as the kernels run it (gpu::solved_problem: its layout, each side's
+// instructions and register numbering); throws when the solver finds no conflict-free layout.
 Problem with_solved_layout(Problem p);
 
 }  // namespace swz::gpu_tests

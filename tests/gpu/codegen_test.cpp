@@ -3,10 +3,22 @@
 // without CUDA says why it cannot run.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
 #include "cases.h"
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "swz/error.h"
 #include "swz/layout/factories.h"
 #include "swz/gpu.h"
+#include "swz/sim/bank.h"
+#include "gpu_internal.h"
+#include "swz/algebra/f2.h"
 
 namespace swz::gpu_tests {
 namespace {
@@ -35,6 +47,17 @@ TEST(GpuCodegen, EveryCaseCompilesWithNvrtc) {
         gpu::TransposeSpec strided{8192, 8192, 2, true, true, 2};
         strided.persistent = true;
         for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided}) {
+          // A layout the answer's vectors or matrix rows do not fit has no kernel, and says why.
+          bool fits = true;
+          try {
+            for (const Access* a : {&c.problem.store, &c.problem.read}) (void)choose_vector(*a, l, c.problem.element_bits, c.problem.bank);
+          } catch (const swz::Error&) {
+            fits = false;
+          }
+          if (!fits) {
+            EXPECT_THROW(gpu::generate_transpose_source(c.problem, l, spec), swz::Error) << l.description();
+            continue;
+          }
           const gpu::GeneratedSource t = gpu::generate_transpose_source(c.problem, l, spec);
           EXPECT_NO_THROW(gpu::compile_check(t.source, 9, 0)) << l.description() << " batch " << spec.batch;
         }
@@ -68,9 +91,12 @@ TEST(GpuCodegen, UserTextNeverReachesTheSource) {
 TEST(GpuCodegen, RefusesWhatTheGpuCannotRun) {
   EXPECT_THROW(gpu::generate_probe_source(make_preset("toy8x8")), swz::Error);  // 8 banks, 8-lane warps
   Problem p = make_preset("tma128_fp16");
-  p.element_bits = 32;  // ldmatrix moves 16-bit elements
+  p.element_bits = 32;
+  p.read.trans = true;  // ldmatrix .trans moves 16-bit elements
   EXPECT_THROW(gpu::generate_probe_source(p), swz::Error);
-  EXPECT_FALSE(gpu::transpose_unsupported_reason(make_preset("tma128_fp16")).empty());
+  p.element_bits = 64;  // ldmatrix moves 8- to 32-bit elements
+  p.read.trans = false;
+  EXPECT_THROW(gpu::generate_probe_source(p), swz::Error);
 }
 
 TEST(GpuCodegen, CalibrationProbesCompileForEveryKind) {
@@ -83,6 +109,227 @@ TEST(GpuCodegen, CalibrationProbesCompileForEveryKind) {
   if (!gpu::built_with_cuda()) GTEST_SKIP() << "built without CUDA: no NVRTC to compile with";
   EXPECT_NO_THROW(gpu::compile_check(src, 9, 0));
   EXPECT_FALSE(gpu::calibration_cubin(kinds, 9, 0).empty());
+}
+
+// [SECTION] the answer's instructions in the compiled kernels
+
+// A tool on PATH or in the CUDA toolkit's usual place; "" when neither has it.
+std::string find_tool(const std::string& name) {
+  if (std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0) return name;
+  const std::string usual = "/usr/local/cuda/bin/" + name;
+  return std::ifstream(usual).good() ? usual : "";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Shared-memory instructions of each kernel in a PTX file (.entry) or a cuobjdump -sass listing (Function :).
+std::map<std::string, std::vector<std::string>> shared_instructions(const std::string& listing, bool sass) {
+  const std::regex kernel(sass ? R"(Function : (\w+))" : R"(\.entry (\w+)\()");
+  const std::regex op(sass ? R"(^\s*/\*[0-9a-f]+\*/\s+(@\S+\s+)?((LDS|STS|LDSM|STSM)(\.[A-Z0-9]+)* ))"
+                           : R"(^\s*(@\S+\s+)?(((ld|st)(\.volatile)?\.shared|ldmatrix|stmatrix)\.\S+))");
+  std::map<std::string, std::vector<std::string>> out;
+  std::istringstream in(listing);
+  std::string line, name;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, kernel)) name = m[1];
+    else if (std::regex_search(line, m, op) && m[1].str().rfind("@!PT", 0) != 0) out[name].push_back(m[2]);
+  }
+  return out;
+}
+
+struct KernelSources {
+  std::string name;
+  Problem problem;
+  InstructionKind store, read;
+  int store_steps = 0, read_steps = 0;  // instructions per thread
+  bool transpose = false;
+};
+
+// The solver's answers (the transpose cases) and the ldmatrix reads of the TMA cases, with the
+// instruction each side must issue.
+std::vector<KernelSources> answer_kernels() {
+  std::vector<KernelSources> out;
+  std::vector<Case> cases = transpose_cases();
+  for (auto group : {tma_cases(), answer_cases()})
+    for (Case& c : group) cases.push_back(std::move(c));
+  for (const Case& c : cases) {
+    const Problem& p = c.problem;
+    const AccessResult w = simulate(p.store, p.shared, p.element_bits, p.bank), r = simulate(p.read, p.shared, p.element_bits, p.bank);
+    out.push_back({c.name, p, instruction_kind(p.store, w.vector.bits), instruction_kind(p.read, r.vector.bits), w.steps, r.steps,
+                   c.group == "transpose"});
+    if (c.asked) {  // the kinds are the answer's
+      const SolveResult answer = solve(c.asked->store, c.asked->read, p.element_bits, p.bank);
+      EXPECT_EQ(out.back().store.name(), answer.write_cost.instruction) << c.name;
+      EXPECT_EQ(out.back().read.name(), answer.read_cost.instruction) << c.name;
+    }
+  }
+  return out;
+}
+
+// Compiles every kernel source with nvcc for sm_90 in one call (`mode`: -ptx or -cubin); returns
+// the files, in order (probe, transpose per kernel set), or "" with the compiler's log in `log`.
+std::vector<std::string> nvcc_compile(const std::string& nvcc, const std::vector<KernelSources>& kernels, const std::string& mode,
+                                      std::string& log) {
+  const std::string dir = ::testing::TempDir() + "/swz_answer_kernels" + mode;
+  std::system(("mkdir -p " + dir).c_str());
+  std::string command = nvcc + " -arch=sm_90 " + mode + " -odir " + dir;
+  std::vector<std::string> outputs;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    std::vector<std::string> sources{gpu::generate_probe_source(kernels[i].problem).source};
+    if (kernels[i].transpose)
+      sources.push_back(gpu::generate_transpose_source(kernels[i].problem, kernels[i].problem.shared, gpu::TransposeSpec{}).source);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      const std::string stem = fmt::format("{}/k{}_{}", dir, i, k);
+      std::ofstream(stem + ".cu") << sources[k];
+      command += " " + stem + ".cu";
+      outputs.push_back(stem + (mode == "-ptx" ? ".ptx" : ".cubin"));
+    }
+  }
+  if (std::system((command + " > " + dir + "/log.txt 2>&1").c_str()) != 0) {
+    log = read_text(dir + "/log.txt");
+    return {};
+  }
+  return outputs;
+}
+
+// Every shared-memory instruction of `ops` is `kind`'s, `count` of them.
+void expect_only(const std::vector<std::string>& ops, const std::string& pattern, int count, const std::string& what) {
+  EXPECT_EQ(static_cast<int>(ops.size()), count) << what << ": " << fmt::format("{}", fmt::join(ops, " | "));
+  for (const std::string& op : ops) EXPECT_TRUE(std::regex_search(op, std::regex("^" + pattern))) << what << ": " << op << " is not " << pattern;
+}
+
+// The generated kernels issue exactly the answer's instructions: the probe's store kernel only the
+// writer's (steps of them per thread), its load kernel only the reader's, and the transpose both.
+void check_listing(const std::vector<KernelSources>& kernels, const std::vector<std::string>& files, bool sass) {
+  std::size_t next = 0;
+  for (const KernelSources& k : kernels) {
+    SCOPED_TRACE(k.name + " (" + k.store.name() + " / " + k.read.name() + ")");
+    const std::string ws = sass ? gpu::expected_sass(k.store) : gpu::expected_ptx(k.store);
+    const std::string rs = sass ? gpu::expected_sass(k.read) : gpu::expected_ptx(k.read);
+    auto probe = shared_instructions(read_text(files[next++]), sass);
+    expect_only(probe["swz_store"], ws, k.store_steps, "swz_store");
+    expect_only(probe["swz_load"], rs, k.read_steps, "swz_load");
+    if (!k.transpose) continue;
+    const auto transpose = shared_instructions(read_text(files[next++]), sass);
+    std::vector<std::string> stores, loads;
+    for (const std::string& op : transpose.count("swz_transpose") ? transpose.at("swz_transpose") : std::vector<std::string>{})
+      (std::regex_search(op, std::regex("^" + ws)) ? stores : loads).push_back(op);
+    if (sass) {  // ptxas schedules and may merge plain accesses: the answer's opcodes are there, and only they
+      EXPECT_FALSE(stores.empty()) << "swz_transpose has no " << ws;
+      EXPECT_FALSE(loads.empty()) << "swz_transpose has no " << rs;
+      for (const std::string& op : loads) EXPECT_TRUE(std::regex_search(op, std::regex("^" + rs))) << "swz_transpose: " << op;
+    } else {
+      expect_only(stores, ws, k.store_steps, "swz_transpose stores");
+      expect_only(loads, rs, k.read_steps, "swz_transpose loads");
+    }
+  }
+}
+
+// The answer moves each element through the lane the question puts it in: the kernel's data layout
+// of each side (the fragment an stmatrix / ldmatrix holds, or the renumbered registers) has the
+// question's lanes and warps, and its registers span the question's.
+TEST(GpuCodegen, AnswerKeepsEveryElementInItsThread) {
+  int matrices = 0;
+  std::vector<Case> cases = transpose_cases();
+  for (Case& c : answer_cases()) cases.push_back(std::move(c));
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    ASSERT_TRUE(c.asked.has_value());
+    for (const auto& [asked, issued] : {std::pair{&c.asked->store, &c.problem.store}, std::pair{&c.asked->read, &c.problem.read}}) {
+      // Who holds what, in the answer and in the question (a question may itself ask for ldmatrix).
+      auto holds = [&](const Access& x) { return x.ldmatrix ? gpu::detail::matrix_fragment(x, c.problem.element_bits) : x.layout; };
+      const LinearLayout data = holds(*issued), question = holds(*asked);
+      matrices += issued->ldmatrix ? 1 : 0;
+      EXPECT_EQ(data.bases("lane"), question.bases("lane")) << instruction_name(*issued, 128);
+      EXPECT_EQ(data.bases("warp"), question.bases("warp"));
+      const int width = question.out_bits();
+      const Subspace mine = Subspace::span(data.bases("register"), width), theirs = Subspace::span(question.bases("register"), width);
+      EXPECT_EQ(mine.dim(), static_cast<int>(data.bases("register").size()));
+      EXPECT_EQ(mine.sum(theirs).dim(), theirs.dim());
+      EXPECT_EQ(mine.dim(), theirs.dim());
+    }
+  }
+  EXPECT_GT(matrices, 0) << "no answer chose stmatrix / ldmatrix";
+}
+
+// Every register of every ldmatrix / stmatrix the kernels issue is the element PTX puts there:
+// lane l's word j holds, of the 8x8 b16 matrix j whose rows lanes 8j..8j+7 address, row l/4 at
+// columns 2(l%4), 2(l%4)+1 (as bytes or words for 8- / 32-bit elements), or with .trans rows
+// 2(l%4), 2(l%4)+1 at column l/4; the lower element in the lower bits. Checked through the shared
+// layout's offsets, independently of how the backend derives its fragment.
+TEST(GpuCodegen, MatrixRegistersHoldWhatPtxPutsThere) {
+  std::vector<Case> cases = transpose_cases();
+  for (auto group : {tma_cases(), answer_cases()})
+    for (Case& c : group) cases.push_back(std::move(c));
+  auto xor_of = [](const std::vector<BitVec>& images, unsigned bits) {
+    BitVec c = 0;
+    for (std::size_t i = 0; i < images.size(); ++i)
+      if ((bits >> i) & 1u) c ^= images[i];
+    return c;
+  };
+  int checked = 0;
+  for (const Case& c : cases)
+    for (const Access* a : {&c.problem.store, &c.problem.read}) {
+      if (!a->ldmatrix) continue;
+      SCOPED_TRACE(c.name + " " + instruction_name(*a, 128));
+      const SharedLayout& shared = c.problem.shared;
+      const int eb = c.problem.element_bits, per_word = 32 / eb;
+      const gpu::detail::AccessPlan p = gpu::detail::plan_access(*a, shared, eb, c.problem.bank);
+      int wrong = 0;
+      for (unsigned w = 0; w < static_cast<unsigned>(p.warps); ++w)
+        for (int step = 0; step < p.steps; ++step)
+          for (unsigned l = 0; l < 32; ++l)
+            for (int j = 0; j < p.matrices; ++j)
+              for (int e = 0; e < per_word; ++e) {
+                const BitVec held = xor_of(p.lane_images, l) ^ xor_of(p.warp_images, w) ^
+                                    p.register_coords[static_cast<std::size_t>(step * p.per_step + j * per_word + e)];
+                const unsigned row = p.trans ? 2 * (l & 3u) + static_cast<unsigned>(e) : l >> 2;
+                const unsigned column = p.trans ? l >> 2 : static_cast<unsigned>(per_word) * (l & 3u) + static_cast<unsigned>(e);
+                const BitVec row_start = xor_of(p.address_lane_images, 8u * static_cast<unsigned>(j) + row) ^ xor_of(p.warp_images, w) ^
+                                         p.step_coords[static_cast<std::size_t>(step)];
+                wrong += shared.offset(held) != shared.offset(row_start) + column;
+                ++checked;
+              }
+      EXPECT_EQ(wrong, 0);
+    }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(GpuCodegen, PtxIssuesTheAnswersInstructions) {
+  const std::string nvcc = find_tool("nvcc");
+  if (nvcc.empty()) GTEST_SKIP() << "nvcc is not installed: no PTX to check the answer's instructions in";
+  const std::vector<KernelSources> kernels = answer_kernels();
+  std::string log;
+  const std::vector<std::string> files = nvcc_compile(nvcc, kernels, "-ptx", log);
+  ASSERT_FALSE(files.empty()) << log;
+  check_listing(kernels, files, /*sass=*/false);
+  // The answers use what the solver proves best: ldmatrix / stmatrix and 128-bit vectors among them.
+  std::string names;
+  for (const KernelSources& k : kernels) names += k.store.name() + " " + k.read.name() + " ";
+  EXPECT_NE(names.find("LDSM.x4.trans"), std::string::npos) << names;
+  EXPECT_NE(names.find("STS.128"), std::string::npos) << names;
+  EXPECT_NE(names.find("STSM.x4"), std::string::npos) << names;
+}
+
+TEST(GpuCodegen, SassIssuesTheAnswersInstructions) {
+  const std::string nvcc = find_tool("nvcc"), cuobjdump = find_tool("cuobjdump");
+  if (nvcc.empty() || cuobjdump.empty()) GTEST_SKIP() << "nvcc and cuobjdump are needed for SASS (have nvcc: " << !nvcc.empty() << ")";
+  const std::vector<KernelSources> kernels = answer_kernels();
+  std::string log;
+  const std::vector<std::string> cubins = nvcc_compile(nvcc, kernels, "-cubin", log);
+  ASSERT_FALSE(cubins.empty()) << log;
+  std::vector<std::string> listings;
+  for (const std::string& cubin : cubins) {
+    ASSERT_EQ(std::system((cuobjdump + " -sass " + cubin + " > " + cubin + ".sass").c_str()), 0) << cubin;
+    listings.push_back(cubin + ".sass");
+  }
+  check_listing(kernels, listings, /*sass=*/true);
 }
 
 TEST(GpuBackend, SaysWhyItCannotRun) {

@@ -96,16 +96,21 @@ INSTANTIATE_TEST_SUITE_P(Seed, Counters, ::testing::ValuesIn(seed_cases()));
 INSTANTIATE_TEST_SUITE_P(Hardware, Counters, ::testing::ValuesIn(hardware_cases()));
 INSTANTIATE_TEST_SUITE_P(Tma, Counters, ::testing::ValuesIn(tma_cases()));
 INSTANTIATE_TEST_SUITE_P(Preset, Counters, ::testing::ValuesIn(preset_cases()));
+INSTANTIATE_TEST_SUITE_P(Answer, Counters, ::testing::ValuesIn(answer_cases()));
 
 class Transpose : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Transpose, CorrectAndNearMemcpy) {
   SWZ_REQUIRE_GPU();
   const Case& c = GetParam();
-  // The layout is the solver's, and the simulator finds both accesses at their ideal under it.
+  // The layout and the instructions are the solver's answer, and the simulator finds both
+  // accesses at their ideal under it.
   const Problem& p = c.problem;
-  EXPECT_EQ(solve(p.store, p.read, p.element_bits, p.bank, kernel_solve_options()).shared.offsets(), p.shared.offsets())
-      << "not the solver's layout";
+  ASSERT_TRUE(c.asked.has_value());
+  const SolveResult answer = solve(c.asked->store, c.asked->read, p.element_bits, p.bank);
+  EXPECT_EQ(answer.shared.offsets(), p.shared.offsets()) << "not the solver's layout";
+  EXPECT_EQ(instruction_name(p.store, answer.write_cost.vec_bits), answer.write_cost.instruction);
+  EXPECT_EQ(instruction_name(p.read, answer.read_cost.vec_bits), answer.read_cost.instruction);
   const AccessResult ws = simulate(p.store, p.shared, p.element_bits, p.bank), rs = simulate(p.read, p.shared, p.element_bits, p.bank);
   ASSERT_EQ(ws.wavefronts, ws.ideal_wavefronts) << "the solver's layout should be conflict-free for the writer";
   ASSERT_EQ(rs.wavefronts, rs.ideal_wavefronts) << "the solver's layout should be conflict-free for the reader";
@@ -116,6 +121,8 @@ TEST_P(Transpose, CorrectAndNearMemcpy) {
   gpu::RunResult r;
   ASSERT_TRUE(run_case(c, o, r)) << records().back().why;
   expect_counts(c, r);
+  EXPECT_EQ(r.store.instruction, answer.write_cost.instruction) << "the kernel's writer is not the answer's";
+  EXPECT_EQ(r.read.instruction, answer.read_cost.instruction) << "the kernel's reader is not the answer's";
   ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
   for (const auto& v : r.transpose.variants) EXPECT_TRUE(v.correct) << v.name << " (" << v.layout << ") wrote a wrong element";
   const auto& chosen = r.transpose.variants.front();

@@ -8,7 +8,9 @@
 # gtest.xml, build.log, the CLI's JSON for the seed example, ncu.txt (Nsight
 # Compute's own reading of the same counters, when ncu is installed) and
 # header_device.log (the exported headers' tables and functions run in a kernel,
-# compared with the host's values; needs nvcc).
+# compared with the host's values; needs nvcc), peers/transpose_peers.{md,json} and
+# peers.log (tests/triton/transpose_peers.py: our transposes beside Triton, PyTorch
+# and a copy; needs a Python with torch and Triton).
 # SWZ_DEPS_PREFIX: an install prefix holding nlohmann_json, fmt, CLI11 and GTest
 # for machines without those development packages.
 # Exit status: 0 when every test of both binaries passed or skipped, else 1.
@@ -41,7 +43,19 @@ if command -v ncu >/dev/null; then
       "$build/app/cli/swizzle" gpu --preset transpose16x32 --mask 1,2,4,8 --no-transpose --repeats 1 --no-counters >"$out/ncu.txt" 2>&1 || true
 fi
 
+# The 8192 x 8192 transposes beside Triton's best tiled kernel, PyTorch and a copy, in the same run
+# (needs a Python with torch and Triton: SWZ_PYTHON, else /opt/torch/.venv/bin/python3, else python3).
+python=${SWZ_PYTHON:-}
+[ -z "$python" ] && [ -x /opt/torch/.venv/bin/python3 ] && python=/opt/torch/.venv/bin/python3
+python=${python:-python3}
+if "$python" -c "import torch, triton" >/dev/null 2>&1; then
+  "$python" "$root/tests/triton/transpose_peers.py" --swizzle "$build/app/cli/swizzle" "$out/peers" >"$out/peers.log" 2>&1 || rc=1
+else
+  echo "transpose peers: not run ($python has no torch and Triton)" >"$out/peers.log"
+fi
+
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|FAILED TEST" "$out/gtest.log" | tail -15
 grep -E "^device: |device matches host|^\[  (PASSED|FAILED|SKIPPED) |FAILED TEST" "$out/header_device.log" | sed 's/^/header device: /'
 [ -f "$out/results.md" ] && cat "$out/results.md"
+if [ -f "$out/peers/transpose_peers.md" ]; then cat "$out/peers/transpose_peers.md"; else cat "$out/peers.log"; fi
 exit $rc

@@ -16,6 +16,7 @@
 //   table   offsets[c] from a read-only global array (anything else)
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <set>
 #include <string>
 
@@ -24,6 +25,7 @@
 #include "gpu_internal.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gpu {
 
@@ -106,24 +108,56 @@ std::string offset_form_name(OffsetForm f) {
   }
 }
 
+LinearLayout matrix_fragment(const Access& a, int ebits) {
+  if (!a.ldmatrix) fail("matrix_fragment: not an ldmatrix / stmatrix access");
+  if (ebits < 8 || ebits > 32 || (a.trans && ebits != 16))
+    fail("{}{} moves {} elements; this problem has {}-bit elements", a.kind == AccessKind::Store ? "stmatrix" : "ldmatrix",
+         a.trans ? ".trans" : "", a.trans ? "16-bit" : "8- to 32-bit", ebits);
+  const int row_bits = ilog2(static_cast<std::uint64_t>(128 / ebits));  // elements of one 16-byte row
+  const int word_bits = ilog2(static_cast<std::uint64_t>(32 / ebits));
+  const int matrix_bits = ilog2(static_cast<std::uint64_t>(a.ldmatrix));
+  const auto& regs = a.layout.bases("register");
+  const auto& lanes = a.layout.bases("lane");
+  if (static_cast<int>(regs.size()) < row_bits || static_cast<int>(lanes.size()) < 3 + matrix_bits)
+    fail("an ldmatrix / stmatrix .x{} access needs {} register bits (a 16-byte row) and {} lane bits (rows); this one has {} and {}",
+         a.ldmatrix, row_bits, 3 + matrix_bits, regs.size(), lanes.size());
+  // Rows lanes 8j..8j+7 address: lane bits 0-2 pick the row, bits 3.. the matrix j.
+  std::vector<BitVec> out_regs, out_lanes;
+  if (!a.trans) {
+    out_regs.assign(regs.begin(), regs.begin() + word_bits);                        // inside a 32-bit word
+    for (int j = 0; j < matrix_bits; ++j) out_regs.push_back(lanes[static_cast<std::size_t>(3 + j)]);  // word j = matrix j
+    out_lanes = {regs[static_cast<std::size_t>(word_bits)], regs[static_cast<std::size_t>(word_bits + 1)], lanes[0], lanes[1], lanes[2]};
+  } else {
+    out_regs = {lanes[0]};  // the two rows of a column pair
+    for (int j = 0; j < matrix_bits; ++j) out_regs.push_back(lanes[static_cast<std::size_t>(3 + j)]);
+    out_lanes = {lanes[1], lanes[2], regs[0], regs[1], regs[2]};
+  }
+  out_regs.insert(out_regs.end(), regs.begin() + row_bits, regs.end());  // further instructions
+  return a.layout.with_in_dim("register", out_regs).with_in_dim("lane", out_lanes);
+}
+
 AccessPlan plan_access(const Access& a, const SharedLayout& s, int ebits, const BankModel& m) {
   AccessPlan p;
-  p.vector = choose_vector(a, s, ebits, m);
-  p.ldmatrix = a.ldmatrix;
+  p.vector = choose_vector(a, s, ebits, m);  // also checks that matrix rows and requested vectors fit the layout
+  p.matrices = a.ldmatrix;
+  p.trans = a.trans;
   p.store = a.kind == AccessKind::Store;
-  p.reg_bits = a.layout.in_dim_bits("register");
-  p.lane_bits = a.layout.in_dim_bits("lane");
-  p.warp_bits = a.layout.in_dim_bits("warp");
-  p.vec_log2 = ilog2(static_cast<std::uint64_t>(p.vector.elements));
-  p.steps = 1 << (p.reg_bits - p.vec_log2);
+  const LinearLayout data = a.ldmatrix ? matrix_fragment(a, ebits) : a.layout;
+  p.reg_bits = data.in_dim_bits("register");
+  p.lane_bits = data.in_dim_bits("lane");
+  p.warp_bits = data.in_dim_bits("warp");
+  const int address_reg_bits = a.layout.in_dim_bits("register");
+  const int vec_log2 = ilog2(static_cast<std::uint64_t>(p.vector.elements));  // matrix: one 16-byte row
+  p.steps = 1 << (address_reg_bits - vec_log2);
   p.warps = 1 << p.warp_bits;
   p.registers = 1 << p.reg_bits;
-  for (int i = 0; i < p.lane_bits; ++i) p.lane_images.push_back(a.layout.apply("lane", std::uint64_t{1} << i));
-  for (int i = 0; i < p.warp_bits; ++i) p.warp_images.push_back(a.layout.apply("warp", std::uint64_t{1} << i));
-  for (int r = 0; r < p.registers; ++r) p.register_coords.push_back(a.layout.apply("register", static_cast<std::uint64_t>(r)));
-  if (a.ldmatrix) {
-    if (ebits != 16) fail("ldmatrix moves 16-bit elements; this problem has {}-bit elements", ebits);
-  }
+  p.per_step = p.registers / p.steps;
+  for (int i = 0; i < p.lane_bits; ++i) p.lane_images.push_back(data.apply("lane", std::uint64_t{1} << i));
+  for (int i = 0; i < p.warp_bits; ++i) p.warp_images.push_back(data.apply("warp", std::uint64_t{1} << i));
+  for (int r = 0; r < p.registers; ++r) p.register_coords.push_back(data.apply("register", static_cast<std::uint64_t>(r)));
+  for (int i = 0; i < a.layout.in_dim_bits("lane"); ++i) p.address_lane_images.push_back(a.layout.apply("lane", std::uint64_t{1} << i));
+  for (int step = 0; step < p.steps; ++step)
+    p.step_coords.push_back(a.layout.apply("register", static_cast<std::uint64_t>(step) << vec_log2));
   p.instruction = instruction_name(a, p.vector.bits);  // the core's name, as `solve` and `analyze` print it
   return p;
 }
@@ -134,7 +168,8 @@ void check_supported(const Problem& p) {
   if (p.bank.banks != 32 || p.bank.bank_bytes != 4 || p.bank.warp_size != 32)
     fail("the GPU has 32 banks of 4 bytes and 32-lane warps; this problem models {} banks and {}-lane warps", p.bank.banks,
          p.bank.warp_size);
-  if (p.store.ldmatrix) fail("the writer cannot be ldmatrix (a load)");
+  for (const Access* a : {&p.store, &p.read})
+    if (a->ldmatrix) (void)matrix_fragment(*a, p.element_bits);  // element width and shape of ldmatrix / stmatrix
   const int ws = p.store.layout.in_dim_bits("warp"), wr = p.read.layout.in_dim_bits("warp");
   if (ws != wr) fail("the writer runs on {} warps and the reader on {}; one block needs the same warps", 1 << ws, 1 << wr);
   if ((32 << ws) > 1024) fail("{} warps exceed 1024 threads per block", 1 << ws);
@@ -156,13 +191,13 @@ __device__ __forceinline__ unsigned swz_smem_address(const void* p) {
 }
 )";
 
-// One lane's coordinate of register 0 (XOR of lane and warp bases).
-std::string emit_lane_coord(const std::string& var, const AccessPlan& p) {
+// XOR of `images` picked by the bits of swz_lane, and of the warp images by swz_warp.
+std::string emit_lane_coord(const std::string& var, const std::vector<BitVec>& lane_images, const std::vector<BitVec>& warp_images) {
   std::string s = fmt::format("  unsigned {} = 0u;\n", var);
-  for (std::size_t i = 0; i < p.lane_images.size(); ++i)
-    if (p.lane_images[i]) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", var, i, hex(p.lane_images[i]));
-  for (std::size_t i = 0; i < p.warp_images.size(); ++i)
-    if (p.warp_images[i]) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", var, i, hex(p.warp_images[i]));
+  for (std::size_t i = 0; i < lane_images.size(); ++i)
+    if (lane_images[i]) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", var, i, hex(lane_images[i]));
+  for (std::size_t i = 0; i < warp_images.size(); ++i)
+    if (warp_images[i]) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", var, i, hex(warp_images[i]));
   return s;
 }
 
@@ -182,28 +217,31 @@ std::string Emitter::offset_decls(const OffsetFunction& f, const std::string& na
   return s + "\n};\n";
 }
 
-// Lane-constant part of the offset (linear form only): offset(coord(register 0, lane, warp)).
-std::string Emitter::lane_offset(const OffsetFunction& f, const AccessPlan& p, const std::string& coord_var, const std::string& var) {
-  if (f.form != OffsetForm::Linear) return "";
-  std::string s = fmt::format("  unsigned {} = 0u;\n", var);
-  for (std::size_t i = 0; i < p.lane_images.size(); ++i) {
-    const std::uint64_t o = linear_offset(f, p.lane_images[i]);
-    if (o) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", var, i, hex(o));
+std::string Emitter::lane_coords(const OffsetFunction& f, const AccessPlan& p, const std::string& var, const std::string& off) {
+  std::string s = emit_lane_coord(var, p.lane_images, p.warp_images);
+  if (p.matrices) s += emit_lane_coord(var + "_addr", p.address_lane_images, p.warp_images);
+  else s += fmt::format("  const unsigned {0}_addr = {0};\n", var);
+  s += fmt::format("  (void){}_addr;\n", var);
+  if (f.form != OffsetForm::Linear) return s;
+  // Lane-constant part of the offset: offset(address coordinate of instruction 0) without its step.
+  s += fmt::format("  unsigned {} = 0u;\n", off);
+  for (std::size_t i = 0; i < p.address_lane_images.size(); ++i) {
+    const std::uint64_t o = linear_offset(f, p.address_lane_images[i]);
+    if (o) s += fmt::format("  {} ^= ((swz_lane >> {}) & 1u) * {};\n", off, i, hex(o));
   }
   for (std::size_t i = 0; i < p.warp_images.size(); ++i) {
     const std::uint64_t o = linear_offset(f, p.warp_images[i]);
-    if (o) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", var, i, hex(o));
+    if (o) s += fmt::format("  {} ^= ((swz_warp >> {}) & 1u) * {};\n", off, i, hex(o));
   }
-  (void)coord_var;
   return s;
 }
 
-// Expression: element offset of coordinate `coord_expr` = lane coordinate ^ constant `reg_coord`.
-std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec reg_coord,
+// Expression: element offset of the coordinate lane coordinate ^ constant `step_coord`.
+std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec step_coord,
                                  const std::string& table_name) {
-  const std::string c = fmt::format("({} ^ {})", lane_coord, hex(reg_coord));
+  const std::string c = fmt::format("({} ^ {})", lane_coord, hex(step_coord));
   switch (f.form) {
-    case OffsetForm::Linear: return fmt::format("({} ^ {})", lane_off, hex(linear_offset(f, reg_coord)));
+    case OffsetForm::Linear: return fmt::format("({} ^ {})", lane_off, hex(linear_offset(f, step_coord)));
     case OffsetForm::Affine: {
       std::string e = fmt::format("({}", f.affine_base);
       for (std::size_t d = 0; d < f.affine_strides.size(); ++d) {
@@ -218,31 +256,41 @@ std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lan
 
 namespace {
 
-// PTX text for a shared store / load of `bits` (8..128) with `words` operands.
+// PTX text for one instruction of an access: a shared store / load of `bits` (8..128), or
+// stmatrix / ldmatrix .x{matrices} with one 32-bit word per matrix.
 // `exact`: .volatile, so ptxas keeps one SASS instruction per access (it may otherwise merge
 // neighbouring accesses into wider ones, which changes what the counters see).
 struct VectorOp {
   int bits;
   bool exact;
-  int words() const { return bits <= 32 ? 1 : bits / 32; }
+  int matrices = 0;
+  bool trans = false;
+  int words() const { return matrices ? matrices : bits <= 32 ? 1 : bits / 32; }
   std::string space() const { return exact ? "volatile.shared" : "shared"; }
-  std::string st() const {
+  std::string list(int first) const {
+    std::string l;
+    for (int w = 0; w < words(); ++w) l += fmt::format("{}%{}", w ? ", " : "", first + w);
+    return words() > 1 || matrices ? "{" + l + "}" : l;
+  }
+  std::string matrix(const char* op) const {
+    return fmt::format("{}.sync.aligned.m8n8.x{}{}.shared.b16", op, matrices, trans ? ".trans" : "");
+  }
+  std::string type() const {
     switch (bits) {
-      case 8: return "st." + space() + ".u8 [%0], %1;";
-      case 16: return "st." + space() + ".u16 [%0], %1;";
-      case 32: return "st." + space() + ".b32 [%0], %1;";
-      case 64: return "st." + space() + ".v2.b32 [%0], {%1, %2};";
-      default: return "st." + space() + ".v4.b32 [%0], {%1, %2, %3, %4};";
+      case 8: return ".u8";
+      case 16: return ".u16";
+      case 32: return ".b32";
+      case 64: return ".v2.b32";
+      default: return ".v4.b32";
     }
   }
+  std::string st() const {
+    if (matrices) return matrix("stmatrix") + " [%0], " + list(1) + ";";
+    return "st." + space() + type() + " [%0], " + list(1) + ";";
+  }
   std::string ld() const {
-    switch (bits) {
-      case 8: return "ld." + space() + ".u8 %0, [%1];";
-      case 16: return "ld." + space() + ".u16 %0, [%1];";
-      case 32: return "ld." + space() + ".b32 %0, [%1];";
-      case 64: return "ld." + space() + ".v2.b32 {%0, %1}, [%2];";
-      default: return "ld." + space() + ".v4.b32 {%0, %1, %2, %3}, [%4];";
-    }
+    if (matrices) return matrix("ldmatrix") + " " + list(0) + ", [%" + std::to_string(words()) + "];";
+    return "ld." + space() + type() + " " + list(0) + ", [%" + std::to_string(words()) + "];";
   }
 };
 
@@ -270,21 +318,20 @@ std::string unpack_elem(int ebits, const std::string& words_prefix, int k) {
 
 }  // namespace
 
-// Writer: for each instruction, elements -> one shared store. `value(r, coord)` gives the element text.
+// Writer: for each instruction, its registers -> one shared store. `value(r)` gives register r's text.
 std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
                                    const std::string& lane_off, const std::function<std::string(int)>& value, bool exact,
                                    const std::string& base) {
   std::string s;
-  const VectorOp op{p.vector.bits, exact};
-  const int per_vec = p.vector.elements;
+  const VectorOp op{p.vector.bits, exact, p.matrices, p.trans};
   for (int step = 0; step < p.steps; ++step) {
-    const int r0 = step * per_vec;
+    const int r0 = step * p.per_step;
     std::vector<std::string> elems;
-    for (int j = 0; j < per_vec; ++j) elems.push_back(value(r0 + j));
-    const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
+    for (int j = 0; j < p.per_step; ++j) elems.push_back(value(r0 + j));
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     std::string operands;
-    if (op.bits < 32) {
+    if (!p.matrices && op.bits < 32) {
       operands = fmt::format(", \"h\"((unsigned short){})", pack_word(ebits, elems, 0));
     } else {
       for (int w = 0; w < op.words(); ++w) operands += fmt::format(", \"r\"({})", pack_word(ebits, elems, w));
@@ -294,18 +341,17 @@ std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f,
   return s;
 }
 
-// Reader: for each instruction one shared load into words, then `sink(r, elem_expr)` per element.
+// Reader: for each instruction one shared load into words, then `sink(r, elem_expr)` per register.
 std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
                                   const std::string& lane_off, const std::function<std::string(int, const std::string&)>& sink,
                                   bool exact, const std::string& base) {
   std::string s;
-  const VectorOp op{p.vector.bits, exact};
-  const int per_vec = p.vector.elements;
+  const VectorOp op{p.vector.bits, exact, p.matrices, p.trans};
   for (int step = 0; step < p.steps; ++step) {
-    const int r0 = step * per_vec;
-    const std::string off = offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
+    const int r0 = step * p.per_step;
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
-    if (op.bits < 32) {
+    if (!p.matrices && op.bits < 32) {
       s += fmt::format("    unsigned short h;\n    asm volatile(\"{}\" : \"=h\"(h) : \"r\"(a) : \"memory\");\n    unsigned w0 = h;\n",
                        op.ld());
     } else {
@@ -316,7 +362,7 @@ std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, 
       }
       s += fmt::format("    unsigned {};\n    asm volatile(\"{}\" : {} : \"r\"(a) : \"memory\");\n", decl, op.ld(), outs);
     }
-    for (int j = 0; j < per_vec; ++j) s += "    " + sink(r0 + j, unpack_elem(ebits, "w", j)) + "\n";
+    for (int j = 0; j < p.per_step; ++j) s += "    " + sink(r0 + j, unpack_elem(ebits, "w", j)) + "\n";
     s += "  }\n";
   }
   return s;
@@ -335,48 +381,6 @@ std::string kernel_head(const char* name, int threads, const std::string& params
                      "  const unsigned swz_lane = threadIdx.x & 31u, swz_warp = threadIdx.x >> 5;\n"
                      "  (void)swz_sbase; (void)swz_lane; (void)swz_warp;\n",
                      threads, name, params);
-}
-
-// ldmatrix (non-transposed): lane t receives, for matrix i, row t/4 and columns 2(t%4), 2(t%4)+1
-// of the 8x8 matrix whose rows lanes 8i..8i+7 address. As register/lane of the access layout:
-// element e of matrix i in lane t = coord(register = step*8 + 2(t%4) + e, lane = 8i + t/4, warp).
-std::string ldmatrix_loads(const AccessPlan& p, const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off,
-                           const std::function<std::string(const std::string&, const std::string&)>& sink) {
-  std::string s;
-  // coordinate helpers for arbitrary lane / register numbers
-  s += "  auto swz_lane_coord = [&](unsigned l) {\n    unsigned c = 0u;\n";
-  for (std::size_t i = 0; i < p.lane_images.size(); ++i)
-    if (p.lane_images[i]) s += fmt::format("    c ^= ((l >> {}) & 1u) * {};\n", i, fmt::format("0x{:x}u", p.lane_images[i]));
-  s += "    return c;\n  };\n  auto swz_reg_coord = [&](unsigned r) {\n    unsigned c = 0u;\n";
-  for (int i = 0; i < p.reg_bits; ++i) {
-    const BitVec img = p.register_coords[static_cast<std::size_t>(1) << i];
-    if (img) s += fmt::format("    c ^= ((r >> {}) & 1u) * {};\n", i, fmt::format("0x{:x}u", img));
-  }
-  s += "    return c;\n  };\n  unsigned swz_warp_coord = 0u;\n";
-  for (std::size_t i = 0; i < p.warp_images.size(); ++i)
-    if (p.warp_images[i]) s += fmt::format("  swz_warp_coord ^= ((swz_warp >> {}) & 1u) * 0x{:x}u;\n", i, p.warp_images[i]);
-  const int regs = p.ldmatrix;
-  for (int step = 0; step < p.steps; ++step) {
-    const int r0 = step * p.vector.elements;
-    const std::string off = Emitter::offset_expr(f, lane_coord, lane_off, p.register_coords[static_cast<std::size_t>(r0)], "swz_offsets");
-    s += fmt::format("  {{  // {} step {}\n    const unsigned a = swz_sbase + {} * 2u;\n", p.instruction, step, off);
-    std::string decl, outs, list;
-    for (int i = 0; i < regs; ++i) {
-      decl += fmt::format("{}w{}", i ? ", " : "", i);
-      outs += fmt::format("{}\"=r\"(w{})", i ? ", " : "", i);
-      list += fmt::format("{}%{}", i ? ", " : "", i);
-    }
-    s += fmt::format("    unsigned {};\n    asm volatile(\"ldmatrix.sync.aligned.m8n8.x{}.shared.b16 {{{}}}, [%{}];\" : {} : \"r\"(a) : \"memory\");\n",
-                     decl, regs, list, regs, outs);
-    for (int i = 0; i < regs; ++i)
-      for (int e = 0; e < 2; ++e) {
-        const std::string coord = fmt::format("(swz_lane_coord({}u + (swz_lane >> 2)) ^ swz_warp_coord ^ swz_reg_coord({}u + 2u * (swz_lane & 3u) + {}u))",
-                                              8 * i, r0, e);
-        s += "    " + sink(coord, fmt::format("((w{} >> {}) & 0xffffu)", i, 16 * e)) + "\n";
-      }
-    s += "  }\n";
-  }
-  return s;
 }
 
 }  // namespace
@@ -400,23 +404,17 @@ GeneratedSource generate_probe_source(const Problem& p) {
   s += Emitter::offset_decls(f, "swz_offsets");
 
   auto writer = [&](const std::string& src) {
-    std::string w = emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off");
-    w += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) {
+    std::string w = Emitter::lane_coords(f, a, "a_coord", "a_off");
+    w += Emitter::shared_stores(a, f, eb, "a_coord_addr", "a_off", [&](int r) {
       return fmt::format("(({}){}[a_coord ^ 0x{:x}u])", R, src, a.register_coords[static_cast<std::size_t>(r)]);
     }, /*exact=*/true);
     return w;
   };
   auto reader = [&](const std::string& dst) {
-    std::string r = emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off");
-    if (b.ldmatrix) {
-      r += ldmatrix_loads(b, f, "b_coord", "b_off", [&](const std::string& coord, const std::string& v) {
-        return fmt::format("{}[{}] = ({})({});", dst, coord, T, v);
-      });
-    } else {
-      r += Emitter::shared_loads(b, f, eb, "b_coord", "b_off", [&](int reg, const std::string& v) {
-        return fmt::format("{}[b_coord ^ 0x{:x}u] = ({})({});", dst, b.register_coords[static_cast<std::size_t>(reg)], T, v);
-      }, /*exact=*/true);
-    }
+    std::string r = Emitter::lane_coords(f, b, "b_coord", "b_off");
+    r += Emitter::shared_loads(b, f, eb, "b_coord_addr", "b_off", [&](int reg, const std::string& v) {
+      return fmt::format("{}[b_coord ^ 0x{:x}u] = ({})({});", dst, b.register_coords[static_cast<std::size_t>(reg)], T, v);
+    }, /*exact=*/true);
     return r;
   };
 
@@ -431,34 +429,62 @@ GeneratedSource generate_probe_source(const Problem& p) {
   return g;
 }
 
+Problem solved_problem(const Problem& problem, std::optional<SolveOptions> options) {
+  SolveOptions o = options.value_or(SolveOptions{});
+  if (!options) o.check = SolveOptions::Check::Full;
+  const SolveResult s = swz::solve(problem.store, problem.read, problem.element_bits, problem.bank, o);
+  if (s.sampled) fail("the solver checked this answer by sample and has no table of its layout for the kernels");
+  Problem p = problem;
+  p.grid.reset();
+  p.store = s.writer;
+  p.read = s.reader;
+  p.set_shared(s.shared);
+  return p;
+}
+
 // -- transpose ------------------------------------------------------------------
 
 std::string transpose_unsupported_reason(const Problem& p) {
   if (p.shape.size() != 2) return fmt::format("the transpose needs a 2-D tile; this problem's is {}-D", p.shape.size());
-  if (p.read.ldmatrix) return "the transpose reads with LDS; this problem's reader is ldmatrix (its data lands in fragments)";
   if (p.element_bits < 8) return "the transpose moves 8- to 64-bit elements";
   return "";
 }
 
 namespace {
 
-// k = how many low register bits of `p` are exactly the unit bits 0..k-1 of out dim `dim`,
-// with no other basis touching those bits: then 2^k registers are 2^k consecutive
-// elements along `dim`, aligned, for every lane and warp (one vector global access).
-int global_vector_log2(const AccessPlan& p, const LinearLayout& names, int dim, int ebits) {
+// A lane's registers grouped into global vectors along out dim `dim`: each group is 2^log2
+// registers holding 2^log2 consecutive elements along `dim`, aligned, for every lane and warp
+// (one vector global access). The registers of a group need not be consecutive: the shared side
+// numbers them (the solver's renumbering, a matrix fragment), and any registers whose coordinates
+// differ only in the low log2 bits of `dim` make one group.
+struct GlobalRuns {
+  int log2 = 0;
+  std::vector<std::vector<int>> groups;  // register indices; element j of the vector is groups[g][j]
+};
+GlobalRuns global_runs(const AccessPlan& p, const LinearLayout& names, int dim, int ebits) {
   const int shift = names.out_offset(dim);
   const int max_k = std::min(ilog2(static_cast<std::uint64_t>(128 / ebits)), names.out_dims()[static_cast<std::size_t>(dim)].log2_size);
-  int k = 0;
-  while (k < max_k && k < p.reg_bits && p.register_coords[std::size_t{1} << k] == (BitVec{1} << (shift + k))) ++k;
-  for (; k > 0; --k) {
+  std::map<BitVec, int> register_of;
+  bool injective = true;
+  for (int r = 0; r < p.registers; ++r) injective = register_of.emplace(p.register_coords[static_cast<std::size_t>(r)], r).second && injective;
+  GlobalRuns g;
+  for (int k = injective ? max_k : 0; k > 0 && g.log2 == 0; --k) {
     const BitVec low = low_bits(k) << shift;
     bool clean = true;
     for (BitVec v : p.lane_images) clean = clean && !(v & low);
     for (BitVec v : p.warp_images) clean = clean && !(v & low);
-    for (int i = k; i < p.reg_bits; ++i) clean = clean && !(p.register_coords[std::size_t{1} << i] & low);
-    if (clean) break;
+    for (int i = 0; i < k; ++i) clean = clean && register_of.count(BitVec{1} << (shift + i));
+    if (clean) g.log2 = k;
   }
-  return k;
+  const BitVec low = low_bits(g.log2) << shift;
+  for (int r = 0; r < p.registers; ++r) {
+    const BitVec c = p.register_coords[static_cast<std::size_t>(r)];
+    if (c & low) continue;
+    std::vector<int> group{r};
+    for (BitVec j = 1; j < (BitVec{1} << g.log2); ++j) group.push_back(register_of.at(c ^ (j << shift)));
+    g.groups.push_back(std::move(group));
+  }
+  return g;
 }
 
 const char* vector_type(int bits) {
@@ -508,7 +534,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   if (g.plan.shared_bytes > 227 * 1024)
     fail("{} tiles need {} bytes of shared memory; a block gets at most 227 KB", batch * groups, g.plan.shared_bytes);
   const std::string T = mem_type(eb), R = reg_type(eb);
-  const int ga = global_vector_log2(a, names, 1, eb), gb = global_vector_log2(b, names, 0, eb);
+  const GlobalRuns runs_a = global_runs(a, names, 1, eb), runs_b = global_runs(b, names, 0, eb);
+  const int ga = runs_a.log2, gb = runs_b.log2;
   const int gabits = (1 << ga) * eb, gbbits = (1 << gb) * eb;
   // Global accesses: plain C++, or PTX with the evict-first hint.
   auto ptx_type = [](int bits) -> std::string {
@@ -537,8 +564,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
       code.replace(at, 8, "swz_warp_in_group");
     return code;
   };
-  s += in_group(emit_lane_coord("a_coord", a) + Emitter::lane_offset(f, a, "a_coord", "a_off"));
-  s += in_group(emit_lane_coord("b_coord", b) + Emitter::lane_offset(f, b, "b_coord", "b_off"));
+  s += in_group(Emitter::lane_coords(f, a, "a_coord", "a_off"));
+  s += in_group(Emitter::lane_coords(f, b, "b_coord", "b_off"));
   // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn.
   if (spec.persistent) {
     const std::int64_t total = n_blocks * m_blocks;
@@ -559,8 +586,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
     s += fmt::format("  const unsigned long long m0_{} = (((unsigned long long){} * {}ull + swz_group) * {}ull + {}ull) * {}ull;\n", t, m_block,
                      groups, batch, t, tm);
     for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
-    for (int r0 = 0; r0 < a.registers; r0 += 1 << ga) {
-      const BitVec c = a.register_coords[static_cast<std::size_t>(r0)];
+    for (const std::vector<int>& group : runs_a.groups) {
+      const BitVec c = a.register_coords[static_cast<std::size_t>(group[0])];
       s += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
       s += fmt::format("    const {0}* p = in + (m0_{1} + (c & {2})) * cols + n0 + (c >> {3});\n", T, t, mmask, m_bits);
       const int words = gabits <= 32 ? 1 : gabits / 32;
@@ -585,7 +612,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
           s += fmt::format("    const unsigned w{} = {};\n", w, word);
         }
       }
-      for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{}_{} = {};\n", t, r0 + j, unpack_elem(eb, "w", j));
+      for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{}_{} = {};\n", t, group[static_cast<std::size_t>(j)], unpack_elem(eb, "w", j));
       s += "  }\n";
     }
   }
@@ -593,22 +620,22 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
                                          tile_bytes * static_cast<std::uint64_t>(t));
-    s += Emitter::shared_stores(a, f, eb, "a_coord", "a_off", [&](int r) { return fmt::format("a{}_{}", t, r); }, false, base);
+    s += Emitter::shared_stores(a, f, eb, "a_coord_addr", "a_off", [&](int r) { return fmt::format("a{}_{}", t, r); }, false, base);
   }
   s += "  __syncthreads();\n";
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
                                          tile_bytes * static_cast<std::uint64_t>(t));
     for (int r = 0; r < b.registers; ++r) s += fmt::format("  {} b{}_{};\n", R, t, r);
-    s += Emitter::shared_loads(b, f, eb, "b_coord", "b_off",
+    s += Emitter::shared_loads(b, f, eb, "b_coord_addr", "b_off",
                                [&](int r, const std::string& v) { return fmt::format("b{}_{} = {};", t, r, v); }, false, base);
   }
   // 4. global stores along m (dim0) of out[n][m]
   for (int t = 0; t < batch; ++t) {
-    for (int r0 = 0; r0 < b.registers; r0 += 1 << gb) {
-      const BitVec c = b.register_coords[static_cast<std::size_t>(r0)];
+    for (const std::vector<int>& group : runs_b.groups) {
+      const BitVec c = b.register_coords[static_cast<std::size_t>(group[0])];
       std::vector<std::string> elems;
-      for (int j = 0; j < (1 << gb); ++j) elems.push_back(fmt::format("b{}_{}", t, r0 + j));
+      for (int r : group) elems.push_back(fmt::format("b{}_{}", t, r));
       s += fmt::format("  {{\n    const unsigned c = b_coord ^ 0x{:x}u;\n", c);
       s += fmt::format("    {0}* p = out + (n0 + (c >> {1})) * rows + m0_{2} + (c & {3});\n", T, m_bits, t, mmask);
       const int words = gbbits <= 32 ? 1 : gbbits / 32;

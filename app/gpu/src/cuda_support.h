@@ -165,6 +165,7 @@ inline constexpr const char* kLdConflicts = "l1tex__data_bank_conflicts_pipe_lsu
 inline constexpr const char* kStInstructions = "smsp__sass_inst_executed_op_shared_st.sum";
 inline constexpr const char* kLdInstructions = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr const char* kLdsmInstructions = "smsp__inst_executed_op_ldsm.sum";
+inline constexpr const char* kStsmInstructions = "smsp__inst_executed_op_shared_stsm.sum";
 
 struct CuptiFailure : std::runtime_error {
   using std::runtime_error::runtime_error;

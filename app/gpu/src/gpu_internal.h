@@ -26,26 +26,48 @@ OffsetFunction offset_function(const SharedLayout& layout);
 std::string offset_form_name(OffsetForm form);
 
 // One access as the kernels run it: the simulator's vector choice and the layout's bases.
+//
+// Two layouts per access. Who holds what (the data: lane_images, warp_images, register_coords):
+// register r of a lane holds coordinate XOR(lane bits) ^ XOR(warp bits) ^ register_coords[r].
+// Where each instruction points (the address: address_lane_images, warp_images, step_coords):
+// instruction `step` of a lane addresses coordinate XOR(address lane bits) ^ XOR(warp bits) ^
+// step_coords[step], and moves registers step * per_step .. (step + 1) * per_step - 1.
+// For LDS/STS both are the access layout. For ldmatrix / stmatrix (`matrices` > 0) the access
+// layout gives the 16-byte rows lanes address (solver_instructions.cpp) and the data is the
+// fragment the instruction delivers (matrix_fragment).
 struct AccessPlan {
   VectorChoice vector;
-  std::string instruction;              // "STS.32", "LDSM.x4"
-  int ldmatrix = 0;
+  std::string instruction;              // "STS.32", "LDSM.x4.trans", "STSM.x4"
+  int matrices = 0;                     // ldmatrix / stmatrix .x1/.x2/.x4; 0: LDS/STS
+  bool trans = false;
   bool store = false;
-  int reg_bits = 0, lane_bits = 0, warp_bits = 0, vec_log2 = 0;
+  int reg_bits = 0, lane_bits = 0, warp_bits = 0;
   int steps = 1, warps = 1, registers = 1;
-  std::vector<BitVec> lane_images;      // coordinate of lane 2^i
-  std::vector<BitVec> warp_images;      // coordinate of warp 2^i
-  std::vector<BitVec> register_coords;  // coordinate of register r (every r)
+  int per_step = 1;                     // registers one instruction moves per lane
+  std::vector<BitVec> lane_images;      // data: coordinate of lane 2^i
+  std::vector<BitVec> warp_images;      // coordinate of warp 2^i (data and address)
+  std::vector<BitVec> register_coords;  // data: coordinate of register r (every r)
+  std::vector<BitVec> address_lane_images;  // address: coordinate lane 2^i points at
+  std::vector<BitVec> step_coords;          // address: coordinate of instruction `step` (every step)
 };
 AccessPlan plan_access(const Access& access, const SharedLayout& layout, int element_bits, const BankModel& model);
+
+// Who holds what after an ldmatrix (before a stmatrix) whose access layout gives the rows lanes
+// address: lane l's word j of instruction s holds, for .x{m} without .trans, row l/4 elements
+// E*(l%4) .. E*(l%4)+E-1 of matrix j (E = 32 / element bits), and with .trans (16-bit) rows
+// 2(l%4), 2(l%4)+1 of column l/4. As a layout: registers = [word bits, matrix bits, instruction
+// bits], lanes = [the two lane bits inside a row, the three row bits].
+LinearLayout matrix_fragment(const Access& access, int element_bits);
 
 // Throws swz::Error for problems the backend cannot run.
 void check_supported(const Problem& problem);
 
 struct Emitter {
   static std::string offset_decls(const OffsetFunction& f, const std::string& name);
-  static std::string lane_offset(const OffsetFunction& f, const AccessPlan& p, const std::string& coord_var, const std::string& var);
-  static std::string offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec reg_coord,
+  // A lane's data coordinate `var` (register 0) and address coordinate `var`_addr (instruction 0), and
+  // (linear layouts) the lane-constant part of its offset `off`.
+  static std::string lane_coords(const OffsetFunction& f, const AccessPlan& p, const std::string& var, const std::string& off);
+  static std::string offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec step_coord,
                                  const std::string& table_name);
   static std::string shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
                                    const std::string& lane_off, const std::function<std::string(int)>& value, bool exact,

@@ -18,7 +18,6 @@ using namespace cuda;  // NOLINT: this file is the CUDA runtime's own
 
 // Shared-memory wavefronts and instruction counts, by the side of the pipe each kind uses.
 constexpr const char* kSharedWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum";
-constexpr const char* kStsmInstructions = "smsp__inst_executed_op_shared_stsm.sum";
 constexpr const char* kLdgstsInstructions = "smsp__inst_executed_op_ldgsts.sum";
 constexpr const char* kLdgstsWavefronts = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 

@@ -103,6 +103,22 @@ std::string expected_sass(const InstructionKind& k) {
   return "";
 }
 
+std::string expected_ptx(const InstructionKind& k) {
+  switch (k.op) {
+    case WarpOp::Load:
+    case WarpOp::Store: {
+      const char* type = k.bytes == 1 ? "u8" : k.bytes == 2 ? "u16" : k.bytes == 4 ? "b32" : k.bytes == 8 ? "v2\\.b32" : "v4\\.b32";
+      return fmt::format("{}(\\.volatile)?\\.shared\\.{}", k.op == WarpOp::Load ? "ld" : "st", type);
+    }
+    case WarpOp::LoadMatrix:
+    case WarpOp::StoreMatrix:
+      return fmt::format("{}\\.sync\\.aligned\\.m8n8\\.x{}{}\\.shared\\.b16", k.op == WarpOp::LoadMatrix ? "ldmatrix" : "stmatrix",
+                         k.matrices, k.trans ? "\\.trans" : "");
+    case WarpOp::AsyncCopy: return fmt::format("cp\\.async\\.{}\\.shared\\.global", k.bypass ? "cg" : "ca");
+  }
+  return "";
+}
+
 std::string generate_calibration_source(const std::vector<InstructionKind>& kinds) {
   std::string src =
       "// Calibration probes: one shared-memory instruction per kernel, one warp.\n"

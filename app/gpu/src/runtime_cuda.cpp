@@ -135,7 +135,9 @@ void run_probe(const Problem& p, const DeviceInfo& dev, const RunOptions& o, Run
     launch(store, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&src_ptr});
     launch(load, 1, 1, static_cast<unsigned>(g.plan.threads), g.plan.shared_bytes, {&dst_ptr});
   };
-  std::vector<std::string> metrics = {kStWavefronts, kLdWavefronts, kStConflicts, kLdConflicts, kStInstructions, kLdInstructions, kLdsmInstructions};
+  // stmatrix counts as its own instruction (op_shared_stsm), not as a shared store.
+  std::vector<std::string> metrics = {kStWavefronts, kLdWavefronts, kStConflicts, kLdConflicts,
+                                      p.store.ldmatrix ? kStsmInstructions : kStInstructions, kLdInstructions, kLdsmInstructions};
   RangeValues values;
   try {
     try {
@@ -155,15 +157,17 @@ void run_probe(const Problem& p, const DeviceInfo& dev, const RunOptions& o, Run
     return -1;
   };
   out.counters_available = true;
-  auto fill = [&](AccessMeasurement& m, std::size_t range, const char* wf, const char* conf, bool is_store, bool ldsm) {
+  auto fill = [&](AccessMeasurement& m, std::size_t range, const char* wf, const char* conf, bool is_store, bool matrix) {
     m.measured = true;
     m.measured_total = std::llround(metric(range, wf));
     m.measured_conflicts = std::llround(metric(range, conf));
     m.measured_wavefronts = m.instructions ? static_cast<double>(m.measured_total) / m.instructions : 0.0;
-    const double inst = is_store ? metric(range, kStInstructions) : ldsm ? metric(range, kLdsmInstructions) : metric(range, kLdInstructions);
+    const double inst = is_store ? metric(range, matrix ? kStsmInstructions : kStInstructions)
+                        : matrix ? metric(range, kLdsmInstructions)
+                                 : metric(range, kLdInstructions);
     m.measured_instructions = inst >= 0 ? std::llround(inst) : -1;
   };
-  fill(out.store, 0, kStWavefronts, kStConflicts, true, false);
+  fill(out.store, 0, kStWavefronts, kStConflicts, true, p.store.ldmatrix != 0);
   fill(out.read, 1, kLdWavefronts, kLdConflicts, false, p.read.ldmatrix != 0);
 }
 
@@ -302,8 +306,13 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     std::string name;
     SharedLayout layout;
   };
+  // Padding by one bank word, or by the widest access (16 bytes for ldmatrix / stmatrix rows and
+  // 128-bit vectors), so every access stays aligned in the padded rows.
+  int widest_bits = 32;
+  for (const Access* x : {&p.store, &p.read})
+    widest_bits = std::max(widest_bits, x->ldmatrix ? 128 : choose_vector(*x, p.shared, eb, p.bank).bits);
   const std::vector<Candidate> candidates{
-      {"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, std::max(1, 32 / eb))}};
+      {"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, std::max(1, widest_bits / eb))}};
   // The chosen layout at batch 1 must generate: a layout the transpose cannot run is reported before any allocation.
   t.threads_per_block = generate_transpose_source(p, p.shared, TransposeSpec{size, size, 1, false, false, 1}).plan.threads;
 
@@ -477,10 +486,11 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     TransposeVariant tv;
     tv.name = c.name;
     tv.layout = c.layout.description();
-    tv.predicted_store_wavefronts = simulate(p.store, c.layout, eb, p.bank).mean_wavefronts;
-    tv.predicted_read_wavefronts = simulate(p.read, c.layout, eb, p.bank).mean_wavefronts;
-    if (!kernels[i]) {
-      tv.layout += " (not run: does not fit this kernel configuration)";
+    if (kernels[i]) {  // a layout the accesses' vectors or matrix rows do not fit has no kernel and no prediction
+      tv.predicted_store_wavefronts = simulate(p.store, c.layout, eb, p.bank).mean_wavefronts;
+      tv.predicted_read_wavefronts = simulate(p.read, c.layout, eb, p.bank).mean_wavefronts;
+    } else {
+      tv.layout += " (not run: the accesses do not fit this layout or this kernel configuration)";
       t.variants.push_back(tv);
       continue;
     }

@@ -43,6 +43,7 @@
 
 #include "swz/sim/corpus.h"
 #include "swz/problem/problem.h"
+#include "swz/solve/solver.h"
 
 namespace swz::gpu {
 
@@ -92,6 +93,12 @@ struct GeneratedSource {
 // Throws swz::Error for what the backend cannot run (4-bit elements, over 1024
 // threads, a layout over 227 KB).
 GeneratedSource generate_probe_source(const Problem& problem);
+
+// The problem as the solver answers it: its shared layout, and the writer and reader as the
+// answer issues them (registers renumbered, vector widths, ldmatrix / stmatrix [.trans] where
+// chosen), which the generated kernels then run as given. `options` default to the solver's
+// own, checked in full (a kernel's tile has a table).
+Problem solved_problem(const Problem& problem, std::optional<SolveOptions> options = std::nullopt);
 
 // The transpose: tile (m, n) of a rows x cols matrix goes in through A, out
 // through B, to out[n][m]. Needs a 2-D problem whose accesses are LDS/STS (not
@@ -241,6 +248,9 @@ std::string generate_calibration_source(const std::vector<InstructionKind>& kind
 std::string calibration_kernel_name(const InstructionKind& kind);
 // The SASS opcode (as cuobjdump prints it) the kernel for `kind` must contain, as a regular expression.
 std::string expected_sass(const InstructionKind& kind);
+// The PTX instruction the generated kernels write for `kind` (ld/st[.volatile].shared, ldmatrix,
+// stmatrix, cp.async), as a regular expression; "" for kinds they do not issue.
+std::string expected_ptx(const InstructionKind& kind);
 
 struct CalibrationOptions {
   std::size_t batch = 256;  // cases per profiler session
