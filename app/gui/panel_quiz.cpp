@@ -114,7 +114,9 @@ struct QuizPanel final : Panel {
     } else {
       const std::string where = !c.record_path.empty() ? c.record_path.string()
                                                        : (c.records_dir.empty() ? quiz_records_dir() : c.records_dir).string();
-      ImGui::TextDisabled("Recording %s's answers to %s", c.student.c_str(), where.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      ImGui::TextWrapped("Recording %s's answers to %s", c.student.c_str(), where.c_str());  // a long folder wraps, never clips
+      ImGui::PopStyleColor();
       ctx.probe("quiz.recording", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     }
     if (!c.record_error.empty()) ImGui::TextColored(verdict_color_vec(Verdict::Severe), "Not recorded: %s", c.record_error.c_str());
