@@ -149,6 +149,10 @@ TEST_F(GuiTest, QuizAnswersAreRecordedUnderTheStudentsName) {
   EXPECT_EQ(c.student, "Ana Lima");
   ASSERT_TRUE(b.probe("quiz.recording").has_value());
   EXPECT_FALSE(std::filesystem::exists(records / "ana-lima.jsonl")) << "a file before any answer";
+  int w = 0, h = 0;
+  const auto px = capture(w, h);
+  std::string why;
+  ASSERT_TRUE(write_png((std::filesystem::temp_directory_path() / "swz-quiz-recording.png").string(), px, w, h, why)) << why;
 
   // Right on the first question, wrong on the second.
   const QuizQuestion first = *c.question;
@@ -183,6 +187,7 @@ TEST_F(GuiTest, QuizAnswersAreRecordedUnderTheStudentsName) {
   EXPECT_EQ(first_sitting->correct, 1);
   EXPECT_EQ(first_sitting->answered, 2);
   reset_classroom(b);
+  std::filesystem::remove_all(records);
 }
 
 }  // namespace swz::gui::test
