@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "classroom.h"
 #include "gui_fixture.h"
 #include "open_link.h"
