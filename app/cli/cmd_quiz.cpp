@@ -1,7 +1,9 @@
 // swizzle quiz: quiz questions without the GUI. `show` prints questions with their
-// answers (a teacher's answer key), from a set file or from seeds; `check` loads sets.
+// answers (a teacher's answer key), from a set file or from seeds; `check` loads sets;
+// `summary` reads a folder of students' records (quiz_record.h): per student and per question.
 //
-// Exit status: 0 fine, 2 bad input (a set that does not load, an unknown name or kind).
+// Exit status: 0 fine, 2 bad input (a set that does not load, an unknown name or kind, a record
+// that does not read).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include "command.h"
 #include "swz/error.h"
 #include "swz/teach/math_text.h"
+#include "swz/teach/quiz_record.h"
 #include "swz/teach/quiz_set.h"
 
 namespace swz::cli {
@@ -17,6 +20,7 @@ namespace {
 struct Options {
   std::vector<std::string> sets;
   std::string set, kind;
+  std::string records;  // summary: the folder
   std::optional<std::uint64_t> seed;
   int count = 1;
   bool json = false;
@@ -90,6 +94,14 @@ void check(const Options& o) {
     std::fputs(text.c_str(), stdout);
 }
 
+void summary(const Options& o) {
+  const QuizSummary s = summarize_quiz_record_dir(o.records.empty() ? quiz_records_dir() : std::filesystem::path(o.records));
+  if (o.json)
+    print_json(to_json(s));
+  else
+    std::fputs(quiz_summary_text(s).c_str(), stdout);
+}
+
 Register reg{
     {"quiz", "Quiz questions with their answers (an answer key) from a set file or seeds; check set files", 91,
      [](CLI::App& sub) {
@@ -106,6 +118,10 @@ Register reg{
        c->add_option("sets", o->sets, "Quiz set files (.json) or names in the quizzes folder")->required();
        c->add_flag("--json", o->json, "One JSON object on stdout");
        c->callback([o] { check(*o); });
+       CLI::App* r = sub.add_subcommand("summary", "Summarise a folder of students' quiz records: each student's score, each question's right answers");
+       r->add_option("folder", o->records, "The folder of *.jsonl records (default: where the workbench writes them; see README)");
+       r->add_flag("--json", o->json, "One JSON object on stdout");
+       r->callback([o] { summary(*o); });
      }}};
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "capture.h"
 #include "model.h"
+#include "open_link.h"
 #include "platform.h"
 #include "presenter.h"
 #include "swz/error.h"
@@ -38,6 +39,13 @@ void install_stop_signals() {
 }
 
 bool stop_requested() { return g_stop_signal != 0; }
+
+// A link at start: everything it names checked before any window opens (bad: one line, exit 2).
+void check_launch_link(const LaunchOptions& o) {
+  if (o.start || !o.session_file.empty() || !o.lesson.empty() || !o.quiz_set.empty())
+    fail("a link says the problem, lesson and quiz set itself: give it without --session, --lesson, --quiz-set or the problem's flags");
+  if (const std::string missing = missing_link_targets(parse_link(o.link)); !missing.empty()) fail("{}", missing);
+}
 
 }  // namespace
 
@@ -66,6 +74,12 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       ->delimiter(',');
   cli.add_option("--quiz-set", o.quiz_set, "Open the quiz on this fixed question set (a .json file or a name in assets/quizzes)");
   cli.add_option("--focus", o.focus, "Start with this panel filling the window (tensor, trace, algebra, ...)");
+  std::string open_link_flag;
+  cli.add_option("link", o.link, "A workbench link (#v=1&preset=...&lesson=...): open the state it describes");
+  cli.add_option("--open-link", open_link_flag, "The same, as a flag");
+  cli.add_option("--link-base", o.link_base, "What copied links start with, before '#' (default: nothing, a relative link)");
+  cli.add_option("--quiz-records", o.quiz_records,
+                 "Folder where a student's quiz answers are recorded (default $SWZ_QUIZ_RECORDS, else ~/.local/share/swizzle-workbench/quiz-records)");
   bool no_first_run_hint = false;
   cli.add_flag("--no-first-run-hint", no_first_run_hint,
                "Do not offer the first lesson on a first start (headless runs never do)");
@@ -107,6 +121,11 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       std::string why;
       if (!load_quiz_set(o.quiz_set, why)) fail("--quiz-set: {}", why);
     }
+    if (!open_link_flag.empty()) {
+      if (!o.link.empty()) fail("give the link once: as the argument or as --open-link");
+      o.link = open_link_flag;
+    }
+    if (!o.link.empty()) check_launch_link(o);
   } catch (const Error& e) {
     exit_now = true;
     std::fprintf(stderr, "swizzle-workbench: error: %s\n", e.what());
@@ -134,7 +153,7 @@ WorkbenchOptions workbench_options(const LaunchOptions& o) {
   wo.start = o.start;
   wo.restore_last = !o.headless();
   wo.autosave = !o.headless();
-  wo.first_run_hint = o.first_run_hint && !o.headless() && o.lesson.empty();  // a lesson asked for needs no hint
+  wo.first_run_hint = o.first_run_hint && !o.headless() && o.lesson.empty() && o.link.empty();  // a lesson asked for needs no hint
   return wo;
 }
 
@@ -152,6 +171,8 @@ int run(const LaunchOptions& o) {
   Workbench bench(workbench_options(o));
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
   Classroom& room = classroom();
+  if (!o.quiz_records.empty()) room.records_dir = o.quiz_records;
+  if (!o.link_base.empty()) set_link_base(o.link_base);
   room.high_contrast = o.high_contrast;
   room.fullscreen = o.fullscreen;
   room.presenter = o.presenter || !o.presenter_screenshot.empty();
@@ -193,6 +214,13 @@ int run(const LaunchOptions& o) {
   }
   if (!o.lesson.empty()) {
     if (!open_lesson(bench, o.lesson, o.lesson_step, error)) {
+      std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
+      return 2;
+    }
+    bench.apply_pending();
+  }
+  if (!o.link.empty()) {
+    if (!apply_link(bench, o.link, error)) {  // checked above; a lesson file may have changed since
       std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
       return 2;
     }

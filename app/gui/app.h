@@ -5,7 +5,8 @@
 //                     [--screenshot out.png] [--size 1600x1000] [--frames N] [--bench-frames N] [--scale S]
 //                     [--lesson NAME [--step K]] [--high-contrast] [--show export,gpu] [--focus ID]
 //                     [--presentation] [--fullscreen] [--presenter] [--presenter-screenshot out.png]
-//                     [--show quiz [--quiz-set FILE]] [--no-first-run-hint]
+//                     [--show quiz [--quiz-set FILE]] [--quiz-records DIR] [--no-first-run-hint]
+//                     [--link-base URL] [--open-link URL | URL]
 #pragma once
 
 #include <optional>
@@ -31,6 +32,9 @@ struct LaunchOptions {
   std::string quiz_set;               // --quiz-set FILE: open the quiz on this fixed set (a .json file or a name)
   std::string focus;                  // --focus ID: this panel fills the window
   bool first_run_hint = true;         // --no-first-run-hint: never offer the first start's hint (scripts, tests)
+  std::string link;                   // URL or --open-link URL: open the state this link describes (open_link.h)
+  std::string link_base;              // --link-base URL: what copied links start with (default: none, "#v=1&...")
+  std::string quiz_records;           // --quiz-records DIR: where students' quiz answers are recorded
 
   bool presentation = false;         // --presentation: large text, claims hidden on the card
   bool fullscreen = false;           // --fullscreen: on the monitor the window opens on

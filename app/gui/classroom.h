@@ -31,6 +31,7 @@
 #include "panel.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/quiz.h"
+#include "swz/teach/quiz_record.h"
 #include "swz/teach/quiz_set.h"
 
 namespace swz::gui {
@@ -62,10 +63,17 @@ struct Classroom {
   std::optional<QuizQuestion> question;
   std::optional<int> answer;  // index into question->choices of the learner's pick
   std::uint64_t next_seed = 1;
+  std::uint64_t question_seed = 0;  // a random question on show is make_quiz_question(question_seed)
   std::optional<QuizSet> quiz_set;  // a fixed set: its questions in order, then the final score
   int set_index = 0;                // the set's question on show, from 0; == its size: the final score
   int set_skipped = 0;              // questions of the set passed without an answer
   FileDialog quiz_dialog;           // Classroom > Open quiz set...
+  // A student's record (quiz_record.h): once a name is given on the card, every answer is written.
+  std::string student;                       // "" = answers not recorded
+  std::filesystem::path records_dir;         // --quiz-records; empty = quiz_records_dir()
+  std::optional<QuizRecord> record;          // this sitting's answers, from its first answer on
+  std::filesystem::path record_path;         // its own file, chosen at its first answer
+  std::string record_error;                  // why the last answer was not written
   bool presentation = false;        // large text (UI scale kPresentationScale)
   float scale_before = 1.0f;        // UI scale to return to when presentation ends
   bool high_contrast = false;
@@ -115,6 +123,9 @@ Side side_for(LessonAccess access);
 // Opens the quiz: a fixed set's questions in order with "question k of N" and a final score,
 // or (nullopt) random questions of every kind. Resets the score.
 void start_quiz(Workbench& bench, std::optional<QuizSet> set);
+// The learner picks choice `choice` of the question on show: scores it and, when a student name
+// is given, adds it to the sitting's record file (a new file at the sitting's first answer).
+void answer_quiz(Workbench& bench, int choice);
 // Loads set WHAT (a .json path or a name in the quizzes folder) and starts it; false with the
 // one-line reason in `error` when it does not load.
 bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error);

@@ -4,6 +4,7 @@
 // fixed set in order with "question k of N" and a final score.
 #include <fmt/format.h>
 
+#include <array>
 #include <chrono>
 
 #include "classroom.h"
@@ -40,6 +41,7 @@ struct QuizPanel final : Panel {
       ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)  %s  %s", c.score.correct, c.score.passed(), sym("\xc2\xb7", "-"),
                           c.score.streak, c.score.best_streak, sym("\xc2\xb7", "-"), quiz_kind_name(q.kind));
     }
+    student_row(ctx, c);
     ImGui::Separator();
     ImGui::TextWrapped("%s", pretty_xor(q.context).c_str());
     ImGui::PushTextWrapPos(0.0f);  // details wrap like the rest: at a projector's scale a line is wider than the card
@@ -65,10 +67,7 @@ struct QuizPanel final : Panel {
       }
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       const std::string label = fmt::format("{}) {}##choice{}", static_cast<char>('a' + i), q.choices[i], i);
-      if (ImGui::Button(label.c_str(), ImVec2(width, 0)) && !c.answer) {
-        c.answer = index;
-        c.score.record(right);
-      }
+      if (ImGui::Button(label.c_str(), ImVec2(width, 0)) && !c.answer) answer_quiz(ctx.bench, index);
       ctx.probe(fmt::format("quiz.choice.{}", i), pos, ImGui::GetItemRectMax());
       if (colored) ImGui::PopStyleColor();
     }
@@ -98,6 +97,32 @@ struct QuizPanel final : Panel {
       ImGui::TextWrapped("%s", pretty_xor(q.explanation).c_str());
     }
   }
+
+  // A name to record the answers under (quiz_record.h), or whose answers are being recorded where.
+  void student_row(PanelContext& ctx, Classroom& c) {
+    if (c.student.empty()) {
+      ImGui::SetNextItemWidth(std::max(em() * 10.0f, ImGui::GetContentRegionAvail().x - em() * 6.0f));
+      const ImVec2 fp = ImGui::GetCursorScreenPos();
+      const bool entered = ImGui::InputTextWithHint("##student", "Your name, to record your answers", name_.data(), name_.size(),
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+      ctx.probe("quiz.student", fp, ImGui::GetItemRectMax());
+      ImGui::SameLine();
+      const ImVec2 rp = ImGui::GetCursorScreenPos();
+      const bool record = ImGui::Button("Record");
+      ctx.probe("quiz.record", rp, ImGui::GetItemRectMax());
+      if ((entered || record) && name_[0] != '\0') c.student = name_.data();
+    } else {
+      const std::string where = !c.record_path.empty() ? c.record_path.string()
+                                                       : (c.records_dir.empty() ? quiz_records_dir() : c.records_dir).string();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      ImGui::TextWrapped("Recording %s's answers to %s", c.student.c_str(), where.c_str());  // a long folder wraps, never clips
+      ImGui::PopStyleColor();
+      ctx.probe("quiz.recording", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    }
+    if (!c.record_error.empty()) ImGui::TextColored(verdict_color_vec(Verdict::Severe), "Not recorded: %s", c.record_error.c_str());
+  }
+
+  std::array<char, 80> name_{};
 
   static void final_score(PanelContext& ctx, Classroom& c) {
     const QuizSet& set = *c.quiz_set;
@@ -136,6 +161,7 @@ struct QuizPanel final : Panel {
     if (c.next_seed == 1)  // a different first question each run
       c.next_seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 2u;
     try {
+      c.question_seed = c.next_seed;
       c.question = make_quiz_question(c.next_seed++);
     } catch (const Error&) {
       c.question.reset();

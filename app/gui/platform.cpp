@@ -219,6 +219,7 @@ void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
       }
     io.KeyCtrl = inject->ctrl;
     io.KeyShift = inject->shift;
+    if (!inject->text.empty()) io.AddInputCharactersUTF8(inject->text.c_str());
   }
   ImGui::NewFrame();
 }

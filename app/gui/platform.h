@@ -35,6 +35,7 @@ struct InjectedInput {
   float wheel = 0.0f;
   std::vector<int> keys;  // GLFW key codes held during this frame
   bool ctrl = false, shift = false;
+  std::string text;  // characters typed this frame (UTF-8), as into a focused text field
 };
 
 class Platform {

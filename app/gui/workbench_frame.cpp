@@ -14,6 +14,7 @@
 
 #include "classroom.h"
 #include "getting_started.h"
+#include "open_link.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
@@ -148,13 +149,28 @@ void Workbench::menus() {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
+  const ImVec2 edit_at = ImGui::GetCursorScreenPos();
   if (ImGui::BeginMenu("Edit")) {
     const std::string undo_label = history_.can_undo() ? "Undo " + history_.undo_name() : std::string("Undo");
     const std::string redo_label = history_.can_redo() ? "Redo " + history_.redo_name() : std::string("Redo");
     if (ImGui::MenuItem(undo_label.c_str(), "Ctrl+Z", false, history_.can_undo())) undo();
     if (ImGui::MenuItem(redo_label.c_str(), "Ctrl+Shift+Z", false, history_.can_redo())) redo();
+    ImGui::Separator();
+    const ImVec2 copy_at = ImGui::GetCursorScreenPos();
+    if (ImGui::MenuItem("Copy link")) copy_link(*this);
+    add_probe("menu.edit.copy_link", copy_at, ImGui::GetItemRectMax());
+    const ImVec2 open_at = ImGui::GetCursorScreenPos();
+    if (ImGui::MenuItem("Open link from clipboard")) {
+      const char* text = ImGui::GetClipboardText();
+      defer([this, url = std::string(text ? text : "")] {
+        std::string why;
+        apply_link(*this, url, why);  // a bad link is shown as the error
+      });
+    }
+    add_probe("menu.edit.open_link", open_at, ImGui::GetItemRectMax());
     ImGui::EndMenu();
   }
+  add_probe("menu.edit", edit_at, ImVec2(edit_at.x + ImGui::CalcTextSize("Edit").x, edit_at.y + ImGui::GetFrameHeight()));
   if (ImGui::BeginMenu("View")) {
     for (const PanelSlot& slot : panels_) {
       const bool shown = panel_visible(slot.panel->id());
