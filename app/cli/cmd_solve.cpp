@@ -9,6 +9,7 @@
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
 #include "swz/solve/solve_report.h"
+#include "swz/teach/math_text.h"
 
 namespace swz::cli {
 namespace {
@@ -23,7 +24,7 @@ struct Options {
 };
 
 void print_text(const SolveResult& r, const std::vector<LayoutMatch>& matches) {
-  for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, st.sentence);
+  for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, render_math(st.sentence, MathStyle::Ascii));
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
     fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,

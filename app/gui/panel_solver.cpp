@@ -26,14 +26,24 @@ std::optional<Command> solver_command(const SolverAnswer& a) {
   else
     parts.push_back(cmd::load_layout(LayoutRole::Shared,
                                      SpecLayout{layout_from_json(layout_to_json(r.offset_bases)).layout, "solver's answer"}));
-  if (r.write_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Writer, SpecLayout{r.writer.layout, "solver's register order"}));
-  if (r.read_renumbered) parts.push_back(cmd::load_layout(LayoutRole::Reader, SpecLayout{r.reader.layout, "solver's register order"}));
+  // A side that issues ldmatrix / stmatrix keeps its layout: the solver's form of it lists row addresses, not who holds what.
+  if (r.write_renumbered && !r.writer.ldmatrix)
+    parts.push_back(cmd::load_layout(LayoutRole::Writer, SpecLayout{r.writer.layout, "solver's register order"}));
+  if (r.read_renumbered && !r.reader.ldmatrix)
+    parts.push_back(cmd::load_layout(LayoutRole::Reader, SpecLayout{r.reader.layout, "solver's register order"}));
   if (parts.size() == 1) return parts.front();
   return Command{"Solver's answer (registers renumbered)", [parts](Session& s) {
                    Session trial = s;  // all or nothing: a part that throws leaves the session as it was
                    for (const auto& c : parts) c.apply(trial);
                    s = std::move(trial);
                  }};
+}
+
+// Each side's instruction, count and wavefronts, as `swizzle solve` prints them.
+std::string solver_cost_line(const SolveResult& r) {
+  return fmt::format("{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", r.write_cost.instruction, r.write_cost.instructions,
+                     r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.instructions, r.read_cost.wavefronts,
+                     r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
 }
 
 namespace {
@@ -101,11 +111,11 @@ struct SolverPanel final : Panel {
     const std::string answer = fmt::format("{}: store {}, read {} wavefront{}{}", free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts,
                                            r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
                                            r.fallback ? " (the bound makes conflict-free impossible)" : "");
-    const std::string cost = fmt::format("{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", r.write_cost.instruction, r.write_cost.instructions,
-                                         r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.instructions, r.read_cost.wavefronts,
-                                         r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
-    const char* plain = "(plain loads and stores; swizzle solve also tries ldmatrix / stmatrix)";
-    const std::string tradeoff = r.tradeoff.empty() ? std::string() : fmt::format("Trade-off: {}.", r.tradeoff);
+    const std::string cost = solver_cost_line(r);
+    // The other panels simulate the problem's own accesses, which are plain loads and stores.
+    const bool matrix = r.writer.ldmatrix || r.reader.ldmatrix;
+    const char* plain = matrix ? "(the other panels simulate this layout with plain loads and stores)" : "";
+    const std::string tradeoff = r.tradeoff.empty() ? std::string() : pretty_xor(fmt::format("Trade-off: {}.", r.tradeoff));
     const float line_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
     auto lines = [&](const std::string& text) { return std::max(1.0f, std::ceil(ImGui::CalcTextSize(text.c_str()).x / line_w)); };
     const float cost_w = ImGui::CalcTextSize(cost.c_str()).x, plain_w = ImGui::CalcTextSize(plain).x;
@@ -135,7 +145,7 @@ struct SolverPanel final : Panel {
       const SolveStep& s = r.trace[static_cast<std::size_t>(step)];
       heading(s.title.c_str());
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextUnformatted(s.sentence.c_str());
+      ImGui::TextUnformatted(pretty_xor(s.sentence).c_str());
       for (const NamedSet& set : s.sets) {
         ImGui::TextDisabled("%s =", set.name.c_str());
         ImGui::SameLine();
@@ -150,12 +160,15 @@ struct SolverPanel final : Panel {
     // The answer; its lines wrap at the panel's edge.
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(free ? ImVec4(0.13f, 0.60f, 0.27f, 1) : ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", answer.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", r.bound.reason.c_str(), r.check.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", pretty_xor(r.bound.reason).c_str(), pretty_xor(r.check).c_str());
     // The cost a kernel engineer compares: instructions x wavefronts per side, and what a wider choice would cost.
     ImGui::TextUnformatted(cost.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.width.reason.c_str());
-    same_line_if_fits(plain_w);
-    ImGui::TextDisabled("%s", plain);
+    ctx.probe("solver.cost=" + cost, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // tests read the line drawn
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", pretty_xor(r.width.reason).c_str());
+    if (matrix) {
+      same_line_if_fits(plain_w);
+      ImGui::TextDisabled("%s", plain);
+    }
     if (!tradeoff.empty()) ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", tradeoff.c_str());
     const auto apply = solver_command(a);
     const ImVec2 ap = ImGui::GetCursorScreenPos();
@@ -184,23 +197,24 @@ struct SolverPanel final : Panel {
     // Small grids are counted at once; big ones (seconds of work) when asked.
     const long long bits = static_cast<long long>(m.problem.grid->configs_log2());
     if (bits > kAutoFamilyBits && counted_for != ctx.session.problem) {
-      ImGui::TextDisabled("Family and repair over 2^%lld mask sets:", bits);
+      ImGui::TextDisabled("%s", pretty_xor(fmt::format("Family and repair over 2^{{{}}} mask sets:", bits)).c_str());
       same_line_if_fits(button_width("Count them"));
       if (ImGui::SmallButton("Count them")) counted_for = ctx.session.problem;
       return;
     }
     const auto fam = ctx.bench.solver_family();
     if (!fam) {
-      ImGui::TextDisabled("Counting the conflict-free family of 2^%lld mask sets... %.0f s",
-                          static_cast<long long>(m.problem.grid->configs_log2()), ctx.bench.solver().running_seconds());
+      ImGui::TextDisabled("%s", pretty_xor(fmt::format("Counting the conflict-free family of 2^{{{}}} mask sets... {:.0f} s",
+                                                       m.problem.grid->configs_log2(), ctx.bench.solver().running_seconds()))
+                                    .c_str());
       return;
     }
     if (!fam->error.empty()) {
       ImGui::TextColored(ImVec4(0.8f, 0.15f, 0.15f, 1), "%s", fam->error.c_str());
       return;
     }
-    ImGui::Text("Family: %llu conflict-free mask sets of 2^%lld", static_cast<unsigned long long>(fam->size),
-                static_cast<long long>(m.problem.grid->configs_log2()));
+    ImGui::TextUnformatted(
+        pretty_xor(fmt::format("Family: {} conflict-free mask sets of 2^{{{}}}", fam->size, m.problem.grid->configs_log2())).c_str());
     const Repair& rep = fam->repair;
     if (!rep.possible) {
       ImGui::TextDisabled("No grid mask set is conflict-free here: no repair.");

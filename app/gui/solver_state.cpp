@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "swz/error.h"
+#include "swz/solve/solve_report.h"
 
 namespace swz::gui {
 
@@ -18,11 +19,12 @@ const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSpe
   SolverAnswer a;
   a.key = key;
   try {
-    // The workbench draws plain loads and stores: the answer keeps to them.
-    SolveOptions plain;
-    plain.matrix_instructions = false;
-    plain.check = SolveOptions::Check::Full;
-    a.result = solve(problem, plain);
+    // The call `swizzle solve` makes, so the panel shows the CLI's answer: plain loads and stores,
+    // ldmatrix and stmatrix tried, checked in full up to 2^16 elements and by sample beyond. The
+    // family is counted by family() on a worker.
+    SolveRequest request;
+    request.count_family = false;
+    a.result = solve_spec(key, request).result;
     if (problem.grid) a.masks = masks_of(problem, a.result->offset_bases);
   } catch (const Error& e) {
     a.error = e.what();

@@ -7,6 +7,8 @@
 
 #include "export_support.h"
 #include "swz/error.h"
+#include "swz/problem/problem_spec.h"
+#include "swz/problem/views.h"
 #include "xml_check.h"
 
 namespace swz::test {
@@ -232,6 +234,40 @@ TEST(Figures, TracedReadOutlinesItsThirtyTwoElementsAndCountsWavefronts) {
   EXPECT_NE(check_xml(figure_svg(p, FigureView::Tensor, o)).text.find("read step 2: 1 wavefront (ideal 1)"), std::string::npos);
   o.trace_step = 16;
   EXPECT_THROW(figure_svg(p, FigureView::Tensor, o), Error);
+}
+
+}  // namespace
+}  // namespace swz::test
+
+namespace swz::test {
+namespace {
+
+// A tile past 256 cells a side is drawn as its top-left 128x128 window, said in the caption, with
+// the same banks and holders the whole picture would give those cells.
+TEST(Figures, LargeTilesDrawTheirTopLeftWindow) {
+  ProblemSpec spec;
+  spec.preset = "transpose128_fp16_4w";
+  spec.shape = {1024, 1024};
+  const Problem p = build_problem(spec);
+  for (const FigureView view : {FigureView::Tensor, FigureView::Reader}) {
+    const std::string svg = figure_svg(p, view);
+    const XmlReport r = check_xml(svg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.count("rect", "cell"), 128u * 128u);
+    EXPECT_NE(svg.find("rows 0-127 and columns 0-127 of 1024x1024"), std::string::npos);
+    EXPECT_EQ(find_cell(r, "128,0"), nullptr);
+    const XmlElement* cell = find_cell(r, "127,5");
+    ASSERT_NE(cell, nullptr);
+    const BitVec flat = p.shared.coords().flatten({127, 5});
+    if (view == FigureView::Reader) {
+      const ElementOwner o = owners_of(p.read)[flat];
+      EXPECT_EQ(cell->attributes.at("data-lane"), std::to_string(o.lane));
+      EXPECT_EQ(cell->attributes.at("data-register"), std::to_string(o.reg));
+      EXPECT_EQ(cell->attributes.at("data-warp"), std::to_string(o.warp));
+    } else {
+      EXPECT_EQ(cell->attributes.at("data-offset"), std::to_string(p.shared.offset(flat)));
+    }
+  }
 }
 
 }  // namespace

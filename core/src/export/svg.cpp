@@ -144,19 +144,84 @@ struct Canvas {
 
 // Where element (coordinates) sits in the picture: rows = all dims but the last (dim0
 // slowest), columns = the last dim; a 1-D tensor is one row.
+// A tensor with a side past kWindowAfter cells (a 4096x4096 tile is 16M cells, unreadable and
+// gigabytes of SVG) is drawn as its top-left kWindowSide x kWindowSide window, and the caption says so.
+constexpr std::int64_t kWindowAfter = 256, kWindowSide = 128;
+
 struct TensorGrid {
   std::vector<std::int64_t> shape;
   std::int64_t rows = 1, cols = 1;
+  std::int64_t shown_rows = 1, shown_cols = 1;  // the drawn window: all of it, or the top-left corner
   explicit TensorGrid(const std::vector<std::int64_t>& s) : shape(s) {
     cols = s.back();
     for (std::size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
+    const bool window = rows > kWindowAfter || cols > kWindowAfter;
+    shown_rows = window ? std::min(rows, kWindowSide) : rows;
+    shown_cols = window ? std::min(cols, kWindowSide) : cols;
   }
+  bool windowed() const { return shown_rows != rows || shown_cols != cols; }
   std::pair<std::int64_t, std::int64_t> place(const Coords& c) const {
     std::int64_t row = 0;
     for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shape[d] + c[d];
     return {row, c.back()};
   }
+  // The flat coordinates drawn, in `coords`' flattening: every element, or the window's row by row.
+  std::vector<BitVec> shown(const LinearLayout& coords) const {
+    std::vector<BitVec> out;
+    if (!windowed()) {
+      for (BitVec flat = 0; flat < static_cast<BitVec>(rows * cols); ++flat) out.push_back(flat);
+      return out;
+    }
+    for (std::int64_t r = 0; r < shown_rows; ++r)
+      for (std::int64_t c = 0; c < shown_cols; ++c) {
+        Coords at(shape.size(), 0);
+        at.back() = c;
+        std::int64_t rest = r;
+        for (std::size_t d = shape.size() - 1; d-- > 0;) {
+          at[d] = rest % shape[d];
+          rest /= shape[d];
+        }
+        out.push_back(coords.flatten(at));
+      }
+    return out;
+  }
+  std::string window_note() const {
+    if (!windowed()) return "";
+    return fmt::format("  |  drawn: rows 0-{} and columns 0-{} of {}x{} (a larger picture is unreadable)", shown_rows - 1,
+                       shown_cols - 1, rows, cols);
+  }
 };
+
+// Who holds each drawn element: the whole table for a whole picture; for a window, each element's
+// holder from the inverse layout (every element held once), else the table up to 2^24 elements.
+std::vector<ElementOwner> owners_drawn(const Access& access, const std::vector<BitVec>& flats, const char* role) {
+  const LinearLayout& l = access.layout;
+  std::vector<ElementOwner> out;
+  const bool whole = flats.size() == static_cast<std::size_t>(l.out_size());
+  if (l.out_bits() <= 24 && (whole || !l.is_invertible())) {
+    const std::vector<ElementOwner> table = owners_of(access);
+    for (BitVec f : flats) out.push_back(table[f]);
+    return out;
+  }
+  if (!l.is_invertible())
+    fail("the {} holds some of its 2^{} elements in several threads; its picture stops at 2^24 elements (matrix views have "
+         "no limit)",
+         role, l.out_bits());
+  const LinearLayout inverse = l.invert();
+  for (BitVec f : flats) {
+    const Coords in = inverse.unflatten(inverse.apply_flat(f));
+    ElementOwner o;
+    o.holders = 1;
+    for (std::size_t d = 0; d < inverse.out_dims().size(); ++d) {
+      const std::string& name = inverse.out_dims()[d].name;
+      if (name == "register") o.reg = static_cast<int>(in[d]);
+      else if (name == "lane") o.lane = static_cast<int>(in[d]);
+      else if (name == "warp") o.warp = static_cast<int>(in[d]);
+    }
+    out.push_back(o);
+  }
+  return out;
+}
 
 int cell_size(std::int64_t rows, std::int64_t cols) {
   const std::int64_t longest = std::max(rows, cols);
@@ -173,7 +238,7 @@ struct GridFrame {
 GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureOptions& options, std::string_view title,
                            std::string_view caption) {
   GridFrame f;
-  f.cell = cell_size(grid.rows, grid.cols);
+  f.cell = cell_size(grid.shown_rows, grid.shown_cols);
   f.labels = options.labels && f.cell >= 14;
   f.top = 58;
   canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
@@ -181,11 +246,11 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   // Axis indices: every one when they fit, else every 8th.
   const int font = std::max(7, f.cell / 2);
   const std::int64_t step = f.cell >= 14 ? 1 : 8;
-  for (std::int64_t c = 0; c < grid.cols; c += step)
+  for (std::int64_t c = 0; c < grid.shown_cols; c += step)
     canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c), "middle", kMuted);
-  for (std::int64_t r = 0; r < grid.rows; r += step)
+  for (std::int64_t r = 0; r < grid.shown_rows; r += step)
     canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r), "end", kMuted);
-  canvas.fit(f.left + static_cast<int>(grid.cols) * f.cell + 12, f.top + static_cast<int>(grid.rows) * f.cell + 12);
+  canvas.fit(f.left + static_cast<int>(grid.shown_cols) * f.cell + 12, f.top + static_cast<int>(grid.shown_rows) * f.cell + 12);
   return f;
 }
 
@@ -236,8 +301,9 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
                            options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
                            ir.wavefronts == 1 ? "" : "s", ir.ideal, p.bank.warp_size / 2 - 1);
   }
+  caption += grid.window_note();
   const GridFrame f = draw_tensor_axes(canvas, grid, options, title, caption);
-  for (BitVec flat = 0; flat < static_cast<BitVec>(shared.elements()); ++flat) {
+  for (BitVec flat : grid.shown(shared.coords())) {
     const Coords c = shared.coords().unflatten(flat);
     const auto [row, col] = grid.place(c);
     const std::uint32_t offset = shared.offset(flat);
@@ -252,6 +318,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
   }
   for (const auto& [flat, lane, group] : touched) {
     const auto [row, col] = grid.place(shared.coords().unflatten(flat));
+    if (row >= grid.shown_rows || col >= grid.shown_cols) continue;  // outside the drawn window
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     canvas.body += fmt::format(
         "<rect class=\"access\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "
@@ -268,7 +335,8 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   const SharedLayout& shared = p.shared;
   const TensorGrid grid(shared.shape());
   if (access.layout.out_dims() != shared.coords().out_dims()) fail("the access layout's shape does not match the tensor's");
-  const std::vector<ElementOwner> table = owners_of(access);
+  const std::vector<BitVec> drawn = grid.shown(shared.coords());
+  const std::vector<ElementOwner> owners = owners_drawn(access, drawn, writer ? "writer" : "reader");
   const int warps = 1 << access.layout.in_dim_bits("warp");
   Canvas canvas;
   const std::string role = writer ? "A, the store" : "B, the read";
@@ -276,12 +344,13 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   std::string caption = "color = owning thread (hue walks the lanes, odd lanes darker), number = register";
   if (warps > 1) caption += fmt::format("; {} warps share the lane colors", warps);
   if (options.highlight_thread >= 0) caption += fmt::format("; thread {}'s elements ringed", options.highlight_thread);
+  caption += grid.window_note();
   const GridFrame f = draw_tensor_axes(canvas, grid, options, title, caption);
   std::string rings;
-  for (BitVec flat = 0; flat < static_cast<BitVec>(shared.elements()); ++flat) {
-    const Coords c = shared.coords().unflatten(flat);
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const Coords c = shared.coords().unflatten(drawn[i]);
     const auto [row, col] = grid.place(c);
-    const ElementOwner& o = table[flat];
+    const ElementOwner& o = owners[i];
     const std::int64_t thread = o.thread(p.bank.warp_size);
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     if (o.holders == 0) {

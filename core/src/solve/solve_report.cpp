@@ -42,27 +42,57 @@ nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
 }  // namespace
 
 SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request) {
+  SolveRequest with_caps = request;
+  if (spec.write_vec_bits) with_caps.write_vec_bits = spec.write_vec_bits;
+  if (spec.read_vec_bits) with_caps.read_vec_bits = spec.read_vec_bits;
+  SolveReport out = solve_problem(build_problem(spec), with_caps);
+  // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
+  out.named_preset = !spec.preset.empty() && !spec.writer && !spec.reader && spec.shape.empty();
+  if (request.repair_masks && out.problem.grid) out.repair = repair(out.problem, spec.masks);  // the grid to repair (checked by the spec)
+  return out;
+}
+
+SolveReport solve_problem(Problem problem, const SolveRequest& request) {
   SolveReport out;
   Problem& p = out.problem;
-  p = build_problem(spec);
-  if (request.ldmatrix) p.read.ldmatrix = request.ldmatrix;
+  p = std::move(problem);
+  if (request.ldmatrix) {
+    p.read.ldmatrix = request.ldmatrix;
+    // The grid's untoggled column bits are the vectors the accesses get from the row-major tile, and an
+    // ldmatrix reader reads 16-byte rows: the grid follows it, and where that tile breaks the rows no mask
+    // set can mend them (masks only move columns above the vector bits), so there is no toggle grid.
+    if (p.grid) {
+      try {
+        p.grid = grid_for(p);
+      } catch (const Error&) {
+        p.grid.reset();
+      }
+    }
+    if (request.repair_masks && !p.grid)
+      fail("--ldmatrix {}: the row-major tile breaks the reader's 16-byte rows, so preset '{}' has no toggle grid to "
+           "repair with --mask",
+           request.ldmatrix, p.name);
+    if (p.grid)
+      for (std::size_t j = 0; j < p.masks.size(); ++j)
+        if (p.masks[j] & ((std::uint32_t{1} << p.grid->vec_bits) - 1))
+          fail("--mask: mask {} (row bit {}) toggles column bits below {}, the ldmatrix reader's 16-byte row", p.masks[j],
+               j, p.grid->vec_bits);
+  }
   if (request.repair_masks && !p.grid) fail("preset '{}' has no toggle grid, so --mask does not apply", p.name);
   SolveOptions opt;
-  opt.write_vec_bits = spec.write_vec_bits ? spec.write_vec_bits : request.vec_bits ? request.vec_bits : 128;
-  opt.read_vec_bits = spec.read_vec_bits ? spec.read_vec_bits : request.vec_bits ? request.vec_bits : 128;
+  opt.write_vec_bits = request.write_vec_bits ? request.write_vec_bits : request.vec_bits ? request.vec_bits : 128;
+  opt.read_vec_bits = request.read_vec_bits ? request.read_vec_bits : request.vec_bits ? request.vec_bits : 128;
   opt.renumber_registers = !request.keep_order;
   if (request.full_check) opt.check = SolveOptions::Check::Full;
   out.result = solve(p, opt);
   const SolveResult& r = out.result;
-  // The preset names the accesses, so `swizzle export --solved` can describe them in the header.
-  out.named_preset = !spec.preset.empty() && !spec.writer && !spec.reader && spec.shape.empty();
   // Naming the layout needs its table: only when the check built one.
   if (!r.sampled) out.matches = recognize(r.shared, p.element_bits);
   if (p.grid) {
     // Masks: the construction's own when it is a toggle grid, else the first family member.
     out.masks = masks_of(p, r.offset_bases);
     if (out.masks && !masks_conflict_free(p, *out.masks)) out.masks.reset();
-    out.family_counted = !r.sampled;
+    out.family_counted = !r.sampled && request.count_family;
     if (!out.masks && out.family_counted) out.masks = MaskEnumerator(p).next();
     // The family counts mask sets by the sweep's definition: both sides conflict-free (and each alone).
     if (out.family_counted) {
@@ -70,7 +100,6 @@ SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request) {
       out.family_read = family_size(p, AccessSides::Read);
       out.family_write = family_size(p, AccessSides::Write);
     }
-    if (request.repair_masks) out.repair = repair(p, spec.masks);  // the grid to repair (checked by the spec)
   }
   return out;
 }

@@ -288,7 +288,7 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
     else
       st.sentence = fmt::format(
           "|H| + |C| = {} < s = {}: conflict-free is impossible; padding with {} costs the fewest "
-          "conflicts (Lemma 9.5: at least 2^{} for A and 2^{} for B per phase).",
+          "conflicts (Lemma 9.5: at least 2^{{{}}} for A and 2^{{{}}} for B per phase).",
           have, g.segment_bits, names(coords, bt.pad), bt.bound_a, bt.bound_b);
     t.push_back(std::move(st));
   }

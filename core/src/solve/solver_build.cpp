@@ -302,7 +302,7 @@ WidthProof width_proof(const AccessInfo& a, const AccessInfo& b, const Geometry&
                        cap < r.dim() - along ? fmt::format(" (the {}-bit cap)", (1 << cap) * g.ebits) : std::string());
   };
   p.reason = fmt::format(
-      "A vector is 2^k consecutive offsets held by one lane's registers (numbered as the kernel likes): {}; {}. Offsets "
+      "A vector is 2^{{k}} consecutive offsets held by one lane's registers (numbered as the kernel likes): {}; {}. Offsets "
       "both vectorise on lie in both register spans and avoid both accesses' lanes and warps: {} such direction{}, so the "
       "narrower side has at most {} bits. Of the {} pair{} of widths within these bounds, {} {} built and costed (the others "
       "could not beat them even conflict-free, or no vectors fit); the chosen pair has the fewest total wavefronts (then "

@@ -8,6 +8,7 @@
 
 #include "swz/error.h"
 #include "swz/layout/factories.h"
+#include "swz/solve/solve_report.h"
 #include "swz/solve/solver.h"
 #include "swz/teach/lesson.h"
 
@@ -195,7 +196,10 @@ nlohmann::json basis_of(const std::vector<BitVec>& vs, const Problem& p) {
 nlohmann::json solve_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
   SolveResult r;
   try {
-    r = solve(p);
+    // The call `swizzle solve` and the Solver panel make, so a claim states what both show.
+    SolveRequest request;
+    request.count_family = false;
+    r = solve_problem(p, request).result;
   } catch (const SolverBug& e) {
     fail("quantity '{}': {}", q, e.what());
   }
@@ -208,6 +212,9 @@ nlohmann::json solve_fact(const std::string& q, const std::vector<Part>& parts, 
     if (field == "instruction") return c.instruction;
     if (field == "vec_bits") return c.vec_bits;
   }
+  // Lemma 9.5: no layout gives the side fewer wavefronts per instruction (with these vectors).
+  if (parts.size() == 3 && what == "lower_bound" && (parts[2].name == "write_wavefronts" || parts[2].name == "read_wavefronts"))
+    return parts[2].name == "write_wavefronts" ? r.bound.write_wavefronts : r.bound.read_wavefronts;
   if (parts.size() == 2) {
     if (what == "conflict_free") return r.conflict_free;
     if (what == "fallback") return r.fallback;
@@ -221,7 +228,7 @@ nlohmann::json solve_fact(const std::string& q, const std::vector<Part>& parts, 
   }
   fail(
       "quantity '{}': solve is followed by .write.X or .read.X (wavefronts, ideal_wavefronts, instruction, vec_bits), "
-      ".conflict_free, "
+      ".lower_bound.write_wavefronts, .lower_bound.read_wavefronts, .conflict_free, "
       ".fallback or a set (.vec_basis, .split_a_basis, .split_b_basis, .I_basis, .E_basis, .F_basis, .H_basis, .C_basis, "
       ".padding_basis, .segment_basis, .bank_basis)",
       q);

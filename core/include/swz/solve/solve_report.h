@@ -21,10 +21,13 @@ namespace swz {
 
 struct SolveRequest {
   int ldmatrix = 0;           // the reader is ldmatrix .xN (0: as the problem says)
-  int vec_bits = 0;           // cap on both sides (0: 128); the spec's write/read_vec_bits override per side
+  int vec_bits = 0;           // cap on both sides (0: 128)
+  int write_vec_bits = 0;     // cap on one side over vec_bits (solve_spec: the spec's write/read_vec_bits)
+  int read_vec_bits = 0;
   bool keep_order = false;    // vectors are each side's registers 0..k-1 as numbered (no renumbering)
   bool repair_masks = false;  // the spec's masks are a grid to repair (the CLI's --mask was given)
   bool full_check = false;    // check the whole table (the probe cases need it)
+  bool count_family = true;   // count a toggle grid's family (seconds on big grids: the workbench does it on a worker)
 };
 
 struct SolveReport {
@@ -43,6 +46,9 @@ struct SolveReport {
 
 // Throws swz::Error for bad input (naming the field), as build_problem and solve do.
 SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request = {});
+// The same for a problem already built (a lesson step's, the workbench's): the one solve every front
+// end shows, so a lesson narrating `swizzle solve` and the Solver panel agree.
+SolveReport solve_problem(Problem problem, const SolveRequest& request = {});
 nlohmann::json to_json(const SolveReport& report);
 
 }  // namespace swz

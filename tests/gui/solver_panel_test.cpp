@@ -1,0 +1,70 @@
+// The Solver panel shows the answer `swizzle solve` prints: each side's instruction, instruction
+// count and wavefronts, read from the line the panel drew and compared with the CLI's JSON.
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gui_fixture.h"
+#include "swz/teach/math_text.h"
+
+namespace swz::gui::test {
+
+namespace {
+
+// `swizzle solve --preset NAME --json`, run as a user would.
+nlohmann::json cli_solve(const std::string& preset) {
+  const std::string command = fmt::format("'{}' solve --preset {} --json", SWZ_CLI_EXE, preset);
+  std::string out;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    if (::pclose(pipe) != 0) ADD_FAILURE() << command << " failed";
+  }
+  return nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
+}
+
+// The panel's cost line, from the probe that carries it.
+std::string drawn_cost(const Workbench& b) {
+  for (const std::string& id : b.probe_ids())
+    if (id.rfind("solver.cost=", 0) == 0) return id.substr(std::string("solver.cost=").size());
+  return "";
+}
+
+}  // namespace
+
+TEST_F(GuiTest, SolverPanelShowsTheCliAnswer) {
+  for (const char* preset : {"transpose16x32", "mma_to_blocked_fp16", "blocked_to_mma_a_fp16", "transpose128_fp16_8w",
+                             "tma128_fp16"}) {
+    ProblemSpec spec;
+    spec.preset = preset;
+    Workbench& b = open(spec);
+    ASSERT_TRUE(b.apply(cmd::show_panel("solver", true)));
+    frames(3);
+    const nlohmann::json j = cli_solve(preset);
+    ASSERT_TRUE(j.is_object()) << preset;
+    const auto& w = j["write"];
+    const auto& r = j["read"];
+    const std::string want = fmt::format(
+        "{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", w["instruction"].get<std::string>(), w["instructions"].get<long long>(),
+        w["wavefronts"].get<int>(), r["instruction"].get<std::string>(), r["instructions"].get<long long>(),
+        r["wavefronts"].get<int>(), j["total_wavefronts"].get<long long>());
+    EXPECT_EQ(drawn_cost(b), want) << preset;
+  }
+}
+
+TEST_F(GuiTest, SolverPanelWritesPowersAsPowers) {
+  // A fallback trace names its bound as a power of two: never with a bare '^', which the panel's XOR
+  // masks (m0^n3) use too.
+  ProblemSpec spec;
+  spec.preset = "mma_to_blocked_fp16";
+  spec.banks = 16;
+  Workbench& b = open(spec);
+  const SolverAnswer& a = b.solver_answer();
+  ASSERT_TRUE(a.result.has_value()) << a.error;
+  EXPECT_TRUE(a.result->fallback);
+  for (const SolveStep& s : a.result->trace) EXPECT_FALSE(has_ambiguous_power(s.sentence)) << s.title << ": " << s.sentence;
+  EXPECT_FALSE(has_ambiguous_power(a.result->width.reason)) << a.result->width.reason;
+}
+
+}  // namespace swz::gui::test
