@@ -219,7 +219,8 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
   Canvas canvas;
   const std::string title =
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
-  std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = bank", shared.description());
+  std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = {}", shared.description(),
+                                    options.offset_numbers ? "offset" : "bank");
   // The traced instruction: the cells each active lane's vector covers.
   std::vector<TracedCell> touched;
   if (options.trace != TracedAccess::None) {
@@ -248,7 +249,14 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-offset=\"{}\" data-bank=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(bank), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill);
+  }
+  for (const auto& [row, col] : options.marked) {
+    if (row < 0 || row >= grid.rows || col < 0 || col >= grid.cols) fail("marked cell [{}, {}] is outside the tensor", row, col);
+    canvas.body += fmt::format(
+        "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#d01c1c\" stroke-width=\"3\" "
+        "data-row=\"{}\" data-col=\"{}\"/>\n",
+        f.left + static_cast<int>(col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, row, col);
   }
   for (const auto& [flat, lane, group] : touched) {
     const auto [row, col] = grid.place(shared.coords().unflatten(flat));
@@ -423,6 +431,45 @@ std::string shared_matrix_view(const Problem& p, const FigureOptions& options) {
 }
 
 }  // namespace
+
+// [SECTION] Text panels and XOR tables
+
+std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines) {
+  Canvas canvas;
+  canvas.text(8, 22, 16, title, "start", kInk, " font-weight=\"bold\"");
+  int y = 50;
+  for (const std::string& line : lines) {
+    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\"");
+    y += 21;
+  }
+  canvas.fit(0, y);
+  return canvas.finish(view, title, static_cast<std::int64_t>(lines.size()));
+}
+
+std::string xor_table_svg(int rows, int cols) {
+  if (rows < 1 || cols < 1 || rows > 64 || cols > 64) fail("an XOR table is 1..64 rows by 1..64 columns, not {}x{}", rows, cols);
+  constexpr int kCell = 26, kLeft = 44, kTop = 70;
+  Canvas canvas;
+  const std::string title = fmt::format("XOR by the row on a {}x{} tile: element (m, n) goes to column n \u2295 m", rows, cols);
+  canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
+  canvas.text(8, 38, 11, fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1), "start", kMuted);
+  for (int n = 0; n < cols; ++n) canvas.text(kLeft + n * kCell + kCell / 2, kTop - 6, 12, fmt::format("n{}", n), "middle", kMuted);
+  for (int m = 0; m < rows; ++m) {
+    canvas.text(kLeft - 6, kTop + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted);
+    for (int n = 0; n < cols; ++n) {
+      const int to = n ^ m;
+      const Rgb fill = to < cols ? Rgb{0xe6, 0xf0, 0xe6} : Rgb{0xd0, 0x30, 0x30};
+      const int x = kLeft + n * kCell, y = kTop + m * kCell;
+      canvas.body += fmt::format(
+          "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\" "
+          "data-row=\"{}\" data-col=\"{}\" data-value=\"{}\"/>\n",
+          x, y, kCell, kCell, hex_color(fill), m, n, to);
+      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill);
+    }
+  }
+  canvas.fit(kLeft + cols * kCell + 12, kTop + rows * kCell + 12);
+  return canvas.finish("xor-table", title, static_cast<std::int64_t>(rows) * cols);
+}
 
 // [SECTION] Entry points
 
