@@ -147,6 +147,7 @@ struct Canvas {
 struct TensorGrid {
   std::vector<std::int64_t> shape;
   std::int64_t rows = 1, cols = 1;
+  std::int64_t first_row = 0;  // the drawn rows' first (row labels count from it)
   explicit TensorGrid(const std::vector<std::int64_t>& s) : shape(s) {
     cols = s.back();
     for (std::size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
@@ -184,7 +185,8 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   for (std::int64_t c = 0; c < grid.cols; c += step)
     canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c), "middle", kMuted);
   for (std::int64_t r = 0; r < grid.rows; r += step)
-    canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r), "end", kMuted);
+    canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r + grid.first_row), "end",
+                kMuted);
   canvas.fit(f.left + static_cast<int>(grid.cols) * f.cell + 12, f.top + static_cast<int>(grid.rows) * f.cell + 12);
   return f;
 }
@@ -237,10 +239,22 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
                            options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
                            ir.wavefronts == 1 ? "" : "s", ir.ideal, p.bank.warp_size / 2 - 1);
   }
-  const GridFrame f = draw_tensor_axes(canvas, grid, options, title, caption);
+  // The drawn rows: all, or the window asked for.
+  TensorGrid drawn = grid;
+  if (options.row_count > 0) {
+    if (options.first_row < 0 || options.first_row + options.row_count > grid.rows)
+      fail("rows {}..{} are outside the tensor's 0..{}", options.first_row, options.first_row + options.row_count - 1, grid.rows - 1);
+    drawn.first_row = options.first_row;
+    drawn.rows = options.row_count;
+    caption += fmt::format("  |  rows {}-{} of {}", drawn.first_row, drawn.first_row + drawn.rows - 1, grid.rows);
+  }
+  const auto shown = [&](std::int64_t row) { return row >= drawn.first_row && row < drawn.first_row + drawn.rows; };
+  const GridFrame f = draw_tensor_axes(canvas, drawn, options, title, caption);
   for (BitVec flat = 0; flat < static_cast<BitVec>(shared.elements()); ++flat) {
     const Coords c = shared.coords().unflatten(flat);
-    const auto [row, col] = grid.place(c);
+    auto [row, col] = grid.place(c);
+    if (!shown(row)) continue;
+    row -= drawn.first_row;
     const std::uint32_t offset = shared.offset(flat);
     const int bank = p.bank.bank_of(byte_address_of(offset, p.element_bits));
     const Rgb fill = palette_color(bank, p.bank.banks);
@@ -251,15 +265,20 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
     if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill);
   }
-  for (const auto& [row, col] : options.marked) {
-    if (row < 0 || row >= grid.rows || col < 0 || col >= grid.cols) fail("marked cell [{}, {}] is outside the tensor", row, col);
+  for (const auto& [marked_row, col] : options.marked) {
+    if (marked_row < 0 || marked_row >= grid.rows || col < 0 || col >= grid.cols)
+      fail("marked cell [{}, {}] is outside the tensor", marked_row, col);
+    if (!shown(marked_row)) continue;
+    const std::int64_t row = marked_row - drawn.first_row;
     canvas.body += fmt::format(
         "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#d01c1c\" stroke-width=\"3\" "
         "data-row=\"{}\" data-col=\"{}\"/>\n",
-        f.left + static_cast<int>(col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, row, col);
+        f.left + static_cast<int>(col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, marked_row, col);
   }
   for (const auto& [flat, lane, group] : touched) {
-    const auto [row, col] = grid.place(shared.coords().unflatten(flat));
+    auto [row, col] = grid.place(shared.coords().unflatten(flat));
+    if (!shown(row)) continue;
+    row -= drawn.first_row;
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     canvas.body += fmt::format(
         "<rect class=\"access\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "

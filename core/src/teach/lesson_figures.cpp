@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <tuple>
 
 #include "swz/error.h"
 #include "swz/export/svg.h"
+#include "swz/problem/views.h"
 #include "swz/solve/solver.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/math_text.h"
@@ -133,15 +135,18 @@ std::vector<std::string> memory_lines(const FigureFacts& f) {
   return lines;
 }
 
+// As the Solver panel shows it: the steps' titles (the view's step marked), that step's sentence
+// (as written: the solver's '^' is both XOR and a power, so it is not rendered), the answer.
 std::vector<std::string> solver_lines(const FigureFacts& f) {
   const SolveResult r = solve(f.problem);
   std::vector<std::string> lines;
-  const int last = std::min(static_cast<int>(r.trace.size()) - 1, std::max(f.step.view.solver_step, 0));
-  for (int i = 0; i <= last; ++i) {
-    const SolveStep& s = r.trace[static_cast<std::size_t>(i)];
-    for (const std::string& l : figure_wrap(fmt::format("{}. {}: {}", i + 1, s.title, render_math(s.sentence, MathStyle::Unicode)), 72))
-      lines.push_back(l);
-  }
+  if (r.trace.empty()) return {"the construction has no steps for this problem"};
+  const int shown = std::clamp(f.step.view.solver_step, 0, static_cast<int>(r.trace.size()) - 1);
+  for (int i = 0; i < static_cast<int>(r.trace.size()); ++i)
+    lines.push_back(fmt::format("{} {}. {}", i == shown ? ">" : " ", i + 1, r.trace[static_cast<std::size_t>(i)].title));
+  lines.emplace_back();
+  for (const std::string& l : figure_wrap(r.trace[static_cast<std::size_t>(shown)].sentence, 72)) lines.push_back(l);
+  lines.emplace_back();
   lines.push_back(fmt::format("answer: write {} ({} wavefronts), read {} ({} wavefronts){}", r.write_cost.instruction,
                               r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.wavefronts,
                               r.conflict_free ? ", conflict-free" : r.fallback ? ", padded (conflict-free is impossible)" : ""));
@@ -164,6 +169,40 @@ std::vector<std::pair<std::int64_t, std::int64_t>> marked_cells(const LessonStep
   return out;
 }
 
+// The rows a slide's tensor keeps: a tensor over 16 rows is cut to the rows its traced instruction
+// touches and its highlights name (at least 8, at most 16), so its cells stay large on a slide.
+std::pair<std::int64_t, std::int64_t> slide_rows(const LessonStep& s, const Problem& p,
+                                                 const std::vector<std::pair<std::int64_t, std::int64_t>>& marked) {
+  const SharedLayout& shared = p.shared;
+  const std::int64_t cols = shared.shape().back(), rows = shared.elements() / std::max<std::int64_t>(1, cols);
+  if (rows <= 16) return {0, 0};
+  const auto row_of = [&](BitVec flat) {
+    const Coords c = shared.coords().unflatten(flat);
+    std::int64_t row = 0;
+    for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shared.shape()[d] + c[d];
+    return row;
+  };
+  std::int64_t lo = rows, hi = -1;
+  const Access& access = s.access == LessonAccess::Read ? p.read : p.store;
+  const AccessResult sim = simulate(access, shared, p.element_bits, p.bank);
+  if (s.step >= 0 && s.step < sim.steps)
+    for (const TracedCell& cell : trace_step(p, access.kind, sim, /*warp=*/0, s.step).cells) {
+      lo = std::min(lo, row_of(cell.coord));
+      hi = std::max(hi, row_of(cell.coord));
+    }
+  for (const auto& [row, col] : marked) {
+    lo = std::min(lo, row);
+    hi = std::max(hi, row);
+  }
+  if (hi < lo) lo = hi = 0;
+  hi = std::min(hi, lo + 15);
+  while (hi - lo + 1 < 8) {
+    if (hi + 1 < rows) ++hi;
+    else --lo;
+  }
+  return {lo, hi - lo + 1};
+}
+
 }  // namespace
 
 std::vector<std::string> step_figure_panels(const LessonStep& step) {
@@ -173,7 +212,7 @@ std::vector<std::string> step_figure_panels(const LessonStep& step) {
   return out;
 }
 
-std::vector<StepFigure> step_figures(const LessonStep& step) {
+std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
   const Problem problem = problem_for_step(step);
   const ProblemAnalysis analysis = analyze(problem);
   const FigureFacts facts{step, problem, analysis};
@@ -193,6 +232,7 @@ std::vector<StepFigure> step_figures(const LessonStep& step) {
       o.labels = step.view.cells != CellNumbers::None;
       o.offset_numbers = step.view.cells == CellNumbers::Offset;
       o.marked = marked_cells(step, problem);
+      if (zoom) std::tie(o.first_row, o.row_count) = slide_rows(step, problem, o.marked);
       out.push_back({panel, figure_svg(problem, FigureView::Tensor, o)});
     } else if (panel == "trace") {
       text(panel, "Trace: wavefronts per instruction", trace_lines(facts));

@@ -134,7 +134,10 @@ void place_figures(Layout& l, const SlideFigures& f) {
   l.words_height = 0;
   if (!f.words.empty()) {
     const bool alone = f.pictures.empty();
-    l.words_scale = group_scale(f.words_sizes, l.figure, /*across=*/!alone, kLargestWordsScale);
+    // Beside pictures the text panels take at most 40% of the height.
+    PixelBox room = l.figure;
+    if (!alone) room.y1 = room.y0 + 0.4 * (room.y1 - room.y0);
+    l.words_scale = group_scale(f.words_sizes, room, /*across=*/!alone, kLargestWordsScale);
     for (const SvgSize& s : f.words_sizes)
       l.words_height = alone ? l.words_height + s.height * l.words_scale + kFigureGap : std::max(l.words_height, s.height * l.words_scale);
     pictures.y1 -= l.words_height + kFigureGap;
@@ -224,7 +227,7 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
   }
   // The figures of the step's view, as in the HTML pages.
   SlideFigures figures;
-  for (StepFigure& f : step_figures(s)) {
+  for (StepFigure& f : step_figures(s, /*zoom=*/true)) {
     (f.words ? figures.words_sizes : figures.picture_sizes).push_back(svg_size(f.svg));
     (f.words ? figures.words : figures.pictures).push_back(std::move(f.svg));
   }
