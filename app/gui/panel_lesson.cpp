@@ -257,16 +257,30 @@ struct LessonPanel final : Panel {
     ImGui::PopTextWrapPos();
     ImFont* font = ImGui::GetFont();
     const float gap = em() * 1.2f, title_h = ImGui::GetTextLineHeightWithSpacing();
-    int most_rows = 0, all_cols = 0;
-    for (const auto& [rows, cols] : tables) {
-      most_rows = std::max(most_rows, rows);
-      all_cols += cols + 2;  // the row labels take about two cells
-    }
-    const float width = ImGui::GetContentRegionAvail().x - gap * static_cast<float>(tables.size() - 1);
-    const float by_width = width / static_cast<float>(all_cols);
-    const float by_height = (room - ImGui::GetTextLineHeightWithSpacing() * 2.0f - title_h) / static_cast<float>(most_rows + 1);
-    const float cell = std::clamp(std::min(by_width, by_height), ImGui::GetFrameHeight() * 0.5f, ImGui::GetFrameHeight() * 1.1f);
-    const float number_size = std::min(ImGui::GetFontSize(), cell * 0.78f);  // the numbers shrink with the cells
+    // The largest cells at which the tables, flowed left to right and wrapped at the card's edge
+    // as drawn below, fit the room; the numbers shrink with the cells.
+    const float avail_w = ImGui::GetContentRegionAvail().x, spacing_y = ImGui::GetStyle().ItemSpacing.y;
+    const float fit_h = room - ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+    const auto size_of_numbers = [&](float c) { return std::min(ImGui::GetFontSize(), c * 0.78f); };
+    const auto flowed_height = [&](float c) {
+      const float numbers = size_of_numbers(c);
+      float x = 0, row_top = 0, row_h = 0;
+      for (const auto& [rows, cols] : tables) {
+        const float w = font->CalcTextSizeA(numbers, FLT_MAX, 0.0f, fmt::format("m{}", rows - 1).c_str()).x + em() * 0.4f +
+                        static_cast<float>(cols) * c;
+        if (x > 0 && x + w > avail_w) {
+          row_top += row_h + spacing_y;
+          x = 0;
+          row_h = 0;
+        }
+        row_h = std::max(row_h, title_h + numbers + 2.0f + static_cast<float>(rows) * c);
+        x += w + gap;
+      }
+      return row_top + row_h;
+    };
+    float cell = ImGui::GetFrameHeight() * 1.1f;
+    while (cell > ImGui::GetFrameHeight() * 0.4f && flowed_height(cell) > fit_h) cell -= 0.5f;
+    const float number_size = size_of_numbers(cell);
     auto text_size = [&](const std::string& str) { return font->CalcTextSizeA(number_size, FLT_MAX, 0.0f, str.c_str()); };
     const ImU32 inside = IM_COL32(222, 236, 250, 255), outside = IM_COL32(232, 76, 61, 255), line = IM_COL32(255, 255, 255, 255);
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -2,6 +2,7 @@
 // bank / segment sizes, split, I / E / F, H, C, banks) with each step's sets;
 // its answer applied to the grid; the family size and a repair for the grid.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -122,24 +123,38 @@ struct SolverPanel final : Panel {
     const bool plain_beside = cost_w + ImGui::GetStyle().ItemSpacing.x + plain_w <= line_w;
     const float answer_lines = lines(answer) + lines(cost) + (plain_beside ? 0.0f : lines(plain)) + (tradeoff.empty() ? 0.0f : lines(tradeoff) + 0.2f);
     const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * (answer_lines + 2.3f) + ImGui::GetFrameHeightWithSpacing();
-    const float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
-    // The list as wide as its longest step (with its padding and scrollbar), up to half the panel;
-    // narrower than that it scrolls sideways.
-    float list_w = em() * 6.0f;
-    for (int i = 0; i < steps; ++i)
-      list_w = std::max(list_w, ImGui::CalcTextSize(fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title).c_str()).x);
+    float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
+    // The list as wide as its longest step (with its padding), beside the detail; when it would
+    // need more than half the panel or more than its height (many steps at a projector's scale),
+    // a drop-down over the detail instead, so nothing scrolls.
+    const auto step_label = [&](int i) { return fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title); };
     const ImGuiStyle& style = ImGui::GetStyle();
-    list_w = std::min(list_w + style.WindowPadding.x * 2.0f + style.ScrollbarSize + em() * 0.5f, ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::BeginChild("steps", ImVec2(list_w, body_h), true, ImGuiWindowFlags_HorizontalScrollbar);
-    for (int i = 0; i < steps; ++i) {
-      const std::string label = fmt::format("{}. {}", i + 1, r.trace[static_cast<std::size_t>(i)].title);
-      if (ImGui::Selectable(label.c_str(), i == step)) {
-        replaying = false;
-        ctx.post(cmd::set_solver_step(i));
+    float list_w = em() * 6.0f;
+    for (int i = 0; i < steps; ++i) list_w = std::max(list_w, ImGui::CalcTextSize(step_label(i).c_str()).x);
+    list_w += style.WindowPadding.x * 2.0f + em() * 0.5f;
+    const float list_h = static_cast<float>(steps) * ImGui::GetTextLineHeightWithSpacing() - style.ItemSpacing.y + style.WindowPadding.y * 2.0f;
+    const bool list_beside = list_w <= ImGui::GetContentRegionAvail().x * 0.5f && list_h <= body_h;
+    if (list_beside) {
+      ImGui::BeginChild("steps", ImVec2(list_w, body_h), true);
+      for (int i = 0; i < steps; ++i)
+        if (ImGui::Selectable(step_label(i).c_str(), i == step)) {
+          replaying = false;
+          ctx.post(cmd::set_solver_step(i));
+        }
+      ImGui::EndChild();
+      ImGui::SameLine();
+    } else {
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::BeginCombo("##steps", steps > 0 ? step_label(step).c_str() : "")) {
+        for (int i = 0; i < steps; ++i)
+          if (ImGui::Selectable(step_label(i).c_str(), i == step)) {
+            replaying = false;
+            ctx.post(cmd::set_solver_step(i));
+          }
+        ImGui::EndCombo();
       }
+      body_h = std::max(em() * 4.0f, body_h - ImGui::GetFrameHeightWithSpacing());
     }
-    ImGui::EndChild();
-    ImGui::SameLine();
     ImGui::BeginChild("detail", ImVec2(0, body_h), true);
     if (steps > 0) {
       const SolveStep& s = r.trace[static_cast<std::size_t>(step)];

@@ -1,7 +1,8 @@
 // Lesson steps as a class sees them at 1920x1080, scale 1.0 and 1.6: for every step of every
 // lesson, the card shows all its text without scrolling, every highlighted target is drawn,
-// inside its panel, on screen and clear of the card, and every panel a target lies in shows its
-// whole content (no scrolling).
+// inside its panel, on screen and clear of the card and of every other window, no window on
+// screen scrolls (panels, and the regions inside them: the card's text, the solver's step list,
+// tables, lists), and no text is cut (screen_checks.h).
 #include <fmt/format.h>
 #include <imgui_internal.h>
 
@@ -9,6 +10,7 @@
 
 #include "classroom.h"
 #include "gui_fixture.h"
+#include "screen_checks.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_paths.h"
 
@@ -24,9 +26,16 @@ std::string text_of(const ImRect& r) {
   return fmt::format("({:.0f},{:.0f})-({:.0f},{:.0f})", r.Min.x, r.Min.y, r.Max.x, r.Max.y);
 }
 
-// What is wrong with the current step on screen, one line per fault ("" when nothing is).
-std::string faults_of_step(const Workbench& b) {
+// What is wrong with the current step on screen, one line per fault ("" when nothing is);
+// `regions` counts the windows and child windows looked at.
+std::string faults_of_step(const Workbench& b, int& regions) {
   std::string out;
+  const GlyphIndex glyphs(*ImGui::GetIO().Fonts);
+  for (ImGuiWindow* w : active_windows()) {
+    ++regions;
+    if (const std::string s = scrolling_region(*w); !s.empty()) out += s + "\n";
+    for (const std::string& t : text_faults(*w, glyphs, /*check_size=*/false)) out += t + "\n";
+  }
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   const auto card = lesson_card_rect();
   ImGuiWindow* card_window = ImGui::FindWindowByName("###lesson");
@@ -63,6 +72,7 @@ std::string faults_of_step(const Workbench& b) {
     ImRect covered = *rect;
     covered.ClipWithFull(*card);
     if (covered.GetWidth() > 1.0f && covered.GetHeight() > 1.0f) out += fmt::format("{}: covered by the card\n", target);
+    for (const std::string& over : covered_by(*rect, w)) out += fmt::format("{}: covered by window '{}'\n", target, over);
   }
   return out;
 }
@@ -75,7 +85,7 @@ TEST_F(GuiTest, LessonStepsShowTheirTextAndTargetsAtProjectorScales) {
   Workbench& b = open();
   const LessonDirSearch dir = find_lessons_dir();
   ASSERT_TRUE(dir.found) << dir.message();
-  int steps = 0, targets = 0, faulty = 0;
+  int steps = 0, targets = 0, regions = 0, faulty = 0;
   std::string report;
   for (const float scale : {1.0f, 1.6f}) {
     b.apply(cmd::set_ui_scale(scale));
@@ -86,7 +96,7 @@ TEST_F(GuiTest, LessonStepsShowTheirTextAndTargetsAtProjectorScales) {
         frames(4);
         ++steps;
         targets += static_cast<int>(lesson_targets(b).size());
-        if (const std::string f = faults_of_step(b); !f.empty()) {
+        if (const std::string f = faults_of_step(b, regions); !f.empty()) {
           ++faulty;
           report += fmt::format("scale {} {} step {} ({}):\n{}", scale, lesson.name, k,
                                 lesson.steps[static_cast<std::size_t>(k - 1)].title, f);
@@ -94,7 +104,8 @@ TEST_F(GuiTest, LessonStepsShowTheirTextAndTargetsAtProjectorScales) {
       }
     }
   }
-  std::printf("lesson steps: %d at two scales, %d targets, %d steps with faults\n%s", steps, targets, faulty, report.c_str());
+  std::printf("lesson steps: %d (%d steps x 2 scales), %d targets, %d regions (windows and child windows), %d steps with faults\n%s",
+              steps, steps / 2, targets, regions, faulty, report.c_str());
   EXPECT_GE(steps, 2 * 69);
   EXPECT_EQ(faulty, 0) << report;
 }

@@ -25,6 +25,7 @@
 
 #include "getting_started.h"
 #include "gui_fixture.h"
+#include "screen_checks.h"
 
 #ifndef SWZ_GUI_SCALES_DIR
 #define SWZ_GUI_SCALES_DIR "scales"
@@ -34,44 +35,12 @@ namespace swz::gui::test {
 
 namespace {
 
-struct GlyphRef {
-  const ImFontGlyph* glyph = nullptr;
-  float font_size = 0.0f;
-};
-
-// Every glyph of every font in the atlas, by the UV of its top-left and bottom-right corners.
-struct GlyphIndex {
-  std::map<std::pair<float, float>, GlyphRef> by_min, by_max;
-  explicit GlyphIndex(const ImFontAtlas& atlas) {
-    for (ImFont* f : atlas.Fonts)
-      for (const ImFontGlyph& g : f->Glyphs) {
-        if (!g.Visible) continue;
-        by_min[{g.U0, g.V0}] = {&g, f->FontSize};
-        by_max[{g.U1, g.V1}] = {&g, f->FontSize};
-      }
-  }
-};
-
-std::string window_name(const ImGuiWindow* w) {
-  std::string n = w->Name;
-  return n;
-}
-
 // Problems found in the windows active this frame; `panels` are the tiled panel ids.
 std::vector<std::string> inspect(const std::vector<std::string>& panel_ids) {
   std::vector<std::string> out;
-  ImGuiContext& g = *ImGui::GetCurrentContext();
-  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-  const float min_px = 0.75f * ImGui::GetIO().FontDefault->FontSize;
-  const GlyphIndex glyphs(atlas);
-  const ImVec2 white = atlas.TexUvWhitePixel;
-
-  std::vector<ImGuiWindow*> windows;
-  for (ImGuiWindow* w : g.Windows)
-    if (w->WasActive && !w->Hidden) windows.push_back(w);
-
-  for (ImGuiWindow* w : windows) {
-    const std::string name = window_name(w);
+  const GlyphIndex glyphs(*ImGui::GetIO().Fonts);
+  for (ImGuiWindow* w : active_windows()) {
+    const std::string name = w->Name;
     // Content against the inner rectangle, as ImGui decides its scrollbars.
     const float inner_w = w->InnerRect.GetWidth(), inner_h = w->InnerRect.GetHeight();
     const float need_w = w->ContentSize.x + w->WindowPadding.x * 2.0f, need_h = w->ContentSize.y + w->WindowPadding.y * 2.0f;
@@ -82,52 +51,7 @@ std::vector<std::string> inspect(const std::vector<std::string>& panel_ids) {
         !(w->Flags & ImGuiWindowFlags_Tooltip))
       out.push_back(fmt::format("{}: content {:.0f} px tall in {:.0f} px, no vertical scrollbar", name, need_h, inner_h));
 
-    // Glyphs in this window's draw list.
-    const ImDrawList* dl = w->DrawList;
-    if (!dl) continue;
-    int small = 0, cut = 0, outside = 0;
-    std::string cut_text;  // the cut glyphs, to say which text it was
-    float smallest = 1e9f;
-    for (const ImDrawCmd& cmd : dl->CmdBuffer) {
-      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;
-      for (unsigned e = 0; e + 6 <= cmd.ElemCount; e += 3) {
-        const ImDrawIdx* idx = dl->IdxBuffer.Data + cmd.IdxOffset + e;
-        const unsigned a = idx[0];
-        // A quad as ImDrawList::PrimQuadUV writes it: (a, a+1, a+2), (a, a+2, a+3).
-        if (idx[1] != a + 1 || idx[2] != a + 2 || idx[3] != a || idx[4] != a + 2 || idx[5] != a + 3) continue;
-        const ImDrawVert* v = dl->VtxBuffer.Data + cmd.VtxOffset + a;
-        if (v[0].uv.x == white.x && v[0].uv.y == white.y) continue;
-        auto lo = glyphs.by_min.find({v[0].uv.x, v[0].uv.y});
-        auto hi = glyphs.by_max.find({v[2].uv.x, v[2].uv.y});
-        if (lo == glyphs.by_min.end() && hi == glyphs.by_max.end()) continue;  // not a glyph (textured lines)
-        e += 3;                                                                  // the quad's second triangle
-        const GlyphRef& ref = lo != glyphs.by_min.end() ? lo->second : hi->second;
-        const bool whole = lo != glyphs.by_min.end() && hi != glyphs.by_max.end() && lo->second.glyph == hi->second.glyph;
-        if (!whole) {
-          // ImGui's CPU clipping shortened this glyph. Cut at a side (its top and bottom whole): the
-          // text did not fit its frame. Cut at the top or bottom only: a line half scrolled out of view.
-          const ImFontGlyph& gl = *ref.glyph;
-          const bool sideways = lo != glyphs.by_min.end() ? v[2].uv.y == gl.V1 : v[0].uv.y == gl.V0;
-          if (sideways) {
-            ++cut;
-            if (gl.Codepoint < 128) cut_text += static_cast<char>(gl.Codepoint);
-          }
-          continue;
-        }
-        const float gh = ref.glyph->Y1 - ref.glyph->Y0;
-        if (gh >= 3.0f) {
-          const float drawn = (v[2].pos.y - v[0].pos.y) / gh * ref.font_size;
-          smallest = std::min(smallest, drawn);
-          if (drawn < min_px - 0.01f) ++small;
-        }
-        if (!w->ScrollbarX && (v[2].pos.x > cmd.ClipRect.z + 0.5f || v[0].pos.x < cmd.ClipRect.x - 0.5f) && v[0].pos.y < cmd.ClipRect.w &&
-            v[2].pos.y > cmd.ClipRect.y)
-          ++outside;
-      }
-    }
-    if (small) out.push_back(fmt::format("{}: {} glyphs smaller than {:.1f} px (smallest {:.1f} px)", name, small, min_px, smallest));
-    if (cut) out.push_back(fmt::format("{}: {} glyphs cut by their frame (text longer than its widget): \"{}\"", name, cut, cut_text));
-    if (outside) out.push_back(fmt::format("{}: {} glyphs past the side of their clip rectangle", name, outside));
+    for (std::string& p : text_faults(*w, glyphs)) out.push_back(std::move(p));
   }
 
   // Tiled panels never overlap.

@@ -1,8 +1,13 @@
 // PNG slides (lesson_pages.h): the font draws every character a shipped lesson shows,
-// and a lesson gives one PNG per step, the same bytes each time.
+// a lesson gives one PNG per step, the same bytes each time, and every step's slide and page
+// draw the figures of that step's own view.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "swz/export/font.h"
 #include "swz/teach/lesson.h"
@@ -44,6 +49,72 @@ TEST(LessonSlides, OnePngPerStepSameBytesEachTime) {
   for (const LessonPage& p : pages) EXPECT_EQ(p.contents.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << p.file;
   const std::vector<LessonPage> again = lesson_slides_png(lesson, type);
   for (std::size_t i = 0; i < pages.size(); ++i) EXPECT_EQ(pages[i].contents, again[i].contents) << pages[i].file;
+}
+
+// The figure kinds (an SVG root's data-view) a panel's figure may have.
+std::vector<std::string> kinds_for_panel(const std::string& panel) {
+  if (panel == "layouts") return {"writer", "reader"};
+  if (panel == "matrix") return {"matrix-m|matrix-a"};
+  return {panel};
+}
+
+// Every data-view="..." in a text, in order.
+std::vector<std::string> data_views(const std::string& text) {
+  std::vector<std::string> out;
+  const std::string key = "data-view=\"";
+  for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+    const std::size_t begin = at + key.size();
+    out.push_back(text.substr(begin, text.find('"', begin) - begin));
+  }
+  return out;
+}
+
+bool kind_matches(const std::string& expected, const std::string& actual) {
+  return expected == actual || (expected == "matrix-m|matrix-a" && (actual == "matrix-m" || actual == "matrix-a"));
+}
+
+TEST(LessonSlides, EveryStepsSlideAndPageDrawItsOwnView) {
+  int steps = 0, figures = 0;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    const std::vector<LessonPage> pages = lesson_pages(lesson);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const LessonStep& s = lesson.steps[i];
+      const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
+      // What the workbench shows at this step, as figure kinds.
+      std::vector<std::string> expected;
+      for (const std::string& id : lesson_panel_ids())
+        if (s.view.shows(id))
+          for (const std::string& k : kinds_for_panel(id)) expected.push_back(k);
+      std::set<std::string> tables;
+      for (const LessonClaim& c : s.claims) {
+        int r = 0, cols = 0;
+        if (std::sscanf(c.quantity.c_str(), "xor_table(%d,%d)", &r, &cols) == 2 && tables.insert(fmt::format("{}x{}", r, cols)).second)
+          expected.push_back("xor-table");
+      }
+      const std::vector<StepFigure> drawn = step_figures(s);
+      std::vector<std::string> kinds;
+      for (const StepFigure& f : drawn) {
+        const std::vector<std::string> v = data_views(f.svg);
+        ASSERT_FALSE(v.empty()) << where << ": a figure without data-view";
+        kinds.push_back(v.front());
+        if (v.front() == "tensor") {
+          EXPECT_NE(f.svg.find(s.view.cells == CellNumbers::Offset ? "number = offset" : "number = bank"), std::string::npos) << where;
+          bool tensor_target = false;
+          for (const std::string& t : s.highlight) tensor_target |= t.rfind("tensor.", 0) == 0;
+          EXPECT_EQ(f.svg.find("class=\"mark\"") != std::string::npos, tensor_target) << where << ": highlighted cells ringed";
+        }
+      }
+      ASSERT_EQ(kinds.size(), expected.size()) << where << ": " << fmt::format("{}", fmt::join(kinds, ", "));
+      for (std::size_t k = 0; k < kinds.size(); ++k) EXPECT_TRUE(kind_matches(expected[k], kinds[k])) << where << ": " << kinds[k];
+      // The page inlines the same figures, in the same order.
+      EXPECT_EQ(data_views(pages[i].contents), kinds) << where;
+      ++steps;
+      figures += static_cast<int>(kinds.size());
+    }
+  }
+  std::printf("slides: %d steps, %d figures, each of its step's view\n", steps, figures);
+  EXPECT_GE(steps, 69);
 }
 
 }  // namespace

@@ -152,6 +152,7 @@ struct TensorGrid {
   std::vector<std::int64_t> shape;
   std::int64_t rows = 1, cols = 1;
   std::int64_t shown_rows = 1, shown_cols = 1;  // the drawn window: all of it, or the top-left corner
+  std::int64_t first_row = 0;  // the drawn rows' first (row labels count from it)
   explicit TensorGrid(const std::vector<std::int64_t>& s) : shape(s) {
     cols = s.back();
     for (std::size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
@@ -159,7 +160,7 @@ struct TensorGrid {
     shown_rows = window ? std::min(rows, kWindowSide) : rows;
     shown_cols = window ? std::min(cols, kWindowSide) : cols;
   }
-  bool windowed() const { return shown_rows != rows || shown_cols != cols; }
+  bool windowed() const { return first_row != 0 || shown_rows != rows || shown_cols != cols; }
   std::pair<std::int64_t, std::int64_t> place(const Coords& c) const {
     std::int64_t row = 0;
     for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shape[d] + c[d];
@@ -172,7 +173,7 @@ struct TensorGrid {
       for (BitVec flat = 0; flat < static_cast<BitVec>(rows * cols); ++flat) out.push_back(flat);
       return out;
     }
-    for (std::int64_t r = 0; r < shown_rows; ++r)
+    for (std::int64_t r = first_row; r < first_row + shown_rows; ++r)
       for (std::int64_t c = 0; c < shown_cols; ++c) {
         Coords at(shape.size(), 0);
         at.back() = c;
@@ -187,8 +188,8 @@ struct TensorGrid {
   }
   std::string window_note() const {
     if (!windowed()) return "";
-    return fmt::format("  |  drawn: rows 0-{} and columns 0-{} of {}x{} (a larger picture is unreadable)", shown_rows - 1,
-                       shown_cols - 1, rows, cols);
+    return fmt::format("  |  drawn: rows {}-{} and columns 0-{} of {}x{} (a larger picture is unreadable)", first_row,
+                       first_row + shown_rows - 1, shown_cols - 1, rows, cols);
   }
 };
 
@@ -249,7 +250,8 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   for (std::int64_t c = 0; c < grid.shown_cols; c += step)
     canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c), "middle", kMuted);
   for (std::int64_t r = 0; r < grid.shown_rows; r += step)
-    canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r), "end", kMuted);
+    canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r + grid.first_row), "end",
+                kMuted);
   canvas.fit(f.left + static_cast<int>(grid.shown_cols) * f.cell + 12, f.top + static_cast<int>(grid.shown_rows) * f.cell + 12);
   return f;
 }
@@ -284,7 +286,8 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
   Canvas canvas;
   const std::string title =
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
-  std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = bank", shared.description());
+  std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = {}", shared.description(),
+                                    options.offset_numbers ? "offset" : "bank");
   // The traced instruction: the cells each active lane's vector covers.
   std::vector<TracedCell> touched;
   if (options.trace != TracedAccess::None) {
@@ -301,11 +304,26 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
                            options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
                            ir.wavefronts == 1 ? "" : "s", ir.ideal, p.bank.warp_size / 2 - 1);
   }
-  caption += grid.window_note();
-  const GridFrame f = draw_tensor_axes(canvas, grid, options, title, caption);
-  for (BitVec flat : grid.shown(shared.coords())) {
+  // The drawn rows: all (or the large tile's window), or the rows asked for.
+  TensorGrid drawn = grid;
+  if (options.row_count > 0) {
+    if (options.first_row < 0 || options.first_row + options.row_count > grid.rows)
+      fail("rows {}..{} are outside the tensor's 0..{}", options.first_row, options.first_row + options.row_count - 1, grid.rows - 1);
+    drawn.first_row = options.first_row;
+    drawn.shown_rows = options.row_count;
+    caption += fmt::format("  |  rows {}-{} of {}", drawn.first_row, drawn.first_row + drawn.shown_rows - 1, grid.rows);
+  } else {
+    caption += grid.window_note();
+  }
+  const auto shown = [&](std::int64_t row, std::int64_t col) {
+    return row >= drawn.first_row && row < drawn.first_row + drawn.shown_rows && col < drawn.shown_cols;
+  };
+  const GridFrame f = draw_tensor_axes(canvas, drawn, options, title, caption);
+  for (BitVec flat : drawn.shown(shared.coords())) {
     const Coords c = shared.coords().unflatten(flat);
-    const auto [row, col] = grid.place(c);
+    auto [row, col] = grid.place(c);
+    if (!shown(row, col)) continue;
+    row -= drawn.first_row;
     const std::uint32_t offset = shared.offset(flat);
     const int bank = p.bank.bank_of(byte_address_of(offset, p.element_bits));
     const Rgb fill = palette_color(bank, p.bank.banks);
@@ -314,11 +332,22 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-offset=\"{}\" data-bank=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(bank), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill);
+  }
+  for (const auto& [marked_row, col] : options.marked) {
+    if (marked_row < 0 || marked_row >= grid.rows || col < 0 || col >= grid.cols)
+      fail("marked cell [{}, {}] is outside the tensor", marked_row, col);
+    if (!shown(marked_row, col)) continue;
+    const std::int64_t row = marked_row - drawn.first_row;
+    canvas.body += fmt::format(
+        "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#d01c1c\" stroke-width=\"3\" "
+        "data-row=\"{}\" data-col=\"{}\"/>\n",
+        f.left + static_cast<int>(col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, marked_row, col);
   }
   for (const auto& [flat, lane, group] : touched) {
-    const auto [row, col] = grid.place(shared.coords().unflatten(flat));
-    if (row >= grid.shown_rows || col >= grid.shown_cols) continue;  // outside the drawn window
+    auto [row, col] = grid.place(shared.coords().unflatten(flat));
+    if (!shown(row, col)) continue;  // outside the drawn window
+    row -= drawn.first_row;
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     canvas.body += fmt::format(
         "<rect class=\"access\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "
@@ -492,6 +521,45 @@ std::string shared_matrix_view(const Problem& p, const FigureOptions& options) {
 }
 
 }  // namespace
+
+// [SECTION] Text panels and XOR tables
+
+std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines) {
+  Canvas canvas;
+  canvas.text(8, 22, 16, title, "start", kInk, " font-weight=\"bold\"");
+  int y = 50;
+  for (const std::string& line : lines) {
+    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\"");
+    y += 21;
+  }
+  canvas.fit(0, y);
+  return canvas.finish(view, title, static_cast<std::int64_t>(lines.size()));
+}
+
+std::string xor_table_svg(int rows, int cols) {
+  if (rows < 1 || cols < 1 || rows > 64 || cols > 64) fail("an XOR table is 1..64 rows by 1..64 columns, not {}x{}", rows, cols);
+  constexpr int kCell = 26, kLeft = 44, kTop = 70;
+  Canvas canvas;
+  const std::string title = fmt::format("XOR by the row on a {}x{} tile: element (m, n) goes to column n \u2295 m", rows, cols);
+  canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
+  canvas.text(8, 38, 11, fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1), "start", kMuted);
+  for (int n = 0; n < cols; ++n) canvas.text(kLeft + n * kCell + kCell / 2, kTop - 6, 12, fmt::format("n{}", n), "middle", kMuted);
+  for (int m = 0; m < rows; ++m) {
+    canvas.text(kLeft - 6, kTop + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted);
+    for (int n = 0; n < cols; ++n) {
+      const int to = n ^ m;
+      const Rgb fill = to < cols ? Rgb{0xe6, 0xf0, 0xe6} : Rgb{0xd0, 0x30, 0x30};
+      const int x = kLeft + n * kCell, y = kTop + m * kCell;
+      canvas.body += fmt::format(
+          "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\" "
+          "data-row=\"{}\" data-col=\"{}\" data-value=\"{}\"/>\n",
+          x, y, kCell, kCell, hex_color(fill), m, n, to);
+      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill);
+    }
+  }
+  canvas.fit(kLeft + cols * kCell + 12, kTop + rows * kCell + 12);
+  return canvas.finish("xor-table", title, static_cast<std::int64_t>(rows) * cols);
+}
 
 // [SECTION] Entry points
 

@@ -42,12 +42,10 @@ std::vector<LessonPage> lesson_pages(const Lesson& lesson) {
       body += "</code></pre>\n";
     }
     const Problem problem = problem_for_step(s);
-    FigureOptions o;
-    o.trace = s.access == LessonAccess::Read ? TracedAccess::Read : TracedAccess::Store;
-    o.trace_step = s.step;
-    std::string svg = figure_svg(problem, FigureView::Tensor, o);
-    if (svg.rfind("<?xml", 0) == 0) svg.erase(0, svg.find('\n') + 1);  // inline in HTML: no XML declaration
-    body += "<div class=\"figure\">\n" + svg + "</div>\n";
+    for (StepFigure& f : step_figures(s)) {
+      if (f.svg.rfind("<?xml", 0) == 0) f.svg.erase(0, f.svg.find('\n') + 1);  // inline in HTML: no XML declaration
+      body += fmt::format("<div class=\"figure\" data-panel=\"{}\">\n{}</div>\n", f.panel, f.svg);
+    }
     if (!s.claims.empty()) {
       body += "<ul class=\"claims\">\n";
       for (const ClaimCheck& c : check_claims(s, problem, analyze(problem)))

@@ -3,8 +3,8 @@
 //   +--------------------------------------------------------------+
 //   | lesson title · step 3 of 8                                   |
 //   | The step's title                                             |
-//   | paragraphs, word-wrapped   |  the tensor figure, scaled to   |
-//   | ✓ claim = value            |  fill what is left              |
+//   | paragraphs, word-wrapped   |  the figures of the step's view |
+//   | ✓ claim = value            |  (step_figures), scaled to fill |
 //   +--------------------------------------------------------------+
 //
 // The text column's width is chosen from a few candidates (or the text goes above
@@ -95,12 +95,58 @@ double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px
   return y;
 }
 
-// Where the text and the figure go, and at what size.
+// Where the text and the figures go, and at what size.
 struct Layout {
   PixelBox text, figure;
   double text_px = 0;  // 0: the text does not fit even at kSmallestText
-  double figure_scale = 0;
+  double figure_scale = 0;  // the pictures (tensor, layouts, matrices, XOR tables), all at one scale
+  bool across = true;       // the pictures side by side, else one under the other
+  double words_scale = 0;   // the text panels (trace, solver, ...), side by side under the pictures
+  double words_height = 0;
 };
+
+constexpr double kFigureGap = 24;
+constexpr double kLargestWordsScale = 1.6;  // a text panel's 14 px lines at about 22 px
+
+// The one scale at which the figures fit the box side by side (across) or stacked.
+double group_scale(const std::vector<SvgSize>& figures, const PixelBox& box, bool across, double largest) {
+  if (figures.empty()) return 0;
+  double along = 0, widest = 0;
+  for (const SvgSize& f : figures) {
+    along += across ? f.width : f.height;
+    widest = std::max(widest, static_cast<double>(across ? f.height : f.width));
+  }
+  const double gaps = kFigureGap * static_cast<double>(figures.size() - 1);
+  const double box_along = across ? box.x1 - box.x0 : box.y1 - box.y0, box_across = across ? box.y1 - box.y0 : box.x1 - box.x0;
+  return std::max(0.0, std::min({(box_along - gaps) / along, box_across / widest, largest}));
+}
+
+// The step's figures, measured: pictures and text panels apart.
+struct SlideFigures {
+  std::vector<std::string> pictures, words;
+  std::vector<SvgSize> picture_sizes, words_sizes;
+};
+
+// The text panels across the bottom of the figure box, the pictures as large as fit above them.
+void place_figures(Layout& l, const SlideFigures& f) {
+  PixelBox pictures = l.figure;
+  l.words_scale = 0;
+  l.words_height = 0;
+  if (!f.words.empty()) {
+    const bool alone = f.pictures.empty();
+    // Beside pictures the text panels take at most 40% of the height.
+    PixelBox room = l.figure;
+    if (!alone) room.y1 = room.y0 + 0.4 * (room.y1 - room.y0);
+    l.words_scale = group_scale(f.words_sizes, room, /*across=*/!alone, kLargestWordsScale);
+    for (const SvgSize& s : f.words_sizes)
+      l.words_height = alone ? l.words_height + s.height * l.words_scale + kFigureGap : std::max(l.words_height, s.height * l.words_scale);
+    pictures.y1 -= l.words_height + kFigureGap;
+  }
+  const double across = group_scale(f.picture_sizes, pictures, true, kLargestFigureScale);
+  const double down = group_scale(f.picture_sizes, pictures, false, kLargestFigureScale);
+  l.across = across >= down;
+  l.figure_scale = std::max(across, down);
+}
 
 double largest_fitting_text(const Typeface& type, const std::vector<Block>& blocks, const PixelBox& box) {
   for (double px = kLargestText; px >= kSmallestText; px -= 1)
@@ -108,7 +154,7 @@ double largest_fitting_text(const Typeface& type, const std::vector<Block>& bloc
   return 0;
 }
 
-Layout choose_layout(const Typeface& type, const std::vector<Block>& blocks, const SvgSize& figure, double top) {
+Layout choose_layout(const Typeface& type, const std::vector<Block>& blocks, const SlideFigures& figures, double top) {
   const double bottom = kSlideHeight - kMargin, right = kSlideWidth - kMargin;
   std::vector<Layout> candidates;
   for (double text_width : {560.0, 680.0, 800.0, 920.0}) {
@@ -126,17 +172,16 @@ Layout choose_layout(const Typeface& type, const std::vector<Block>& blocks, con
   }
   for (Layout& l : candidates) {
     l.text_px = largest_fitting_text(type, blocks, l.text);
-    l.figure_scale =
-        std::min({(l.figure.x1 - l.figure.x0) / figure.width, (l.figure.y1 - l.figure.y0) / figure.height, kLargestFigureScale});
+    place_figures(l, figures);
   }
   // The largest figure among layouts whose text is readable; else the largest text.
   const auto better = [](const Layout& a, const Layout& b) {
     const bool ra = a.text_px >= kReadableText, rb = b.text_px >= kReadableText;
     if (ra != rb) return ra;
-    if (ra)
-      return a.figure_scale > b.figure_scale + 1e-9 ||
-             (std::fabs(a.figure_scale - b.figure_scale) <= 1e-9 && a.text_px > b.text_px);
-    return a.text_px > b.text_px || (a.text_px == b.text_px && a.figure_scale > b.figure_scale);
+    // The pictures' scale, else (only text panels) theirs.
+    const double sa = a.figure_scale > 0 ? a.figure_scale : a.words_scale, sb = b.figure_scale > 0 ? b.figure_scale : b.words_scale;
+    if (ra) return sa > sb + 1e-9 || (std::fabs(sa - sb) <= 1e-9 && a.text_px > b.text_px);
+    return a.text_px > b.text_px || (a.text_px == b.text_px && sa > sb);
   };
   return *std::min_element(candidates.begin(), candidates.end(), [&](const Layout& a, const Layout& b) { return better(a, b); });
 }
@@ -180,20 +225,39 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
     blocks.push_back({text, c.holds ? kHolds : kOff, !first_claim});
     first_claim = false;
   }
-  // The figure: the tensor with the step's instruction outlined, as in the HTML pages.
-  FigureOptions o;
-  o.trace = s.access == LessonAccess::Read ? TracedAccess::Read : TracedAccess::Store;
-  o.trace_step = s.step;
-  const std::string svg = figure_svg(problem, FigureView::Tensor, o);
-  const SvgSize size = svg_size(svg);
-  const Layout l = choose_layout(type, blocks, size, y);
+  // The figures of the step's view, as in the HTML pages.
+  SlideFigures figures;
+  for (StepFigure& f : step_figures(s, /*zoom=*/true)) {
+    (f.words ? figures.words_sizes : figures.picture_sizes).push_back(svg_size(f.svg));
+    (f.words ? figures.words : figures.pictures).push_back(std::move(f.svg));
+  }
+  const Layout l = choose_layout(type, blocks, figures, y);
   const double px = l.text_px > 0 ? l.text_px : kSmallestText;
   std::vector<Line> lines;
   lay_out(type, blocks, px, l.text.x1 - l.text.x0, &lines);
   for (const Line& line : lines) type.draw(image, l.text.x0, l.text.y0 + line.y, px, line.text, line.color, false, l.text);
-  // Centred across its box, at its top, on whole pixels.
-  const double fx = std::round(l.figure.x0 + (l.figure.x1 - l.figure.x0 - size.width * l.figure_scale) / 2);
-  draw_svg(image, svg, type, fx, std::round(l.figure.y0), l.figure_scale);
+  // The pictures centred across their box, at its top; the text panels under them; on whole pixels.
+  const auto draw_row = [&](const std::vector<std::string>& svgs, const std::vector<SvgSize>& sizes, double scale, bool across,
+                            double top) {
+    double width = 0;
+    for (const SvgSize& size : sizes) width = across ? width + size.width * scale + kFigureGap : std::max(width, size.width * scale);
+    if (across && !sizes.empty()) width -= kFigureGap;
+    double fx = std::round(l.figure.x0 + (l.figure.x1 - l.figure.x0 - width) / 2), fy = std::round(top);
+    for (std::size_t i = 0; i < svgs.size(); ++i) {
+      draw_svg(image, svgs[i], type, fx, fy, scale);
+      if (across)
+        fx = std::round(fx + sizes[i].width * scale + kFigureGap);
+      else
+        fy = std::round(fy + sizes[i].height * scale + kFigureGap);
+    }
+  };
+  double pictures_height = 0;
+  for (const SvgSize& size : figures.picture_sizes)
+    pictures_height = l.across ? std::max(pictures_height, size.height * l.figure_scale)
+                               : pictures_height + size.height * l.figure_scale + kFigureGap;
+  draw_row(figures.pictures, figures.picture_sizes, l.figure_scale, l.across, l.figure.y0);
+  const double words_top = figures.pictures.empty() ? l.figure.y0 : l.figure.y0 + pictures_height + kFigureGap;
+  draw_row(figures.words, figures.words_sizes, l.words_scale, !figures.pictures.empty(), words_top);
   return encode_png(image);
 }
 

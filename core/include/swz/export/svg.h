@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "swz/problem/problem.h"
@@ -40,10 +41,23 @@ struct FigureOptions {
   TracedAccess trace = TracedAccess::None;
   int trace_step = 0;  // register step of that instruction
   int trace_warp = 0;
+  bool offset_numbers = false;  // tensor: the number in a cell is its offset, not its bank
+  // tensor: cells ringed in red, (row, column) as drawn (a lesson step's highlights)
+  std::vector<std::pair<std::int64_t, std::int64_t>> marked;
+  // tensor: only rows [first_row, first_row + row_count) as drawn (0: every row), for a slide
+  // that zooms in on the rows a step is about
+  std::int64_t first_row = 0, row_count = 0;
 };
 
 // Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).
 std::string figure_svg(const Problem& problem, FigureView view, const FigureOptions& options = {});
+
+// A panel that is words and numbers (a solver's steps, an access's wavefronts): a bold title,
+// then one <text> per line, code-like lines in a fixed-width face; data-view = `view`.
+std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines);
+// "XOR by the row" on a rows x cols tile: cell (m, n) holds n ^ m, red where it falls outside
+// the tile; data-view = "xor-table".
+std::string xor_table_svg(int rows, int cols);
 
 FigureView parse_figure_view(std::string_view text);  // throws naming the known views
 std::string_view figure_view_name(FigureView view);

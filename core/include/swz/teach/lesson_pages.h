@@ -1,9 +1,8 @@
 // lesson_pages.h: a lesson as handout or slide pages, one per step.
 //
 // Each page holds the step's title, its text (powers and XOR as math_text.h
-// renders them for HTML), the tensor figure of the step's problem drawn by
-// svg.h with the instruction the step shows outlined, and its claims with the
-// core's values. An index page links them in order.
+// renders them for HTML), the figures of the step's own view (step_figures()),
+// and its claims with the core's values. An index page links them in order.
 //
 // The same pages as PNG slides (1920x1080): the title across the top, the text
 // and claims word-wrapped (powers as superscripts, XOR as ⊕) beside or above the
@@ -17,6 +16,33 @@
 #include "swz/teach/lesson.h"
 
 namespace swz {
+
+// One figure of a step's view: the panel it stands for ("card" for the card's XOR tables) and
+// its SVG, whose root's data-view names the figure kind (svg.h).
+struct StepFigure {
+  std::string panel;
+  std::string svg;
+  bool words = false;  // a text panel (svg.h's text_figure_svg), not a picture of cells
+};
+// The panels whose figures a step's slide and page draw: the ones its view shows (its focus
+// alone when it has one), in the workbench's order.
+std::vector<std::string> step_figure_panels(const LessonStep& step);
+// Those figures, each drawn from the facts its panel shows:
+//   problem  the tensor, the bank model, the instructions       (text)
+//   grid     the toggle grid's masks                             (text)
+//   tensor   bank or offset numbers as the view's cells say, the traced instruction outlined,
+//            the highlighted rows, columns and cells ringed     (tensor)
+//   trace    each side's instruction, wavefronts, per step      (text)
+//   layouts  who stores and who reads each element              (writer, reader)
+//   matrix   the shared layout as a matrix (A when not linear)  (matrix-m or matrix-a)
+//   algebra  each side's bad directions, predicted vs simulated (text)
+//   memory   the element at each offset                         (text)
+//   solver   the construction's steps up to the view's solver step, and its answer (text)
+// then one XOR table for each xor_table(R,C) the claims name, as the card draws them.
+// `zoom` (slides): a tensor over 16 rows keeps only the rows the step is about (the traced
+// instruction's and the highlighted ones, 8 to 16), so its cells are >= 24 px on 1920x1080.
+// Throws swz::Error when a step's problem cannot be drawn.
+std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom = false);
 
 struct LessonPage {
   std::string file;      // "step-01.html", ..., "index.html"; "step-01.png", ...

@@ -1,0 +1,262 @@
+// lesson_figures.cpp: the figures of a step's own view, for its slide and its page (lesson_pages.h).
+//
+// One figure per panel the view shows, each drawn from the same facts the panel shows: the
+// tensor through svg.h's tensor view, the layouts and the shared matrix through its ownership
+// and matrix views, and the panels that are words and numbers (problem, toggle grid, trace,
+// algebra, memory, solver) as text panels whose lines are the core's values (measure(), solve()).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "swz/error.h"
+#include "swz/export/svg.h"
+#include "swz/problem/views.h"
+#include "swz/solve/solver.h"
+#include "swz/teach/lesson_pages.h"
+#include "swz/teach/math_text.h"
+
+namespace swz {
+
+namespace {
+
+// Words wrapped at `columns` characters (a text panel's lines stay short enough to read scaled up).
+std::vector<std::string> figure_wrap(const std::string& text, std::size_t columns, const std::string& indent = "  ") {
+  std::vector<std::string> out;
+  std::string line;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(i, end - i);
+    i = end + 1;
+    if (!line.empty() && line.size() + 1 + word.size() > columns) {
+      out.push_back(line);
+      line = indent + word;
+    } else {
+      line = line.empty() ? word : line + " " + word;
+    }
+  }
+  if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+std::string json_words(const nlohmann::json& v) {
+  if (v.is_string()) return render_math(v.get<std::string>(), MathStyle::Unicode);
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (v.is_array()) {
+    std::vector<std::string> parts;
+    for (const auto& e : v) parts.push_back(json_words(e));
+    return parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, ", "));
+  }
+  if (v.is_null()) return "none";
+  return render_math(v.dump(), MathStyle::Unicode);
+}
+
+struct FigureFacts {
+  const LessonStep& step;
+  const Problem& problem;
+  const ProblemAnalysis& analysis;
+  std::string value(const std::string& quantity) const {
+    return json_words(measure(quantity, problem, analysis, step.step));
+  }
+};
+
+std::vector<std::string> problem_lines(const FigureFacts& f) {
+  const Problem& p = f.problem;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("tensor {} of {}-bit elements", fmt::join(p.shared.shape(), "x"), p.element_bits));
+  for (const std::string& l : figure_wrap("shared layout: " + p.shared.description(), 64)) lines.push_back(l);
+  lines.push_back(fmt::format("{} banks of {} bytes, {} lanes a warp", p.bank.banks, p.bank.bank_bytes, p.bank.warp_size));
+  lines.push_back(fmt::format("store: {} ({} instructions)", f.analysis.store.instruction, f.analysis.store.simulated.instructions()));
+  lines.push_back(fmt::format("read: {} ({} instructions)", f.analysis.read.instruction, f.analysis.read.simulated.instructions()));
+  return lines;
+}
+
+std::vector<std::string> grid_lines(const FigureFacts& f) {
+  const Problem& p = f.problem;
+  if (!p.grid || p.masks.empty()) return {"no toggle grid: the layout is " + p.shared.description()};
+  std::vector<std::string> lines{"row bit -> the column bits it flips (XOR mask)"};
+  for (std::size_t i = 0; i < p.masks.size(); ++i) {
+    std::string bits;
+    for (int b = 7; b >= 0; --b) bits += ((p.masks[i] >> b) & 1u) ? '1' : '0';
+    lines.push_back(fmt::format("m{}: {:>3} = 0b{}", i, p.masks[i], bits));
+  }
+  return lines;
+}
+
+std::vector<std::string> trace_lines(const FigureFacts& f) {
+  std::vector<std::string> lines;
+  for (const auto& [side, a] : {std::pair<std::string, const AccessAnalysis&>{"store", f.analysis.store}, {"read", f.analysis.read}}) {
+    const AccessResult& r = a.simulated;
+    lines.push_back(fmt::format("{}: {} x {}: {} (ideal {})", side, a.instruction, r.instructions(), verdict_text(r), r.ideal_wavefronts));
+    if (!r.per_instruction.empty()) {
+      std::string steps;
+      const int shown = std::min(r.steps, 16);
+      for (int s = 0; s < shown; ++s) steps += fmt::format(" {}", r.per_instruction[static_cast<std::size_t>(s)]);
+      if (r.steps > shown) steps += " ...";
+      lines.push_back("  wavefronts per register step:" + steps);
+    }
+  }
+  return lines;
+}
+
+std::vector<std::string> algebra_lines(const FigureFacts& f) {
+  std::vector<std::string> lines;
+  for (const std::string side : {"store", "read"}) {
+    const AccessAnalysis& a = side == "store" ? f.analysis.store : f.analysis.read;
+    if (!a.lemma.applies) {
+      for (const std::string& l : figure_wrap(side + ": the lemma does not apply: " + a.lemma.reason, 64)) lines.push_back(l);
+      continue;
+    }
+    lines.push_back(fmt::format("{}: bad directions (dim {}): {}", side, a.lemma.intersection_dim, f.value(side + ".intersection_basis")));
+    lines.push_back(fmt::format("  predicted {} wavefronts, simulated {}: {}", a.lemma.predicted_wavefronts, a.simulated.wavefronts,
+                                a.agrees() ? "they agree" : a.difference));
+  }
+  return lines;
+}
+
+std::vector<std::string> memory_lines(const FigureFacts& f) {
+  const SharedLayout& shared = f.problem.shared;
+  const auto slots = std::min<std::int64_t>(static_cast<std::int64_t>(shared.extent()), 32);
+  std::vector<std::string> lines{"offset: the element stored there"};
+  std::string line;
+  for (std::int64_t o = 0; o < slots; ++o) {
+    line += fmt::format("{:>4}: {:<9}", o, f.value(fmt::format("element_at({})", o)));
+    if (o % 4 == 3) {
+      lines.push_back(line);
+      line.clear();
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  if (static_cast<std::int64_t>(shared.extent()) > slots) lines.push_back(fmt::format("... {} offsets in all", static_cast<std::int64_t>(shared.extent())));
+  return lines;
+}
+
+// As the Solver panel shows it: the steps' titles (the view's step marked), that step's sentence
+// (as written: the solver's '^' is both XOR and a power, so it is not rendered), the answer.
+std::vector<std::string> solver_lines(const FigureFacts& f) {
+  const SolveResult r = solve(f.problem);
+  std::vector<std::string> lines;
+  if (r.trace.empty()) return {"the construction has no steps for this problem"};
+  const int shown = std::clamp(f.step.view.solver_step, 0, static_cast<int>(r.trace.size()) - 1);
+  for (int i = 0; i < static_cast<int>(r.trace.size()); ++i)
+    lines.push_back(fmt::format("{} {}. {}", i == shown ? ">" : " ", i + 1, r.trace[static_cast<std::size_t>(i)].title));
+  lines.emplace_back();
+  for (const std::string& l : figure_wrap(r.trace[static_cast<std::size_t>(shown)].sentence, 72)) lines.push_back(l);
+  lines.emplace_back();
+  lines.push_back(fmt::format("answer: write {} ({} wavefronts), read {} ({} wavefronts){}", r.write_cost.instruction,
+                              r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.wavefronts,
+                              r.conflict_free ? ", conflict-free" : r.fallback ? ", padded (conflict-free is impossible)" : ""));
+  return lines;
+}
+
+// The tensor's cells a step's highlights name: rows, columns and single cells.
+std::vector<std::pair<std::int64_t, std::int64_t>> marked_cells(const LessonStep& s, const Problem& p) {
+  const auto& shape = p.shared.shape();
+  const std::int64_t cols = shape.back(), rows = p.shared.elements() / std::max<std::int64_t>(1, cols);
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  for (const std::string& target : s.highlight) {
+    long long a = 0, b = 0;
+    if (std::sscanf(target.c_str(), "tensor.cell.%lld.%lld", &a, &b) == 2) out.emplace_back(a, b);
+    else if (std::sscanf(target.c_str(), "tensor.row.%lld", &a) == 1)
+      for (std::int64_t n = 0; n < cols; ++n) out.emplace_back(a, n);
+    else if (std::sscanf(target.c_str(), "tensor.col.%lld", &a) == 1)
+      for (std::int64_t m = 0; m < rows; ++m) out.emplace_back(m, a);
+  }
+  return out;
+}
+
+// The rows a slide's tensor keeps: a tensor over 16 rows is cut to the rows its traced instruction
+// touches and its highlights name (at least 8, at most 16), so its cells stay large on a slide.
+std::pair<std::int64_t, std::int64_t> slide_rows(const LessonStep& s, const Problem& p,
+                                                 const std::vector<std::pair<std::int64_t, std::int64_t>>& marked) {
+  const SharedLayout& shared = p.shared;
+  const std::int64_t cols = shared.shape().back(), rows = shared.elements() / std::max<std::int64_t>(1, cols);
+  if (rows <= 16) return {0, 0};
+  const auto row_of = [&](BitVec flat) {
+    const Coords c = shared.coords().unflatten(flat);
+    std::int64_t row = 0;
+    for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shared.shape()[d] + c[d];
+    return row;
+  };
+  std::int64_t lo = rows, hi = -1;
+  const Access& access = s.access == LessonAccess::Read ? p.read : p.store;
+  const AccessResult sim = simulate(access, shared, p.element_bits, p.bank);
+  if (s.step >= 0 && s.step < sim.steps)
+    for (const TracedCell& cell : trace_step(p, access.kind, sim, /*warp=*/0, s.step).cells) {
+      lo = std::min(lo, row_of(cell.coord));
+      hi = std::max(hi, row_of(cell.coord));
+    }
+  for (const auto& [row, col] : marked) {
+    lo = std::min(lo, row);
+    hi = std::max(hi, row);
+  }
+  if (hi < lo) lo = hi = 0;
+  hi = std::min(hi, lo + 15);
+  while (hi - lo + 1 < 8) {
+    if (hi + 1 < rows) ++hi;
+    else --lo;
+  }
+  return {lo, hi - lo + 1};
+}
+
+}  // namespace
+
+std::vector<std::string> step_figure_panels(const LessonStep& step) {
+  std::vector<std::string> out;
+  for (const std::string& id : lesson_panel_ids())
+    if (step.view.shows(id)) out.push_back(id);
+  return out;
+}
+
+std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
+  const Problem problem = problem_for_step(step);
+  const ProblemAnalysis analysis = analyze(problem);
+  const FigureFacts facts{step, problem, analysis};
+  std::vector<StepFigure> out;
+  const auto text = [&](const std::string& panel, const std::string& title, const std::vector<std::string>& lines) {
+    out.push_back({panel, text_figure_svg(panel, title, lines), /*words=*/true});
+  };
+  for (const std::string& panel : step_figure_panels(step)) {
+    if (panel == "problem") {
+      text(panel, "Problem: " + problem.name, problem_lines(facts));
+    } else if (panel == "grid") {
+      text(panel, "Toggle grid: the swizzle's masks", grid_lines(facts));
+    } else if (panel == "tensor") {
+      FigureOptions o;
+      o.trace = step.access == LessonAccess::Read ? TracedAccess::Read : TracedAccess::Store;
+      o.trace_step = step.step;
+      o.labels = step.view.cells != CellNumbers::None;
+      o.offset_numbers = step.view.cells == CellNumbers::Offset;
+      o.marked = marked_cells(step, problem);
+      if (zoom) std::tie(o.first_row, o.row_count) = slide_rows(step, problem, o.marked);
+      out.push_back({panel, figure_svg(problem, FigureView::Tensor, o)});
+    } else if (panel == "trace") {
+      text(panel, "Trace: wavefronts per instruction", trace_lines(facts));
+    } else if (panel == "layouts") {
+      out.push_back({panel, figure_svg(problem, FigureView::Writer)});
+      out.push_back({panel, figure_svg(problem, FigureView::Reader)});
+    } else if (panel == "matrix") {
+      out.push_back({panel, figure_svg(problem, problem.shared.is_linear() ? FigureView::MatrixM : FigureView::MatrixA)});
+    } else if (panel == "algebra") {
+      text(panel, "Algebra: the bad directions, predicted and simulated", algebra_lines(facts));
+    } else if (panel == "memory") {
+      text(panel, "Memory: offsets in order", memory_lines(facts));
+    } else if (panel == "solver") {
+      text(panel, "Solver: the construction", solver_lines(facts));
+    }
+  }
+  // The card's XOR tables (claims "xor_table(R,C)..."), each size once.
+  std::set<std::pair<int, int>> tables;
+  for (const LessonClaim& c : step.claims) {
+    int r = 0, cols = 0;
+    if (std::sscanf(c.quantity.c_str(), "xor_table(%d,%d)", &r, &cols) == 2 && tables.insert({r, cols}).second)
+      out.push_back({"card", xor_table_svg(r, cols)});
+  }
+  return out;
+}
+
+}  // namespace swz
