@@ -91,10 +91,13 @@ fuzz-long: fuzz
 # The browser build (app/web): the same workbench compiled by emcc into a static folder,
 # $(WEB_BUILD)/site (index.html, .js, .wasm, .data). Debian's emscripten ships its system libraries
 # (libc, libc++, GL, the GLFW library) prebuilt in a frozen cache, so nothing but our code compiles.
+# NODE_PATH: emcc's JS passes require Debian's node modules (acorn), which a node from elsewhere
+# (nodesource's) does not look for in /usr/share/nodejs.
 WEB_BUILD ?= build-web
+WEB_ENV = NODE_PATH=/usr/share/nodejs
 web: setup
-	emcmake cmake -S app/web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
-	cmake --build $(WEB_BUILD) -j $(JOBS)
+	$(WEB_ENV) emcmake cmake -S app/web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	$(WEB_ENV) cmake --build $(WEB_BUILD) -j $(JOBS)
 
 # The page in headless Chromium, served from 127.0.0.1 (tests/web/browser_test.py).
 test-web: web

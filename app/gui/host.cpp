@@ -92,11 +92,13 @@ const char* give(std::string text) {
 }
 }  // namespace
 
+// Waits for the browser's next animation frame; the stack stays as it is meanwhile (ASYNCIFY).
+EM_ASYNC_JS(void, swz_wait_for_animation_frame, (), { await new Promise((resolve) => requestAnimationFrame(resolve)); });
+
 void run_frames(std::function<bool()> frame) {
-  static std::function<bool()> loop;
-  loop = std::move(frame);
-  // 0 fps: the browser's requestAnimationFrame paces it. The page cannot close, so frame()'s false is ignored.
-  emscripten_set_main_loop([] { loop(); }, /*fps=*/0, /*simulate_infinite_loop=*/1);
+  // The caller's loop, unchanged: ASYNCIFY unwinds and rewinds the stack around each wait, so the
+  // workbench and platform stay where run() put them (emscripten_set_main_loop would drop run()'s frame).
+  while (frame()) swz_wait_for_animation_frame();
 }
 
 void attach_host(Workbench* bench) { attached() = bench; }

@@ -20,8 +20,8 @@ namespace swz::gui {
 
 class Workbench;
 
-// Calls frame() until it returns false. In the browser: once per animation frame, and never returns
-// (the caller's locals stay alive: the browser's loop runs on top of its stack).
+// Calls frame() until it returns false. In the browser: once per animation frame, waiting for the
+// next one without returning to the caller (the page's hooks run between frames).
 void run_frames(std::function<bool()> frame);
 
 // The workbench the page's calls (open a file, read the state) act on; null detaches.

@@ -36,15 +36,17 @@ class Browser:
         self.from_child, from_child_w = os.pipe()
         self.profile = tempfile.mkdtemp(prefix="swz-chromium-")
 
-        def fds():
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
+        def fds():  # the pipe's ends at 3 and 4 in Chromium, by way of free numbers (they may be 3 or 4 already)
+            high_r, high_w = os.dup2(to_child_r, 100), os.dup2(from_child_w, 101)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
 
         self.proc = subprocess.Popen(
             [chromium, "--headless=new", "--remote-debugging-pipe", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
              "--no-sandbox", "--no-first-run", "--disable-gpu-sandbox", f"--user-data-dir={self.profile}",
              f"--window-size={size[0]},{size[1]}", "about:blank"],
-            pass_fds=(to_child_r, from_child_w), preexec_fn=fds, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            pass_fds=(3, 4), preexec_fn=fds, stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(self.profile, "stderr.txt"), "w"))
         os.close(to_child_r)
         os.close(from_child_w)
         self.next_id = 0
