@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-sanitize test-scalar test-asan fuzz fuzz-long bench clean
+.PHONY: all setup configure build run test web test-web test-sanitize test-scalar test-asan fuzz fuzz-long bench clean
 
 all: build
 
@@ -88,8 +88,23 @@ fuzz-long: fuzz
 	    $(BUILD)-fuzz/tests/fuzz/corpus_$$n tests/fuzz/corpus/$$n 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|Done' ; \
 	done
 
+# The browser build (app/web): the same workbench compiled by emcc into a static folder,
+# $(WEB_BUILD)/site (index.html, .js, .wasm, .data). Debian's emscripten ships its system libraries
+# (libc, libc++, GL, the GLFW library) prebuilt in a frozen cache, so nothing but our code compiles.
+# NODE_PATH: emcc's JS passes require Debian's node modules (acorn), which a node from elsewhere
+# (nodesource's) does not look for in /usr/share/nodejs.
+WEB_BUILD ?= build-web
+WEB_ENV = NODE_PATH=/usr/share/nodejs
+web: setup
+	$(WEB_ENV) emcmake cmake -S app/web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	$(WEB_ENV) cmake --build $(WEB_BUILD) -j $(JOBS)
+
+# The page in headless Chromium, served from 127.0.0.1 (tests/web/browser_test.py).
+test-web: web
+	python3 tests/web/browser_test.py $(WEB_BUILD)/site
+
 bench: build
 	$(BUILD)/tests/bench/swz_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz $(WEB_BUILD)

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "capture.h"
+#include "host.h"
 #include "model.h"
 #include "open_link.h"
 #include "platform.h"
@@ -320,14 +321,18 @@ int run(const LaunchOptions& o) {
   // SIGTERM / SIGINT (a closed terminal, kill, Ctrl+C) end the run like closing the window:
   // the session is saved and the crash-recovery marker removed, so the next start offers nothing.
   install_stop_signals();
+  attach_host(&bench);  // the browser's page opens files and reads the state through it
   std::string title;
-  while (!platform->should_close() && !bench.quit_requested() && !stop_requested()) {
+  run_frames([&] {
+    if (platform->should_close() || bench.quit_requested() || stop_requested()) return false;
     frame(true);
     if (const std::string t = bench.window_title(); t != title) {
       platform->set_title(t);
       title = t;
     }
-  }
+    return true;
+  });
+  attach_host(nullptr);
   return 0;
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <GL/gl.h>  // GL 1.1 texture entry points, exported by libGL itself
+#include "gl_api.h"
 
 namespace swz::gui {
 

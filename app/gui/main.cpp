@@ -11,8 +11,10 @@ int main(int argc, char** argv) {
   // few hundred KB. glibc serves blocks that size with mmap/munmap, so each frame
   // paid for fresh zeroed pages (about a third of the frame's CPU time under
   // Mesa's llvmpipe). Keeping them in the heap reuses the same pages.
+#ifdef __GLIBC__  // glibc's malloc only (the browser's build has its own)
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
   try {
     swz::gui::LaunchOptions options;
     bool exit_now = false;

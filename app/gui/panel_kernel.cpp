@@ -23,33 +23,22 @@ namespace {
 
 struct KernelPanel final : Panel {
   FileDialog dialog;                  // the Open kernel chooser
-  std::optional<AuditReport> report;  // the last kernel read
-  std::string error;                  // why the last kernel could not be read
   int selected = -1;                  // row loaded into the workbench
   int last_frame = -2;                // frame this panel was last drawn: a gap means it was just opened
+  int read_count = 0;                 // kernels read when `selected` was chosen: a newer one clears it
 
   const char* id() const override { return "kernel"; }
   const char* title() const override { return "Kernel audit"; }
 
-  void open_dialog() {
+  void open_dialog(const std::optional<AuditReport>& report) {
     std::error_code ec;
     dialog.open("Open kernel (TTGIR)", false, report ? std::filesystem::path(report->path) : std::filesystem::current_path(ec));
   }
 
-  void read(const std::filesystem::path& path) {
-    try {
-      report = audit_module(read_text_file(path.string(), std::size_t{1} << 30), path.string());
-      error.clear();
-      selected = -1;
-    } catch (const Error& e) {
-      error = e.what();
-    }
-  }
-
   // Shape and element width first, so the loaded layouts fit the problem.
-  void load(PanelContext& ctx, const AuditAccess& a) {
+  void load(PanelContext& ctx, const AuditReport& report, const AuditAccess& a) {
     if (!a.writer || !a.reader || !a.shared_offsets) return;
-    const std::string origin = fmt::format("{}:{}", std::filesystem::path(report->path).filename().string(), a.line);
+    const std::string origin = fmt::format("{}:{}", std::filesystem::path(report.path).filename().string(), a.line);
     ctx.post(cmd::set_shape(a.writer->shape()));
     ctx.post(cmd::set_element_bits(a.element_bits));
     ctx.post(cmd::load_layout(LayoutRole::Writer, SpecLayout{*a.writer, origin + " writer"}));
@@ -58,12 +47,17 @@ struct KernelPanel final : Panel {
   }
 
   void draw(PanelContext& ctx) override {
+    const std::optional<AuditReport>& report = ctx.bench.kernel_report();
+    const std::string& error = ctx.bench.kernel_error();
+    if (ctx.bench.kernels_read() != read_count) selected = -1;
+    read_count = ctx.bench.kernels_read();
     const int frame = ImGui::GetFrameCount();
-    if (frame - last_frame > 1) open_dialog();  // opened from the File menu (or the View menu)
+    // Opened from the File menu (or the View menu); a kernel handed over whole (a drop) needs no dialog.
+    if (frame - last_frame > 1 && !ctx.bench.take_kernel_opened()) open_dialog(report);
     last_frame = frame;
-    if (ImGui::Button("Open kernel...")) open_dialog();
+    if (ImGui::Button("Open kernel...")) open_dialog(report);
     ctx.probe("kernel.open", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    if (auto chosen = dialog.draw()) read(*chosen);
+    if (auto chosen = dialog.draw()) ctx.bench.open_kernel(*chosen);
     if (!error.empty()) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1.0f), "%s", error.c_str());
@@ -98,7 +92,7 @@ struct KernelPanel final : Panel {
       if (!loadable) sflags |= ImGuiSelectableFlags_Disabled;
       if (ImGui::Selectable(fmt::format("{}", a.line).c_str(), selected == i, sflags)) {
         selected = i;
-        load(ctx, a);
+        load(ctx, *report, a);
       }
       ctx.probe(fmt::format("kernel.row.{}", i), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       if (ImGui::IsItemHovered() && (a.suggestion || !a.shared_layout.empty()))

@@ -1,7 +1,9 @@
 #include "platform.h"
 
-#include <GL/gl.h>  // GL 1.1 entry points only (glReadPixels, glFinish, glClear); the backend loads the rest
 #include <GLFW/glfw3.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/html5.h>
+#endif
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
@@ -12,6 +14,7 @@
 
 #include "swz/error.h"
 #include "swz/io/atomic_file.h"
+#include "gl_api.h"
 #include "theme.h"
 
 namespace swz::gui {
@@ -79,20 +82,28 @@ std::string no_display_message(const std::string& detail) {
 
 std::unique_ptr<Platform> Platform::create(const PlatformOptions& o, std::string& error) {
   glfwSetErrorCallback(on_glfw_error);
+#ifndef __EMSCRIPTEN__  // the browser's canvas is always there
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   if ((!display || !*display) && (!wayland || !*wayland)) {
     error = no_display_message("DISPLAY is not set");
     return nullptr;
   }
+#endif
   if (!glfwInit()) {
     error = no_display_message(last_glfw_error().empty() ? "the window system could not be opened" : last_glfw_error());
     return nullptr;
   }
+#ifdef __EMSCRIPTEN__  // WebGL 2
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+#else
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#endif
   glfwWindowHint(GLFW_VISIBLE, o.visible ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_DOUBLEBUFFER, GLFW_TRUE);
   GLFWwindow* w = glfwCreateWindow(o.width, o.height, o.title.c_str(), nullptr, nullptr);
@@ -113,7 +124,7 @@ std::unique_ptr<Platform> Platform::create(const PlatformOptions& o, std::string
   io.IniFilename = nullptr;  // the session file holds all state; no imgui.ini next to the binary
   io.LogFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(w, true);
-  ImGui_ImplOpenGL3_Init("#version 330");
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
   p->install_callbacks();
   return p;
 }
@@ -141,7 +152,7 @@ std::unique_ptr<Platform> Platform::create_secondary(Platform& main, const Platf
   io.LogFilename = nullptr;
   io.FontDefault = main_io.FontDefault;
   ImGui_ImplGlfw_InitForOpenGL(w, true);
-  ImGui_ImplOpenGL3_Init("#version 330");
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
   p->install_callbacks();
   main.activate();
   return p;
@@ -196,6 +207,15 @@ void Platform::apply_scale(float scale) {
 void Platform::begin_frame(float ui_scale, const InjectedInput* inject) {
   activate();
   if (!main_) glfwPollEvents();
+#ifdef __EMSCRIPTEN__
+  // The page stretches the canvas over the browser's window; the GL window follows its size.
+  double css_width = 0, css_height = 0;
+  emscripten_get_element_css_size("#canvas", &css_width, &css_height);
+  int width = 0, height = 0;
+  glfwGetWindowSize(window_, &width, &height);
+  if (css_width >= 1 && css_height >= 1 && (static_cast<int>(css_width) != width || static_cast<int>(css_height) != height))
+    glfwSetWindowSize(window_, static_cast<int>(css_width), static_cast<int>(css_height));
+#endif
   apply_scale(ui_scale);
   if (main_) ImGui::GetIO().FontDefault = fonts().ui;  // the shared atlas may have been rebuilt
   ImGui_ImplOpenGL3_NewFrame();

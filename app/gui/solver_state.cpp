@@ -1,6 +1,7 @@
 #include "solver_state.h"
 
 #include <chrono>
+#include <system_error>
 #include <thread>
 
 #include "swz/error.h"
@@ -51,7 +52,7 @@ std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const Pr
   job->key = key;
   job->started = now_seconds();
   job_ = job;
-  std::thread([job, problem]() {
+  auto work = [job, problem]() {
     FamilyAnswer a;
     const double t0 = now_seconds();
     try {
@@ -64,7 +65,12 @@ std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const Pr
     a.done = true;
     std::lock_guard<std::mutex> lock(job->mutex);
     job->answer = std::move(a);
-  }).detach();
+  };
+  try {
+    std::thread(work).detach();
+  } catch (const std::system_error&) {
+    work();  // no threads to start (the browser's build): answered now, drawn from the next frame
+  }
   return std::nullopt;
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.h"
@@ -23,6 +24,7 @@
 #include "solver_state.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
+#include "swz/kernel/audit.h"
 
 namespace swz::gui {
 
@@ -97,6 +99,18 @@ class Workbench {
   // Loads a layout file for one role (any supported text format).
   bool load_layout_file(LayoutRole role, const std::filesystem::path& path);
   void request_open(LayoutRole role);
+
+  // Kernel audit (the Kernel audit tool draws it): reads a TTGIR module and audits every shared-memory access.
+  bool open_kernel(const std::filesystem::path& path);
+  const std::optional<AuditReport>& kernel_report() const { return kernel_report_; }
+  const std::string& kernel_error() const { return kernel_error_; }
+  int kernels_read() const { return kernels_read_; }
+  // True once after open_file() showed the audit: the tool then opens without asking for a file.
+  bool take_kernel_opened() { return std::exchange(kernel_opened_, false); }
+  // Any file a user hands over whole (the browser's file picker, a drop): a TTGIR module is audited,
+  // a session opens, a layout (JSON, Triton text, CuTe printout) loads as the shared layout or, when
+  // distributed, as the writer (A). The same calls File > Open makes; false and the error otherwise.
+  bool open_file(const std::filesystem::path& path);
 
   // The solver's answer for the current problem (cached), and the grid family in the background.
   const SolverAnswer& solver_answer() { return solver_.answer(model_->problem, session_.problem); }
@@ -197,6 +211,10 @@ class Workbench {
   std::map<std::string, Probe> probes_;
   std::string error_, status_;
   std::optional<std::filesystem::path> session_path_;
+  std::optional<AuditReport> kernel_report_;  // the last kernel read
+  std::string kernel_error_;                  // why the last kernel could not be read
+  int kernels_read_ = 0;
+  bool kernel_opened_ = false;
   std::optional<Session> saved_;  // the session as last saved or opened, for the dirty mark
   FileDialog dialog_;
   FileAction dialog_action_ = FileAction::OpenSession;

@@ -7,16 +7,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 
 #include "classroom.h"
+#include "host.h"
 #include "swz/error.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
 #include "swz/io/layout_io.h"
+#include "swz/kernel/audit.h"
 #include "swz/layout/recognize.h"
 #include "theme.h"
 #include "workbench.h"
@@ -55,6 +58,7 @@ bool Workbench::save_session(const std::filesystem::path& path) {
     saved_ = session_;
     if (options_.autosave) write_running_marker();
     show_status("Saved " + path.string());
+    hand_over_saved_file(path);
     return true;
   } catch (const Error& e) {
     show_error(e.what());
@@ -84,6 +88,47 @@ bool Workbench::load_layout_file(LayoutRole role, const std::filesystem::path& p
     // Normalised through the JSON form, so a session round trip gives back the same layout.
     SpecLayout loaded{layout_from_json(layout_to_json(f.layout)).layout, path.filename().string()};
     return apply(cmd::load_layout(role, std::move(loaded)));
+  } catch (const Error& e) {
+    show_error(e.what());
+  }
+  return false;
+}
+
+bool Workbench::open_kernel(const std::filesystem::path& path) {
+  ++kernels_read_;
+  try {
+    kernel_report_ = audit_module(read_text_file(path.string(), std::size_t{1} << 30), path.string());
+    kernel_error_.clear();
+    show_status(fmt::format("Audited {}: {} shared-memory accesses", path.string(), kernel_report_->accesses.size()));
+    return true;
+  } catch (const Error& e) {
+    kernel_error_ = e.what();
+  }
+  return false;
+}
+
+bool Workbench::open_file(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".ttgir" || ext == ".mlir") {
+    session_.view.panels["kernel"] = true;
+    kernel_opened_ = true;
+    if (open_kernel(path)) return true;
+    show_error(kernel_error_);
+    return false;
+  }
+  if (ext == ".json") {
+    try {
+      const auto text = nlohmann::json::parse(read_text_file(path.string()), nullptr, /*allow_exceptions=*/false);
+      if (text.is_object() && text.contains("problem")) return open_session(path);  // a session names its problem
+    } catch (const Error& e) {
+      show_error(e.what());
+      return false;
+    }
+  }
+  try {
+    const LayoutFile f = swz::load_layout_file(path.string());
+    return load_layout_file(f.kind == LayoutKind::Shared ? LayoutRole::Shared : LayoutRole::Writer, path);
   } catch (const Error& e) {
     show_error(e.what());
   }
@@ -181,6 +226,7 @@ bool Workbench::save_export(const std::filesystem::path& path) {
     swz::write_file_atomically(path.string(), text);
     export_dir_ = path.parent_path();
     show_status(fmt::format("Exported the {} to {}", export_format_name(export_.format), path.string()));
+    hand_over_saved_file(path);
     return true;
   } catch (const Error& e) {
     show_error(e.what());
@@ -215,6 +261,7 @@ bool Workbench::save_figure_svg(const std::filesystem::path& path) {
     swz::write_file_atomically(path.string(), figure_svg(model_->problem, export_.figure, o));
     export_dir_ = path.parent_path();
     show_status(fmt::format("Wrote the {} figure to {}", figure_view_name(export_.figure), path.string()));
+    hand_over_saved_file(path);
     return true;
   } catch (const Error& e) {
     show_error(e.what());
@@ -242,6 +289,7 @@ void Workbench::capture_finished(const std::filesystem::path& path, const std::s
   }
   export_dir_ = path.parent_path();
   show_status("Wrote " + path.string());
+  hand_over_saved_file(path);
 }
 
 }  // namespace swz::gui

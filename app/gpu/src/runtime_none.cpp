@@ -7,9 +7,15 @@
 namespace swz::gpu {
 
 namespace {
+#ifdef __EMSCRIPTEN__
+constexpr const char* kWhy =
+    "no CUDA in a web browser: a page cannot reach a GPU's CUDA driver. Run the desktop workbench or "
+    "`swizzle gpu` on a machine with an NVIDIA GPU to measure layouts there";
+#else
 constexpr const char* kWhy =
     "this build has no CUDA backend: the CUDA toolkit was not found when it was configured "
     "(or SWZ_ENABLE_CUDA=OFF); rebuild with the toolkit to run layouts on a GPU";
+#endif
 }
 
 bool built_with_cuda() { return false; }

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <locale>
+#include <sstream>
+#include <string>
 #include <optional>
 #include <utility>
 
@@ -262,6 +265,16 @@ class Reader {
   }
 };
 
+// The number at the start of [first, last), in the classic locale: the end of what it read, or null.
+// std::from_chars for double is missing from libc++ 14 (the browser build's standard library).
+const char* svg_number(const char* first, const char* last, double& out) {
+  std::istringstream in(std::string(first, last));
+  in.imbue(std::locale::classic());
+  in >> std::noskipws >> out;
+  if (in.fail()) return nullptr;
+  return in.eof() ? last : first + static_cast<std::ptrdiff_t>(in.tellg());
+}
+
 double number(const Element& e, std::string_view key, std::optional<double> fallback = std::nullopt) {
   const std::string* v = e.get(key);
   if (!v) {
@@ -269,8 +282,8 @@ double number(const Element& e, std::string_view key, std::optional<double> fall
     fail("svg: <{}> has no {}", e.name, key);
   }
   double out = 0;
-  const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc() || end != v->data() + v->size() || !std::isfinite(out) || std::fabs(out) > 1e6)
+  const char* end = svg_number(v->data(), v->data() + v->size(), out);
+  if (!end || end != v->data() + v->size() || !std::isfinite(out) || std::fabs(out) > 1e6)
     fail("svg: <{}> {}=\"{}\" is not a number this drawing understands", e.name, key, xml_escape(*v));
   return out;
 }
@@ -331,8 +344,8 @@ std::vector<double> dash_pattern(const Element& e) {
     while (i < v->size() && ((*v)[i] == ',' || (*v)[i] == ' ')) ++i;
     if (i >= v->size()) break;
     double d = 0;
-    const auto [end, ec] = std::from_chars(v->data() + i, v->data() + v->size(), d);
-    if (ec != std::errc() || d < 0 || !std::isfinite(d))
+    const char* end = svg_number(v->data() + i, v->data() + v->size(), d);
+    if (!end || d < 0 || !std::isfinite(d))
       fail("svg: <rect> stroke-dasharray=\"{}\" is not a list of lengths", xml_escape(*v));
     out.push_back(d);
     i = static_cast<std::size_t>(end - v->data());

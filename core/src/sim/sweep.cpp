@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "sweep_engine.h"
@@ -166,20 +167,32 @@ SweepResult sweep(const Problem& problem, const std::function<void(std::int64_t,
     part.write.finish();
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  for (int t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work, t);
+    } catch (const std::system_error&) {
+      work(t);  // no threads to start (the browser's build): this part runs here, before the rest
+    }
+  }
   if (progress) {
     // Progress every 50 ms, woken early when the work ends: the elapsed time is the work's own.
     std::mutex m;
     std::condition_variable finished;
     bool main_done = false;
-    std::thread main_part([&] {
+    const auto main_work = [&] {
       work(0);
       {
         const std::lock_guard<std::mutex> lock(m);
         main_done = true;
       }
       finished.notify_one();
-    });
+    };
+    std::thread main_part;
+    try {
+      main_part = std::thread(main_work);
+    } catch (const std::system_error&) {
+      main_work();  // no threads (the browser's build): no progress until the end
+    }
     {
       std::unique_lock<std::mutex> lock(m);
       while (!main_done) {
@@ -189,7 +202,7 @@ SweepResult sweep(const Problem& problem, const std::function<void(std::int64_t,
         finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return main_done; });
       }
     }
-    main_part.join();
+    if (main_part.joinable()) main_part.join();
     progress(r.configs, r.configs);
   } else {
     work(0);

@@ -1,0 +1,159 @@
+#include "host.h"
+
+#include <nlohmann/json.hpp>
+
+#include "classroom.h"
+#include "swz/sim/analysis.h"
+#include "workbench.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <chrono>
+
+#include "swz/problem/problem.h"
+#include "swz/sim/sweep.h"
+#include "swz/solve/solver.h"
+#endif
+
+namespace swz::gui {
+
+namespace {
+
+nlohmann::json side_json(const AccessResult& r) {
+  const Verdict v = verdict_of(r);
+  return {{"wavefronts", r.wavefronts},
+          {"ideal", r.ideal_wavefronts},
+          {"verdict", v == Verdict::Ideal ? "ideal" : v == Verdict::Minor ? "minor" : "severe"},
+          {"text", verdict_text(r)}};
+}
+
+}  // namespace
+
+std::string shown_state_json(const Workbench& bench) {
+  using nlohmann::json;
+  const Model& m = bench.model();
+  json state{{"problem", m.problem.name},
+             {"masks", bench.session().problem.masks},
+             {"store", side_json(m.analysis.store.simulated)},
+             {"read", side_json(m.analysis.read.simulated)},
+             {"status", bench.status()},
+             {"error", bench.error()}};
+  const Classroom& room = classroom();
+  json lesson = nullptr;
+  if (room.open_lesson >= 0 && room.open_lesson < static_cast<int>(room.lessons.size()) &&
+      room.lessons[static_cast<std::size_t>(room.open_lesson)].lesson)
+    lesson = {{"name", room.lessons[static_cast<std::size_t>(room.open_lesson)].lesson->name}, {"step", room.step + 1}};
+  state["lesson"] = lesson;
+  json audit = nullptr;
+  if (const auto& report = bench.kernel_report()) {
+    json rows = json::array();
+    for (const AuditAccess& a : report->accesses)
+      rows.push_back({{"line", a.line},
+                      {"op", a.op},
+                      {"wavefronts", a.wavefronts ? json(*a.wavefronts) : json(nullptr)},
+                      {"ideal", a.ideal_wavefronts ? json(*a.ideal_wavefronts) : json(nullptr)}});
+    audit = {{"path", report->path}, {"rows", rows}};
+  }
+  state["audit"] = audit;
+  state["audit_error"] = bench.kernel_error();
+  json probes = json::object();
+  for (const std::string& id : bench.probe_ids())
+    if (const auto p = bench.probe(id)) probes[id] = {p->min.x, p->min.y, p->max.x, p->max.y};
+  state["probes"] = probes;
+  return state.dump();
+}
+
+#ifndef __EMSCRIPTEN__
+
+void run_frames(std::function<bool()> frame) {
+  while (frame()) {
+  }
+}
+
+void attach_host(Workbench*) {}
+
+void hand_over_saved_file(const std::filesystem::path&) {}
+
+#else
+
+namespace {
+Workbench*& attached() {
+  static Workbench* bench = nullptr;
+  return bench;
+}
+std::string& returned_text() {  // what the last exported call returned, alive until the next
+  static std::string text;
+  return text;
+}
+const char* give(std::string text) {
+  returned_text() = std::move(text);
+  return returned_text().c_str();
+}
+}  // namespace
+
+// Waits for the browser's next animation frame; the stack stays as it is meanwhile (ASYNCIFY).
+EM_ASYNC_JS(void, swz_wait_for_animation_frame, (), { await new Promise((resolve) => requestAnimationFrame(resolve)); });
+
+void run_frames(std::function<bool()> frame) {
+  // The caller's loop, unchanged: ASYNCIFY unwinds and rewinds the stack around each wait, so the
+  // workbench and platform stay where run() put them (emscripten_set_main_loop would drop run()'s frame).
+  while (frame()) swz_wait_for_animation_frame();
+}
+
+void attach_host(Workbench* bench) { attached() = bench; }
+
+void hand_over_saved_file(const std::filesystem::path& path) {
+  // The bytes leave the in-memory file system as a Blob the browser saves under the file's name.
+  EM_ASM(
+      {
+        const path = UTF8ToString($0);
+        const bytes = FS.readFile(path);
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(new Blob([bytes]));
+        link.download = path.split('/').pop();
+        document.body.appendChild(link);
+        link.click();
+        setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 0);
+      },
+      path.string().c_str());
+}
+
+extern "C" {
+
+// The page's file picker and drop handler wrote a file here: open it as File > Open would.
+EMSCRIPTEN_KEEPALIVE const char* swz_web_open_file(const char* path) {
+  Workbench* bench = attached();
+  if (!bench) return give(R"({"ok":false,"error":"the workbench is not running"})");
+  const bool ok = bench->open_file(path);
+  return give(nlohmann::json{{"ok", ok}, {"error", ok ? std::string() : bench->error()}}.dump());
+}
+
+// The test hook: what the workbench shows now (shown_state_json).
+EMSCRIPTEN_KEEPALIVE const char* swz_web_state() {
+  Workbench* bench = attached();
+  return give(bench ? shown_state_json(*bench) : std::string(R"({"error":"the workbench is not running"})"));
+}
+
+// The core's 2^20-configuration sweep and the solver on the seed problem, timed in the page.
+EMSCRIPTEN_KEEPALIVE const char* swz_web_time_core() {
+  using clock = std::chrono::steady_clock;
+  const Problem seed = make_preset("transpose16x32");
+  const auto t0 = clock::now();
+  const SweepResult swept = sweep(seed);
+  const auto t1 = clock::now();
+  const SolveResult solved = solve(seed);
+  const auto t2 = clock::now();
+  return give(nlohmann::json{{"sweep_configs", swept.configs},
+                             {"sweep_both_conflict_free", swept.conflict_free_both},
+                             {"sweep_ms", std::chrono::duration<double, std::milli>(t1 - t0).count()},
+                             {"solve_ms", std::chrono::duration<double, std::milli>(t2 - t1).count()},
+                             {"solve_conflict_free", solved.conflict_free}}
+                  .dump());
+}
+
+}  // extern "C"
+
+#endif
+
+}  // namespace swz::gui
