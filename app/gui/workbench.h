@@ -23,6 +23,7 @@
 #include "solver_state.h"
 #include "swz/export/export.h"
 #include "swz/export/svg.h"
+#include "swz/kernel/audit.h"
 
 namespace swz::gui {
 
@@ -120,6 +121,29 @@ class Workbench {
   std::optional<CaptureRequest> take_capture();
   void capture_finished(const std::filesystem::path& path, const std::string& error);
 
+  // Kernel audit (Tools > Kernel audit): a TTGIR file audited by the core, one report per module
+  // (an MLIR_ENABLE_DUMP file holds several), the access loaded into the workbench, and its fix.
+  struct KernelAudit {
+    std::filesystem::path path;
+    std::string text;                  // the file as read: fix_module patches it
+    std::vector<AuditReport> modules;  // the file's modules, audited
+    int module = 0;                    // the one shown
+    int selected = -1;                 // its access loaded into the workbench, or -1
+    std::string error;                 // why the last file could not be read
+  };
+  const KernelAudit& kernel_audit() const { return kernel_; }
+  bool open_kernel(const std::filesystem::path& path);  // reads, audits, loads the first conflicted access
+  void show_kernel_module(int module);
+  // Makes access `index` of the module shown the workbench's problem (one undoable edit): its
+  // shape, element width, writer, reader and shared layout, the vector widths of its instructions.
+  bool load_kernel_access(int index);
+  // The module shown with its chosen suggestions applied (core fix_module), written atomically
+  // to `path`; the source file only when `path` names it.
+  bool save_kernel_fix(const std::filesystem::path& path);
+  void request_open_kernel();  // ask which file
+  void request_kernel_fix();   // ask where, proposing <stem>.fixed<ext> beside the source
+  std::filesystem::path proposed_fix_path() const;
+
   const FileDialog& file_dialog() const { return dialog_; }
   const std::string& error() const { return error_; }
   const std::string& status() const { return status_; }
@@ -165,7 +189,7 @@ class Workbench {
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
  private:
-  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng };
+  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng, OpenKernel, SaveKernelFix };
   void menus();
   void shortcuts();
   void tiles(float top, float bottom);
@@ -206,6 +230,7 @@ class Workbench {
   bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
   bool show_getting_started_ = false, show_first_run_hint_ = false;
   ExportSettings export_;
+  KernelAudit kernel_;
   std::filesystem::path export_dir_ = ".";  // where the last export or figure went
   struct ExportCache {
     ProblemSpec problem;

@@ -124,6 +124,12 @@ void Workbench::ask_file(FileAction action) {
       dialog_.open("Save figure as SVG", true,
                    export_dir_ / fmt::format("{}-{}.svg", model_->problem.name, figure_view_name(export_.figure)));
       break;
+    case FileAction::OpenKernel:
+      dialog_.open("Open kernel (TTGIR)", false, kernel_.path.empty() ? std::filesystem::current_path(ec) : kernel_.path);
+      break;
+    case FileAction::SaveKernelFix:
+      dialog_.open("Save fixed module as", true, proposed_fix_path());
+      break;
     case FileAction::SavePng:
       dialog_.open(
           "Save PNG as", true,
