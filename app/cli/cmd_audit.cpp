@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -12,6 +13,7 @@
 #include "swz/io/atomic_file.h"
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
+#include "swz/kernel/ttgir_module.h"
 
 namespace swz::cli {
 namespace {
@@ -66,43 +68,70 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                     std::error_code ec;
                     if (std::filesystem::is_directory(o->output, ec)) fail("cannot write '{}': it is a directory", o->output);
                   }
-                  nlohmann::json reports = nlohmann::json::array();
+                  // Every module is read before the first is audited, so that a malformed one stops the run
+                  // with its file:line before any output (the JSON stays one document).
+                  std::string stdin_text;
+                  auto text_of = [&](const std::string& file) {
+                    if (file != "-") return read_text_file(file, std::size_t{1} << 30);
+                    if (stdin_text.empty())
+                      stdin_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+                    return stdin_text;
+                  };
+                  auto name_of = [](const std::string& file) { return file == "-" ? std::string("<stdin>") : file; };
+                  std::size_t modules = 0;
+                  for (const std::string& file : files) {
+                    const std::string text = text_of(file);
+                    const auto spans = ttgir::split_modules(text);
+                    if (o->fix && spans.size() > 1)
+                      fail("--fix takes a file of one module; '{}' holds {} (lines {} and {} begin the first two)", name_of(file),
+                           spans.size(), spans[0].first_line, spans[1].first_line);
+                    for (const auto& span : spans) (void)ttgir::read_module(text, name_of(file), span, 1, 1);
+                    modules += spans.size();
+                  }
+                  // One module prints its report; several print {"modules": [...]}, one report at a time
+                  // (a dump of thousands of modules is never held whole).
+                  const bool several = modules > 1;
+                  if (o->json && several) std::fputs("{\n  \"modules\": [\n", stdout);
+                  std::size_t printed = 0, lines = 0, accesses = 0;
+                  double read_ms = 0, audit_ms = 0;
                   int conflicted = 0;
                   for (const std::string& file : files) {
-                    const auto start = std::chrono::steady_clock::now();
-                    std::string text;
-                    std::string path = file;
-                    if (file == "-") {
-                      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-                      path = "<stdin>";
-                    } else {
-                      text = read_text_file(file, std::size_t{1} << 30);
-                    }
-                    const ttgir::Module module = ttgir::read_module(text, path);
-                    const auto read = std::chrono::steady_clock::now();
-                    const AuditReport report = audit(module);
-                    const auto done = std::chrono::steady_clock::now();
-                    conflicted += count_accesses(report).conflicted;
-                    if (o->fix) {
-                      const std::string fixed = fix_module(text, report);
-                      std::size_t applied = 0;
-                      for (const auto& s : report.suggestions) applied += s.chosen ? 1 : 0;
-                      write_file_atomically(o->output, fixed);
-                      if (!o->json)
-                        fmt::print("{}: {} suggestion{} applied, written to {}\n", path, applied, applied == 1 ? "" : "s",
-                                   o->output);
-                    }
-                    if (o->json)
-                      reports.push_back(to_json(report));
-                    else if (!o->fix)
-                      fmt::print("{}", format_audit(report));
-                    if (o->bench) {
-                      auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-                      fmt::print(stderr, "bench: {} lines read in {:.1f} ms, audited in {:.1f} ms\n", module.lines, ms(start, read),
-                                 ms(read, done));
+                    const std::string text = text_of(file);
+                    const std::string path = name_of(file);
+                    const auto spans = ttgir::split_modules(text);
+                    for (std::size_t i = 0; i < spans.size(); ++i) {
+                      const auto start = std::chrono::steady_clock::now();
+                      const ttgir::Module module =
+                          ttgir::read_module(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size()));
+                      const auto read = std::chrono::steady_clock::now();
+                      const AuditReport report = audit(module);
+                      const auto done = std::chrono::steady_clock::now();
+                      conflicted += count_accesses(report).conflicted;
+                      if (o->fix) {
+                        const std::string fixed = fix_module(text, report);
+                        std::size_t applied = 0;
+                        for (const auto& s : report.suggestions) applied += s.chosen ? 1 : 0;
+                        write_file_atomically(o->output, fixed);
+                        if (!o->json)
+                          fmt::print("{}: {} suggestion{} applied, written to {}\n", path, applied, applied == 1 ? "" : "s",
+                                     o->output);
+                      }
+                      if (o->json && several)
+                        std::fputs(fmt::format("{}{}", printed++ ? ",\n" : "", to_json(report).dump(2)).c_str(), stdout);
+                      else if (o->json)
+                        print_json(to_json(report));
+                      else if (!o->fix)
+                        fmt::print("{}", format_audit(report));
+                      read_ms += std::chrono::duration<double, std::milli>(read - start).count();
+                      audit_ms += std::chrono::duration<double, std::milli>(done - read).count();
+                      lines += module.lines;
+                      accesses += report.accesses.size();
                     }
                   }
-                  if (o->json) print_json(reports.size() == 1 ? reports[0] : nlohmann::json{{"modules", reports}});
+                  if (o->bench)
+                    fmt::print(stderr, "bench: {} module{}, {} lines read in {:.1f} ms, {} accesses audited in {:.1f} ms\n", modules,
+                               modules == 1 ? "" : "s", lines, read_ms, accesses, audit_ms);
+                  if (o->json && several) std::fputs("\n  ]\n}\n", stdout);
                   if (o->fail_on_conflict && conflicted > 0)
                     throw Failure(1, fmt::format("{} modelled access{} with bank conflicts", conflicted, conflicted == 1 ? "" : "es"));
                 });

@@ -118,6 +118,15 @@ Command load_layout(LayoutRole role, SpecLayout layout) {
           }};
 }
 
+Command set_problem(std::string name, ProblemSpec problem) {
+  return {std::move(name), [problem = std::move(problem)](Session& s) {
+            s.problem = problem;
+            s.trace.step = 0;
+            s.trace.warp = 0;
+            s.view.solver_step = 0;
+          }};
+}
+
 Command clear_layout(LayoutRole role) {
   return {fmt::format("Back to the preset's {}", role_name(role)), [role](Session& s) {
             auto& p = s.problem;

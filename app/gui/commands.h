@@ -63,6 +63,7 @@ Command set_element_bits(int bits);
 Command set_bank_model(int banks, int warp_size);
 Command set_shape(std::vector<std::int64_t> shape);
 Command load_layout(LayoutRole role, SpecLayout layout);
+Command set_problem(std::string name, ProblemSpec problem);  // the whole problem at once (a kernel's access)
 Command clear_layout(LayoutRole role);
 
 // [SECTION] Trace and view (not recorded)

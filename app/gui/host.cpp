@@ -46,7 +46,9 @@ std::string shown_state_json(const Workbench& bench) {
     lesson = {{"name", room.lessons[static_cast<std::size_t>(room.open_lesson)].lesson->name}, {"step", room.step + 1}};
   state["lesson"] = lesson;
   json audit = nullptr;
-  if (const auto& report = bench.kernel_report()) {
+  const Workbench::KernelAudit& kernel = bench.kernel_audit();
+  if (!kernel.modules.empty()) {
+    const AuditReport* report = &kernel.modules[static_cast<std::size_t>(kernel.module)];
     json rows = json::array();
     for (const AuditAccess& a : report->accesses)
       rows.push_back({{"line", a.line},
@@ -56,7 +58,7 @@ std::string shown_state_json(const Workbench& bench) {
     audit = {{"path", report->path}, {"rows", rows}};
   }
   state["audit"] = audit;
-  state["audit_error"] = bench.kernel_error();
+  state["audit_error"] = kernel.error;
   json probes = json::object();
   for (const std::string& id : bench.probe_ids())
     if (const auto p = bench.probe(id)) probes[id] = {p->min.x, p->min.y, p->max.x, p->max.y};

@@ -1,19 +1,17 @@
-// Kernel audit: File > Open kernel... reads a Triton TTGIR module (.ttgir / .mlir)
-// and lists every shared-memory access the core's audit found (audit.h), with
-// its wavefronts per instruction and the suggested layout. Choosing an access
-// loads its writer, reader and shared layout into the workbench, where the
-// toggle grid and the solver take it from there.
+// Kernel audit: File > Open kernel... reads a Triton TTGIR module (.ttgir / .mlir; a dump of
+// several modules shows one at a time) and lists every shared-memory access the core's audit
+// found (audit.h): the instruction the CLI names, its wavefronts per instruction, and under each
+// conflicted access its suggestion (or why there is none). Opening a kernel loads its first
+// conflicted access into the workbench; choosing a row loads that one (writer, reader, shared
+// layout, instruction widths), where the toggle grid and the solver take it from there.
+// "Apply fix..." writes the module with the chosen suggestions (core fix_module) where the user says.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <memory>
-#include <optional>
 
-#include "file_dialog.h"
 #include "panel.h"
 #include "swz/kernel/audit.h"
-#include "swz/error.h"
-#include "swz/io/layout_io.h"
+#include "theme.h"
 #include "widgets.h"
 #include "workbench.h"
 
@@ -21,110 +19,120 @@ namespace swz::gui {
 
 namespace {
 
-struct KernelPanel final : Panel {
-  FileDialog dialog;                  // the Open kernel chooser
-  int selected = -1;                  // row loaded into the workbench
-  int last_frame = -2;                // frame this panel was last drawn: a gap means it was just opened
-  int read_count = 0;                 // kernels read when `selected` was chosen: a newer one clears it
+constexpr int kKernelColumns = 9;
 
+struct KernelPanel final : Panel {
   const char* id() const override { return "kernel"; }
   const char* title() const override { return "Kernel audit"; }
 
-  void open_dialog(const std::optional<AuditReport>& report) {
-    std::error_code ec;
-    dialog.open("Open kernel (TTGIR)", false, report ? std::filesystem::path(report->path) : std::filesystem::current_path(ec));
-  }
-
-  // Shape and element width first, so the loaded layouts fit the problem.
-  void load(PanelContext& ctx, const AuditReport& report, const AuditAccess& a) {
-    if (!a.writer || !a.reader || !a.shared_offsets) return;
-    const std::string origin = fmt::format("{}:{}", std::filesystem::path(report.path).filename().string(), a.line);
-    ctx.post(cmd::set_shape(a.writer->shape()));
-    ctx.post(cmd::set_element_bits(a.element_bits));
-    ctx.post(cmd::load_layout(LayoutRole::Writer, SpecLayout{*a.writer, origin + " writer"}));
-    ctx.post(cmd::load_layout(LayoutRole::Reader, SpecLayout{*a.reader, origin + " reader"}));
-    ctx.post(cmd::load_layout(LayoutRole::Shared, SpecLayout{*a.shared_offsets, origin + " shared"}));
+  // One cell's text; the probes let tests check that no column clips its text
+  // (kernel.text.ROW.COL: the text; kernel.cell.ROW.COL: the cell's right edge).
+  static void cell(PanelContext& ctx, const std::string& row, int column, const std::string& text,
+                   std::optional<ImVec4> color = std::nullopt) {
+    ImGui::TableSetColumnIndex(column);
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    if (color)
+      ImGui::TextColored(*color, "%s", text.c_str());
+    else
+      ImGui::TextUnformatted(text.c_str());
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    ctx.probe(fmt::format("kernel.text.{}.{}", row, column), min, max);
+    ctx.probe(fmt::format("kernel.cell.{}.{}", row, column), min, ImVec2(right, max.y));
   }
 
   void draw(PanelContext& ctx) override {
-    const std::optional<AuditReport>& report = ctx.bench.kernel_report();
-    const std::string& error = ctx.bench.kernel_error();
-    if (ctx.bench.kernels_read() != read_count) selected = -1;
-    read_count = ctx.bench.kernels_read();
-    const int frame = ImGui::GetFrameCount();
-    // Opened from the File menu (or the View menu); a kernel handed over whole (a drop) needs no dialog.
-    if (frame - last_frame > 1 && !ctx.bench.take_kernel_opened()) open_dialog(report);
-    last_frame = frame;
-    if (ImGui::Button("Open kernel...")) open_dialog(report);
+    Workbench& bench = ctx.bench;
+    const Workbench::KernelAudit& k = bench.kernel_audit();
+    if (ImGui::Button("Open kernel...")) bench.request_open_kernel();
     ctx.probe("kernel.open", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    if (auto chosen = dialog.draw()) ctx.bench.open_kernel(*chosen);
-    if (!error.empty()) {
+    if (!k.error.empty()) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1.0f), "%s", error.c_str());
+      ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1.0f), "%s", k.error.c_str());
       ImGui::PopTextWrapPos();
     }
-    if (!report) {
+    if (k.modules.empty()) {
       ImGui::TextDisabled("A TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1): every shared-memory access, simulated.");
       return;
     }
-    int conflicted = 0;
-    for (const auto& a : report->accesses)
-      conflicted += a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
+    const AuditReport& report = k.modules[static_cast<std::size_t>(k.module)];
+    const AuditCounts counts = count_accesses(report);
     ImGui::SameLine();
-    ImGui::TextUnformatted(
-        fmt::format("{}: {} accesses, {} with bank conflicts", report->path, report->accesses.size(), conflicted).c_str());
+    ImGui::BeginDisabled(counts.conflicted == 0);
+    if (ImGui::Button("Apply fix...")) bench.request_kernel_fix();
+    ImGui::EndDisabled();
+    ctx.probe("kernel.apply_fix", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", counts.conflicted ? "Write the module with each conflicted access's suggestion applied, to a file you choose"
+                                                : "No modelled access has a bank conflict");
+    if (k.modules.size() > 1) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(em() * 28);
+      if (ImGui::BeginCombo("##module", module_label(report).c_str())) {
+        for (int i = 0; i < static_cast<int>(k.modules.size()); ++i)
+          if (ImGui::Selectable(module_label(k.modules[static_cast<std::size_t>(i)]).c_str(), i == k.module))
+            bench.show_kernel_module(i);
+        ImGui::EndCombo();
+      }
+    }
+    ImGui::TextUnformatted(fmt::format("{}: {} accesses; {} of {} modelled have bank conflicts; {} not modelled",
+                                       module_label(report), report.accesses.size(), counts.conflicted, counts.modelled,
+                                       counts.not_modelled)
+                               .c_str());
 
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable;
-    if (!ImGui::BeginTable("##accesses", 8, flags)) return;
+    // Columns fit their widest text and the table scrolls sideways: nothing is clipped at any UI scale.
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("##accesses", kKernelColumns, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* h : {"line", "op", "dir", "instruction", "instrs", "wavefronts", "ideal", "loc / note"})
+    for (const char* h : {"line", "op", "dir", "instruction", "instrs", "wavefronts", "ideal", "worst", "loc / note"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    for (int i = 0; i < static_cast<int>(report->accesses.size()); ++i) {
-      const AuditAccess& a = report->accesses[static_cast<std::size_t>(i)];
+    const ImVec4 conflict_color(0.95f, 0.45f, 0.2f, 1.0f), better_color(0.25f, 0.7f, 0.35f, 1.0f);
+    auto opt = [](const auto& v, const char* format) { return v ? fmt::format(fmt::runtime(format), *v) : std::string("-"); };
+    for (int i = 0; i < static_cast<int>(report.accesses.size()); ++i) {
+      const AuditAccess& a = report.accesses[static_cast<std::size_t>(i)];
       const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
       const bool loadable = a.writer && a.reader && a.shared_offsets;
+      const std::string row = std::to_string(i);
       ImGui::TableNextRow();
-      ImGui::TableNextColumn();
+      ImGui::TableSetColumnIndex(0);
       ImGui::PushID(i);
-      ImGuiSelectableFlags sflags = ImGuiSelectableFlags_SpanAllColumns;
+      ImGuiSelectableFlags sflags = ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap;
       if (!loadable) sflags |= ImGuiSelectableFlags_Disabled;
-      if (ImGui::Selectable(fmt::format("{}", a.line).c_str(), selected == i, sflags)) {
-        selected = i;
-        load(ctx, *report, a);
-      }
-      ctx.probe(fmt::format("kernel.row.{}", i), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      if (ImGui::IsItemHovered() && (a.suggestion || !a.shared_layout.empty()))
-        ImGui::SetTooltip("%s", fmt::format("shared: {}\nregisters: {}{}", a.shared_layout, a.distributed_layout,
-                                            a.suggestion ? fmt::format("\nsuggestion: {}", *a.suggestion) : std::string())
-                                    .c_str());
+      if (ImGui::Selectable("##row", k.selected == i, sflags)) bench.load_kernel_access(i);
+      ctx.probe("kernel.row." + row, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      ImGui::SameLine(0, 0);
       ImGui::PopID();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.op.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.direction.value_or("-").c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.instruction.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(a.instructions));
-      ImGui::TableNextColumn();
-      if (a.wavefronts) {
-        if (bad)
-          ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.2f, 1.0f), "%.2f", *a.wavefronts);
-        else
-          ImGui::Text("%.2f", *a.wavefronts);
-      } else {
-        ImGui::TextDisabled("-");
+      cell(ctx, row, 0, std::to_string(a.line));
+      cell(ctx, row, 1, a.op);
+      cell(ctx, row, 2, a.direction.value_or("-"));
+      cell(ctx, row, 3, a.instruction);
+      cell(ctx, row, 4, a.wavefronts ? std::to_string(a.instructions) : std::string("-"));
+      cell(ctx, row, 5, opt(a.wavefronts, "{:.2f}"), bad ? std::optional<ImVec4>(conflict_color) : std::nullopt);
+      cell(ctx, row, 6, opt(a.ideal_wavefronts, "{}"));
+      cell(ctx, row, 7, opt(a.worst_wavefronts, "{}"));
+      cell(ctx, row, 8, a.loc.empty() ? a.note : a.note.empty() ? a.loc : a.loc + "  " + a.note);
+      // The suggestion in its own row under the access: what changes, the instruction and wavefronts after.
+      if (a.suggestion_index || (bad && !a.no_suggestion.empty())) {
+        const std::string sub = row + ".suggestion";
+        ImGui::TableNextRow();
+        if (a.suggestion_index) {
+          const AuditSuggestion& s = report.suggestions.at(*a.suggestion_index);
+          const bool copy = s.target == AuditSuggestion::Target::DistributedLayout;
+          std::string users;
+          for (const auto& c : s.consumers) users += fmt::format("{}line {} {}", users.empty() ? "" : ", ", c.line, c.role);
+          cell(ctx, sub, 1, copy ? "suggestion: copy layout" : "suggestion: shared layout", better_color);
+          cell(ctx, sub, 3, s.instruction_after, better_color);
+          cell(ctx, sub, 4, std::to_string(s.instructions_after), better_color);
+          cell(ctx, sub, 5, fmt::format("{:.2f}", s.wavefronts_after), better_color);
+          cell(ctx, sub, 8, fmt::format("{}   (checked against: {})", s.new_layout, users), better_color);
+          ctx.probe("kernel.suggestion." + row, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+        } else {
+          cell(ctx, sub, 1, "no suggestion", conflict_color);
+          cell(ctx, sub, 8, a.no_suggestion, conflict_color);
+          ctx.probe("kernel.suggestion." + row, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+        }
       }
-      ImGui::TableNextColumn();
-      if (a.ideal_wavefronts)
-        ImGui::Text("%d", *a.ideal_wavefronts);
-      else
-        ImGui::TextDisabled("-");
-      ImGui::TableNextColumn();
-      const std::string tail = a.loc.empty() ? a.note : a.note.empty() ? a.loc : a.loc + "  " + a.note;
-      ImGui::TextUnformatted(tail.c_str());
     }
     ImGui::EndTable();
   }

@@ -100,13 +100,6 @@ class Workbench {
   bool load_layout_file(LayoutRole role, const std::filesystem::path& path);
   void request_open(LayoutRole role);
 
-  // Kernel audit (the Kernel audit tool draws it): reads a TTGIR module and audits every shared-memory access.
-  bool open_kernel(const std::filesystem::path& path);
-  const std::optional<AuditReport>& kernel_report() const { return kernel_report_; }
-  const std::string& kernel_error() const { return kernel_error_; }
-  int kernels_read() const { return kernels_read_; }
-  // True once after open_file() showed the audit: the tool then opens without asking for a file.
-  bool take_kernel_opened() { return std::exchange(kernel_opened_, false); }
   // Any file a user hands over whole (the browser's file picker, a drop): a TTGIR module is audited,
   // a session opens, a layout (JSON, Triton text, CuTe printout) loads as the shared layout or, when
   // distributed, as the writer (A). The same calls File > Open makes; false and the error otherwise.
@@ -133,6 +126,29 @@ class Workbench {
   bool capture_due() const { return capture_ && capture_wait_ == 0; }
   std::optional<CaptureRequest> take_capture();
   void capture_finished(const std::filesystem::path& path, const std::string& error);
+
+  // Kernel audit (Tools > Kernel audit): a TTGIR file audited by the core, one report per module
+  // (an MLIR_ENABLE_DUMP file holds several), the access loaded into the workbench, and its fix.
+  struct KernelAudit {
+    std::filesystem::path path;
+    std::string text;                  // the file as read: fix_module patches it
+    std::vector<AuditReport> modules;  // the file's modules, audited
+    int module = 0;                    // the one shown
+    int selected = -1;                 // its access loaded into the workbench, or -1
+    std::string error;                 // why the last file could not be read
+  };
+  const KernelAudit& kernel_audit() const { return kernel_; }
+  bool open_kernel(const std::filesystem::path& path);  // reads, audits, loads the first conflicted access
+  void show_kernel_module(int module);
+  // Makes access `index` of the module shown the workbench's problem (one undoable edit): its
+  // shape, element width, writer, reader and shared layout, the vector widths of its instructions.
+  bool load_kernel_access(int index);
+  // The module shown with its chosen suggestions applied (core fix_module), written atomically
+  // to `path`; the source file only when `path` names it.
+  bool save_kernel_fix(const std::filesystem::path& path);
+  void request_open_kernel();  // ask which file
+  void request_kernel_fix();   // ask where, proposing <stem>.fixed<ext> beside the source
+  std::filesystem::path proposed_fix_path() const;
 
   const FileDialog& file_dialog() const { return dialog_; }
   const std::string& error() const { return error_; }
@@ -179,7 +195,7 @@ class Workbench {
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
  private:
-  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng };
+  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng, OpenKernel, SaveKernelFix };
   void menus();
   void shortcuts();
   void tiles(float top, float bottom);
@@ -211,10 +227,6 @@ class Workbench {
   std::map<std::string, Probe> probes_;
   std::string error_, status_;
   std::optional<std::filesystem::path> session_path_;
-  std::optional<AuditReport> kernel_report_;  // the last kernel read
-  std::string kernel_error_;                  // why the last kernel could not be read
-  int kernels_read_ = 0;
-  bool kernel_opened_ = false;
   std::optional<Session> saved_;  // the session as last saved or opened, for the dirty mark
   FileDialog dialog_;
   FileAction dialog_action_ = FileAction::OpenSession;
@@ -224,6 +236,7 @@ class Workbench {
   bool show_about_ = false, show_shortcuts_ = false, quit_ = false;
   bool show_getting_started_ = false, show_first_run_hint_ = false;
   ExportSettings export_;
+  KernelAudit kernel_;
   std::filesystem::path export_dir_ = ".";  // where the last export or figure went
   struct ExportCache {
     ProblemSpec problem;

@@ -94,29 +94,10 @@ bool Workbench::load_layout_file(LayoutRole role, const std::filesystem::path& p
   return false;
 }
 
-bool Workbench::open_kernel(const std::filesystem::path& path) {
-  ++kernels_read_;
-  try {
-    kernel_report_ = audit_module(read_text_file(path.string(), std::size_t{1} << 30), path.string());
-    kernel_error_.clear();
-    show_status(fmt::format("Audited {}: {} shared-memory accesses", path.string(), kernel_report_->accesses.size()));
-    return true;
-  } catch (const Error& e) {
-    kernel_error_ = e.what();
-  }
-  return false;
-}
-
 bool Workbench::open_file(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".ttgir" || ext == ".mlir") {
-    session_.view.panels["kernel"] = true;
-    kernel_opened_ = true;
-    if (open_kernel(path)) return true;
-    show_error(kernel_error_);
-    return false;
-  }
+  if (ext == ".ttgir" || ext == ".mlir") return open_kernel(path);  // shows the Kernel audit, or the error
   if (ext == ".json") {
     try {
       const auto text = nlohmann::json::parse(read_text_file(path.string()), nullptr, /*allow_exceptions=*/false);
@@ -168,6 +149,12 @@ void Workbench::ask_file(FileAction action) {
     case FileAction::SaveSvg:
       dialog_.open("Save figure as SVG", true,
                    export_dir_ / fmt::format("{}-{}.svg", model_->problem.name, figure_view_name(export_.figure)));
+      break;
+    case FileAction::OpenKernel:
+      dialog_.open("Open kernel (TTGIR)", false, kernel_.path.empty() ? std::filesystem::current_path(ec) : kernel_.path);
+      break;
+    case FileAction::SaveKernelFix:
+      dialog_.open("Save fixed module as", true, proposed_fix_path());
       break;
     case FileAction::SavePng:
       dialog_.open(

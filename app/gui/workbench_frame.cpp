@@ -54,7 +54,10 @@ void Workbench::tool_windows() {
     if (!panel_visible(tool->id())) continue;
     ImGui::SetNextWindowPos(center, ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
     const bool wide = std::string_view(tool->id()) == "export";  // the header preview wants width
-    ImGui::SetNextWindowSize(wide ? ImVec2(em() * 54.0f, em() * 38.0f) : ImVec2(em() * 44.0f, em() * 20.0f),
+    const bool table = std::string_view(tool->id()) == "kernel";  // the audit's rows: nine columns and their suggestions
+    ImGui::SetNextWindowSize(table  ? ImVec2(std::min(em() * 72.0f, ImGui::GetIO().DisplaySize.x * 0.95f), em() * 30.0f)
+                             : wide ? ImVec2(em() * 54.0f, em() * 38.0f)
+                                    : ImVec2(em() * 44.0f, em() * 20.0f),
                              ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSizeConstraints(ImVec2(em() * 24.0f, em() * 12.0f), ImGui::GetIO().DisplaySize);
     bool open = true;
@@ -144,7 +147,7 @@ void Workbench::menus() {
     if (ImGui::MenuItem("Open writer (A) layout...")) ask_file(FileAction::LoadWriter);
     if (ImGui::MenuItem("Open reader (B) layout...")) ask_file(FileAction::LoadReader);
     if (ImGui::MenuItem("Open shared layout...")) ask_file(FileAction::LoadShared);
-    if (ImGui::MenuItem("Open kernel...")) post(cmd::show_panel("kernel", true));  // the Kernel audit tool asks for the file
+    if (ImGui::MenuItem("Open kernel...")) request_open_kernel();
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
@@ -447,6 +450,12 @@ void Workbench::dialogs() {
       break;
     case FileAction::SavePng:
       request_capture({*chosen, export_.png_panel});
+      break;
+    case FileAction::OpenKernel:
+      open_kernel(*chosen);
+      break;
+    case FileAction::SaveKernelFix:
+      save_kernel_fix(*chosen);
       break;
   }
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <sstream>
 
 #include "swz/error.h"
 
@@ -87,6 +88,7 @@ TEST(TtgirModule, OtherDialectsAttributesAreKeptAsText) {
   const auto m = swz::ttgir::read_module(
       "#di_file = #llvm.di_file<\"k.py\" in \"/src\">\n#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride "
       "= 1>\n"
+      "#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
       "module {\n  %v = ttg.memdesc_subslice %a [0, 16] : !ttg.memdesc<8x32xf32, #s, #smem> -> !ttg.memdesc<8x16xf32, #s, #smem, "
       "8x32>\n}\n",
       "m.ttgir");
@@ -116,6 +118,95 @@ TEST(TtgirModule, HundredThousandLinesAreReadCompletely) {
   EXPECT_EQ(m.ops.size(), 2u * 33333);
   EXPECT_EQ(m.ops.back().loc, "k.py:3:4");
   RecordProperty("read_seconds", std::to_string(seconds));
+}
+
+// What Triton refuses is an error at its line and column, never an access left "not modelled".
+// Each case changes one line of a valid module (kInvalidBase).
+const std::string kInvalidBase =
+    "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+    "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>\n"
+    "#smem = #ttg.shared_memory\n"
+    "module attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32} {\n"
+    "  tt.func @k(%x: tensor<32x32xf32, #blocked>) {\n"
+    "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem, mutable>\n"
+    "    tt.return\n  }\n}\n";
+
+std::string with_line(int line, const std::string& text) {
+  std::string out;
+  std::istringstream in(kInvalidBase);
+  std::string l;
+  for (int n = 1; std::getline(in, l); ++n) out += (n == line ? text : l) + "\n";
+  return out;
+}
+
+TEST(TtgirModule, ValidBaseOfTheInvalidCasesReads) { EXPECT_EQ(error_of(kInvalidBase), ""); }
+
+TEST(TtgirModule, UndefinedAliasIsAnErrorAtItsFirstUse) {
+  EXPECT_EQ(error_of(with_line(6, "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, "
+                                  "#shared3, #smem, mutable>")),
+            "m.ttgir:6:88: #shared3 is used but never defined");
+}
+
+TEST(TtgirModule, SwizzleWidthNoNvmmaLayoutHasIsAnError) {
+  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, elementBitWidth = 32}>")),
+            "m.ttgir:2:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128");
+}
+
+TEST(TtgirModule, ThreadsPerWarpOtherThanTheModulesIsAnError) {
+  EXPECT_EQ(error_of(with_line(1, "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], "
+                                  "order = [1, 0]}>")),
+            "m.ttgir:1:50: #ttg.blocked: threadsPerWarp = [2, 8] holds 16 threads, but the module's warps have 32");
+}
+
+TEST(TtgirModule, MisspelledAttributeNameIsAnError) {
+  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>")),
+            "m.ttgir:2:11: #ttg.nvma_shared is not a Triton attribute (did you mean #ttg.nvmma_shared?)");
+}
+
+TEST(TtgirModule, UnknownKeyInsideAnAttributeIsAnError) {
+  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvmma_shared<{swizzlingBytWidth = 128, transposed = false, elementBitWidth = 32}>")),
+            "m.ttgir:2:30: #ttg.nvmma_shared has no key 'swizzlingBytWidth' (did you mean 'swizzlingByteWidth'?)");
+}
+
+TEST(TtgirModule, InlineAttributeInAnOpTypeIsCheckedToo) {
+  const std::string e = error_of(with_line(
+      6, "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, "
+         "#ttg.swizzled_shared<{vec = 1, perPhas = 1, maxPhase = 1, order = [1, 0]}>, #smem, mutable>"));
+  EXPECT_EQ(e, "m.ttgir:6:10: #ttg.swizzled_shared has no key 'perPhas' (did you mean 'perPhase'?)");
+}
+
+// MLIR_ENABLE_DUMP's shape: the module after each pass, under a header line, each with its own
+// aliases; locations after a module's closing brace stay with it.
+TEST(TtgirModule, SplitsADumpPerModuleWithTheFilesLineNumbers) {
+  const std::string dump = "// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //\n" +
+                           kInvalidBase + "#loc1 = loc(\"k.py\":3:4)\n\n" +
+                           "// -----// IR Dump Before TritonGPUPipeline (tritongpu-pipeline) ('builtin.module' operation) //----- //\n" +
+                           kInvalidBase + kInvalidBase;
+  const auto spans = swz::ttgir::split_modules(dump);
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].first_line, 1);
+  EXPECT_EQ(spans[0].header, "IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation)");
+  EXPECT_EQ(spans[1].first_line, 13);
+  EXPECT_EQ(spans[2].first_line, 23);  // no header: the next alias after a closed module begins it
+  EXPECT_EQ(spans[2].header, "");
+  EXPECT_NE(dump.substr(spans[0].begin, spans[0].end - spans[0].begin).find("#loc1 = loc"), std::string::npos);
+  const auto m = swz::ttgir::read_module(dump, "dump.mlir", spans[1], 2, 3);
+  ASSERT_EQ(m.ops.size(), 1u);
+  EXPECT_EQ(m.ops[0].line, 19);
+  EXPECT_EQ(m.first_line, 13);
+  EXPECT_EQ(m.lines, 10);
+  // An error in the third module names the file's own line.
+  const std::string bad = dump.substr(0, spans[2].begin) + with_line(2, "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 96}>");
+  const auto bad_spans = swz::ttgir::split_modules(bad);
+  ASSERT_EQ(bad_spans.size(), 3u);
+  try {
+    (void)swz::ttgir::read_module(bad, "dump.mlir", bad_spans[2], 3, 3);
+    ADD_FAILURE() << "no error";
+  } catch (const swz::Error& e) {
+    EXPECT_EQ(std::string(e.what()), "dump.mlir:24:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128");
+  }
+  // A file of one module is one span, the whole text.
+  EXPECT_EQ(swz::ttgir::split_modules(kModule).size(), 1u);
 }
 
 }  // namespace

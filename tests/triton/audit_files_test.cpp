@@ -25,6 +25,60 @@ swz::AuditReport audit_file(const std::string& relative) {
   return swz::audit_module(swz::read_text_file(path), path);
 }
 
+// tests/data/ttgir/mlir_dump.mlir: three real dumps under MLIR_ENABLE_DUMP headers. Each module
+// audits as its own file does, with the dump file's line numbers.
+TEST(AuditFiles, MlirDumpIsAuditedPerModule) {
+  const std::string path = kData + "/ttgir/mlir_dump.mlir";
+  const std::string text = swz::read_text_file(path);
+  const auto reports = swz::audit_modules(text, path);
+  ASSERT_EQ(reports.size(), 3u);
+  const char* names[] = {"transpose_fp16", "matmul_tf32", "softmax"};
+  const int first_lines[] = {1, 86, 291};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto alone = audit_file(std::string("triton36/") + names[i] + ".ttgir");
+    const auto& r = reports[i];
+    EXPECT_EQ(r.module_index, static_cast<int>(i) + 1);
+    EXPECT_EQ(r.module_count, 3);
+    EXPECT_EQ(r.first_line, first_lines[i]);
+    EXPECT_EQ(r.header.rfind("IR Dump Before ", 0), 0u) << r.header;
+    ASSERT_EQ(r.accesses.size(), alone.accesses.size()) << names[i];
+    for (std::size_t k = 0; k < r.accesses.size(); ++k) {
+      EXPECT_EQ(r.accesses[k].line, alone.accesses[k].line + first_lines[i]) << names[i];  // the header line comes first
+      EXPECT_EQ(r.accesses[k].instruction, alone.accesses[k].instruction);
+      EXPECT_EQ(r.accesses[k].wavefronts, alone.accesses[k].wavefronts);
+      EXPECT_EQ(r.accesses[k].loc, alone.accesses[k].loc);
+    }
+  }
+  EXPECT_NE(swz::module_label(reports[1]).find("mlir_dump.mlir, module 2 of 3 (line 86: IR Dump Before TritonGPUReduceDataDuplication"),
+            std::string::npos);
+  // One module is expected of audit_module: a dump is refused, not read as one.
+  try {
+    (void)swz::audit_module(text, "mlir_dump.mlir");
+    ADD_FAILURE() << "no error";
+  } catch (const swz::Error& e) {
+    EXPECT_STREQ(e.what(), "mlir_dump.mlir: holds 3 modules (lines 1 and 86 begin the first two); audit them one by one");
+  }
+}
+
+// Invalid modules (tests/data/ttgir/invalid/) stop the audit with file:line:col, as the CLI shows.
+TEST(AuditFiles, InvalidModulesAreErrorsNotRows) {
+  const std::map<std::string, std::string> cases = {
+      {"undefined_alias", ":9:56: #shared3 is used but never defined"},
+      {"swizzle_width", ":3:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128"},
+      {"threads_per_warp", ":1:50: #ttg.blocked: threadsPerWarp = [1, 16] holds 16 threads, but the module's warps have 32"},
+      {"misspelled_attribute", ":3:11: #ttg.nvma_shared is not a Triton attribute (did you mean #ttg.nvmma_shared?)"},
+      {"unknown_key", ":3:30: #ttg.nvmma_shared has no key 'swizzlingBytWidth' (did you mean 'swizzlingByteWidth'?)"},
+  };
+  for (const auto& [name, message] : cases) {
+    try {
+      (void)audit_file("invalid/" + name + ".ttgir");
+      ADD_FAILURE() << name << ": no error";
+    } catch (const swz::Error& e) {
+      EXPECT_EQ(std::string(e.what()), kData + "/ttgir/invalid/" + name + ".ttgir" + message);
+    }
+  }
+}
+
 TEST(AuditFiles, TransposeThroughAnUnswizzledBuffer) {
   const auto r = audit_file("transpose_conflict.ttgir");
   ASSERT_EQ(r.accesses.size(), 2u);

@@ -9,6 +9,24 @@ add_test(NAME Audit.Stdin COMMAND sh -c "$<TARGET_FILE:swizzle> audit - < ${SWZ_
 set_tests_properties(Audit.Stdin PROPERTIES PASS_REGULAR_EXPRESSION "<stdin>: 19 lines, 4 warps, 2 shared-memory accesses")
 swz_audit_bad(Malformed "malformed.ttgir:4:91: expected '>' to close the '<' at column 40" audit ${SWZ_TTGIR}/malformed.ttgir)
 swz_audit_bad(Missing "cannot open" audit ${SWZ_TTGIR}/no_such_kernel.ttgir)
+# What Triton would refuse is a file:line error (status 2), never a "not modelled" row.
+swz_audit_bad(UndefinedAlias "undefined_alias.ttgir:9:56: #shared3 is used but never defined"
+              audit ${SWZ_TTGIR}/invalid/undefined_alias.ttgir)
+swz_audit_bad(SwizzleWidth "swizzle_width.ttgir:3:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128"
+              audit ${SWZ_TTGIR}/invalid/swizzle_width.ttgir)
+swz_audit_bad(ThreadsPerWarp "threads_per_warp.ttgir:1:50: #ttg.blocked: threadsPerWarp = \\[1, 16\\] holds 16 threads, but the module's warps have 32"
+              audit ${SWZ_TTGIR}/invalid/threads_per_warp.ttgir)
+swz_audit_bad(MisspelledAttribute "misspelled_attribute.ttgir:3:11: #ttg.nvma_shared is not a Triton attribute \\(did you mean #ttg.nvmma_shared\\?\\)"
+              audit ${SWZ_TTGIR}/invalid/misspelled_attribute.ttgir)
+swz_audit_bad(UnknownKey "unknown_key.ttgir:3:30: #ttg.nvmma_shared has no key 'swizzlingBytWidth' \\(did you mean 'swizzlingByteWidth'\\?\\)"
+              audit ${SWZ_TTGIR}/invalid/unknown_key.ttgir)
+# An MLIR_ENABLE_DUMP file: one report per module, named by index, first line and pass.
+swz_audit_ok(DumpModules "mlir_dump.mlir, module 1 of 3 \\(line 1: IR Dump Before TritonGPURemoveLayoutConversions[^\n]*\n.*mlir_dump.mlir, module 2 of 3 \\(line 86: IR Dump Before TritonGPUReduceDataDuplication.*\n +157 +ttg.async_copy_global_to_local .*mlir_dump.mlir, module 3 of 3 \\(line 291: "
+             audit ${SWZ_TTGIR}/mlir_dump.mlir)
+swz_audit_ok(DumpModulesJson "\"modules\": \\[.*\"module\": \\{[^}]*\"count\": 3,[^}]*\"first_line\": 86,.*\"first_line\": 291"
+             audit ${SWZ_TTGIR}/mlir_dump.mlir --json)
+swz_audit_bad(DumpModulesFix "--fix takes a file of one module; '[^']*mlir_dump.mlir' holds 3 \\(lines 1 and 86"
+              audit ${SWZ_TTGIR}/mlir_dump.mlir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/dump_fixed.mlir)
 
 # CuTe printouts through swizzle convert (a bare Swizzle needs --units).
 set(SWZ_CUTE ${PROJECT_SOURCE_DIR}/tests/data/triton/cute)

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 
 #include "audit_parts.h"
 #include "swz/error.h"
@@ -25,10 +26,48 @@ namespace swz {
 
 using namespace audit_parts;  // the pieces the audit is built from (audit_parts.h)
 
+namespace {
+
+// What price() writes into an access, kept for the next access with the same inputs.
+struct PricedAccess {
+  std::string instruction;
+  std::int64_t instructions = 0;
+  std::optional<double> wavefronts;
+  std::optional<int> ideal_wavefronts, worst_wavefronts;
+  std::optional<double> conflicts;
+  std::string note;  // cp.async: what its number rests on (price() writes no other note)
+  Access access;
+  bool fell_back = false;
+  PricedAccess(const AuditAccess& a, Access priced, bool fell)
+      : instruction(a.instruction), instructions(a.instructions), wavefronts(a.wavefronts), ideal_wavefronts(a.ideal_wavefronts),
+        worst_wavefronts(a.worst_wavefronts), conflicts(a.conflicts), note(priced.async_copy ? a.note : std::string()),
+        access(std::move(priced)), fell_back(fell) {}
+  void copy_to(AuditAccess& a) const {
+    a.instruction = instruction;
+    a.instructions = instructions;
+    a.wavefronts = wavefronts;
+    a.ideal_wavefronts = ideal_wavefronts;
+    a.worst_wavefronts = worst_wavefronts;
+    a.conflicts = conflicts;
+    if (access.async_copy) a.note = note;
+  }
+};
+constexpr std::size_t kPriceMemoLimit = 200000;
+std::unordered_map<std::string, PricedAccess>& price_memo() {
+  static thread_local std::unordered_map<std::string, PricedAccess> memo;
+  return memo;
+}
+
+}  // namespace
+
 AuditReport audit(const Module& m) {
   AuditReport report;
   report.path = m.path;
   report.lines = m.lines;
+  report.first_line = m.first_line;
+  report.module_index = m.index;
+  report.module_count = m.count;
+  report.header = m.header;
   report.num_warps = m.num_warps;
   Auditor au(m);
   au.bank.warp_size = m.threads_per_warp;
@@ -55,6 +94,16 @@ AuditReport audit(const Module& m) {
   auto price = [&](AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key, const SharedLayout& s,
                    const std::string& shared_key, int bits, const std::string& instruction_prefix,
                    int vec_bits) -> std::pair<Access, bool> {
+    // Pricing is a pure function of these inputs, and dumps repeat them: within a module (every
+    // suggestion candidate prices every access of its buffer) and across the modules of an
+    // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread.
+    const std::string memo_key =
+        fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"), shared_key,
+                    s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear());
+    if (const auto hit = price_memo().find(memo_key); hit != price_memo().end()) {
+      hit->second.copy_to(a);
+      return {hit->second.access, hit->second.fell_back};
+    }
     Access access{regs, kind, 0, vec_bits};
     if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
       access.async_copy = true;
@@ -94,6 +143,8 @@ AuditReport audit(const Module& m) {
     }
     // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
     if (hip) a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+    if (price_memo().size() > kPriceMemoLimit) price_memo().clear();  // bounded: a long run forgets, never grows
+    price_memo().emplace(memo_key, PricedAccess{a, access, fell_back});
     return {access, fell_back};
   };
   auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
@@ -418,6 +469,20 @@ AuditReport audit(const Module& m) {
   return report;
 }
 
-AuditReport audit_module(const std::string& text, const std::string& path) { return audit(ttgir::read_module(text, path)); }
+AuditReport audit_module(const std::string& text, const std::string& path) {
+  const auto spans = ttgir::split_modules(text);
+  if (spans.size() > 1)
+    fail("{}: holds {} modules (lines {} and {} begin the first two); audit them one by one", path, spans.size(),
+         spans[0].first_line, spans[1].first_line);
+  return audit(ttgir::read_module(text, path));
+}
+
+std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path) {
+  const auto spans = ttgir::split_modules(text);
+  std::vector<AuditReport> reports;
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    reports.push_back(audit(ttgir::read_module(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size()))));
+  return reports;
+}
 
 }  // namespace swz

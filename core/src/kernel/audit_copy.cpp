@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -72,6 +73,17 @@ double sectors_per_request(const Access& access, const SharedLayout& shared, int
       sectors += static_cast<std::int64_t>(seen.size());
     }
   return static_cast<double>(sectors) / static_cast<double>(std::max(1, r.instructions()));
+}
+
+// A copy-layout candidate over a pointer shape and shared layout (suggest_copy_layouts).
+struct CopyCandidate {
+  std::optional<LinearLayout> layout;  // none: the text does not describe the tensor
+  int vec_bits = 0;                    // the copy width it is priced at
+  std::optional<double> sectors;       // global sectors per request, once counted
+};
+std::unordered_map<std::string, CopyCandidate>& copy_candidate_memo() {
+  static thread_local std::unordered_map<std::string, CopyCandidate> memo;
+  return memo;
 }
 
 bool lays_out_memory(const std::string& name) {
@@ -139,19 +151,32 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
     const int contiguity_bits = pointer_contiguity(*p.op) * bits;
 
     auto evaluate = [&](const std::string& text, int& vec_bits, AuditAccess& priced, double& sectors) -> bool {
-      std::optional<ttgir::Layout> l;
-      try {
-        l = ttgir::convert(ttgir::parse_attribute(text), pointers.shape, bits, m.aliases);
-      } catch (const Error&) {
-        return false;
+      // The candidates repeat for every copy of every module: each is converted and its global
+      // sectors counted once per thread (the price itself is memoized by `price`).
+      const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", text, fmt::join(pointers.shape, "x"), bits, shared.description(),
+                                          vec_bits, m.threads_per_warp, m.target);
+      auto& memo = copy_candidate_memo();
+      auto it = memo.find(key);
+      if (it == memo.end()) {
+        if (memo.size() > 100000) memo.clear();  // bounded
+        CopyCandidate c;
+        try {
+          c.layout = ttgir::convert(ttgir::parse_attribute(text), pointers.shape, bits, m.aliases).linear;
+          const VectorChoice widest = choose_vector(Access{*c.layout, AccessKind::Store, 0, 0}, shared, bits, au.bank);
+          c.vec_bits = vec_bits > widest.bits ? 0 : vec_bits;
+        } catch (const Error&) {
+          c.layout.reset();
+        }
+        it = memo.emplace(key, std::move(c)).first;
       }
-      const VectorChoice widest = choose_vector(Access{l->linear, AccessKind::Store, 0, 0}, shared, bits, au.bank);
+      CopyCandidate& c = it->second;
+      if (!c.layout) return false;
       priced = a;
-      const auto [access, fell_back] = price(priced, AccessKind::Store, l->linear, text, shared, p.shared->text, bits, "LDGSTS",
-                                             vec_bits > widest.bits ? 0 : vec_bits);
+      const auto [access, fell_back] = price(priced, AccessKind::Store, *c.layout, text, shared, p.shared->text, bits, "LDGSTS", c.vec_bits);
       (void)fell_back;
       if (!priced.wavefronts) return false;
-      sectors = sectors_per_request(access, shared, bits, au.bank);
+      if (!c.sectors) c.sectors = sectors_per_request(access, shared, bits, au.bank);
+      sectors = *c.sectors;
       return true;
     };
 

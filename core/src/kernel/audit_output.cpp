@@ -6,6 +6,8 @@
 
 #include "swz/error.h"
 #include "swz/kernel/audit.h"
+#include "swz/problem/problem.h"
+#include "swz/sim/bank.h"
 
 namespace swz {
 
@@ -81,7 +83,14 @@ nlohmann::json to_json(const AuditReport& report) {
   nlohmann::json suggestions = nlohmann::json::array();
   for (const auto& s : report.suggestions) suggestions.push_back(suggestion_json(s));
   const AuditCounts c = count_accesses(report);
+  nlohmann::json module = nullptr;
+  if (report.module_count > 1)
+    module = {{"index", report.module_index},
+              {"count", report.module_count},
+              {"first_line", report.first_line},
+              {"header", report.header.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.header)}};
   return {{"path", report.path},
+          {"module", module},
           {"lines", report.lines},
           {"num_warps", report.num_warps},
           {"accesses", list},
@@ -90,9 +99,66 @@ nlohmann::json to_json(const AuditReport& report) {
            {{"modelled", c.modelled}, {"conflicted", c.conflicted}, {"not_modelled", c.not_modelled}, {"other", c.other}}}};
 }
 
+std::optional<int> instruction_vector_bits(const std::string& instruction) {
+  const std::size_t dot = instruction.rfind('.');
+  if (dot == std::string::npos || instruction.find("SM.") != std::string::npos) return std::nullopt;  // LDSM / STSM
+  std::string width = instruction.substr(dot + 1);
+  if (!width.empty() && (width.front() == 'U' || width.front() == 'S')) width.erase(0, 1);
+  if (width.empty() || !std::all_of(width.begin(), width.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  return std::stoi(width);
+}
+
+ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
+  const AuditAccess& a = report.accesses.at(index);
+  if (!a.writer || !a.reader || !a.shared_offsets)
+    fail("{}:{}: {} has no writer, reader and linear shared layout to load", report.path, a.line, a.op);
+  const std::string origin = fmt::format("{}:{}", report.path.substr(report.path.find_last_of('/') + 1), a.line);
+  ProblemSpec spec;
+  spec.preset = "";
+  spec.shape = a.writer->shape();
+  spec.element_bits = a.element_bits;
+  spec.writer = SpecLayout{*a.writer, origin + " writer"};
+  spec.reader = SpecLayout{*a.reader, origin + " reader"};
+  spec.shared = SpecLayout{*a.shared_offsets, origin + " shared"};
+  const bool store = a.direction == std::optional<std::string>("store");
+  // The other side: on a convert_layout's own line, else the buffer's access of the other direction
+  // whose layout this one carries as its partner.
+  const AuditAccess* partner = nullptr;
+  for (const AuditAccess& b : report.accesses) {
+    if (&b == &a || !b.direction || b.direction == a.direction || b.shared_layout != a.shared_layout) continue;
+    const bool same_line = b.line == a.line;
+    const bool paired = store ? b.reader && *b.reader == *a.reader : b.writer && *b.writer == *a.writer;
+    if (same_line || (!partner && paired)) partner = &b;
+    if (same_line) break;
+  }
+  const std::optional<int> mine = instruction_vector_bits(a.instruction);
+  const std::optional<int> theirs = partner ? instruction_vector_bits(partner->instruction) : std::nullopt;
+  (store ? spec.write_vec_bits : spec.read_vec_bits) = mine.value_or(0);
+  (store ? spec.read_vec_bits : spec.write_vec_bits) = theirs.value_or(0);
+  // Triton may reach a width by renumbering registers that the layouts as numbered do not allow
+  // (a convert_layout's STS.128): such a side keeps the widest its layout allows.
+  for (int* side : {&spec.write_vec_bits, &spec.read_vec_bits}) {
+    if (!*side) continue;
+    try {
+      const Problem problem = build_problem(spec);
+      const Access& access = side == &spec.write_vec_bits ? problem.store : problem.read;
+      (void)choose_vector(access, problem.shared, problem.element_bits, problem.bank);
+    } catch (const Error&) {
+      *side = 0;
+    }
+  }
+  return spec;
+}
+
+std::string module_label(const AuditReport& report) {
+  if (report.module_count <= 1) return report.path;
+  return fmt::format("{}, module {} of {} (line {}{})", report.path, report.module_index, report.module_count, report.first_line,
+                     report.header.empty() ? "" : ": " + report.header);
+}
+
 std::string format_audit(const AuditReport& report) {
-  std::string s = fmt::format("{}: {} lines, {} warps, {} shared-memory accesses\n", report.path, report.lines, report.num_warps,
-                              report.accesses.size());
+  std::string s = fmt::format("{}: {} lines, {} warps, {} shared-memory accesses\n", module_label(report), report.lines,
+                              report.num_warps, report.accesses.size());
   s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}\n", "line", "op", "dir", "instruction", "instrs",
                    "wavefronts", "ideal", "worst", "loc / note");
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
@@ -206,7 +272,18 @@ std::string fix_module(const std::string& text, const AuditReport& report, const
     const auto& p = report.suggestions[i].patch;
     patches.insert(patches.end(), p.begin(), p.end());
   }
-  std::string fixed = apply_patches(text, patches);
+  // A module of a file holding several: its own text is patched and written, its lines counted
+  // from its first.
+  std::string_view module_text = text;
+  if (report.module_count > 1 || report.first_line > 1) {
+    const auto spans = ttgir::split_modules(text);
+    const std::size_t at = static_cast<std::size_t>(report.module_index - 1);
+    if (at >= spans.size() || spans[at].first_line != report.first_line)
+      fail("{}: module {} of the report is not in this text", report.path, report.module_index);
+    module_text = module_text.substr(spans[at].begin, spans[at].end - spans[at].begin);
+    for (AuditPatch& p : patches) p.line -= report.first_line - 1;
+  }
+  std::string fixed = apply_patches(std::string(module_text), patches);
   AuditReport again;
   try {
     again = audit_module(fixed, report.path);

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cctype>
 #include <set>
+#include <unordered_map>
 
 #include "audit_parts.h"
 #include "swz/solve/solver.h"
@@ -79,6 +80,30 @@ std::vector<std::size_t> alias_references(const std::string& text, const std::st
   return at;
 }
 
+// A candidate's layout over a shape: the same few candidates are converted for every buffer of
+// every module, so each (text, shape, bits) is converted once per thread; its error is kept too.
+const ttgir::Layout& candidate_layout(const std::string& text, const std::vector<std::int64_t>& shape, int bits) {
+  struct Converted {
+    std::optional<ttgir::Layout> layout;
+    std::string error;
+  };
+  static thread_local std::unordered_map<std::string, Converted> memo;
+  const std::string key = fmt::format("{}|{}|{}", text, fmt::join(shape, "x"), bits);
+  auto it = memo.find(key);
+  if (it == memo.end()) {
+    if (memo.size() > 100000) memo.clear();  // bounded
+    Converted c;
+    try {
+      c.layout = ttgir::convert(text, shape, bits);
+    } catch (const Error& e) {
+      c.error = e.what();
+    }
+    it = memo.emplace(key, std::move(c)).first;
+  }
+  if (!it->second.layout) throw Error(it->second.error);
+  return *it->second.layout;
+}
+
 }  // namespace
 
 void suggest(AuditReport& report, const Module& m, const Auditor& au, const std::vector<Pending>& pending,
@@ -134,7 +159,7 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
         std::vector<std::int64_t> shape = alloc_type.shape;
         for (std::size_t i = 0; i + 2 < shape.size(); ++i)
           shape[i] = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(shape[i])));
-        (void)ttgir::convert(text, shape, bits);
+        (void)candidate_layout(text, shape, bits);
       } catch (const Error& e) {
         AuditConsumer x{alloc->op->line, alloc->op->name, "allocation", ""};
         refuse(x, fmt::format("does not describe the {} allocation ({})", fmt::join(alloc_type.shape, "x"), e.what()));
@@ -177,7 +202,7 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
         AuditAccess after = now;
         bool fell_back = false;
         try {
-          const ttgir::Layout l = ttgir::convert(text, p->shared->layout.shape(), bits);
+          const ttgir::Layout& l = candidate_layout(text, p->shared->layout.shape(), bits);
           if (!l.shared) throw Error("not a shared layout");
           fell_back = price(after, p->access.kind, p->registers, p->registers_key, *l.shared, text, bits, p->instruction_prefix,
                             p->vec_bits)

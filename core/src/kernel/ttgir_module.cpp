@@ -105,12 +105,10 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
   }
 }
 
-// Top-level split (outside any brackets) on a separator.
-std::vector<std::string_view> split_top(std::string_view s, std::string_view sep) {
-  std::vector<std::string_view> parts;
+// Position of the first top-level occurrence of `sep`, or npos (outside any brackets and strings).
+std::size_t find_top(std::string_view s, std::string_view sep) {
   int depth = 0;
   bool in_string = false;
-  std::size_t start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (in_string) {
@@ -123,20 +121,21 @@ std::vector<std::string_view> split_top(std::string_view s, std::string_view sep
       ++depth;
     else if ((c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-'))) && depth > 0)
       --depth;
-    else if (depth == 0 && s.substr(i, sep.size()) == sep) {
-      parts.push_back(s.substr(start, i - start));
-      start = i + sep.size();
-      i += sep.size() - 1;
-    }
+    else if (depth == 0 && s.substr(i, sep.size()) == sep)
+      return i;
   }
-  parts.push_back(s.substr(start));
-  return parts;
+  return std::string_view::npos;
 }
 
-// Position of the first top-level occurrence of `sep`, or npos.
-std::size_t find_top(std::string_view s, std::string_view sep) {
-  const auto parts = split_top(s, sep);
-  return parts.size() < 2 ? std::string_view::npos : static_cast<std::size_t>(parts[0].size());
+// Top-level split (outside any brackets) on a separator.
+std::vector<std::string_view> split_top(std::string_view s, std::string_view sep) {
+  std::vector<std::string_view> parts;
+  for (std::size_t at = find_top(s, sep); at != std::string_view::npos; at = find_top(s, sep)) {
+    parts.push_back(s.substr(0, at));
+    s = s.substr(at + sep.size());
+  }
+  parts.push_back(s);
+  return parts;
 }
 
 bool interesting(std::string_view op) {
@@ -215,6 +214,63 @@ void take_trailing_loc(std::string_view& body, Op& op) {
   while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
 }
 
+// An alias's first use in the module (its definition may follow).
+struct Reference {
+  std::string name;  // without '#'
+  int line = 0;
+  std::size_t column0 = 0;
+  bool operator<(const Reference& o) const { return line != o.line ? line < o.line : column0 < o.column0; }
+};
+
+// A layout attribute to verify (check_attribute) once the module line gave the threads per warp.
+struct CheckedAttribute {
+  int line = 0;
+  std::size_t column0 = 0;      // where the attribute starts
+  std::string_view line_text;   // the line, trimmed (to point at a key), or empty
+  std::size_t indent = 0;       // columns before line_text
+  AttrNode attribute;
+};
+
+// Every "#name" of a line outside strings: alias uses are remembered (the first of each name), a
+// dialect attribute name is checked for a misspelling of one of Triton's. `#locN` names are
+// locations, which are not layouts (a module split from a dump may lose their definitions).
+void scan_references(std::string_view line, std::size_t indent, int line_no, std::unordered_map<std::string, Reference>& uses,
+                     const Context& ctx) {
+  if (line.find('#') == std::string_view::npos) return;
+  bool in_string = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    // "%x#0" is a result of a multi-result op, not an attribute.
+    if (c != '#' || i + 1 >= line.size() || !(std::isalpha(static_cast<unsigned char>(line[i + 1])) || line[i + 1] == '_')) continue;
+    std::size_t p = i + 1;
+    while (p < line.size() && (std::isalnum(static_cast<unsigned char>(line[p])) || line[p] == '_' || line[p] == '.' || line[p] == '$'))
+      ++p;
+    const std::string_view name = line.substr(i + 1, p - i - 1);
+    const bool definition = i == 0;  // "#name = ..." defines it
+    if (const std::size_t dot = name.find('.'); dot != std::string_view::npos) {
+      const std::string_view dialect = name.substr(0, dot);
+      if (dialect == "ttg" || dialect == "triton_gpu")
+        if (const auto known = misspelled_attribute_kind(name.substr(dot + 1)))
+          fail("{}:{}:{}: #{} is not a Triton attribute (did you mean #{}.{}?)", ctx.path, line_no, indent + i + 1, name, dialect,
+               *known);
+    } else if (!definition && !name.empty() && name.substr(0, 3) != "loc") {
+      uses.try_emplace(std::string(name), Reference{std::string(name), line_no, indent + i});
+    }
+    i = p - 1;
+  }
+}
+
 bool known_layout_attribute(std::string_view value) {
   for (std::string_view dialect : {"#ttg.", "#triton_gpu."}) {
     if (value.substr(0, dialect.size()) != dialect) continue;
@@ -228,15 +284,26 @@ bool known_layout_attribute(std::string_view value) {
 
 }  // namespace
 
-Module read_module(const std::string& text, const std::string& path) {
+Module read_module(std::string_view text, const std::string& path) {
+  return read_module(text, path, ModuleSpan{0, text.size(), 1, ""}, 1, 1);
+}
+
+Module read_module(std::string_view file_text, const std::string& path, const ModuleSpan& span, int index, int count) {
+  const std::string_view text = file_text.substr(span.begin, span.end - span.begin);
   Module m;
   m.path = path;
+  m.first_line = span.first_line;
+  m.index = index;
+  m.count = count;
+  m.header = span.header;
   Context ctx{path};
   Brackets brackets;
   std::unordered_map<std::string, LocDef> locs;
   std::unordered_map<std::string, Type> types;
+  std::unordered_map<std::string, Reference> references;  // alias name -> its first use
+  std::vector<CheckedAttribute> checked;                   // layout attributes to verify once the module line is read
   std::size_t start = 0;
-  int line_no = 0;
+  int line_no = span.first_line - 1;
   bool saw_module = false;
   std::vector<std::pair<std::size_t, int>> region_ops;  // tt.reduce / tt.scan waiting for their "})" line
   while (start < text.size()) {
@@ -250,6 +317,7 @@ Module read_module(const std::string& text, const std::string& path) {
     if (line.empty() || line.substr(0, 2) == "//") continue;
     const std::size_t indent = static_cast<std::size_t>(line.data() - raw.data());
     check_line_brackets(line, indent, brackets, ctx);
+    scan_references(line, indent, line_no, references, ctx);
     if (line.front() == '#') {
       const std::size_t eq = line.find(" = ");
       if (eq == std::string_view::npos) ctx.error(indent + line.size(), "' = ' after an alias name");
@@ -265,7 +333,7 @@ Module read_module(const std::string& text, const std::string& path) {
       // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
       if (known_layout_attribute(value)) {
         try {
-          (void)parse_attribute(std::string(value));
+          checked.push_back({line_no, indent + eq + 3, line, indent, parse_attribute(std::string(value))});
         } catch (const Error& e) {
           ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
         }
@@ -387,11 +455,31 @@ Module read_module(const std::string& text, const std::string& path) {
     m.ops.push_back(std::move(op));
     if (opens_region) region_ops.emplace_back(m.ops.size() - 1, brackets.braces);
   }
-  m.lines = line_no;
+  m.lines = line_no - span.first_line + 1;
   if (brackets.braces != 0)
     fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces, brackets.braces == 1 ? "" : "s");
   if (!saw_module && m.ops.empty() && m.aliases.empty())
-    fail("{}:1:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path);
+    fail("{}:{}:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path, span.first_line);
+  // What Triton's verifier would refuse: an alias never defined, a layout attribute it does not
+  // have or whose keys or values no layout of its kind has. The first in file order is reported.
+  const Reference* undefined = nullptr;
+  for (const auto& [name, use] : references)
+    if (!m.aliases.count(name) && !locs.count(name) && (!undefined || use < *undefined)) undefined = &use;
+  if (undefined) fail("{}:{}:{}: #{} is used but never defined", path, undefined->line, undefined->column0 + 1, undefined->name);
+  for (const Op& op : m.ops)
+    for (const auto* list : {&op.operand_types, &op.result_types})
+      for (const Type& t : *list)
+        if (t.encoding && t.encoding->kind == AttrNode::Kind::Dialect)
+          checked.push_back({op.line, static_cast<std::size_t>(op.column - 1), {}, 0, *t.encoding});
+  for (const CheckedAttribute& c : checked)
+    if (const auto problem = check_attribute(c.attribute, m.threads_per_warp)) {
+      std::size_t column0 = c.column0;
+      // Point at the key when the line shows it.
+      if (!problem->key.empty())
+        if (const std::size_t at = c.line_text.find(problem->key + " ="); at != std::string_view::npos)
+          column0 = c.indent + at;
+      fail("{}:{}:{}: {}", path, c.line, column0 + 1, problem->message);
+    }
   // Resolve locations (definitions may follow their uses).
   auto resolve_loc = [&](std::string ref) -> std::string {
     for (int hops = 0; hops < 32 && !ref.empty(); ++hops) {
@@ -405,6 +493,65 @@ Module read_module(const std::string& text, const std::string& path) {
   for (auto& op : m.ops)
     if (op.loc.empty() && !op.loc_ref.empty() && op.loc_ref.front() == '#') op.loc = resolve_loc(op.loc_ref);
   return m;
+}
+
+
+std::vector<ModuleSpan> split_modules(std::string_view text) {
+  std::vector<ModuleSpan> spans;
+  ModuleSpan current;
+  bool has_module = false, closed = false, has_content = false;
+  int depth = 0, line_no = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = trim(text.substr(start, end - start));
+    ++line_no;
+    const std::size_t line_begin = start;
+    start = end + 1;
+    if (line.empty()) continue;
+    // "// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //"
+    const bool header = line.substr(0, 9) == "// -----/";
+    const bool module_line = line.substr(0, 7) == "module " || line == "module" || line.substr(0, 7) == "module{";
+    const bool layout_alias = line.front() == '#' && line.substr(0, 4) != "#loc";
+    if ((header && has_content) || (closed && (layout_alias || module_line))) {
+      current.end = line_begin;
+      spans.push_back(std::move(current));
+      current = ModuleSpan{line_begin, 0, line_no, ""};
+      has_module = closed = has_content = false;
+      depth = 0;
+    }
+    if (header) {
+      std::string_view h = line.substr(std::min(line.size(), line.find("-----//") + 7));
+      if (const std::size_t tail = h.rfind("//-----"); tail != std::string_view::npos) h = h.substr(0, tail);
+      current.header = std::string(trim(h));
+      continue;
+    }
+    if (line.substr(0, 2) == "//") continue;
+    has_content = true;
+    if (module_line) has_module = true;
+    if (!has_module) continue;
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}') {
+        --depth;
+      }
+    }
+    if (depth <= 0) closed = true;
+  }
+  current.end = text.size();
+  spans.push_back(std::move(current));
+  return spans;
 }
 
 }  // namespace swz::ttgir

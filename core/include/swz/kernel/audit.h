@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "swz/kernel/ttgir_module.h"
+#include "swz/problem/problem_spec.h"
 
 namespace swz {
 
@@ -106,6 +107,9 @@ struct AuditAccess {
 struct AuditReport {
   std::string path;
   int lines = 0;
+  int first_line = 1;                 // the module's first line in its file
+  int module_index = 1, module_count = 1;  // which of the file's modules (split_modules)
+  std::string header;                 // the dump header before the module, or ""
   int num_warps = 4;
   std::vector<AuditAccess> accesses;
   std::vector<AuditSuggestion> suggestions;  // one per buffer at most
@@ -129,7 +133,22 @@ std::string apply_patches(const std::string& text, const std::vector<AuditPatch>
 
 // Audits a module's text; `path` names it in messages. Throws swz::Error for a malformed module.
 AuditReport audit_module(const std::string& text, const std::string& path);
+// Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
+std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path);
+// "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
+std::string module_label(const AuditReport& report);
 AuditReport audit(const ttgir::Module& module);
+
+// Access `index` of `report` as a workbench problem: custom (no preset), its shape and element
+// width, its writer, reader and shared layout, and the vector width each side's instruction moves
+// (STS.128 -> 128 bits; the side's partner is the other access of a convert_layout's line, or the
+// buffer's access whose layout the report paired with this one). An ldmatrix / stmatrix side has
+// no vector width in a problem: it keeps the widest. Throws swz::Error for an access with no
+// writer, reader or linear shared layout.
+ProblemSpec audit_problem(const AuditReport& report, std::size_t index);
+// The bits per lane an LSU instruction name moves ("STS.128" 128, "LDS.U16" 16, "LDGSTS.32" 32);
+// nothing for ldmatrix / stmatrix and for names that are not LSU instructions.
+std::optional<int> instruction_vector_bits(const std::string& instruction);
 
 nlohmann::json to_json(const AuditReport& report);
 // The terminal table.

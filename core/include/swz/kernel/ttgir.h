@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,19 @@ struct AttrField {
 
 // Parses one attribute value (throws swz::Error "expected ... at column N").
 AttrNode parse_attribute(const std::string& text);
+
+// What Triton's verifier refuses in a layout attribute before any shape is known: an unknown key
+// (swizzlingBytWidth), a value no layout of its kind can have (swizzlingByteWidth = 96, a blocked
+// layout whose threadsPerWarp holds other than `threads_per_warp` lanes), a misspelled kind.
+// Inline parents are checked too. `key` names the field at fault ("" for the attribute's name).
+struct AttrProblem {
+  std::string key;
+  std::string message;
+};
+std::optional<AttrProblem> check_attribute(const AttrNode& attribute, int threads_per_warp);
+// For a ttg attribute name Triton does not have but that is within two edits of one it has
+// ("nvma_shared"), that name; otherwise nothing (known names, and names too far from any).
+std::optional<std::string> misspelled_attribute_kind(std::string_view kind);
 
 // Alias name (without '#') -> its definition text.
 using Aliases = std::map<std::string, std::string>;

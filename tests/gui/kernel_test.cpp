@@ -1,0 +1,161 @@
+// The Kernel audit window on real TTGIR: the kernel's own problem loaded on opening, each
+// suggestion in a row of its own, the CLI's instruction names, no clipped column at UI scales
+// 1.0 and 1.6, and Apply fix writing the patched module where the user chose.
+#include <GLFW/glfw3.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gui_fixture.h"
+#include "swz/io/layout_io.h"
+#include "swz/kernel/audit.h"
+
+#ifndef SWZ_GUI_SCALES_DIR
+#define SWZ_GUI_SCALES_DIR "scales"
+#endif
+
+namespace swz::gui::test {
+
+namespace {
+
+const std::string kTtgir = std::string(SWZ_TEST_DATA_DIR) + "/ttgir/";
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class KernelViewTest : public GuiTest {
+ protected:
+  // A copy of a test module in a private folder, so that a fix written beside it stays there.
+  std::filesystem::path copy_of(const std::string& name) {
+    const auto dir = temp_dir("kernel");
+    const auto to = dir / std::filesystem::path(name).filename();
+    std::filesystem::copy_file(kTtgir + name, to);
+    return to;
+  }
+};
+
+TEST_F(KernelViewTest, OpeningAKernelLoadsItsOwnProblem) {
+  Workbench& b = open();  // the default preset first
+  ASSERT_FALSE(b.session().problem.preset.empty());
+  ASSERT_TRUE(b.open_kernel(copy_of("transpose_conflict.ttgir"))) << b.error();
+  frames(3);
+  const ProblemSpec& p = b.session().problem;
+  EXPECT_EQ(p.preset, "");  // not the previous preset
+  EXPECT_EQ(p.shape, (std::vector<std::int64_t>{32, 32}));
+  EXPECT_EQ(p.element_bits, 32);
+  ASSERT_TRUE(p.reader.has_value());
+  EXPECT_EQ(p.reader->origin, "transpose_conflict.ttgir:9 reader");  // the conflicted load, line 9
+  EXPECT_EQ(p.read_vec_bits, 32);                                     // LDS.32, as the CLI says
+  EXPECT_EQ(b.kernel_audit().selected, 1);
+  EXPECT_TRUE(b.panel_visible("kernel"));
+  EXPECT_FALSE(b.file_dialog().open_requested);  // a kernel is shown: no Open dialog over it
+}
+
+TEST_F(KernelViewTest, ConvertLayoutRowLoadsEvenWhereItsWidthNeedsRenumbering) {
+  Workbench& b = open();
+  ASSERT_TRUE(b.open_kernel(copy_of("triton36/attention_m128.ttgir"))) << b.error();
+  const AuditReport& r = b.kernel_audit().modules.at(0);
+  int store = -1;
+  for (int i = 0; i < static_cast<int>(r.accesses.size()); ++i)
+    if (r.accesses[static_cast<std::size_t>(i)].op == "ttg.convert_layout" && r.accesses[static_cast<std::size_t>(i)].instruction == "STS.128")
+      store = i;
+  ASSERT_GE(store, 0);
+  // Triton reaches STS.128 by renumbering the registers; the layouts as numbered allow less, so
+  // the store keeps the widest they allow and the problem still loads.
+  ASSERT_TRUE(b.load_kernel_access(store)) << b.error();
+  frames(2);
+  EXPECT_EQ(b.session().problem.write_vec_bits, 0);
+  EXPECT_EQ(b.kernel_audit().selected, store);
+  EXPECT_EQ(b.session().problem.preset, "");
+}
+
+TEST_F(KernelViewTest, EachSuggestionHasARowOfItsOwnWithTheInstructionAfter) {
+  Workbench& b = open();
+  ASSERT_TRUE(b.open_kernel(copy_of("triton36/matmul_tf32.ttgir"))) << b.error();
+  frames(3);
+  const AuditReport& r = b.kernel_audit().modules.at(0);
+  int shown = 0;
+  for (std::size_t i = 0; i < r.accesses.size(); ++i) {
+    const AuditAccess& a = r.accesses[i];
+    ASSERT_TRUE(b.probe(fmt::format("kernel.text.{}.3", i))) << "no instruction cell for row " << i;
+    if (!a.suggestion_index) continue;
+    ++shown;
+    EXPECT_TRUE(b.probe(fmt::format("kernel.suggestion.{}", i))) << "row " << i;
+    const auto after = b.probe(fmt::format("kernel.text.{}.suggestion.3", i));
+    ASSERT_TRUE(after) << "row " << i;
+    EXPECT_GT(after->max.x - after->min.x, 0.0f);
+  }
+  EXPECT_GE(shown, 1);  // the B copy's copy-layout suggestion
+}
+
+TEST_F(KernelViewTest, NoColumnClipsItsTextAtScalesOneAndOnePointSix) {
+  for (const float scale : {1.0f, 1.6f}) {
+    SCOPED_TRACE(scale);
+    Workbench& b = open();
+    b.apply(cmd::set_ui_scale(scale));
+    ASSERT_TRUE(b.open_kernel(copy_of("triton36/matmul_tf32.ttgir"))) << b.error();
+    frames(4);
+    int cells = 0;
+    for (const std::string& id : b.probe_ids()) {
+      if (id.rfind("kernel.text.", 0) != 0) continue;
+      const auto text = b.probe(id);
+      const auto cell = b.probe("kernel.cell." + id.substr(12));
+      ASSERT_TRUE(text && cell) << id;
+      EXPECT_LE(text->max.x, cell->max.x + 0.5f) << id << " is clipped";
+      ++cells;
+    }
+    EXPECT_GT(cells, 9 * 5);
+    int w = 0, h = 0;
+    const auto px = capture(w, h);
+    std::filesystem::create_directories(SWZ_GUI_SCALES_DIR);
+    std::string error;
+    EXPECT_TRUE(write_png(fmt::format("{}/kernel-matmul_tf32-{:.1f}.png", SWZ_GUI_SCALES_DIR, scale), px, w, h, error)) << error;
+  }
+}
+
+TEST_F(KernelViewTest, ApplyFixAsksWhereAndWritesThePatchedModule) {
+  Workbench& b = open();
+  const auto source = copy_of("transpose_conflict.ttgir");
+  const std::string original = slurp(source);
+  ASSERT_TRUE(b.open_kernel(source)) << b.error();
+  frames(3);
+  click("kernel.apply_fix");
+  EXPECT_EQ(b.file_dialog().title, "Save fixed module as");
+  EXPECT_TRUE(b.file_dialog().saving);
+  EXPECT_EQ(std::filesystem::path(b.file_dialog().path_text), source.parent_path() / "transpose_conflict.fixed.ttgir");
+  key(GLFW_KEY_ESCAPE);
+
+  const auto out = source.parent_path() / "fixed.ttgir";
+  ASSERT_TRUE(b.save_kernel_fix(out)) << b.error();
+  EXPECT_EQ(slurp(source), original);  // the source is left alone
+  const std::string fixed = slurp(out);
+  EXPECT_NE(fixed.find("maxPhase = 32"), std::string::npos);
+  EXPECT_EQ(count_accesses(audit_module(fixed, out.string())).conflicted, 0);
+
+  // A folder is refused with a message, and nothing is written.
+  EXPECT_FALSE(b.save_kernel_fix(source.parent_path()));
+  EXPECT_NE(b.error().find("it is a directory"), std::string::npos);
+}
+
+TEST_F(KernelViewTest, ModuleOfADumpIsFixedAlone) {
+  Workbench& b = open();
+  ASSERT_TRUE(b.open_kernel(copy_of("mlir_dump.mlir"))) << b.error();
+  ASSERT_EQ(b.kernel_audit().modules.size(), 3u);
+  b.show_kernel_module(1);  // the tf32 matmul
+  const auto out = temp_dir("dumpfix") / "matmul.ttgir";
+  ASSERT_TRUE(b.save_kernel_fix(out)) << b.error();
+  const std::string fixed = slurp(out);
+  // The module alone, under its own dump header.
+  EXPECT_EQ(fixed.find("IR Dump Before TritonGPUReduceDataDuplication"), 11u);
+  EXPECT_EQ(fixed.find("IR Dump", 12), std::string::npos);
+  EXPECT_NE(fixed.find("tt.func public @matmul"), std::string::npos);
+  EXPECT_NE(fixed.find("threadsPerWarp = [2, 16]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace swz::gui::test
