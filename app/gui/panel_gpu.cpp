@@ -187,7 +187,12 @@ struct GpuPanel final : Panel {
         ImGui::TableNextColumn();
         ImGui::Text("%.1f%%", v.percent_of_baseline());
         ImGui::TableNextColumn();
-        check_mark(v.correct);
+        if (v.ran) {
+          check_mark(v.correct);
+        } else {  // no kernel for this layout: said, not marked wrong
+          ImGui::TextDisabled("not run");
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.not_run.c_str());
+        }
       }
       ImGui::EndTable();
     }

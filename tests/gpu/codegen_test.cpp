@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "cases.h"
 #include <fmt/format.h>
@@ -43,23 +44,62 @@ TEST(GpuCodegen, EveryCaseCompilesWithNvrtc) {
     const gpu::GeneratedSource g = gpu::generate_probe_source(c.problem);
     EXPECT_NO_THROW(gpu::compile_check(g.source, 9, 0));
     if (gpu::transpose_unsupported_reason(c.problem).empty() && c.group == "transpose") {
-      for (const SharedLayout& l : {c.problem.shared, row_major(c.problem.shape), padded(c.problem.shape, 32 / c.problem.element_bits)}) {
-        gpu::TransposeSpec strided{8192, 8192, 2, true, true, 2};
-        strided.persistent = true;
-        for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided}) {
-          // A layout the answer's vectors or matrix rows do not fit has no kernel, and says why.
-          bool fits = true;
-          try {
-            for (const Access* a : {&c.problem.store, &c.problem.read}) (void)choose_vector(*a, l, c.problem.element_bits, c.problem.bank);
-          } catch (const swz::Error&) {
-            fits = false;
-          }
-          if (!fits) {
-            EXPECT_THROW(gpu::generate_transpose_source(c.problem, l, spec), swz::Error) << l.description();
-            continue;
-          }
-          const gpu::GeneratedSource t = gpu::generate_transpose_source(c.problem, l, spec);
-          EXPECT_NO_THROW(gpu::compile_check(t.source, 9, 0)) << l.description() << " batch " << spec.batch;
+      gpu::TransposeSpec strided{8192, 8192, 2, true, true, 2};
+      strided.persistent = true;
+      for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided})
+        for (const gpu::TransposeVariantPlan& v : gpu::plan_transpose_variants(c.problem, spec)) {
+          ASSERT_EQ(v.not_run, "") << v.name;
+          const gpu::GeneratedSource t = gpu::generate_transpose_source(v.problem, v.problem.shared, spec);
+          EXPECT_NO_THROW(gpu::compile_check(t.source, 9, 0)) << v.name << " batch " << spec.batch;
+        }
+    }
+  }
+}
+
+// The comparison layouts run on every transpose case with the instructions that fit them: the
+// answer's own where they fit, else plain LDS/STS of the same elements at the widest vector the
+// layout allows, so the global side is the chosen kernel's.
+TEST(GpuCodegen, TransposeVariantsRunWithTheInstructionsThatFit) {
+  for (const Case& c : transpose_cases()) {
+    SCOPED_TRACE(c.name);
+    const gpu::TransposeSpec spec{8192, 8192, 1, false, false, 1};
+    const std::vector<gpu::TransposeVariantPlan> plans = gpu::plan_transpose_variants(c.problem, spec);
+    ASSERT_EQ(plans.size(), 3u);
+    EXPECT_EQ(plans[0].name, "chosen");
+    EXPECT_EQ(plans[0].problem.shared.offsets(), c.problem.shared.offsets());
+    EXPECT_EQ(plans[1].problem.shared.offsets(), row_major(c.problem.shape).offsets());
+    const gpu::detail::AccessPlan chosen_store = gpu::detail::plan_access(c.problem.store, c.problem.shared, c.problem.element_bits, c.problem.bank);
+    const gpu::detail::AccessPlan chosen_read = gpu::detail::plan_access(c.problem.read, c.problem.shared, c.problem.element_bits, c.problem.bank);
+    for (const gpu::TransposeVariantPlan& v : plans) {
+      SCOPED_TRACE(v.name);
+      EXPECT_EQ(v.not_run, "");
+      const Problem& q = v.problem;
+      const gpu::detail::AccessPlan store = gpu::detail::plan_access(q.store, q.shared, q.element_bits, q.bank);
+      const gpu::detail::AccessPlan read = gpu::detail::plan_access(q.read, q.shared, q.element_bits, q.bank);
+      // Each side fits its layout, and each lane holds the same elements as in the answer (the
+      // registers may be renumbered), so the global loads and stores are the chosen kernel's.
+      const auto sorted = [](std::vector<BitVec> coords) {
+        std::sort(coords.begin(), coords.end());
+        return coords;
+      };
+      EXPECT_EQ(sorted(store.register_coords), sorted(chosen_store.register_coords));
+      EXPECT_EQ(store.lane_images, chosen_store.lane_images);
+      EXPECT_EQ(sorted(read.register_coords), sorted(chosen_read.register_coords));
+      EXPECT_EQ(read.lane_images, chosen_read.lane_images);
+      // A lane's 16 bytes along a row of the tile are one 128-bit store in row-major and padded rows.
+      if (c.name.ends_with("_v128") && v.name != "chosen") {
+        EXPECT_EQ(store.instruction, "STS.128");
+      }
+      // An access that fits as wide keeps the answer's instruction.
+      for (const auto& [mine, answer, answer_plan] : {std::tuple{&q.store, &c.problem.store, &chosen_store}, std::tuple{&q.read, &c.problem.read, &chosen_read}}) {
+        bool fits = true;
+        try {
+          (void)choose_vector(*answer, q.shared, q.element_bits, q.bank);
+        } catch (const swz::Error&) {
+          fits = false;
+        }
+        if (fits && choose_vector(*answer, q.shared, q.element_bits, q.bank).bits >= choose_vector(*mine, q.shared, q.element_bits, q.bank).bits) {
+          EXPECT_EQ(instruction_name(*mine, choose_vector(*mine, q.shared, q.element_bits, q.bank).bits), answer_plan->instruction);
         }
       }
     }

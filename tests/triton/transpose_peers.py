@@ -5,11 +5,16 @@ For fp32, fp16 and fp8 (float8_e4m3fn) this times
   ours     `swizzle gpu --solve` on tiles whose lanes load and store 128 bits of a row
            (the solver's answer as given: its layout and each side's instructions), best tile;
            its own copy baseline (the faster of cudaMemcpy and a tuned 128-bit copy kernel) beside it
-  Triton   a tiled transpose kernel (load a BM x BN tile, tl.trans, store), best of a few tile
-           sizes and num_warps
+  Triton   tiled transpose kernels, searched: tiles BM, BN in 32..128, num_warps 2/4/8, num_stages
+           1-3, two forms (load a BM x BN tile and store tl.trans of it; or load through a transposed
+           pointer block and store it as is), tl.multiple_of / tl.max_contiguous hints, eviction
+           hints on the load and store, and the program order (along n or along m); the fastest kept
   PyTorch  x.t().contiguous()
   copy     y.copy_(x) on the same bytes
 GB/s = (bytes read + bytes written) / median time (CUDA events). Every output is checked.
+Each timed sample is a run of back-to-back launches behind a short GPU sleep, so the time is the
+GPU's and not Python's launch overhead (a ~100 us kernel timed alone between two events also
+counts the tens of microseconds Triton's launcher spends on the CPU while the GPU waits).
 
   python3 tests/triton/transpose_peers.py --swizzle BUILD/app/cli/swizzle OUT
 
@@ -31,20 +36,44 @@ SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
 # Our tiles per element width: (rows m, cols n, warps); every lane moves 128 bits per global access.
 OUR_TILES = {32: [(64, 64, 4), (64, 64, 8)], 16: [(64, 128, 8), (64, 64, 4)], 8: [(128, 128, 8), (64, 128, 4)]}
-TRITON_TILES = [(32, 32), (64, 64), (64, 128), (128, 64), (128, 128)]
-TRITON_WARPS = [4, 8]
+TRITON_SIZES = [32, 64, 128]
+TRITON_WARPS = [2, 4, 8]
+TRITON_STAGES = [1, 2, 3]
+# Offsets stay int32: 8192^2 elements is 2^26, far from 2^31, so int64 offsets would only cost.
 
 
 @triton.jit
-def transpose_kernel(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    tile = tl.load(x + rm[:, None] * N + rn[None, :])
-    tl.store(y + rn[:, None] * M + rm[None, :], tl.trans(tile))
+def transpose_kernel(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr, LOAD_T: tl.constexpr, EVICT: tl.constexpr,
+                     M_FIRST: tl.constexpr):
+    """y[n, m] = x[m, n] for one BM x BN tile. LOAD_T: load through a transposed (BN x BM) pointer block
+    and store it as is, else load BM x BN and store tl.trans of it. EVICT: evict-first hints on the
+    load and the store. M_FIRST: consecutive programs walk down m."""
+    if M_FIRST:
+        pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    else:
+        pid_n, pid_m = tl.program_id(0), tl.program_id(1)
+    rm = tl.max_contiguous(tl.multiple_of(pid_m * BM + tl.arange(0, BM), BM), BM)
+    rn = tl.max_contiguous(tl.multiple_of(pid_n * BN + tl.arange(0, BN), BN), BN)
+    if LOAD_T:
+        if EVICT:
+            tile = tl.load(x + rm[None, :] * N + rn[:, None], eviction_policy="evict_first")
+            tl.store(y + rn[:, None] * M + rm[None, :], tile, eviction_policy="evict_first")
+        else:
+            tile = tl.load(x + rm[None, :] * N + rn[:, None])
+            tl.store(y + rn[:, None] * M + rm[None, :], tile)
+    else:
+        if EVICT:
+            tile = tl.load(x + rm[:, None] * N + rn[None, :], eviction_policy="evict_first")
+            tl.store(y + rn[:, None] * M + rm[None, :], tl.trans(tile), eviction_policy="evict_first")
+        else:
+            tile = tl.load(x + rm[:, None] * N + rn[None, :])
+            tl.store(y + rn[:, None] * M + rm[None, :], tl.trans(tile))
 
 
-def median_ms(fn, warmup=5, repeats=41, rounds=5):
-    """Median over rounds of the median of `repeats` event-timed runs."""
+def median_ms(fn, warmup=5, repeats=41, rounds=5, back_to_back=10):
+    """Median over rounds of the median of `repeats` samples; a sample is `back_to_back` launches
+    between two events, queued behind a GPU sleep so the GPU never waits for the CPU, divided by
+    their number."""
     for _ in range(warmup):
         fn()
     medians = []
@@ -52,11 +81,13 @@ def median_ms(fn, warmup=5, repeats=41, rounds=5):
         times = []
         for _ in range(repeats):
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda._sleep(1_000_000)  # ~0.5 ms of GPU time while the launches below are queued
             start.record()
-            fn()
+            for _ in range(back_to_back):
+                fn()
             end.record()
             end.synchronize()
-            times.append(start.elapsed_time(end))
+            times.append(start.elapsed_time(end) / back_to_back)
         medians.append(statistics.median(times))
     return statistics.median(medians)
 
@@ -101,8 +132,17 @@ def ours(swizzle, out_dir, bits):
             continue
         j = json.loads(proc.stdout)
         t = j["transpose"]
+        variants = t.get("variants") or []
+        # Ours is the chosen layout's kernel: correct when the one-block check and its full-size
+        # output are. The comparison layouts are listed beside it; one with no kernel ("ran": false)
+        # is not counted either way.
+        chosen = variants[0] if variants else {}
         run = {"tile": [m, n], "warps": warps, "write": j["store"]["instruction"], "read": j["read"]["instruction"],
-               "correct": bool(j["correct"] and t.get("correct")), "bandwidth_gbs": t.get("bandwidth_gbs"),
+               "correct": bool(j["correct"] and t.get("ran") and chosen.get("ran", True) and chosen.get("correct")),
+               "variants": [{"name": v["name"], "ran": v.get("ran", True), "correct": v.get("correct"),
+                             "instructions": "{} / {}".format(v.get("store_instruction", "?"), v.get("read_instruction", "?")),
+                             "bandwidth_gbs": v.get("bandwidth_gbs"), "not_run": v.get("not_run")} for v in variants],
+               "bandwidth_gbs": t.get("bandwidth_gbs"),
                "baseline_gbs": t.get("baseline_gbs"), "baseline": t.get("baseline"),
                "percent_of_baseline": t.get("percent_of_baseline"),
                "wavefronts_match": bool(j["store"].get("matches") and j["read"].get("matches")),
@@ -114,30 +154,59 @@ def ours(swizzle, out_dir, bits):
     return best, runs
 
 
+def triton_config_name(c):
+    return "{}x{}, {} warps, {} stages, {}{}{}".format(
+        c["tile"][0], c["tile"][1], c["num_warps"], c["num_stages"], "transposed load" if c["load_t"] else "tl.trans",
+        ", evict-first" if c["evict"] else "", ", along m" if c["m_first"] else "")
+
+
 def triton_best(x, y, bits):
-    best, tried = None, []
+    """Stage 1: every tile x num_warps x form (1 stage, no hint, along n); stage 2: the six fastest
+    with every num_stages x eviction hint x program order; the fastest is timed again in full."""
+    tried = []
     expect = x.view(torch.uint8 if bits == 8 else x.dtype).t().contiguous()
-    for bm, bn in TRITON_TILES:
-        for warps in TRITON_WARPS:
-            grid = (SIZE // bm, SIZE // bn)
-            go = lambda: transpose_kernel[grid](x, y, SIZE, SIZE, BM=bm, BN=bn, num_warps=warps)
-            try:
-                y.zero_()
-                go()
-                torch.cuda.synchronize()
-            except Exception as e:  # a config Triton cannot compile here
-                tried.append({"tile": [bm, bn], "num_warps": warps, "error": str(e)[:300]})
-                continue
-            ok = torch.equal(y.view(expect.dtype), expect)
-            ms = median_ms(go, repeats=21, rounds=3)
-            tried.append({"tile": [bm, bn], "num_warps": warps, "gbs": gbs(x.numel() * x.element_size(), ms), "correct": ok})
+
+    def launcher(c):
+        grid = (SIZE // c["tile"][0], SIZE // c["tile"][1]) if c["m_first"] else (SIZE // c["tile"][1], SIZE // c["tile"][0])
+        return lambda: transpose_kernel[grid](x, y, SIZE, SIZE, BM=c["tile"][0], BN=c["tile"][1], LOAD_T=c["load_t"],
+                                              EVICT=c["evict"], M_FIRST=c["m_first"], num_warps=c["num_warps"],
+                                              num_stages=c["num_stages"])
+
+    def attempt(c):
+        go = launcher(c)
+        try:
+            y.zero_()
+            go()
+            torch.cuda.synchronize()
+        except Exception as e:  # a config Triton cannot compile here
+            tried.append(dict(c, error=str(e)[:300]))
+            return
+        ok = torch.equal(y.view(expect.dtype), expect)
+        ms = median_ms(go, repeats=11, rounds=3)
+        tried.append(dict(c, gbs=gbs(x.numel() * x.element_size(), ms), correct=ok))
+
+    for bm in TRITON_SIZES:
+        for bn in TRITON_SIZES:
+            for warps in TRITON_WARPS:
+                for load_t in (False, True):
+                    attempt({"tile": [bm, bn], "num_warps": warps, "num_stages": 1, "load_t": load_t, "evict": False,
+                             "m_first": False})
+    first = sorted((t for t in tried if t.get("correct")), key=lambda t: -t["gbs"])[:6]
+    seen = {triton_config_name(t) for t in tried}
+    for f in first:
+        for stages in TRITON_STAGES:
+            for evict in (False, True):
+                for m_first in (False, True):
+                    c = {k: f[k] for k in ("tile", "num_warps", "load_t")}
+                    c.update(num_stages=stages, evict=evict, m_first=m_first)
+                    if triton_config_name(c) not in seen:
+                        seen.add(triton_config_name(c))
+                        attempt(c)
     good = [t for t in tried if t.get("correct")]
+    best = None
     if good:
         best = max(good, key=lambda t: t["gbs"])
-        grid = (SIZE // best["tile"][0], SIZE // best["tile"][1])
-        ms = median_ms(lambda: transpose_kernel[grid](x, y, SIZE, SIZE, BM=best["tile"][0], BN=best["tile"][1],
-                                                      num_warps=best["num_warps"]))
-        best = dict(best, gbs=gbs(x.numel() * x.element_size(), ms))
+        best = dict(best, gbs=gbs(x.numel() * x.element_size(), median_ms(launcher(best))), config=triton_config_name(best))
     return best, tried
 
 
@@ -178,7 +247,7 @@ def main():
 
     md = [f"{SIZE} x {SIZE} transposes, {date}, {device} (torch {torch.__version__}, Triton {triton.__version__}); "
           "GB/s = bytes read + written / median time.", "",
-          "| dtype | ours GB/s | ours: tile, writer / reader | ours % of its copy baseline | Triton best GB/s (tile, warps) "
+          "| dtype | ours GB/s | ours: tile, writer / reader | ours % of its copy baseline | Triton best GB/s (its configuration) "
           "| PyTorch `x.t().contiguous()` | copy `y.copy_(x)` | ours / Triton | ours / copy |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
@@ -189,7 +258,7 @@ def main():
             r["dtype"], cell(ours_gbs),
             f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['write']} / {o['read']}" if o else "not run",
             f"{o['percent_of_baseline']:.1f}% of {o['baseline_gbs']:,.0f}" if o else "n/a",
-            f"{cell(tri)} ({t['tile'][0]}x{t['tile'][1]}, {t['num_warps']})" if t else "n/a",
+            f"{cell(tri)} ({t['config']})" if t else "n/a",
             cell(r["pytorch_gbs"]), cell(r["copy_gbs"]),
             f"{100 * ours_gbs / tri:.1f}%" if ours_gbs and tri else "n/a",
             f"{100 * ours_gbs / r['copy_gbs']:.1f}%" if ours_gbs else "n/a"))
@@ -200,6 +269,13 @@ def main():
     for r in results:
         for run in r["ours_tiles"]:
             print(f"{r['dtype']} ours {run}")
+        configs = r["triton_configs"]
+        timed = sorted((c for c in configs if c.get("correct")), key=lambda c: -c["gbs"])
+        print(f"{r['dtype']} Triton: {len(configs)} configurations tried ({len(timed)} correct, "
+              f"{sum(1 for c in configs if 'error' in c)} did not compile, "
+              f"{sum(1 for c in configs if c.get('correct') is False)} wrong); fastest:")
+        for c in timed[:5]:
+            print(f"  {c['gbs']:,.0f} GB/s  {triton_config_name(c)}")
     ok = all(r["ours"] and r["ours"]["correct"] for r in results)
     sys.exit(0 if ok else 1)
 

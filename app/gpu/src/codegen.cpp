@@ -19,12 +19,14 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "gpu_internal.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "swz/layout/factories.h"
 #include "swz/solve/solver.h"
 
 namespace swz::gpu {
@@ -396,6 +398,8 @@ GeneratedSource generate_probe_source(const Problem& p) {
   g.plan.threads = 32 * a.warps;
   g.plan.shared_bytes = (p.shared.extent() * static_cast<std::uint64_t>(eb) / 8 + 15) / 16 * 16;
   g.plan.offset_form = offset_form_name(f.form);
+  g.plan.store_instruction = a.instruction;
+  g.plan.read_instruction = b.instruction;
   const std::string T = mem_type(eb), R = reg_type(eb);
 
   std::string s = kPrelude;
@@ -448,6 +452,60 @@ std::string transpose_unsupported_reason(const Problem& p) {
   if (p.shape.size() != 2) return fmt::format("the transpose needs a 2-D tile; this problem's is {}-D", p.shape.size());
   if (p.element_bits < 8) return "the transpose moves 8- to 64-bit elements";
   return "";
+}
+
+namespace {
+
+// The access as `layout` (row-major or padded rows: contiguous along dim 1) can issue it: as given
+// where it fits at least as wide, else plain LDS/STS of the same elements per lane (an ldmatrix /
+// stmatrix side as the fragment it moves), the registers renumbered so those holding consecutive
+// elements of a row come first, at the widest vector the layout allows.
+Access plain_access_on(const Access& a, const SharedLayout& layout, int ebits, const BankModel& bank) {
+  Access plain = a;
+  if (a.ldmatrix) plain.layout = detail::matrix_fragment(a, ebits);
+  plain.ldmatrix = 0;
+  plain.trans = false;
+  plain.vec_bits = 0;
+  std::vector<BitVec> regs = plain.layout.bases("register");
+  const int row_shift = layout.coords().out_offset(1);
+  for (std::size_t i = 0; i < regs.size(); ++i) {
+    const auto next = std::find(regs.begin() + static_cast<std::ptrdiff_t>(i), regs.end(), BitVec{1} << (row_shift + static_cast<int>(i)));
+    if (next == regs.end()) break;
+    std::rotate(regs.begin() + static_cast<std::ptrdiff_t>(i), next, next + 1);
+  }
+  plain.layout = plain.layout.with_in_dim("register", regs);
+  try {
+    if (choose_vector(a, layout, ebits, bank).bits >= choose_vector(plain, layout, ebits, bank).bits) return a;
+  } catch (const swz::Error&) {  // the answer's vectors or matrix rows do not fit this layout
+  }
+  return plain;
+}
+
+}  // namespace
+
+std::vector<TransposeVariantPlan> plan_transpose_variants(const Problem& p, const TransposeSpec& spec) {
+  if (const std::string why = transpose_unsupported_reason(p); !why.empty()) fail("{}", why);
+  const int eb = p.element_bits;
+  int widest_bits = 32;  // padding keeps the widest side's rows aligned
+  for (const Access* x : {&p.store, &p.read})
+    widest_bits = std::max(widest_bits, x->ldmatrix ? 128 : choose_vector(*x, p.shared, eb, p.bank).bits);
+  std::vector<TransposeVariantPlan> plans{{"chosen", p, ""}};
+  for (auto [name, layout] : {std::pair<const char*, SharedLayout>{"unswizzled", row_major(p.shape)},
+                              std::pair<const char*, SharedLayout>{"padded", padded(p.shape, std::max(1, widest_bits / eb))}}) {
+    Problem q = p;
+    q.store = plain_access_on(p.store, layout, eb, p.bank);
+    q.read = plain_access_on(p.read, layout, eb, p.bank);
+    q.set_shared(layout);
+    plans.push_back({name, std::move(q), ""});
+  }
+  for (TransposeVariantPlan& v : plans) {
+    try {
+      (void)generate_transpose_source(v.problem, v.problem.shared, spec);
+    } catch (const swz::Error& e) {
+      v.not_run = e.what();
+    }
+  }
+  return plans;
 }
 
 namespace {
@@ -530,6 +588,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   g.plan.threads = 32 * a.warps * groups;
   g.plan.shared_bytes = tile_bytes * static_cast<std::uint64_t>(batch * groups);
   g.plan.offset_form = offset_form_name(f.form);
+  g.plan.store_instruction = a.instruction;
+  g.plan.read_instruction = b.instruction;
   if (g.plan.threads > 1024) fail("{} groups of {} warps exceed 1024 threads per block", groups, a.warps);
   if (g.plan.shared_bytes > 227 * 1024)
     fail("{} tiles need {} bytes of shared memory; a block gets at most 227 KB", batch * groups, g.plan.shared_bytes);
@@ -622,7 +682,11 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
                                          tile_bytes * static_cast<std::uint64_t>(t));
     s += Emitter::shared_stores(a, f, eb, "a_coord_addr", "a_off", [&](int r) { return fmt::format("a{}_{}", t, r); }, false, base);
   }
-  s += "  __syncthreads();\n";
+  // A group's tiles are its own: with several groups per block each waits only for its own warps
+  // (named barrier 1 + group, 32 x warps threads), so one group's loads in flight never hold up another's stores.
+  const std::string barrier = groups == 1 ? std::string("__syncthreads();")
+                                          : fmt::format("asm volatile(\"bar.sync %0, {};\" :: \"r\"(swz_group + 1u) : \"memory\");", 32 * a.warps);
+  s += "  " + barrier + "\n";
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
                                          tile_bytes * static_cast<std::uint64_t>(t));
@@ -659,7 +723,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
       s += "  }\n";
     }
   }
-  if (spec.persistent) s += "  __syncthreads();  // the next block of tiles reuses shared memory\n  }\n";
+  if (spec.persistent) s += "  " + barrier + "  // the next block of tiles reuses shared memory\n  }\n";
   s += "}\n";
   g.source = std::move(s);
   return g;

@@ -117,11 +117,17 @@ nlohmann::json to_json(const RunResult& r) {
     t["baseline_ms"] = tr.baseline_ms;
     t["bandwidth_gbs"] = tr.variants.empty() ? nlohmann::json(nullptr) : nlohmann::json(tr.variants.front().bandwidth_gbs);
     t["percent_of_baseline"] = tr.variants.empty() ? nlohmann::json(nullptr) : nlohmann::json(tr.variants.front().percent_of_baseline());
-    t["correct"] = std::all_of(tr.variants.begin(), tr.variants.end(), [](const auto& v) { return v.correct; });
+    // Every variant that ran wrote every element right; a variant with no kernel is reported, not counted.
+    t["correct"] = !tr.variants.empty() && tr.variants.front().ran &&
+                   std::all_of(tr.variants.begin(), tr.variants.end(), [](const auto& v) { return !v.ran || v.correct; });
     nlohmann::json vs = nlohmann::json::array();
     for (const auto& v : tr.variants) {
       vs.push_back({{"name", v.name},
                     {"layout", v.layout},
+                    {"ran", v.ran},
+                    {"not_run", v.ran ? nlohmann::json(nullptr) : nlohmann::json(v.not_run)},
+                    {"store_instruction", v.store_instruction},
+                    {"read_instruction", v.read_instruction},
                     {"bandwidth_gbs", v.bandwidth_gbs},
                     {"milliseconds", v.milliseconds},
                     {"baseline_gbs", v.baseline_gbs},
@@ -171,10 +177,15 @@ std::string to_text(const RunResult& r) {
                      t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.groups, t.groups == 1 ? "" : "s",
                      t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
                      t.grid_blocks, t.baseline, t.memcpy_gbs, t.copy_kernel_gbs, t.copy_kernel);
-    for (const auto& v : t.variants)
-      s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of the baseline ({:.0f} GB/s alongside; rounds {:.1f}-{:.1f}%)  read {:.2f} wf/instr  {}  ({})\n",
-                       v.name, v.bandwidth_gbs, v.percent_of_baseline(), v.baseline_gbs, v.percent_min, v.percent_max,
-                       v.predicted_read_wavefronts, v.correct ? "correct" : "WRONG", v.layout);
+    for (const auto& v : t.variants) {
+      if (!v.ran) {
+        s += fmt::format("  {:<11} not run: {}  ({})\n", v.name, v.not_run, v.layout);
+        continue;
+      }
+      s += fmt::format("  {:<11} {:>7.0f} GB/s  {:>5.1f}% of the baseline ({:.0f} GB/s alongside; rounds {:.1f}-{:.1f}%)  {} / {}, read {:.2f} wf/instr  {}  ({})\n",
+                       v.name, v.bandwidth_gbs, v.percent_of_baseline(), v.baseline_gbs, v.percent_min, v.percent_max, v.store_instruction,
+                       v.read_instruction, v.predicted_read_wavefronts, v.correct ? "correct" : "WRONG", v.layout);
+    }
   }
   return s;
 }

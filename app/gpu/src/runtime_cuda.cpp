@@ -192,6 +192,11 @@ std::string copy_kernel_source() {
           "}}\n",
           v, cs ? "_cs" : "", cs ? "__ldcs(in + i + k * total)" : "in[i + k * total]",
           cs ? "__stcs(out + i + k * total, r[k])" : "out[i + k * total] = r[k]");
+  // One thread spinning for `cycles` clocks: the lead-in that keeps the GPU busy while a timed launch is queued.
+  src += "extern \"C\" __global__ void swz_spin(long long cycles) {\n"
+         "  const long long t0 = clock64();\n"
+         "  while (clock64() - t0 < cycles) {}\n"
+         "}\n";
   return src;
 }
 
@@ -302,17 +307,6 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   const std::size_t count = static_cast<std::size_t>(size) * static_cast<std::size_t>(size);
   const std::size_t bytes = count * static_cast<std::size_t>(eb / 8);
 
-  struct Candidate {
-    std::string name;
-    SharedLayout layout;
-  };
-  // Padding by one bank word, or by the widest access (16 bytes for ldmatrix / stmatrix rows and
-  // 128-bit vectors), so every access stays aligned in the padded rows.
-  int widest_bits = 32;
-  for (const Access* x : {&p.store, &p.read})
-    widest_bits = std::max(widest_bits, x->ldmatrix ? 128 : choose_vector(*x, p.shared, eb, p.bank).bits);
-  const std::vector<Candidate> candidates{
-      {"chosen", p.shared}, {"unswizzled", row_major(p.shape)}, {"padded", padded(p.shape, std::max(1, widest_bits / eb))}};
   // The chosen layout at batch 1 must generate: a layout the transpose cannot run is reported before any allocation.
   t.threads_per_block = generate_transpose_source(p, p.shared, TransposeSpec{size, size, 1, false, false, 1}).plan.threads;
 
@@ -328,6 +322,13 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   const std::function<void()> memcpy_d2d = [&] { SWZ_CUDA(cudaMemcpyAsync(out_ptr, in_ptr, bytes, cudaMemcpyDeviceToDevice)); };
   auto gbs_of = [&](double ms) { return 2.0 * static_cast<double>(bytes) / (ms * 1e6); };
   const Module copy_module(copy_kernel_source(), dev);
+  // Every timed run (copies, transposes, memcpy) starts behind ~50 us of GPU spin (100k cycles at
+  // ~2 GHz), longer than a launch takes on the CPU.
+  {
+    CUfunction spin = copy_module.function("swz_spin", 0);
+    auto cycles = std::make_shared<long long>(100000);
+    ev.set_lead_in([spin, cycles] { launch(spin, 1, 1, 1, 0, {cycles.get()}); });
+  }
   const CopyBaseline baseline = tune_copy(dev, in_ptr, out_ptr, bytes, o, ev, memcpy_d2d, copy_module);
   t.memcpy_gbs = gbs_of(baseline.memcpy_ms);
   t.copy_kernel_gbs = baseline.copy_kernel_ms > 0 ? gbs_of(baseline.copy_kernel_ms) : 0.0;
@@ -341,13 +342,18 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     GeneratedSource source;
     unsigned gx = 0, gy = 0;
   };
-  // Source for a layout and configuration; nullopt when it does not fit (registers, shared memory, tile count).
-  auto generate = [&](const SharedLayout& layout, const TransposeSpec& spec) -> std::optional<GeneratedSource> {
+  // Source for a problem (layout and accesses) and configuration; nullopt when it does not fit
+  // (registers, shared memory, tile count), with the reason in `no_kernel` when asked for.
+  auto generate = [&](const Problem& q, const TransposeSpec& spec, std::string* no_kernel = nullptr) -> std::optional<GeneratedSource> {
     try {
-      GeneratedSource g = generate_transpose_source(p, layout, spec);
-      if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin) return std::nullopt;
+      GeneratedSource g = generate_transpose_source(q, q.shared, spec);
+      if (static_cast<std::int64_t>(g.plan.shared_bytes) > dev.shared_bytes_per_block_optin) {
+        if (no_kernel) *no_kernel = fmt::format("{} bytes of shared memory; this GPU gives a block at most {}", g.plan.shared_bytes, dev.shared_bytes_per_block_optin);
+        return std::nullopt;
+      }
       return g;
-    } catch (const swz::Error&) {
+    } catch (const swz::Error& e) {
+      if (no_kernel) *no_kernel = e.what();
       return std::nullopt;
     }
   };
@@ -409,13 +415,13 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
     for (bool persistent : {false, true})
-      for (int groups : {1, 2, 4})
-        for (int batch : {1, 2, 4})
+      for (int groups : {1, 2, 4, 8})
+        for (int batch : {1, 2, 4, 8})
           for (bool streaming : {false, true})
             for (bool m_fastest : {false, true}) {
               TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
               spec.persistent = persistent;
-              if (std::optional<GeneratedSource> g = generate(p.shared, spec)) {
+              if (std::optional<GeneratedSource> g = generate(p, spec)) {
                 specs.push_back(spec);
                 sources.push_back(std::move(*g));
               }
@@ -468,32 +474,39 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
 
   // The variants: each checked element for element, then timed against the copy.
   std::vector<std::uint8_t> host_out(bytes);
+  // Each variant runs the accesses that fit its layout (plan_transpose_variants); one that has no
+  // kernel here says why and is neither checked nor timed.
+  std::vector<TransposeVariantPlan> candidates = plan_transpose_variants(p, best);
   std::vector<std::optional<Kernel>> kernels;
   {
     std::vector<GeneratedSource> sources;
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (std::optional<GeneratedSource> g = generate(candidates[i].layout, best)) {
-        sources.push_back(std::move(*g));
-        which.push_back(i);
-      }
+      if (candidates[i].not_run.empty())
+        if (std::optional<GeneratedSource> g = generate(candidates[i].problem, best, &candidates[i].not_run)) {
+          sources.push_back(std::move(*g));
+          which.push_back(i);
+        }
     std::vector<Compiled> images = compile_all(sources);
     kernels.resize(candidates.size());
     for (std::size_t j = 0; j < which.size(); ++j) kernels[which[j]] = load(std::move(sources[j]), std::move(images[j]), best);
   }
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const Candidate& c = candidates[i];
+    const Problem& c = candidates[i].problem;
     TransposeVariant tv;
-    tv.name = c.name;
-    tv.layout = c.layout.description();
-    if (kernels[i]) {  // a layout the accesses' vectors or matrix rows do not fit has no kernel and no prediction
-      tv.predicted_store_wavefronts = simulate(p.store, c.layout, eb, p.bank).mean_wavefronts;
-      tv.predicted_read_wavefronts = simulate(p.read, c.layout, eb, p.bank).mean_wavefronts;
-    } else {
-      tv.layout += " (not run: the accesses do not fit this layout or this kernel configuration)";
+    tv.name = candidates[i].name;
+    tv.layout = c.shared.description();
+    tv.not_run = candidates[i].not_run;
+    if (!kernels[i]) {
       t.variants.push_back(tv);
       continue;
     }
+    tv.ran = true;
+    const AccessResult store = simulate(c.store, c.shared, eb, c.bank), read = simulate(c.read, c.shared, eb, c.bank);
+    tv.predicted_store_wavefronts = store.mean_wavefronts;
+    tv.predicted_read_wavefronts = read.mean_wavefronts;
+    tv.store_instruction = kernels[i]->source.plan.store_instruction;
+    tv.read_instruction = kernels[i]->source.plan.read_instruction;
     if (i == 0) t.grid_blocks = kernels[i]->gx * kernels[i]->gy;
     const auto go = launcher(*kernels[i]);
     // Correctness on a poisoned output (all ones; no input value has its top bit set).

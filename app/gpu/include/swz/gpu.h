@@ -80,6 +80,7 @@ struct KernelPlan {
   int threads = 32;                 // 32 * warps of the access layouts
   std::uint64_t shared_bytes = 0;   // the layout's extent, rounded up to 16
   std::string offset_form;          // "linear (XOR)", "affine", "table"
+  std::string store_instruction, read_instruction;  // the writer's and reader's shared instructions ("STS.128", "LDSM.x4.trans")
 };
 
 struct GeneratedSource {
@@ -111,12 +112,26 @@ struct TransposeSpec {
   int batch = 1;           // tiles per block, along m
   bool streaming = false;  // global loads/stores with the .cs (evict-first) cache hint
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
-  int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles
+  int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles and its own barrier
   bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
 std::string transpose_unsupported_reason(const Problem& problem);
+
+// The layouts a transpose is compared on, each with the accesses that run on it. The chosen layout
+// runs the problem's accesses; the unswizzled (row-major) and padded layouts run them too where
+// they fit, and otherwise each side that does not fit issues the same registers with plain LDS/STS
+// (an ldmatrix / stmatrix side as its fragment, a requested vector width as the widest the layout
+// allows), so the global side of every variant is the same kernel. Padding is 16 bytes where a
+// side moves 16-byte rows or vectors, else one bank word. A variant with no kernel at `spec`
+// (shared memory, registers) keeps `not_run`, the reason, and is neither timed nor checked.
+struct TransposeVariantPlan {
+  std::string name;     // "chosen", "unswizzled", "padded"
+  Problem problem;      // the layout and the accesses this variant runs
+  std::string not_run;  // "" when it has a kernel at the spec
+};
+std::vector<TransposeVariantPlan> plan_transpose_variants(const Problem& problem, const TransposeSpec& spec);
 
 // Compiles generated source with NVRTC for compute capability major.minor (no GPU
 // needed) and returns the compiler's log; throws std::runtime_error with the log
@@ -146,6 +161,9 @@ struct AccessMeasurement {
 struct TransposeVariant {
   std::string name;           // "chosen", "unswizzled", "padded"
   std::string layout;         // the layout's description
+  bool ran = false;           // false: no kernel exists for this layout at the configuration (`not_run` says why)
+  std::string not_run;
+  std::string store_instruction, read_instruction;  // what the variant's writer and reader issue on its layout
   double predicted_store_wavefronts = 0, predicted_read_wavefronts = 0;  // mean per instruction
   double milliseconds = 0;    // median
   double bandwidth_gbs = 0;   // (bytes read + written) / median time
@@ -198,7 +216,7 @@ struct RunOptions {
   bool counters = true;          // read the hardware counters
   bool transpose = true;         // run the full-size transpose
   std::int64_t transpose_size = 8192;  // rows = cols
-  bool transpose_tune = true;    // try tiles per warp group 1/2/4 x groups per block 1/2/4 x cache hint x block order
+  bool transpose_tune = true;    // try tiles per warp group 1/2/4/8 x groups per block 1/2/4/8 x cache hint x block order
                                  // x grid-stride on the chosen layout, keep the fastest
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
