@@ -227,9 +227,11 @@ ProblemSpec state_for_step(const LessonStep& s) {
 }
 
 void apply_lesson_step(Workbench& bench) {
-  const Classroom& c = classroom();
+  Classroom& c = classroom();
   const LessonStep* s = c.current_step();
   if (!s) return;
+  c.exercise_outcome = ExerciseOutcome::Open;  // the step's exercise starts again
+  c.exercise_answer.reset();
   const ProblemSpec state = state_for_step(*s);
   const Side side = side_for(s->access);
   const int step = s->step;
