@@ -227,11 +227,9 @@ ProblemSpec state_for_step(const LessonStep& s) {
 }
 
 void apply_lesson_step(Workbench& bench) {
-  Classroom& c = classroom();
+  const Classroom& c = classroom();
   const LessonStep* s = c.current_step();
   if (!s) return;
-  c.exercise_outcome = ExerciseOutcome::Open;  // the step's exercise starts again
-  c.exercise_answer.reset();
   const ProblemSpec state = state_for_step(*s);
   const Side side = side_for(s->access);
   const int step = s->step;
@@ -242,6 +240,9 @@ void apply_lesson_step(Workbench& bench) {
                 session.trace.step = step;
                 session.trace.warp = 0;
                 session.trace.playing = false;
+                // The step's exercise starts again once its state is back (before, the old state may still solve it).
+                classroom().exercise_outcome = ExerciseOutcome::Open;
+                classroom().exercise_answer.reset();
                 for (const std::string& id : lesson_panel_ids())
                   session.view.panels[id] = view.panels.empty() || std::count(view.panels.begin(), view.panels.end(), id) > 0;
                 session.view.cell_numbers = view.cells;
