@@ -240,6 +240,9 @@ void apply_lesson_step(Workbench& bench) {
                 session.trace.step = step;
                 session.trace.warp = 0;
                 session.trace.playing = false;
+                // The step's exercise starts again once its state is back (before, the old state may still solve it).
+                classroom().exercise_outcome = ExerciseOutcome::Open;
+                classroom().exercise_answer.reset();
                 for (const std::string& id : lesson_panel_ids())
                   session.view.panels[id] = view.panels.empty() || std::count(view.panels.begin(), view.panels.end(), id) > 0;
                 session.view.cell_numbers = view.cells;

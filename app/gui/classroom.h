@@ -30,6 +30,7 @@
 #include "file_dialog.h"
 #include "panel.h"
 #include "swz/teach/lesson.h"
+#include "swz/teach/lesson_exercise.h"
 #include "swz/teach/quiz.h"
 #include "swz/teach/quiz_record.h"
 #include "swz/teach/quiz_set.h"
@@ -44,6 +45,10 @@ struct LessonEntry {
   std::optional<Lesson> lesson;
   std::string error;
 };
+
+// How the current step's exercise ended: still open, solved by the learner, or given up with
+// "Show the answer" (answered, not solved). Reset whenever a step is applied.
+enum class ExerciseOutcome { Open, Solved, Answered };
 
 // What a lesson's steps change in the view, as it was before the lesson opened.
 struct ViewBeforeLesson {
@@ -86,6 +91,10 @@ struct Classroom {
   bool presenter_window = false;   // it is open in a second window
   bool presenter_in_main = false;  // no second window could open: it floats over the workbench
   std::optional<std::chrono::steady_clock::time_point> lecture_started;  // for the presenter's elapsed time
+
+  // The current step's exercise: the one-click answers stay disabled while it is Open.
+  ExerciseOutcome exercise_outcome = ExerciseOutcome::Open;
+  std::optional<std::vector<std::uint32_t>> exercise_answer;  // the core's solution once shown (none: no state solves it)
 
   std::unique_ptr<Panel> lesson_panel, quiz_panel;
   std::optional<ViewBeforeLesson> view_before;  // restored when the lesson closes
@@ -158,6 +167,18 @@ bool students_watching();
 bool claims_hidden();
 // True while a quiz question is on show and not yet answered: the workbench hides what would answer it.
 bool quiz_question_open();
+// The current step's exercise on the workbench's state, checked by the core again only when
+// the state changes (a step solved once stays Solved); null when the step poses none. A check
+// that throws leaves its message in `error`.
+const ExerciseCheck* exercise_check(const Workbench& bench, std::string* error = nullptr);
+// Why the one-click answers (the grid's named swizzles and Solver's answer, the Solver panel's
+// Apply) are disabled now: the step's exercise is open and unsolved. nullptr when they are not.
+const char* answers_locked(const Workbench& bench);
+// The lock's reason as a tooltip over the item just drawn (disabled or not); nothing when unlocked.
+void answers_locked_tooltip(const char* why);
+// "Show the answer": the core's solution (solve_exercise) is revealed and the exercise is
+// marked answered, not solved, which unlocks the answers.
+void reveal_exercise_answer();
 // Takes this frame's key presses (platform.h: none is lost): Page Down / Page Up move one step
 // each, F11 toggles full screen. Arrows, Space, Home and End stay the trace's keys.
 void lecture_keys(Workbench& bench);

@@ -184,12 +184,14 @@ void draw_getting_started(Workbench& bench, bool& open) {
   {
     const SolverAnswer& answer = bench.solver_answer();
     const auto command = solver_command(answer);
-    if (!command) ImGui::BeginDisabled();
+    const char* locked = answers_locked(bench);  // a lesson's exercise asks the learner to find it
+    ImGui::BeginDisabled(!command || locked);
     if (probed_button(bench, "Apply the solver's answer", "getting_started.solver") && command) {
       bench.post(cmd::show_panel("solver", true));
       bench.post(*command);
     }
-    if (!command) ImGui::EndDisabled();
+    ImGui::EndDisabled();
+    answers_locked_tooltip(locked);
   }
   ImGui::Unindent(em() * 1.5f);
 

@@ -72,6 +72,64 @@ bool quiz_question_open() {
   return c.quiz_open && c.question && !c.answer && !(c.quiz_set && c.set_index >= static_cast<int>(c.quiz_set->questions.size()));
 }
 
+namespace {
+
+// The last exercise check, kept until the step, the state or the register step changes.
+struct LectureExerciseCache {
+  const LessonStep* step = nullptr;
+  std::optional<ProblemSpec> state;
+  int register_step = 0;
+  ExerciseCheck check;
+  std::string error;
+};
+
+LectureExerciseCache& lecture_exercise_cache() {
+  static LectureExerciseCache cache;
+  return cache;
+}
+
+}  // namespace
+
+const ExerciseCheck* exercise_check(const Workbench& bench, std::string* error) {
+  Classroom& c = classroom();
+  const LessonStep* step = c.current_step();
+  if (!step || !step->exercise) return nullptr;
+  LectureExerciseCache& cache = lecture_exercise_cache();
+  const Session& session = bench.session();
+  if (cache.step != step || !cache.state || *cache.state != session.problem || cache.register_step != session.trace.step) {
+    cache.step = step;
+    cache.state = session.problem;
+    cache.register_step = session.trace.step;
+    cache.error.clear();
+    try {
+      cache.check = check_exercise(*step, session.problem, session.trace.step);
+    } catch (const Error& e) {
+      cache.check = {};
+      cache.error = e.what();
+    }
+  }
+  if (cache.check.solved && c.exercise_outcome == ExerciseOutcome::Open) c.exercise_outcome = ExerciseOutcome::Solved;
+  if (error) *error = cache.error;
+  return &cache.check;
+}
+
+const char* answers_locked(const Workbench& bench) {
+  if (!exercise_check(bench) || classroom().exercise_outcome != ExerciseOutcome::Open) return nullptr;
+  return "Hidden during the exercise: Show a hint instead, or Show the answer on the lesson card to give up.";
+}
+
+void answers_locked_tooltip(const char* why) {
+  if (why && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
+}
+
+void reveal_exercise_answer() {
+  Classroom& c = classroom();
+  const LessonStep* step = c.current_step();
+  if (!step || !step->exercise) return;
+  c.exercise_answer = solve_exercise(*step).solution;
+  c.exercise_outcome = ExerciseOutcome::Answered;
+}
+
 void lecture_keys(Workbench& bench) {
   Classroom& c = classroom();
   for (const int key : key_presses()) {

@@ -19,33 +19,8 @@ namespace swz::gui {
 
 namespace {
 
-// A step's exercise on the learner's state, checked by the core again only when the state changes.
-struct ExerciseStatus {
-  const LessonStep* checked = nullptr;
-  std::optional<ProblemSpec> state;
-  int register_step = 0;
-  ExerciseCheck check;
-  std::string error;
-  const ExerciseCheck& on(const LessonStep& step, const ProblemSpec& now, int trace_step) {
-    if (checked != &step || !state || *state != now || register_step != trace_step) {
-      checked = &step;
-      state = now;
-      register_step = trace_step;
-      error.clear();
-      try {
-        check = check_exercise(step, now, trace_step);
-      } catch (const Error& e) {
-        check = {};
-        error = e.what();
-      }
-    }
-    return check;
-  }
-};
-
 struct LessonPanel final : Panel {
   ClaimList claims;
-  ExerciseStatus exercise;
   std::pair<int, int> hints_for{-1, -1};  // (lesson, step) the hints were revealed on
   int hints_shown = 0;
 
@@ -145,10 +120,16 @@ struct LessonPanel final : Panel {
     ImGui::Separator();
     heading("Exercise");
     ImGui::TextWrapped("%s", pretty_xor(e.task).c_str());
-    const ExerciseCheck& check = exercise.on(s, ctx.session.problem, ctx.session.trace.step);
+    std::string error;
+    const ExerciseCheck* checked = exercise_check(ctx.bench, &error);
+    if (!checked) return;
+    const ExerciseCheck& check = *checked;
+    const bool answered = c.exercise_outcome == ExerciseOutcome::Answered;
     const ImVec2 status = ImGui::GetCursorScreenPos();
-    if (!exercise.error.empty()) {
-      ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", exercise.error.c_str());
+    if (!error.empty()) {
+      ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", error.c_str());
+    } else if (answered) {
+      ImGui::TextColored(ImVec4(0.55f, 0.35f, 0.0f, 1), "Answered, not solved");
     } else if (check.solved) {
       ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s Solved", sym("\xe2\x9c\x93", "ok"));
       same_line_if_fits(ImGui::CalcTextSize(moves_used(e, check).c_str()).x);
@@ -167,13 +148,30 @@ struct LessonPanel final : Panel {
       else
         ImGui::TextDisabled("%s", moves_used(e, check).c_str());
     }
-    ctx.probe(check.solved ? "lesson.exercise.solved" : "lesson.exercise.unsolved", status, ImGui::GetItemRectMax());
+    ctx.probe(answered ? "lesson.exercise.answered" : check.solved ? "lesson.exercise.solved" : "lesson.exercise.unsolved", status,
+              ImGui::GetItemRectMax());
     for (int i = 0; i < hints_shown && i < static_cast<int>(e.hints.size()); ++i)
       ImGui::TextWrapped("Hint %d: %s", i + 1, pretty_xor(e.hints[static_cast<std::size_t>(i)]).c_str());
-    if (hints_shown < static_cast<int>(e.hints.size())) {
+    if (answered) {  // the core's solution, fewest moves first
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      if (ImGui::SmallButton(fmt::format("Show a hint ({} of {})", hints_shown + 1, e.hints.size()).c_str())) ++hints_shown;
-      ctx.probe("lesson.exercise.hint", p, ImGui::GetItemRectMax());
+      if (c.exercise_answer)
+        ImGui::TextWrapped("The answer: masks %s", format_masks(*c.exercise_answer).c_str());
+      else
+        ImGui::TextWrapped("No state within the moves solves this exercise.");
+      ctx.probe("lesson.exercise.answer", p, ImGui::GetItemRectMax());
+    } else {
+      if (hints_shown < static_cast<int>(e.hints.size())) {
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        if (ImGui::SmallButton(fmt::format("Show a hint ({} of {})", hints_shown + 1, e.hints.size()).c_str())) ++hints_shown;
+        ctx.probe("lesson.exercise.hint", p, ImGui::GetItemRectMax());
+      }
+    }
+    if (c.exercise_outcome == ExerciseOutcome::Open) {  // giving up unlocks the one-click answers
+      if (hints_shown < static_cast<int>(e.hints.size())) same_line_if_fits(button_width("Show the answer"));
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (ImGui::SmallButton("Show the answer")) reveal_exercise_answer();
+      ctx.probe("lesson.exercise.show_answer", p, ImGui::GetItemRectMax());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Gives up: the exercise is marked answered, not solved");
     }
     ctx.probe("lesson.exercise", top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
     ImGui::Spacing();

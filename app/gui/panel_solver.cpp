@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "classroom.h"
 #include "getting_started.h"
 #include "panel.h"
 #include "swz/io/layout_io.h"
@@ -186,9 +187,13 @@ struct SolverPanel final : Panel {
     }
     if (!tradeoff.empty()) ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", tradeoff.c_str());
     const auto apply = solver_command(a);
+    const char* locked = answers_locked(ctx.bench);  // a lesson's exercise asks the learner to find it
     const ImVec2 ap = ImGui::GetCursorScreenPos();
+    ImGui::BeginDisabled(locked != nullptr);
     if (ImGui::Button(a.masks ? "Apply to the grid" : "Use as the shared layout") && apply) ctx.post(*apply);
+    ImGui::EndDisabled();
     ctx.probe("solver.apply", ap, ImGui::GetItemRectMax());
+    answers_locked_tooltip(locked);
     if (a.masks) {
       std::vector<std::uint32_t> shown = *a.masks;
       while (!shown.empty() && shown.back() == 0) shown.pop_back();
@@ -242,8 +247,12 @@ struct SolverPanel final : Panel {
                   fmt::format("{}", fmt::join(flips, ", ")).c_str());
       same_line_if_fits(button_width("Apply repair"));
       const ImVec2 rp = ImGui::GetCursorScreenPos();
+      const char* locked = answers_locked(ctx.bench);
+      ImGui::BeginDisabled(locked != nullptr);
       if (ImGui::SmallButton("Apply repair")) ctx.post(cmd::set_masks(fmt::format("Repair ({} flips)", rep.flips), rep.masks));
+      ImGui::EndDisabled();
       ctx.probe("solver.repair", rp, ImGui::GetItemRectMax());
+      answers_locked_tooltip(locked);
     }
   }
 };

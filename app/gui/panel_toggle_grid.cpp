@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "classroom.h"
 #include "panel.h"
 #include "theme.h"
 #include "widgets.h"
@@ -120,10 +121,16 @@ struct ToggleGridPanel final : Panel {
     };
     flow("Unswizzled");
     if (ImGui::Button("Unswizzled")) ctx.post(cmd::set_masks("Unswizzled", {}));
+    // One-click answers: disabled while a lesson's exercise asks the learner to find one.
+    const char* locked = answers_locked(ctx.bench);
+    ImGui::BeginDisabled(locked != nullptr);
     flow("Classic XOR m");
     if (ImGui::Button("Classic XOR m")) ctx.post(cmd::set_masks("Classic XOR m", staircase(g, 0)));
+    ctx.probe("grid.classic_xor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    answers_locked_tooltip(locked);
     flow("XOR 2m");
     if (ImGui::Button("XOR 2m")) ctx.post(cmd::set_masks("XOR 2m", staircase(g, 1)));
+    answers_locked_tooltip(locked);
     const SolverAnswer& answer = ctx.bench.solver_answer();
     flow("Solver's answer");
     ImGui::BeginDisabled(!answer.masks);
@@ -131,7 +138,9 @@ struct ToggleGridPanel final : Panel {
     if (ImGui::Button("Solver's answer") && answer.masks) ctx.post(cmd::set_masks("Solver's answer", *answer.masks));
     ctx.probe("grid.solver", sp, ImGui::GetItemRectMax());
     ImGui::EndDisabled();
-    if (!answer.masks && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    if (locked)
+      answers_locked_tooltip(locked);
+    else if (!answer.masks && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", answer.result ? "The solver's layout is not a toggle-grid layout here; apply it from the Solver panel"
                                             : answer.error.c_str());
     const auto xor_m = staircase(g, 0), xor_2m = staircase(g, 1);
@@ -145,6 +154,14 @@ struct ToggleGridPanel final : Panel {
       if (v.masks && (same(*v.masks, {}) || same(*v.masks, xor_m) || same(*v.masks, xor_2m))) continue;
       flow(v.name.c_str());
       if (ImGui::Button(v.name.c_str())) ctx.post(cmd::variant_command(v));
+      answers_locked_tooltip(locked);
+    }
+    ImGui::EndDisabled();
+    if (locked) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", locked);
+      ImGui::PopTextWrapPos();
+      ctx.probe("grid.answers_locked", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     }
 
     // Undo / redo, named.

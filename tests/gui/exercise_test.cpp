@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "classroom.h"
+#include "commands.h"
 #include "gui_fixture.h"
 #include "swz/teach/lesson_exercise.h"
 
@@ -63,6 +64,60 @@ TEST_F(GuiTest, ExerciseIsSolvedByClicksOnTheToggleGrid) {
   go_to_step(b, 6);
   frames(3);
   EXPECT_FALSE(b.probe("lesson.exercise").has_value());
+}
+
+// A teacher's rule: the one-click answers do nothing while the exercise is open; "Show the answer"
+// gives up, reveals the core's solution, marks the exercise answered (not solved) and unlocks them.
+TEST_F(GuiTest, ExerciseLocksTheOneClickAnswersUntilTheAnswerIsShown) {
+  std::string error;
+  if (!reopen(1920, 1080, error)) GTEST_SKIP() << "no display: " << error;
+  Workbench& b = open();
+  ASSERT_TRUE(open_lesson(b, "toy-gpu", 6, error)) << error;
+  b.post(cmd::show_panel("solver", true));
+  frames(4);
+  const LessonStep* step = classroom().current_step();
+  ASSERT_NE(step, nullptr);
+  ASSERT_TRUE(step->exercise.has_value()) << step->title;
+  const std::vector<std::uint32_t> start = b.session().problem.masks;
+  const SolverAnswer& answer = b.solver_answer();
+  ASSERT_TRUE(answer.masks.has_value()) << answer.error;
+
+  // Every answer button is there, disabled, and says why; clicking them changes nothing.
+  EXPECT_TRUE(b.probe("grid.answers_locked").has_value());
+  for (const char* button : {"grid.solver", "grid.classic_xor", "solver.apply"}) {
+    ASSERT_TRUE(b.probe(button).has_value()) << button;
+    click(button);
+    EXPECT_EQ(b.session().problem.masks, start) << button;
+  }
+  EXPECT_TRUE(b.probe("lesson.exercise.unsolved").has_value());
+  EXPECT_EQ(classroom().exercise_outcome, ExerciseOutcome::Open);
+
+  // Giving up: the core's solution on the card, answered and not solved, the buttons work again.
+  click("lesson.exercise.show_answer");
+  EXPECT_EQ(classroom().exercise_outcome, ExerciseOutcome::Answered);
+  EXPECT_EQ(classroom().exercise_answer, solve_exercise(*step).solution);
+  EXPECT_TRUE(b.probe("lesson.exercise.answered").has_value());
+  EXPECT_TRUE(b.probe("lesson.exercise.answer").has_value());
+  EXPECT_FALSE(b.probe("lesson.exercise.show_answer").has_value());
+  EXPECT_FALSE(b.probe("grid.answers_locked").has_value());
+  click("grid.solver");
+  EXPECT_NE(b.session().problem.masks, start);
+  EXPECT_EQ(b.model().analysis.read.simulated.wavefronts, 1);
+  EXPECT_TRUE(b.probe("lesson.exercise.answered").has_value()) << "the solver's answer does not count as solved";
+  if (const char* shot = std::getenv("SWZ_EXERCISE_ANSWER_SCREENSHOT")) {  // to look at the answered card
+    int w = 0, h = 0;
+    const auto px = capture(w, h);
+    ASSERT_TRUE(write_png(shot, px, w, h, error)) << error;
+  }
+
+  // Return to this step: the exercise is open again, and so is the lock.
+  apply_lesson_step(b);
+  frames(3);
+  EXPECT_EQ(b.session().problem.masks, start);
+  EXPECT_TRUE(b.probe("lesson.exercise.unsolved").has_value());
+  EXPECT_TRUE(b.probe("grid.answers_locked").has_value());
+  click("grid.solver");
+  EXPECT_EQ(b.session().problem.masks, start);
 }
 
 }  // namespace swz::gui::test
