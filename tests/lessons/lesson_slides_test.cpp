@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "swz/export/font.h"
+#include "swz/teach/claim_words.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/math_text.h"
@@ -32,12 +33,23 @@ TEST(LessonSlides, TheFontHasEveryCharacterTheShippedLessonsShow) {
         else
           for (const std::string& line : code_lines(p)) shown += line;  // one drawn line each, as written
       }
-      for (const LessonClaim& c : s.claims) shown += c.quantity + render_math(c.expected.dump(), MathStyle::Unicode);
+      for (const LessonClaim& c : s.claims) shown += claim_in_words(c.quantity, c.expected, MathStyle::Unicode);
     }
     for (const char32_t cp : decode_utf8(shown))
       EXPECT_TRUE(type.has_glyph(cp)) << file.filename().string() << ": U+" << std::hex << static_cast<unsigned>(cp);
   }
   EXPECT_GE(lessons, 4);
+}
+
+// Code on slides is drawn in DejaVu Sans Mono, found beside DejaVu Sans: every character one width.
+TEST(LessonSlides, CodeHasAMonospacedFace) {
+  const FontSearch found = find_fonts();
+  ASSERT_TRUE(found.mono) << "no DejaVuSansMono.ttf beside " << (found.regular ? found.regular->string() : "nothing");
+  EXPECT_EQ(found.mono->filename(), "DejaVuSansMono.ttf");
+  const Typeface type = Typeface::load();
+  EXPECT_TRUE(type.has_mono());
+  EXPECT_DOUBLE_EQ(type.width("iiii", 20, FontFace::Mono), type.width("MMMM", 20, FontFace::Mono));
+  EXPECT_LT(type.width("iiii", 20, FontFace::Regular), type.width("MMMM", 20, FontFace::Regular));
 }
 
 TEST(LessonSlides, OnePngPerStepSameBytesEachTime) {

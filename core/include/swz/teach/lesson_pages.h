@@ -52,6 +52,13 @@ struct LessonPage {
 // The step pages in order, then the index. Throws swz::Error when a step's problem cannot be drawn.
 std::vector<LessonPage> lesson_pages(const Lesson& lesson);
 
+// The whole lesson as one printable HTML document: every step (title, text, figures, claims in
+// words, speaker notes, its exercise with hints), the lesson's quiz, and an answer key at the end:
+// each exercise's solution as solve_exercise() finds it, with its goal checked on that state, and
+// each quiz answer with its explanation. Throws swz::Error like lesson_pages(), or when the
+// lesson's quiz set cannot be found.
+std::string lesson_handout_html(const Lesson& lesson);
+
 class Typeface;
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
 // One PNG slide per step, in order. Throws swz::Error like lesson_pages().
