@@ -106,8 +106,9 @@ std::string exercise_answer_html(std::size_t index, const LessonStep& step) {
   if (!found.solution) return out + fmt::format("no state within {} meets the goal.</p></li>\n", exercise_moves_text(*step.exercise));
   ProblemSpec state = step.problem;
   state.masks = *found.solution;
-  out += fmt::format("row masks <code>{}</code> (from <code>{}</code>).</p>\n<ul class=\"claims\">\n", format_masks(*found.solution),
-                     format_masks(step.problem.masks));
+  out += fmt::format("row masks <code>{}</code> ({}).</p>\n<ul class=\"claims\">\n", format_masks(*found.solution),
+                     step.problem.masks.empty() ? "the step starts with none"
+                                                : fmt::format("the step starts with <code>{}</code>", format_masks(step.problem.masks)));
   for (const ClaimCheck& c : check_exercise(step, state, step.step).goal)
     out += fmt::format("<li{}>{}</li>\n", c.holds ? "" : " class=\"off\"", claim_in_words(c.claim.quantity, c.actual, MathStyle::Html));
   return out + "</ul></li>\n";
