@@ -1,8 +1,8 @@
 // swizzle lesson: lessons without the GUI. `list` shows where lessons are found,
-// `check` evaluates every claim of every step and solves every exercise, `export` writes handout / slide pages.
+// `check` evaluates every claim of every step and solves every exercise, `export` writes pages, slides or one handout.
 //
 // Exit status: 0 fine, 1 a claim does not hold (check), 2 bad input (a lesson that
-// does not load, an unknown name, an output path that is not a folder, no font for png).
+// does not load, an unknown name, an output path that is not a folder (a file for --handout), no font for png).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -43,6 +43,8 @@ struct Options {
   std::vector<std::string> lessons;
   std::string lesson, out, format = "html";
   bool json = false;
+  bool handout = false;  // export: one printable HTML file instead of a folder of pages
+  bool format_given = false;
 };
 
 void list(const Options& o) {
@@ -110,7 +112,31 @@ void check(const Options& o) {
   if (failed) std::exit(1);
 }
 
+// --handout: the whole lesson, its quiz and the answer key as one HTML file at -o.
+void export_handout(const Options& o) {
+  if (o.format_given && o.format != "html") fail("--format {}: a handout is HTML only (leave --format out)", o.format);
+  const Lesson lesson = load_lesson_file(resolve(o.lesson));
+  const fs::path file(o.out);
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) fail("-o {}: is a folder; --handout writes one file (e.g. -o {}.html)", o.out, lesson.name);
+  const std::string html = lesson_handout_html(lesson);
+  if (file.has_parent_path()) {
+    fs::create_directories(file.parent_path(), ec);
+    if (ec) fail("-o {}: cannot create the folder {}: {}", o.out, file.parent_path().string(), ec.message());
+  }
+  write_file_atomically(file.string(), html);
+  int exercises = 0;
+  for (const LessonStep& s : lesson.steps) exercises += s.exercise ? 1 : 0;
+  if (o.json)
+    print_json({{"lesson", lesson.name}, {"format", "handout"}, {"file", file.string()}, {"steps", lesson.steps.size()},
+                {"exercises", exercises}, {"quiz", lesson.quiz}});
+  else
+    fmt::print("{}: handout of {} steps, {} exercise{}{} written to {}\n", lesson.name, lesson.steps.size(), exercises,
+               exercises == 1 ? "" : "s", lesson.quiz.empty() ? "" : " and the quiz " + lesson.quiz, file.string());
+}
+
 void export_pages(const Options& o) {
+  if (o.handout) return export_handout(o);
   if (o.format != "html" && o.format != "png") fail("--format {}: unknown page format (known: html, png)", o.format);
   const Lesson lesson = load_lesson_file(resolve(o.lesson));
   const fs::path dir(o.out);
@@ -143,8 +169,10 @@ Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, 
   c->callback([o] { check(*o); });
   CLI::App* e = sub.add_subcommand("export", "One page per step (text, figure, claims): HTML and an index, or 1920x1080 PNG slides");
   e->add_option("lesson", o->lesson, "A lesson file (.json) or a name in the lesson folder")->required();
-  e->add_option("-o,--output", o->out, "Folder for the pages (created if missing)")->required();
-  e->add_option("--format", o->format, "Page format: html (default) or png");
+  e->add_option("-o,--output", o->out, "Folder for the pages (created if missing); with --handout, the HTML file")->required();
+  e->add_option("--format", o->format, "Page format: html (default) or png")->each([o](const std::string&) { o->format_given = true; });
+  e->add_flag("--handout", o->handout,
+              "One printable HTML document instead: every step with notes and exercises, the quiz, an answer key at the end");
   e->add_flag("--json", o->json, "One JSON object on stdout (what was written where)");
   e->callback([o] { export_pages(*o); });
 }}};

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "swz/export/font.h"
+#include "swz/teach/claim_words.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/math_text.h"
@@ -32,12 +33,23 @@ TEST(LessonSlides, TheFontHasEveryCharacterTheShippedLessonsShow) {
         else
           for (const std::string& line : code_lines(p)) shown += line;  // one drawn line each, as written
       }
-      for (const LessonClaim& c : s.claims) shown += c.quantity + render_math(c.expected.dump(), MathStyle::Unicode);
+      for (const LessonClaim& c : s.claims) shown += claim_in_words(c.quantity, c.expected, MathStyle::Unicode);
     }
     for (const char32_t cp : decode_utf8(shown))
       EXPECT_TRUE(type.has_glyph(cp)) << file.filename().string() << ": U+" << std::hex << static_cast<unsigned>(cp);
   }
   EXPECT_GE(lessons, 4);
+}
+
+// Code on slides is drawn in DejaVu Sans Mono, found beside DejaVu Sans: every character one width.
+TEST(LessonSlides, CodeHasAMonospacedFace) {
+  const FontSearch found = find_fonts();
+  ASSERT_TRUE(found.mono) << "no DejaVuSansMono.ttf beside " << (found.regular ? found.regular->string() : "nothing");
+  EXPECT_EQ(found.mono->filename(), "DejaVuSansMono.ttf");
+  const Typeface type = Typeface::load();
+  EXPECT_TRUE(type.has_mono());
+  EXPECT_DOUBLE_EQ(type.width("iiii", 20, FontFace::Mono), type.width("MMMM", 20, FontFace::Mono));
+  EXPECT_LT(type.width("iiii", 20, FontFace::Regular), type.width("MMMM", 20, FontFace::Regular));
 }
 
 TEST(LessonSlides, OnePngPerStepSameBytesEachTime) {
@@ -115,6 +127,36 @@ TEST(LessonSlides, EveryStepsSlideAndPageDrawItsOwnView) {
   }
   std::printf("slides: %d steps, %d figures, each of its step's view\n", steps, figures);
   EXPECT_GE(steps, 69);
+}
+
+// A slide's tensor keeps at most 16 rows and 32 columns (cells of 22 SVG px, >= 24 px on a slide),
+// and among them every cell the traced instruction touches that fits the window.
+TEST(LessonSlides, LargeTensorsAreCutToTheStepsRowsAndColumns) {
+  int large = 0;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const LessonStep& s = lesson.steps[i];
+      const Problem p = problem_for_step(s);
+      if (!s.view.shows("tensor") || (p.shared.shape().back() <= 32 && p.shared.elements() / p.shared.shape().back() <= 16)) continue;
+      ++large;
+      for (const StepFigure& f : step_figures(s, /*zoom=*/true)) {
+        if (data_views(f.svg).front() != "tensor") continue;
+        std::set<std::string> rows, cols;
+        const std::string key = "class=\"cell\"";
+        for (std::size_t at = f.svg.find(key); at != std::string::npos; at = f.svg.find(key, at + 1)) {
+          const std::size_t c = f.svg.find("data-coords=\"", at) + 13;
+          const std::string coords = f.svg.substr(c, f.svg.find('"', c) - c);
+          rows.insert(coords.substr(0, coords.rfind(',')));
+          cols.insert(coords.substr(coords.rfind(',') + 1));
+        }
+        EXPECT_LE(rows.size(), 16u) << file.filename().string() << " step " << i + 1;
+        EXPECT_LE(cols.size(), 32u) << file.filename().string() << " step " << i + 1;
+        EXPECT_NE(f.svg.find("width=\"22\""), std::string::npos) << file.filename().string() << " step " << i + 1 << ": cells of 22 px";
+      }
+    }
+  }
+  EXPECT_GE(large, 1);
 }
 
 }  // namespace

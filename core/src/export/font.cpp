@@ -47,6 +47,7 @@ FontSearch find_fonts() {
     if (!fs::exists(d / "DejaVuSans.ttf", ec)) continue;
     s.regular = d / "DejaVuSans.ttf";
     if (fs::exists(d / "DejaVuSans-Bold.ttf", ec)) s.bold = d / "DejaVuSans-Bold.ttf";
+    if (fs::exists(d / "DejaVuSansMono.ttf", ec)) s.mono = d / "DejaVuSansMono.ttf";
     break;
   }
   return s;
@@ -89,9 +90,12 @@ Typeface::Typeface(const FontSearch& found) {
     fake->fake_bold = true;
     bold_ = fake;
   }
+  mono_ = found.mono ? std::make_shared<const Face>(*found.mono) : regular_;
 }
 
-const Typeface::Face& Typeface::face(bool bold) const { return bold ? *bold_ : *regular_; }
+const Typeface::Face& Typeface::face(FontFace which) const {
+  return which == FontFace::Bold ? *bold_ : which == FontFace::Mono ? *mono_ : *regular_;
+}
 
 bool Typeface::has_glyph(char32_t codepoint) const {
   return stbtt_FindGlyphIndex(&regular_->info, static_cast<int>(codepoint)) != 0;
@@ -133,7 +137,11 @@ constexpr double kMissingBoxEm = 0.6;
 }  // namespace
 
 double Typeface::width(std::string_view utf8, double px, bool bold) const {
-  const Face& f = face(bold);
+  return width(utf8, px, bold ? FontFace::Bold : FontFace::Regular);
+}
+
+double Typeface::width(std::string_view utf8, double px, FontFace which) const {
+  const Face& f = face(which);
   const double scale = f.scale(px);
   double x = 0;
   int previous = 0;
@@ -155,7 +163,12 @@ double Typeface::width(std::string_view utf8, double px, bool bold) const {
 
 double Typeface::draw(Image& image, double x, double y, double px, std::string_view utf8, Rgb color, bool bold,
                       const PixelBox& clip) const {
-  const Face& f = face(bold);
+  return draw(image, x, y, px, utf8, color, bold ? FontFace::Bold : FontFace::Regular, clip);
+}
+
+double Typeface::draw(Image& image, double x, double y, double px, std::string_view utf8, Rgb color, FontFace which,
+                      const PixelBox& clip) const {
+  const Face& f = face(which);
   const float scale = static_cast<float>(f.scale(px));
   int previous = 0;
   std::vector<unsigned char> bitmap;

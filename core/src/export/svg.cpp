@@ -153,6 +153,7 @@ struct TensorGrid {
   std::int64_t rows = 1, cols = 1;
   std::int64_t shown_rows = 1, shown_cols = 1;  // the drawn window: all of it, or the top-left corner
   std::int64_t first_row = 0;  // the drawn rows' first (row labels count from it)
+  std::int64_t first_col = 0;  // the drawn columns' first (column labels count from it)
   explicit TensorGrid(const std::vector<std::int64_t>& s) : shape(s) {
     cols = s.back();
     for (std::size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
@@ -160,7 +161,7 @@ struct TensorGrid {
     shown_rows = window ? std::min(rows, kWindowSide) : rows;
     shown_cols = window ? std::min(cols, kWindowSide) : cols;
   }
-  bool windowed() const { return first_row != 0 || shown_rows != rows || shown_cols != cols; }
+  bool windowed() const { return first_row != 0 || first_col != 0 || shown_rows != rows || shown_cols != cols; }
   std::pair<std::int64_t, std::int64_t> place(const Coords& c) const {
     std::int64_t row = 0;
     for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shape[d] + c[d];
@@ -174,7 +175,7 @@ struct TensorGrid {
       return out;
     }
     for (std::int64_t r = first_row; r < first_row + shown_rows; ++r)
-      for (std::int64_t c = 0; c < shown_cols; ++c) {
+      for (std::int64_t c = first_col; c < first_col + shown_cols; ++c) {
         Coords at(shape.size(), 0);
         at.back() = c;
         std::int64_t rest = r;
@@ -188,8 +189,8 @@ struct TensorGrid {
   }
   std::string window_note() const {
     if (!windowed()) return "";
-    return fmt::format("  |  drawn: rows {}-{} and columns 0-{} of {}x{} (a larger picture is unreadable)", first_row,
-                       first_row + shown_rows - 1, shown_cols - 1, rows, cols);
+    return fmt::format("  |  drawn: rows {}-{} and columns {}-{} of {}x{} (a larger picture is unreadable)", first_row,
+                       first_row + shown_rows - 1, first_col, first_col + shown_cols - 1, rows, cols);
   }
 };
 
@@ -248,7 +249,7 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   const int font = std::max(7, f.cell / 2);
   const std::int64_t step = f.cell >= 14 ? 1 : 8;
   for (std::int64_t c = 0; c < grid.shown_cols; c += step)
-    canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c), "middle", kMuted);
+    canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c + grid.first_col), "middle", kMuted);
   for (std::int64_t r = 0; r < grid.shown_rows; r += step)
     canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r + grid.first_row), "end",
                 kMuted);
@@ -304,19 +305,22 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
                            options.trace_warp ? fmt::format(", warp {}", options.trace_warp) : std::string(), ir.wavefronts,
                            ir.wavefronts == 1 ? "" : "s", ir.ideal, p.bank.warp_size / 2 - 1);
   }
-  // The drawn rows: all (or the large tile's window), or the rows asked for.
+  // The drawn rows and columns: all (or the large tile's window), or the ranges asked for.
   TensorGrid drawn = grid;
-  if (options.row_count > 0) {
-    if (options.first_row < 0 || options.first_row + options.row_count > grid.rows)
-      fail("rows {}..{} are outside the tensor's 0..{}", options.first_row, options.first_row + options.row_count - 1, grid.rows - 1);
-    drawn.first_row = options.first_row;
-    drawn.shown_rows = options.row_count;
-    caption += fmt::format("  |  rows {}-{} of {}", drawn.first_row, drawn.first_row + drawn.shown_rows - 1, grid.rows);
-  } else {
-    caption += grid.window_note();
-  }
+  const auto cut = [&](const char* what, std::int64_t first, std::int64_t count, std::int64_t total, std::int64_t& drawn_first,
+                       std::int64_t& drawn_count) {
+    if (count <= 0) return;
+    if (first < 0 || first + count > total) fail("{} {}..{} are outside the tensor's 0..{}", what, first, first + count - 1, total - 1);
+    drawn_first = first;
+    drawn_count = count;
+    caption += fmt::format("  |  {} {}-{} of {}", what, first, first + count - 1, total);
+  };
+  cut("rows", options.first_row, options.row_count, grid.rows, drawn.first_row, drawn.shown_rows);
+  cut("columns", options.first_col, options.col_count, grid.cols, drawn.first_col, drawn.shown_cols);
+  if (options.row_count <= 0 && options.col_count <= 0) caption += grid.window_note();
   const auto shown = [&](std::int64_t row, std::int64_t col) {
-    return row >= drawn.first_row && row < drawn.first_row + drawn.shown_rows && col < drawn.shown_cols;
+    return row >= drawn.first_row && row < drawn.first_row + drawn.shown_rows && col >= drawn.first_col &&
+           col < drawn.first_col + drawn.shown_cols;
   };
   const GridFrame f = draw_tensor_axes(canvas, drawn, options, title, caption);
   for (BitVec flat : drawn.shown(shared.coords())) {
@@ -324,6 +328,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
     auto [row, col] = grid.place(c);
     if (!shown(row, col)) continue;
     row -= drawn.first_row;
+    col -= drawn.first_col;
     const std::uint32_t offset = shared.offset(flat);
     const int bank = p.bank.bank_of(byte_address_of(offset, p.element_bits));
     const Rgb fill = palette_color(bank, p.bank.banks);
@@ -338,16 +343,17 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
     if (marked_row < 0 || marked_row >= grid.rows || col < 0 || col >= grid.cols)
       fail("marked cell [{}, {}] is outside the tensor", marked_row, col);
     if (!shown(marked_row, col)) continue;
-    const std::int64_t row = marked_row - drawn.first_row;
+    const std::int64_t row = marked_row - drawn.first_row, drawn_col = col - drawn.first_col;
     canvas.body += fmt::format(
         "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#d01c1c\" stroke-width=\"3\" "
         "data-row=\"{}\" data-col=\"{}\"/>\n",
-        f.left + static_cast<int>(col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, marked_row, col);
+        f.left + static_cast<int>(drawn_col) * f.cell, f.top + static_cast<int>(row) * f.cell, f.cell, f.cell, marked_row, col);
   }
   for (const auto& [flat, lane, group] : touched) {
     auto [row, col] = grid.place(shared.coords().unflatten(flat));
     if (!shown(row, col)) continue;  // outside the drawn window
     row -= drawn.first_row;
+    col -= drawn.first_col;
     const int x = f.left + static_cast<int>(col) * f.cell, y = f.top + static_cast<int>(row) * f.cell;
     canvas.body += fmt::format(
         "<rect class=\"access\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "

@@ -60,14 +60,6 @@ bool each_exercise_subset(int n, int k, Visit&& visit) {
   }
 }
 
-std::string exercise_moves_text(const LessonExercise& e) {
-  auto count = [](int n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
-  if (e.toggles >= 0 && e.masks >= 0) return count(e.toggles, "toggle") + " and " + count(e.masks, "row mask");
-  if (e.toggles >= 0) return count(e.toggles, "toggle");
-  if (e.masks >= 0) return count(e.masks, "row mask");
-  return "any toggles";
-}
-
 // The goal as a step of its own: its claims, at the step's register step.
 LessonStep exercise_goal_step(const LessonStep& step) {
   LessonStep g;
@@ -77,6 +69,14 @@ LessonStep exercise_goal_step(const LessonStep& step) {
 }
 
 }  // namespace
+
+std::string exercise_moves_text(const LessonExercise& e) {
+  auto count = [](int n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
+  if (e.toggles >= 0 && e.masks >= 0) return count(e.toggles, "toggle") + " and " + count(e.masks, "row mask");
+  if (e.toggles >= 0) return count(e.toggles, "toggle");
+  if (e.masks >= 0) return count(e.masks, "row mask");
+  return "any toggles";
+}
 
 std::int64_t exercise_states(const LessonExercise& e, const GridSpec& g) {
   std::int64_t n = kExerciseCountCap;

@@ -14,20 +14,11 @@
 
 namespace swz {
 
-namespace {
-
-// "tma(64).pattern_shift(0x80)" -> {"tma", {64}}, {"pattern_shift", {128}}: names with their arguments.
-struct Part {
-  std::string name;
-  std::vector<std::int64_t> args;
-  bool called = false;  // written with parentheses
-};
-
-std::vector<Part> parts_of(const std::string& q) {
-  std::vector<Part> out;
+std::vector<QuantityPart> quantity_parts(const std::string& q) {
+  std::vector<QuantityPart> out;
   std::size_t pos = 0;
   while (pos < q.size()) {
-    Part part;
+    QuantityPart part;
     std::size_t end = pos;
     while (end < q.size() && q[end] != '.' && q[end] != '(') ++end;
     part.name = q.substr(pos, end - pos);
@@ -64,11 +55,13 @@ std::vector<Part> parts_of(const std::string& q) {
   return out;
 }
 
-void want_args(const std::string& q, const Part& p, std::size_t n) {
+namespace {
+
+void want_args(const std::string& q, const QuantityPart& p, std::size_t n) {
   if (p.args.size() != n) fail("quantity '{}': {}(...) takes {} number{}", q, p.name, n, n == 1 ? "" : "s");
 }
 
-nlohmann::json swizzle_fact(const std::string& q, const std::vector<Part>& parts) {
+nlohmann::json swizzle_fact(const std::string& q, const std::vector<QuantityPart>& parts) {
   want_args(q, parts[0], 3);
   if (parts.size() != 2 || parts[1].name != "of") fail("quantity '{}': swizzle(B,M,S) is followed by .of(offset)", q);
   want_args(q, parts[1], 1);
@@ -101,7 +94,7 @@ const TmaSwizzleMode* tma_mode_of_layout(const Problem& p) {
   return nullptr;
 }
 
-nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
+nlohmann::json tma_fact(const std::string& q, const std::vector<QuantityPart>& parts, const Problem& p) {
   if (!parts[0].called && parts.size() == 2 && !parts[1].called && (parts[1].name == "mode" || parts[1].name == "box_legal")) {
     if (p.shape.size() != 2) fail("quantity '{}' needs a 2-D tile", q);
     const TmaSwizzleMode* mode = tma_mode_of_layout(p);
@@ -148,7 +141,7 @@ nlohmann::json tma_fact(const std::string& q, const std::vector<Part>& parts, co
       q);
 }
 
-std::optional<nlohmann::json> xor_table_fact(const std::string& q, const std::vector<Part>& parts) {
+std::optional<nlohmann::json> xor_table_fact(const std::string& q, const std::vector<QuantityPart>& parts) {
   if (parts.size() != 2 || (parts[1].name != "column_spread" && parts[1].name != "bijection"))
     return std::nullopt;  // lesson.cpp's
   want_args(q, parts[0], 2);
@@ -172,7 +165,7 @@ std::optional<nlohmann::json> xor_table_fact(const std::string& q, const std::ve
   return true;
 }
 
-nlohmann::json offset_of(const std::string& q, const Access& access, const Part& call, const Problem& p) {
+nlohmann::json offset_of(const std::string& q, const Access& access, const QuantityPart& call, const Problem& p) {
   want_args(q, call, 2);
   if (!p.shared.is_linear())
     fail("quantity '{}' needs a linear shared layout; this one is not ({})", q, p.shared.nonlinear_reason());
@@ -193,7 +186,7 @@ nlohmann::json basis_of(const std::vector<BitVec>& vs, const Problem& p) {
   return j;
 }
 
-nlohmann::json solve_fact(const std::string& q, const std::vector<Part>& parts, const Problem& p) {
+nlohmann::json solve_fact(const std::string& q, const std::vector<QuantityPart>& parts, const Problem& p) {
   SolveResult r;
   try {
     // The call `swizzle solve` and the Solver panel make, so a claim states what both show.
@@ -241,7 +234,7 @@ std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& 
   static const std::set<std::string> heads = {"swizzle", "tma", "xor_table", "store", "read", "element_at", "solve"};
   if (!heads.count(head)) return std::nullopt;
   if ((head == "store" || head == "read") && q.find(".offset_of(") != head.size()) return std::nullopt;  // lesson.cpp's
-  const std::vector<Part> parts = parts_of(q);
+  const std::vector<QuantityPart> parts = quantity_parts(q);
   if (head == "swizzle") return swizzle_fact(q, parts);
   if (head == "tma") return tma_fact(q, parts, p);
   if (head == "xor_table") return xor_table_fact(q, parts);

@@ -22,10 +22,22 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "swz/problem/problem.h"
 
 namespace swz {
+
+// One name of a quantity with its arguments:
+// "tma(64).pattern_shift(0x80)" -> {"tma", {64}}, {"pattern_shift", {128}}.
+struct QuantityPart {
+  std::string name;
+  std::vector<std::int64_t> args;
+  bool called = false;  // written with parentheses
+};
+// Throws swz::Error naming the quantity when it is malformed (an argument that is not a
+// non-negative integer, a missing ')').
+std::vector<QuantityPart> quantity_parts(const std::string& quantity);
 
 // The value of `quantity` when it is one of the above, nullopt when it is not; throws
 // swz::Error for one of the above with bad arguments.

@@ -169,38 +169,55 @@ std::vector<std::pair<std::int64_t, std::int64_t>> marked_cells(const LessonStep
   return out;
 }
 
-// The rows a slide's tensor keeps: a tensor over 16 rows is cut to the rows its traced instruction
-// touches and its highlights name (at least 8, at most 16), so its cells stay large on a slide.
-std::pair<std::int64_t, std::int64_t> slide_rows(const LessonStep& s, const Problem& p,
-                                                 const std::vector<std::pair<std::int64_t, std::int64_t>>& marked) {
+// The window a slide's tensor keeps: a tensor over 16 rows (32 columns) is cut to the rows (columns)
+// its traced instruction touches and its highlights name, at least 8 and at most 16 rows, at least
+// 16 and at most 32 columns, so its cells stay large on a slide (>= 24 px at 1920x1080).
+struct SlideWindow {
+  std::int64_t first_row = 0, rows = 0, first_col = 0, cols = 0;  // 0 rows (cols): every one
+};
+
+// [lo, hi] widened to at least `fewest` and cut to at most `most` of `count`; {first, n}.
+std::pair<std::int64_t, std::int64_t> slide_range(std::int64_t lo, std::int64_t hi, std::int64_t count, std::int64_t fewest,
+                                                  std::int64_t most) {
+  if (count <= most) return {0, 0};
+  if (hi < lo) lo = hi = 0;
+  hi = std::min(hi, lo + most - 1);
+  while (hi - lo + 1 < fewest) {
+    if (hi + 1 < count) ++hi;
+    else --lo;
+  }
+  return {lo, hi - lo + 1};
+}
+
+SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vector<std::pair<std::int64_t, std::int64_t>>& marked) {
   const SharedLayout& shared = p.shared;
   const std::int64_t cols = shared.shape().back(), rows = shared.elements() / std::max<std::int64_t>(1, cols);
-  if (rows <= 16) return {0, 0};
-  const auto row_of = [&](BitVec flat) {
+  if (rows <= 16 && cols <= 32) return {};
+  const auto place = [&](BitVec flat) {
     const Coords c = shared.coords().unflatten(flat);
     std::int64_t row = 0;
     for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shared.shape()[d] + c[d];
-    return row;
+    return std::pair{row, c.back()};
   };
-  std::int64_t lo = rows, hi = -1;
+  std::int64_t row_lo = rows, row_hi = -1, col_lo = cols, col_hi = -1;
+  const auto take = [&](std::int64_t row, std::int64_t col) {
+    row_lo = std::min(row_lo, row);
+    row_hi = std::max(row_hi, row);
+    col_lo = std::min(col_lo, col);
+    col_hi = std::max(col_hi, col);
+  };
   const Access& access = s.access == LessonAccess::Read ? p.read : p.store;
   const AccessResult sim = simulate(access, shared, p.element_bits, p.bank);
   if (s.step >= 0 && s.step < sim.steps)
     for (const TracedCell& cell : trace_step(p, access.kind, sim, /*warp=*/0, s.step).cells) {
-      lo = std::min(lo, row_of(cell.coord));
-      hi = std::max(hi, row_of(cell.coord));
+      const auto at = place(cell.coord);
+      take(at.first, at.second);
     }
-  for (const auto& [row, col] : marked) {
-    lo = std::min(lo, row);
-    hi = std::max(hi, row);
-  }
-  if (hi < lo) lo = hi = 0;
-  hi = std::min(hi, lo + 15);
-  while (hi - lo + 1 < 8) {
-    if (hi + 1 < rows) ++hi;
-    else --lo;
-  }
-  return {lo, hi - lo + 1};
+  for (const auto& cell : marked) take(cell.first, cell.second);
+  SlideWindow w;
+  std::tie(w.first_row, w.rows) = slide_range(row_lo, row_hi, rows, /*fewest=*/8, /*most=*/16);
+  std::tie(w.first_col, w.cols) = slide_range(col_lo, col_hi, cols, /*fewest=*/16, /*most=*/32);
+  return w;
 }
 
 }  // namespace
@@ -232,7 +249,13 @@ std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
       o.labels = step.view.cells != CellNumbers::None;
       o.offset_numbers = step.view.cells == CellNumbers::Offset;
       o.marked = marked_cells(step, problem);
-      if (zoom) std::tie(o.first_row, o.row_count) = slide_rows(step, problem, o.marked);
+      if (zoom) {
+        const SlideWindow w = slide_window(step, problem, o.marked);
+        o.first_row = w.first_row;
+        o.row_count = w.rows;
+        o.first_col = w.first_col;
+        o.col_count = w.cols;
+      }
       out.push_back({panel, figure_svg(problem, FigureView::Tensor, o)});
     } else if (panel == "trace") {
       text(panel, "Trace: wavefronts per instruction", trace_lines(facts));

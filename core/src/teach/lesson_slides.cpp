@@ -4,19 +4,23 @@
 //   | lesson title · step 3 of 8                                   |
 //   | The step's title                                             |
 //   | paragraphs, word-wrapped   |  the figures of the step's view |
-//   | ✓ claim = value            |  (step_figures), scaled to fill |
+//   | ✓ claim, in words          |  (step_figures), scaled to fill |
 //   +--------------------------------------------------------------+
 //
 // The text column's width is chosen from a few candidates (or the text goes above
 // the figure) so the text stays at a readable size and the figure is as large as fits.
+// Code paragraphs keep their lines and are drawn in the monospaced face; claims are
+// sentences (claim_words.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "swz/export/font.h"
 #include "swz/export/raster.h"
 #include "swz/export/svg.h"
+#include "swz/teach/claim_words.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/math_text.h"
 
@@ -42,6 +46,7 @@ struct Line {
   std::string text;
   Rgb color;
   double y = 0;  // baseline, from the top of the text area
+  bool code = false;  // drawn in the monospaced face
 };
 
 // Greedy word wrap; a word longer than the width is cut between characters.
@@ -77,7 +82,8 @@ std::vector<std::string> wrap(const Typeface& type, const std::string& text, dou
   return lines;
 }
 
-// The blocks laid out in a column `width` wide at `px`; returns the height used.
+// The blocks laid out in a column `width` wide at `px`; returns the height used, or infinity when
+// a code line (never wrapped) is wider than the column.
 double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px, double width, std::vector<Line>* out) {
   const double line = type.line_height(px) * 1.12;
   double y = 0;
@@ -87,8 +93,9 @@ double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px
     if (!first && !(b.code && after_code)) y += b.claim ? 0.15 * line : 0.55 * line;
     first = false;
     after_code = b.code;
+    if (b.code && !out && type.width(b.text, px, FontFace::Mono) > width) return std::numeric_limits<double>::infinity();
     for (const std::string& text : b.code ? std::vector<std::string>{b.text} : wrap(type, b.text, px, width)) {
-      if (out) out->push_back({text, b.color, y + type.ascent(px)});
+      if (out) out->push_back({text, b.color, y + type.ascent(px), b.code});
       y += line;
     }
   }
@@ -219,9 +226,8 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
   const Problem problem = problem_for_step(s);
   bool first_claim = true;
   for (const ClaimCheck& c : check_claims(s, problem, analyze(problem))) {
-    std::string text = fmt::format("{} {} = {}", c.holds ? "\u2713" : "\u2717", c.claim.quantity,
-                                   render_math(c.actual.dump(), MathStyle::Unicode));
-    if (!c.holds) text += " (the lesson says " + render_math(c.claim.expected.dump(), MathStyle::Unicode) + ")";
+    std::string text = fmt::format("{} {}", c.holds ? "\u2713" : "\u2717", claim_in_words(c.claim.quantity, c.actual, MathStyle::Unicode));
+    if (!c.holds) text += " The lesson says: " + claim_in_words(c.claim.quantity, c.claim.expected, MathStyle::Unicode);
     blocks.push_back({text, c.holds ? kHolds : kOff, !first_claim});
     first_claim = false;
   }
@@ -235,7 +241,7 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
   const double px = l.text_px > 0 ? l.text_px : kSmallestText;
   std::vector<Line> lines;
   lay_out(type, blocks, px, l.text.x1 - l.text.x0, &lines);
-  for (const Line& line : lines) type.draw(image, l.text.x0, l.text.y0 + line.y, px, line.text, line.color, false, l.text);
+  for (const Line& line : lines) type.draw(image, l.text.x0, l.text.y0 + line.y, px, line.text, line.color, line.code ? FontFace::Mono : FontFace::Regular, l.text);
   // The pictures centred across their box, at its top; the text panels under them; on whole pixels.
   const auto draw_row = [&](const std::vector<std::string>& svgs, const std::vector<SvgSize>& sizes, double scale, bool across,
                             double top) {

@@ -44,9 +44,10 @@ struct FigureOptions {
   bool offset_numbers = false;  // tensor: the number in a cell is its offset, not its bank
   // tensor: cells ringed in red, (row, column) as drawn (a lesson step's highlights)
   std::vector<std::pair<std::int64_t, std::int64_t>> marked;
-  // tensor: only rows [first_row, first_row + row_count) as drawn (0: every row), for a slide
-  // that zooms in on the rows a step is about
+  // tensor: only rows [first_row, first_row + row_count) and columns [first_col, first_col +
+  // col_count) as drawn (0: every one), for a slide that zooms in on the cells a step is about
   std::int64_t first_row = 0, row_count = 0;
+  std::int64_t first_col = 0, col_count = 0;
 };
 
 // Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).

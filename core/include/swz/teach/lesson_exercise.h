@@ -53,6 +53,9 @@ struct ExerciseSearch {
   std::optional<std::vector<std::uint32_t>> solution;  // the masks of a state that solves it (fewest moves)
   std::int64_t searched = 0;                           // states tried
 };
+// The moves allowed, in words: "3 toggles", "1 row mask", "2 toggles and 1 row mask".
+std::string exercise_moves_text(const LessonExercise& exercise);
+
 // Every state within the moves, fewest moves first, until one solves the exercise.
 ExerciseSearch solve_exercise(const LessonStep& step);
 

@@ -39,8 +39,9 @@ std::vector<std::string> step_figure_panels(const LessonStep& step);
 //   memory   the element at each offset                         (text)
 //   solver   the construction's steps up to the view's solver step, and its answer (text)
 // then one XOR table for each xor_table(R,C) the claims name, as the card draws them.
-// `zoom` (slides): a tensor over 16 rows keeps only the rows the step is about (the traced
-// instruction's and the highlighted ones, 8 to 16), so its cells are >= 24 px on 1920x1080.
+// `zoom` (slides): a tensor over 16 rows or 32 columns keeps only the rows and columns the step is
+// about (the traced instruction's and the highlighted ones: 8 to 16 rows, 16 to 32 columns), so its
+// cells are >= 24 px on 1920x1080.
 // Throws swz::Error when a step's problem cannot be drawn.
 std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom = false);
 
@@ -51,6 +52,13 @@ struct LessonPage {
 
 // The step pages in order, then the index. Throws swz::Error when a step's problem cannot be drawn.
 std::vector<LessonPage> lesson_pages(const Lesson& lesson);
+
+// The whole lesson as one printable HTML document: every step (title, text, figures, claims in
+// words, speaker notes, its exercise with hints), the lesson's quiz, and an answer key at the end:
+// each exercise's solution as solve_exercise() finds it, with its goal checked on that state, and
+// each quiz answer with its explanation. Throws swz::Error like lesson_pages(), or when the
+// lesson's quiz set cannot be found.
+std::string lesson_handout_html(const Lesson& lesson);
 
 class Typeface;
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080;

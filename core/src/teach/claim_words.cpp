@@ -1,0 +1,213 @@
+// claim_words.cpp: one phrase per kind of claim quantity (claim_words.h).
+#include "swz/teach/claim_words.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "lesson_facts.h"
+#include "swz/error.h"
+#include "swz/export/svg.h"
+
+namespace swz {
+
+namespace {
+
+// Values in words: numbers as written, text through math_text, lists joined, [m, n] as (m, n).
+class ValueWords {
+ public:
+  explicit ValueWords(MathStyle style) : style_(style) {}
+  std::string text(const std::string& s) const { return render_math(s, style_); }
+  std::string operator()(const nlohmann::json& v) const {
+    if (v.is_string()) return text(v.get<std::string>());
+    if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+    if (v.is_null()) return "none";
+    if (v.is_array()) {
+      if (v.empty()) return "none";
+      if (is_pair(v)) return fmt::format("({}, {})", (*this)(v[0]), (*this)(v[1]));
+      std::string out;
+      for (const nlohmann::json& item : v) out += (out.empty() ? "" : ", ") + (*this)(item);
+      return out;
+    }
+    return text(v.dump());
+  }
+  // A count with its noun: "1 wavefront", "2 wavefronts".
+  std::string count(const nlohmann::json& v, const std::string& noun) const {
+    const bool one = v.is_number() && v.get<double>() == 1.0;
+    return fmt::format("{} {}{}", (*this)(v), noun, one ? "" : "s");
+  }
+  // The basis vectors of a subspace: "span{m0 ⊕ n1, n2}", or the zero subspace.
+  std::string span(const nlohmann::json& v) const {
+    if (!v.is_array() || v.empty()) return "{0}";
+    return "{" + (*this)(v) + "}";
+  }
+  static bool is_pair(const nlohmann::json& v) {
+    return v.is_array() && v.size() == 2 && v[0].is_number_integer() && v[1].is_number_integer();
+  }
+
+ private:
+  MathStyle style_;
+};
+
+bool truthy(const nlohmann::json& v) { return v.is_boolean() ? v.get<bool>() : !v.is_null(); }
+
+// read.X, store.X: the simulator's facts about one access.
+std::string access_words(const std::string& side, const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  const std::string the = side == "store" ? "the store" : "the read";
+  const std::string The = side == "store" ? "The store" : "The read";
+  const std::string& what = parts[1].name;
+  if (what == "offset_of" && parts[1].args.size() == 2)
+    return fmt::format("In {}, register {} of lane {} touches offset {}.", the, parts[1].args[0], parts[1].args[1], w(v));
+  if (what == "wavefronts") return fmt::format("{} takes {} per instruction.", The, w.count(v, "wavefront"));
+  if (what == "ideal_wavefronts") return fmt::format("{} needs at least {} per instruction.", The, w.count(v, "wavefront"));
+  if (what == "conflicts") return fmt::format("{}'s worst instruction has {} beyond the ideal.", The, w.count(v, "extra wavefront"));
+  if (what == "ways")
+    return v == 1 ? fmt::format("{} is free of bank conflicts.", The) : fmt::format("{} has a {}-way bank conflict.", The, w(v));
+  if (what == "verdict") return fmt::format("The workbench sums up {}: {}.", the, w(v));
+  if (what == "steps") return fmt::format("{} takes {}.", The, w.count(v, "register step"));
+  if (what == "vec_bits") return fmt::format("Each lane of {} moves {} bits per instruction.", the, w(v));
+  if (what == "step_wavefronts") return fmt::format("At the register step shown, {} takes {}.", the, w.count(v, "wavefront"));
+  if (what == "lemma_applies")
+    return fmt::format("The subspace count {} to {}.", truthy(v) ? "applies" : "does not apply", the);
+  if (what == "agrees")
+    return fmt::format("For {}, the subspace count {} the simulator.", the, truthy(v) ? "agrees with" : "disagrees with");
+  if (what == "intersection_dim")
+    return fmt::format("For {}, the segment and thread subspaces meet in {}.", the, w.count(v, "dimension"));
+  if (what == "predicted_wavefronts")
+    return v.is_null() ? fmt::format("The subspace count predicts nothing for {}.", the)
+                       : fmt::format("The subspace count predicts {} for {}.", w.count(v, "wavefront"), the);
+  if (what == "intersection_basis")
+    return fmt::format("For {}, the segment and thread subspaces meet in span{}.", the, w.span(v));
+  if (what == "segment_basis") return fmt::format("For {}, one segment's bits span{}.", the, w.span(v));
+  if (what == "thread_basis") return fmt::format("For {}, the bits one instruction's threads tell apart span{}.", the, w.span(v));
+  if (what == "register_basis") return fmt::format("In {}, one thread's registers hold the bits {}.", the, w(v));
+  if (what == "lane_basis") return fmt::format("In {}, the lanes tell apart the bits {}.", the, w(v));
+  return "";
+}
+
+std::string tma_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  if (parts[0].args.empty()) {  // tma.mode, tma.box_legal: the mode the step's layout is
+    if (parts[1].name == "mode")
+      return v.is_null() ? "No TMA swizzle mode writes this shared layout." : fmt::format("The shared layout is the pattern of {}.", w(v));
+    return truthy(v) ? "The TMA mode of this layout accepts the tile's rows as its box."
+                     : "No TMA mode both writes this layout and accepts the tile's rows as its box.";
+  }
+  const std::int64_t width = parts[0].args[0];
+  const bool none = width == 0;
+  const std::string mode = none ? "The TMA mode without swizzle" : fmt::format("The {}-byte TMA swizzle mode", width);
+  const std::string& what = parts[1].name;
+  if (what == "name") return fmt::format("{} is {}.", mode, w(v));
+  if (what == "repeat_bytes")
+    return v.is_null() ? fmt::format("{} has no repeating pattern.", mode) : fmt::format("{} repeats every {} bytes.", mode, w(v));
+  if (what == "max_inner_box_bytes")
+    return v.is_null() ? fmt::format("{} puts no limit on the box's rows.", mode)
+                       : fmt::format("{} takes boxes whose rows are at most {} bytes.", mode, w(v));
+  if (what == "shared_alignment") return fmt::format("{} needs its shared buffer aligned to {} bytes.", mode, w(v));
+  if (what == "global_alignment") return fmt::format("{} needs the global tensor aligned to {} bytes.", mode, w(v));
+  if (what == "inner_box_fits") return fmt::format("{} {} this tile's rows as its box.", mode, truthy(v) ? "accepts" : "refuses");
+  if (what == "matches_layout") return fmt::format("The shared layout {} the pattern of {}.", truthy(v) ? "is" : "is not",
+                                                   none ? "the TMA mode without swizzle" : fmt::format("the {}-byte mode", width));
+  if (what == "pattern_shift" && !parts[1].args.empty())
+    return fmt::format("On a buffer at shared address 0x{:x}, the {}-byte pattern is shifted by {}.", parts[1].args[0], width,
+                       w.count(v, "row"));
+  return "";
+}
+
+std::string xor_table_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  if (parts[0].args.size() != 2) return "";
+  const std::string table = fmt::format("In the XOR table of {} rows and {} columns", parts[0].args[0], parts[0].args[1]);
+  const std::string& what = parts[1].name;
+  if (what == "row" && !parts[1].args.empty())
+    return fmt::format("{}, row {} sends columns 0, 1, 2, ... to {}.", table, parts[1].args[0], w(v));
+  if (what == "out_of_bounds")
+    return v.empty() ? fmt::format("{}, every cell stays inside.", table)
+                     : fmt::format("{}, the cells {} fall outside the columns.", table, w(v));
+  if (what == "column_spread")
+    return fmt::format("{}, {}.", table, truthy(v) ? "each column's elements land in as many different columns"
+                                                   : "some column's elements share a column");
+  if (what == "bijection")
+    return fmt::format("{}, {}.", table, truthy(v) ? "every cell stays inside and no two coincide: a bijection"
+                                                   : "the swizzle is not a bijection");
+  return "";
+}
+
+std::string solve_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  if (parts.size() == 3 && (parts[1].name == "write" || parts[1].name == "read")) {
+    const bool write = parts[1].name == "write";
+    const std::string side = write ? "the write" : "the read";
+    const std::string& what = parts[2].name;
+    if (what == "wavefronts") return fmt::format("The solver's layout gives {} {} per instruction.", side, w.count(v, "wavefront"));
+    if (what == "ideal_wavefronts") return fmt::format("With the solver's instructions, {} needs at least {}.", side, w.count(v, "wavefront"));
+    if (what == "instruction") return fmt::format("The solver's layout {} with {}.", write ? "writes" : "reads", w(v));
+    if (what == "vec_bits") return fmt::format("In the solver's answer, each lane of {} moves {} bits.", side, w(v));
+  }
+  if (parts.size() == 3 && parts[1].name == "lower_bound")
+    return fmt::format("No layout gives the {} fewer than {} per instruction.", parts[2].name == "write_wavefronts" ? "write" : "read",
+                       w.count(v, "wavefront"));
+  if (parts.size() != 2) return "";
+  const std::string& what = parts[1].name;
+  if (what == "conflict_free") return truthy(v) ? "The solver's answer is free of bank conflicts." : "The solver's answer has bank conflicts.";
+  if (what == "fallback")
+    return truthy(v) ? "The solver had to fall back to a layout with conflicts." : "The solver did not need its fallback.";
+  static const std::pair<const char*, const char*> sets[] = {
+      {"vec_basis", "the vector bits V"},     {"split_a_basis", "the writer's split"}, {"split_b_basis", "the reader's split"},
+      {"I_basis", "the shared thread bits I"}, {"E_basis", "the writer's own bits E"}, {"F_basis", "the reader's own bits F"},
+      {"H_basis", "the paired bits H"},        {"C_basis", "the complement C"},       {"padding_basis", "the padding bits"},
+      {"segment_basis", "the segment bits"},   {"bank_basis", "the bank bits"}};
+  for (const auto& [name, words] : sets)
+    if (what == name) return fmt::format("In the solver's construction, {} span{}.", words, w.span(v));
+  return "";
+}
+
+std::string words_for(const std::string& q, const nlohmann::json& v, const ValueWords& w) {
+  const std::vector<QuantityPart> parts = quantity_parts(q);
+  if (parts.empty()) return "";
+  const std::string& head = parts[0].name;
+  const std::vector<std::int64_t>& args = parts[0].args;
+  if ((head == "read" || head == "store") && parts.size() == 2) return access_words(head, parts, v, w);
+  if (head == "tma" && parts.size() == 2) return tma_words(parts, v, w);
+  if (head == "xor_table" && parts.size() == 2) return xor_table_words(parts, v, w);
+  if (head == "solve" && parts.size() >= 2) return solve_words(parts, v, w);
+  if (head == "masks") return fmt::format("The toggle grid's row masks are {}.", w(v));
+  if (head == "layout" && parts.size() == 2) {
+    const std::string& what = parts[1].name;
+    if (what == "linear") return truthy(v) ? "The shared layout is linear over F2." : "The shared layout is not linear over F2.";
+    if (what == "description") return fmt::format("The shared layout is {}.", w(v));
+    if (what == "size") return fmt::format("The tensor has {}.", w.count(v, "element"));
+    if (what == "cosize") return fmt::format("The layout needs room for {} in shared memory.", w.count(v, "element"));
+  }
+  if (parts.size() == 1 && args.size() == 2) {
+    const std::string element = fmt::format("({}, {})", args[0], args[1]);
+    if (head == "bank") return fmt::format("Element {} lives in bank {}.", element, w(v));
+    if (head == "offset") return fmt::format("Element {} is stored at offset {}.", element, w(v));
+    if (head == "chunk") return fmt::format("Element {} is in 16-byte chunk {} of its 128-byte line.", element, w(v));
+  }
+  if (parts.size() == 1 && args.size() == 1) {
+    if (head == "column_banks") return fmt::format("Column {} touches {}.", args[0], w.count(v, "different bank"));
+    if (head == "row_banks") return fmt::format("Row {} touches {}.", args[0], w.count(v, "different bank"));
+    if (head == "element_at")
+      return v.is_null() ? fmt::format("Offset {} is padding: no element is stored there.", args[0])
+                         : fmt::format("Offset {} holds element {}.", args[0], w(v));
+  }
+  if (head == "swizzle" && parts.size() == 2 && args.size() == 3 && !parts[1].args.empty())
+    return fmt::format("CuTe's Swizzle<{},{},{}> sends offset {} to {}.", args[0], args[1], args[2], parts[1].args[0], w(v));
+  return "";
+}
+
+}  // namespace
+
+std::string claim_in_words(const std::string& quantity, const nlohmann::json& value, MathStyle style) {
+  // HTML: the sentence is built as Unicode text (⊕ and superscripts are UTF-8), then escaped whole,
+  // so a value like Swizzle<1,3,3> never reads as markup.
+  const ValueWords w(style == MathStyle::Html ? MathStyle::Unicode : style);
+  std::string sentence;
+  try {
+    sentence = words_for(quantity, value, w);
+  } catch (const Error&) {
+    // A malformed quantity (the loader refuses those): written as it is, below.
+  }
+  if (sentence.empty()) sentence = fmt::format("{} is {}.", w.text(quantity), w(value));
+  return style == MathStyle::Html ? xml_escape(sentence) : sentence;
+}
+
+}  // namespace swz
