@@ -158,18 +158,70 @@ WorkbenchOptions workbench_options(const LaunchOptions& o) {
   return wo;
 }
 
+namespace {
+
+// Everything the frames keep: the window, the workbench and the presenter's capture. On the heap
+// (host.h's FrameLoop): in the browser run()'s stack is gone before the first frame is drawn.
+class WorkbenchLoop final : public FrameLoop {
+ public:
+  WorkbenchLoop(const LaunchOptions& o, std::unique_ptr<Platform> window)
+      : options(o), platform(std::move(window)), bench(workbench_options(o)) {}
+  // Before the members go: the presenter's window shares the main window's GL objects.
+  ~WorkbenchLoop() override { close_presenter(); }
+  WorkbenchLoop(const WorkbenchLoop&) = delete;
+  WorkbenchLoop& operator=(const WorkbenchLoop&) = delete;
+
+  Workbench& workbench() override { return bench; }
+
+  // One frame of the interactive run; false once the window closes or the workbench quits.
+  bool frame() override {
+    if (platform->should_close() || bench.quit_requested() || stop_requested()) return false;
+    draw(/*swap=*/true);
+    if (const std::string t = bench.window_title(); t != title) {
+      platform->set_title(t);
+      title = t;
+    }
+    return true;
+  }
+
+  void draw(bool swap, bool capture_presenter = false) {
+    // PNGs (captures and --screenshot) are taken from frames without hover highlights or tooltips.
+    InjectedInput away;
+    const bool capture = bench.capture_due() || options.headless();
+    if (capture) away.mouse_pos = ImVec2(-FLT_MAX, -FLT_MAX);
+    platform->begin_frame(bench.ui_scale(), capture ? &away : nullptr);
+    bench.draw();
+    platform->render();
+    service_capture(*platform, bench);
+    if (swap) platform->present();
+    Classroom& room = classroom();
+    if (platform->fullscreen() != room.fullscreen) platform->set_fullscreen(room.fullscreen);
+    service_presenter(*platform, bench, capture_presenter ? &presenter_pixels : nullptr);
+  }
+
+  const LaunchOptions options;
+  std::unique_ptr<Platform> platform;
+  Workbench bench;
+  PresenterCapture presenter_pixels;
+  std::string title;  // the window's title as last set
+};
+
+}  // namespace
+
 int run(const LaunchOptions& o) {
   PlatformOptions po;
   po.width = o.width;
   po.height = o.height;
   po.vsync = !o.headless();
   std::string error;
-  auto platform = Platform::create(po, error);
-  if (!platform) {
+  auto window = Platform::create(po, error);
+  if (!window) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return 2;
   }
-  Workbench bench(workbench_options(o));
+  auto loop = std::make_unique<WorkbenchLoop>(o, std::move(window));
+  Platform* platform = loop->platform.get();
+  Workbench& bench = loop->bench;
   if (o.scale > 0) bench.apply(cmd::set_ui_scale(o.scale));
   Classroom& room = classroom();
   if (!o.quiz_records.empty()) room.records_dir = o.quiz_records;
@@ -182,10 +234,6 @@ int run(const LaunchOptions& o) {
     room.scale_before = bench.ui_scale();
     bench.apply(cmd::set_ui_scale(std::max(kPresentationScale, bench.ui_scale())));
   }
-  // The presenter's window goes before the main one (it shares its GL objects).
-  struct PresenterGuard {
-    ~PresenterGuard() { close_presenter(); }
-  } presenter_guard;
   for (const std::string& id : o.show) {
     if (id == "quiz") {  // the classroom's quiz card, for a class that starts with it
       if (o.quiz_set.empty()) start_quiz(bench, std::nullopt);
@@ -233,20 +281,8 @@ int run(const LaunchOptions& o) {
   }
 
   using clock = std::chrono::steady_clock;
-  PresenterCapture presenter_pixels;
-  auto frame = [&](bool swap, bool capture_presenter = false) {
-    // PNGs (captures and --screenshot) are taken from frames without hover highlights or tooltips.
-    InjectedInput away;
-    const bool capture = bench.capture_due() || o.headless();
-    if (capture) away.mouse_pos = ImVec2(-FLT_MAX, -FLT_MAX);
-    platform->begin_frame(bench.ui_scale(), capture ? &away : nullptr);
-    bench.draw();
-    platform->render();
-    service_capture(*platform, bench);
-    if (swap) platform->present();
-    if (platform->fullscreen() != room.fullscreen) platform->set_fullscreen(room.fullscreen);
-    service_presenter(*platform, bench, capture_presenter ? &presenter_pixels : nullptr);
-  };
+  PresenterCapture& presenter_pixels = loop->presenter_pixels;
+  auto frame = [drawn = loop.get()](bool swap, bool capture_presenter = false) { drawn->draw(swap, capture_presenter); };
 
   if (o.headless()) {
     if (!o.presenter_screenshot.empty()) {
@@ -321,18 +357,7 @@ int run(const LaunchOptions& o) {
   // SIGTERM / SIGINT (a closed terminal, kill, Ctrl+C) end the run like closing the window:
   // the session is saved and the crash-recovery marker removed, so the next start offers nothing.
   install_stop_signals();
-  attach_host(&bench);  // the browser's page opens files and reads the state through it
-  std::string title;
-  run_frames([&] {
-    if (platform->should_close() || bench.quit_requested() || stop_requested()) return false;
-    frame(true);
-    if (const std::string t = bench.window_title(); t != title) {
-      platform->set_title(t);
-      title = t;
-    }
-    return true;
-  });
-  attach_host(nullptr);
+  run_frames(std::move(loop));  // in the browser: never returns, the page draws frames from here on
   return 0;
 }
 

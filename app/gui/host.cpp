@@ -11,6 +11,8 @@
 
 #include <chrono>
 
+#include "open_link.h"
+
 #include "swz/problem/problem.h"
 #include "swz/sim/sweep.h"
 #include "swz/solve/solver.h"
@@ -68,22 +70,22 @@ std::string shown_state_json(const Workbench& bench) {
 
 #ifndef __EMSCRIPTEN__
 
-void run_frames(std::function<bool()> frame) {
-  while (frame()) {
+void run_frames(std::unique_ptr<FrameLoop> loop) {
+  while (loop->frame()) {
   }
 }
-
-void attach_host(Workbench*) {}
 
 void hand_over_saved_file(const std::filesystem::path&) {}
 
 #else
 
 namespace {
-Workbench*& attached() {
-  static Workbench* bench = nullptr;
-  return bench;
+// The running loop, for the whole page (until the workbench quits); null before and after.
+FrameLoop*& page_loop() {
+  static FrameLoop* loop = nullptr;
+  return loop;
 }
+Workbench* attached() { return page_loop() ? &page_loop()->workbench() : nullptr; }
 std::string& returned_text() {  // what the last exported call returned, alive until the next
   static std::string text;
   return text;
@@ -92,18 +94,25 @@ const char* give(std::string text) {
   returned_text() = std::move(text);
   return returned_text().c_str();
 }
+void draw_page_frame(void* loop) {
+  if (static_cast<FrameLoop*>(loop)->frame()) {
+    static bool drawn_before = false;  // the page's time to first frame (Module.firstFrameAt)
+    if (!drawn_before) EM_ASM({ Module.firstFrameAt = performance.now(); });
+    drawn_before = true;
+    return;
+  }
+  emscripten_cancel_main_loop();
+  page_loop() = nullptr;
+  delete static_cast<FrameLoop*>(loop);
+}
 }  // namespace
 
-// Waits for the browser's next animation frame; the stack stays as it is meanwhile (ASYNCIFY).
-EM_ASYNC_JS(void, swz_wait_for_animation_frame, (), { await new Promise((resolve) => requestAnimationFrame(resolve)); });
-
-void run_frames(std::function<bool()> frame) {
-  // The caller's loop, unchanged: ASYNCIFY unwinds and rewinds the stack around each wait, so the
-  // workbench and platform stay where run() put them (emscripten_set_main_loop would drop run()'s frame).
-  while (frame()) swz_wait_for_animation_frame();
+void run_frames(std::unique_ptr<FrameLoop> loop) {
+  // simulate_infinite_loop: main unwinds here (its stack is released) and the browser calls
+  // draw_page_frame once per animation frame; everything a frame needs is in the loop, on the heap.
+  page_loop() = loop.release();
+  emscripten_set_main_loop_arg(draw_page_frame, page_loop(), /*fps=*/0, /*simulate_infinite_loop=*/1);
 }
-
-void attach_host(Workbench* bench) { attached() = bench; }
 
 void hand_over_saved_file(const std::filesystem::path& path) {
   // The bytes leave the in-memory file system as a Blob the browser saves under the file's name.
@@ -129,6 +138,15 @@ EMSCRIPTEN_KEEPALIVE const char* swz_web_open_file(const char* path) {
   if (!bench) return give(R"({"ok":false,"error":"the workbench is not running"})");
   const bool ok = bench->open_file(path);
   return give(nlohmann::json{{"ok", ok}, {"error", ok ? std::string() : bench->error()}}.dump());
+}
+
+// The page's address changed its fragment (hashchange): open the state the link describes.
+EMSCRIPTEN_KEEPALIVE const char* swz_web_open_link(const char* url) {
+  Workbench* bench = attached();
+  if (!bench) return give(R"({"ok":false,"error":"the workbench is not running"})");
+  std::string error;
+  const bool ok = apply_link(*bench, url, error);
+  return give(nlohmann::json{{"ok", ok}, {"error", error}}.dump());
 }
 
 // The test hook: what the workbench shows now (shown_state_json).

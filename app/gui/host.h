@@ -3,7 +3,7 @@
 // the platform layer (platform.h, gl_api.h) know which one they run in.
 //
 //                 desktop (g++ / clang)              browser (emcc, WebAssembly)
-//   frames        a loop until the window closes     one per animation frame, never returning
+//   frames        a loop until the window closes     one per animation frame; the loop's state on the heap
 //   files in      File > Open's dialog               the page's file picker or a drop onto the canvas:
 //                                                    written into the in-memory file system, then
 //                                                    opened by Workbench::open_file
@@ -13,19 +13,26 @@
 #pragma once
 
 #include <filesystem>
-#include <functional>
+#include <memory>
 #include <string>
 
 namespace swz::gui {
 
 class Workbench;
 
-// Calls frame() until it returns false. In the browser: once per animation frame, waiting for the
-// next one without returning to the caller (the page's hooks run between frames).
-void run_frames(std::function<bool()> frame);
+// What the frames keep between them: the window and the workbench. The loop owns it on the heap,
+// so in the browser it outlives run()'s stack (released before the first frame is drawn), and
+// the page's calls reach the workbench through the same object between frames.
+class FrameLoop {
+ public:
+  virtual ~FrameLoop() = default;
+  virtual bool frame() = 0;  // draws one frame; false ends the run
+  virtual Workbench& workbench() = 0;
+};
 
-// The workbench the page's calls (open a file, read the state) act on; null detaches.
-void attach_host(Workbench* bench);
+// Calls loop->frame() until it returns false, then destroys the loop. In the browser: one frame
+// per animation frame (emscripten_set_main_loop_arg); this never returns to its caller there.
+void run_frames(std::unique_ptr<FrameLoop> loop);
 
 // A file the user just saved: the browser downloads it; on the desktop it is already where asked.
 void hand_over_saved_file(const std::filesystem::path& path);

@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 #ifdef __EMSCRIPTEN__
+#include <emscripten.h>
 #include <emscripten/html5.h>
 #endif
 #include <imgui_impl_glfw.h>
@@ -70,6 +71,26 @@ void on_cursor_enter(GLFWwindow* w, int entered) {
   ImGui_ImplGlfw_CursorEnterCallback(w, entered);
 }
 
+#ifdef __EMSCRIPTEN__
+// Emscripten's GLFW has no clipboard: ImGui's copies go to the page's (navigator.clipboard, and
+// Module.copiedText for the page's own use); pastes read back the last copy.
+std::string& page_clipboard_text() {
+  static std::string text;
+  return text;
+}
+void set_page_clipboard(void*, const char* text) {
+  page_clipboard_text() = text ? text : "";
+  EM_ASM(
+      {
+        const text = UTF8ToString($0);
+        Module.copiedText = text;
+        if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+      },
+      page_clipboard_text().c_str());
+}
+const char* page_clipboard(void*) { return page_clipboard_text().c_str(); }
+#endif
+
 }  // namespace
 
 const std::vector<int>& key_presses() { return pending_key_presses(); }
@@ -124,6 +145,10 @@ std::unique_ptr<Platform> Platform::create(const PlatformOptions& o, std::string
   io.IniFilename = nullptr;  // the session file holds all state; no imgui.ini next to the binary
   io.LogFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(w, true);
+#ifdef __EMSCRIPTEN__
+  io.SetClipboardTextFn = set_page_clipboard;
+  io.GetClipboardTextFn = page_clipboard;
+#endif
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   p->install_callbacks();
   return p;

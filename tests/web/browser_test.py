@@ -5,7 +5,8 @@ checks what the workbench shows through its test hook (swz_web_state, host.h):
 
   Web.SeedVerdicts   the seed example (transpose16x32) draws with the core's verdicts
   Web.GridClick      a real mouse click on the toggle grid's cell changes the read wavefronts
-  Web.LinkStep       a link with a lesson step opens that step (needs --open-link in the build)
+  Web.LinkStep       a link with a lesson step opens that step, at start and on a hash change
+  Web.CopyLink       Edit > Copy link gives the page's address and the fragment of what is on show
   Web.DropTtgir      a TTGIR file dropped onto the canvas is audited
   Web.CoreTimes      the 2^20 sweep and the solver, timed in the page (printed, for README)
 
@@ -109,8 +110,11 @@ class Browser:
 
 
 def serve(site):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=site)
-    handler.log_message = lambda *args: None
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -140,6 +144,9 @@ def main(argv):
         print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
         if not ok:
             failures.append(name)
+
+    def centre(rect):
+        return (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
 
     def state():
         return json.loads(browser.evaluate("Module.ccall('swz_web_state', 'string', [], [])"))
@@ -197,15 +204,27 @@ def main(argv):
         check("Web.DropTtgir", bool(rows) and bool(conflicted) and "kernel" in json.dumps(s["probes"]),
               f"{len(rows)} accesses audited, {len(conflicted)} with bank conflicts {s['audit_error']}")
 
-        has_links = browser.evaluate("typeof Module._swz_web_open_link === 'function'")
-        if has_links:
-            browser.call("Page.navigate", url="about:blank")
-            load(base + "#lesson=first-steps&step=3")
-            s = state()
-            browser.screenshot(os.path.join(shots, "web-link-step.png"))
-            check("Web.LinkStep", s["lesson"] is not None and s["lesson"]["step"] == 3, f"lesson {s['lesson']}")
-        else:
-            print("skip Web.LinkStep: this build has no links (--open-link) yet")
+        # A link opens its lesson step at start (--open-link from the page's address) ...
+        browser.call("Page.navigate", url="about:blank")
+        load(base + "#v=1&lesson=swizzle-by-hand&step=3")
+        s = state()
+        browser.screenshot(os.path.join(shots, "web-link-step.png"))
+        check("Web.LinkStep", s["lesson"] is not None and s["lesson"]["step"] == 3 and not s["error"],
+              f"#v=1&lesson=swizzle-by-hand&step=3 opened lesson {s['lesson']} {s['error']}")
+        # ... and when the fragment changes (hashchange), without reloading the page.
+        browser.evaluate("location.hash = '#v=1&lesson=toy-gpu&step=2'")
+        browser.evaluate("new Promise(r => { let n = 5; const f = () => --n ? requestAnimationFrame(f) : r(); f(); })")
+        s = state()
+        check("Web.LinkHashChange", s["lesson"] is not None and s["lesson"]["step"] == 2 and "toy" in s["lesson"]["name"].lower()
+              and not s["error"], f"#v=1&lesson=toy-gpu&step=2 opened lesson {s['lesson']} {s['error']}")
+        # Edit > Copy link, clicked: the page's address and the fragment of what is on show.
+        browser.click(*centre(s["probes"]["menu.edit"]))
+        copy_at = state()["probes"].get("menu.edit.copy_link")
+        copied = None
+        if copy_at:
+            browser.click(*centre(copy_at))
+            copied = browser.evaluate("Module.copiedText")
+        check("Web.CopyLink", copied == base + "#v=1&lesson=toy-gpu&step=2", f"copied {copied!r}")
 
         times = json.loads(browser.evaluate("Module.ccall('swz_web_time_core', 'string', [], [])"))
         check("Web.CoreTimes", times["sweep_configs"] == 1 << 20 and times["sweep_both_conflict_free"] > 0 and times["solve_conflict_free"],
