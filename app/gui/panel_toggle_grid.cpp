@@ -158,10 +158,13 @@ struct ToggleGridPanel final : Panel {
     }
     ImGui::EndDisabled();
     if (locked) {
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("%s", locked);
-      ImGui::PopTextWrapPos();
+      // Beside the buttons it locks where it fits (the grid's tile is small at projector scales); the reason on hover.
+      const char* note = "locked: exercise open";
+      same_line_if_fits(ImGui::CalcTextSize(note).x);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("%s", note);
       ctx.probe("grid.answers_locked", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      answers_locked_tooltip(locked);
     }
 
     // Undo / redo, named.
