@@ -46,7 +46,9 @@ TEST(GpuCodegen, EveryCaseCompilesWithNvrtc) {
     if (gpu::transpose_unsupported_reason(c.problem).empty() && c.group == "transpose") {
       gpu::TransposeSpec strided{8192, 8192, 2, true, true, 2};
       strided.persistent = true;
-      for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided})
+      gpu::TransposeSpec prefetching = strided;
+      prefetching.prefetch = true;
+      for (const gpu::TransposeSpec spec : {gpu::TransposeSpec{8192, 8192, 1, false, false, 1}, strided, prefetching})
         for (const gpu::TransposeVariantPlan& v : gpu::plan_transpose_variants(c.problem, spec)) {
           ASSERT_EQ(v.not_run, "") << v.name;
           const gpu::GeneratedSource t = gpu::generate_transpose_source(v.problem, v.problem.shared, spec);
@@ -137,6 +139,30 @@ TEST(GpuCodegen, RefusesWhatTheGpuCannotRun) {
   p.element_bits = 64;  // ldmatrix moves 8- to 32-bit elements
   p.read.trans = false;
   EXPECT_THROW(gpu::generate_probe_source(p), swz::Error);
+}
+
+// A launch-grid kernel has no next block to prefetch; a grid-stride one loads block k+1 between
+// block k's barrier and its shared reads, and the first block before the loop.
+TEST(GpuCodegen, PrefetchingTransposeLoadsTheNextBlockInsideItsLoop) {
+  const Case c = transpose_cases().front();
+  gpu::TransposeSpec spec{8192, 8192, 1, false, false, 1};
+  spec.prefetch = true;
+  EXPECT_THROW(gpu::generate_transpose_source(c.problem, c.problem.shared, spec), swz::Error);
+  spec.persistent = true;
+  const std::string src = gpu::generate_transpose_source(c.problem, c.problem.shared, spec).source;
+  const std::size_t loop = src.find("for (; swz_blk"), first = src.find("l_n0"), next = src.find("swz_blk + gridDim.x <");
+  ASSERT_NE(loop, std::string::npos);
+  EXPECT_LT(first, loop);
+  ASSERT_NE(next, std::string::npos);
+  EXPECT_GT(next, loop);
+  // Between the barrier and the next block's loads nothing reads shared memory.
+  const std::size_t barrier = src.rfind("__syncthreads();", next);
+  ASSERT_NE(barrier, std::string::npos);
+  auto reads_shared = [](const std::string& code) {
+    return code.find("ld.shared") != std::string::npos || code.find("ldmatrix") != std::string::npos;
+  };
+  EXPECT_FALSE(reads_shared(src.substr(barrier, next - barrier)));
+  EXPECT_TRUE(reads_shared(src.substr(next)));
 }
 
 TEST(GpuCodegen, CalibrationProbesCompileForEveryKind) {

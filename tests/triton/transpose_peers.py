@@ -35,7 +35,8 @@ import triton.language as tl
 SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
 # Our tiles per element width: (rows m, cols n, warps); every lane moves 128 bits per global access.
-OUR_TILES = {32: [(64, 64, 4), (64, 64, 8)], 16: [(64, 128, 8), (64, 64, 4)], 8: [(128, 128, 8), (64, 128, 4)]}
+OUR_TILES = {32: [(64, 64, 4), (64, 64, 8)], 16: [(64, 128, 8), (64, 64, 4), (128, 128, 4), (64, 128, 4)],
+             8: [(128, 128, 8), (64, 128, 4)]}
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
 TRITON_STAGES = [1, 2, 3]
@@ -214,13 +215,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--swizzle", required=True, help="the swizzle CLI of a CUDA build")
     ap.add_argument("out", help="directory for transpose_peers.md / .json")
+    ap.add_argument("--dtypes", default=",".join(d[0] for d in DTYPES),
+                    help="comma-separated element types to time (default: %(default)s)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if not torch.cuda.is_available():
         sys.exit("transpose_peers.py: no CUDA device")
     device = torch.cuda.get_device_name(0)
     results = []
-    for name, dtype, bits in DTYPES:
+    wanted = a.dtypes.split(",")
+    unknown = [d for d in wanted if d not in {n for n, _, _ in DTYPES}]
+    if unknown:
+        sys.exit(f"transpose_peers.py: --dtypes: unknown element type {unknown[0]!r} (fp32, fp16 or fp8)")
+    for name, dtype, bits in (d for d in DTYPES if d[0] in wanted):
         nbytes = SIZE * SIZE * bits // 8
         x = torch.randn(SIZE, SIZE, device="cuda").to(dtype)
         y = torch.empty_like(x)

@@ -566,6 +566,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   const int batch = spec.batch, groups = spec.groups;
   if (batch != 1 && batch != 2 && batch != 4 && batch != 8) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
   if (groups != 1 && groups != 2 && groups != 4 && groups != 8) fail("transpose groups {} is not 1, 2, 4 or 8", groups);
+  if (spec.prefetch && !spec.persistent) fail("a transpose prefetches the next block only in a grid-stride kernel");
   const std::int64_t tm = q.shape[0], tn = q.shape[1];
   const std::int64_t block_rows = tm * batch * groups;
   if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % block_rows || spec.cols % tn)
@@ -610,7 +611,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
 
   std::string s = kPrelude;
   s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
-                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? ", grid-stride" : "", eb, a.instruction, b.instruction,
+                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? (spec.prefetch ? ", grid-stride, next block prefetched" : ", grid-stride") : "", eb, a.instruction, b.instruction,
                    g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
   s += Emitter::offset_decls(f, "swz_offsets");
@@ -626,55 +627,73 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
   s += in_group(Emitter::lane_coords(f, a, "a_coord", "a_off"));
   s += in_group(Emitter::lane_coords(f, b, "b_coord", "b_off"));
-  // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn.
-  if (spec.persistent) {
-    const std::int64_t total = n_blocks * m_blocks;
-    const std::int64_t fast = spec.m_fastest ? m_blocks : n_blocks;
-    s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total);
-    s += fmt::format("  const unsigned long long swz_bfast = swz_blk % {0}ull, swz_bslow = swz_blk / {0}ull;\n", fast);
-    s += fmt::format("  const unsigned long long swz_bn = {}, swz_bm = {};\n", spec.m_fastest ? "swz_bslow" : "swz_bfast",
-                     spec.m_fastest ? "swz_bfast" : "swz_bslow");
-  } else {
-    s += fmt::format("  const unsigned long long swz_bn = {}, swz_bm = {};\n", spec.m_fastest ? "blockIdx.y" : "blockIdx.x",
-                     spec.m_fastest ? "blockIdx.x" : "blockIdx.y");
-  }
-  const char* m_block = "swz_bm";
-  s += fmt::format("  const unsigned long long n0 = swz_bn * {}ull;\n", tn);
-  const char* comp[] = {"x", "y", "z", "w"};
-  // 1. global loads along n (dim1), every tile of the batch
-  for (int t = 0; t < batch; ++t) {
-    s += fmt::format("  const unsigned long long m0_{} = (((unsigned long long){} * {}ull + swz_group) * {}ull + {}ull) * {}ull;\n", t, m_block,
-                     groups, batch, t, tm);
-    for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
-    for (const std::vector<int>& group : runs_a.groups) {
-      const BitVec c = a.register_coords[static_cast<std::size_t>(group[0])];
-      s += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
-      s += fmt::format("    const {0}* p = in + (m0_{1} + (c & {2})) * cols + n0 + (c >> {3});\n", T, t, mmask, m_bits);
-      const int words = gabits <= 32 ? 1 : gabits / 32;
-      if (spec.streaming) {
-        std::string outs, list;
-        for (int w = 0; w < words; ++w) {
-          outs += fmt::format("{}\"={}\"(w{})", w ? ", " : "", gabits < 32 ? "h" : "r", w);
-          list += fmt::format("{}%{}", w ? ", " : "", w);
-        }
-        if (gabits < 32) {
-          s += fmt::format("    unsigned short w0;\n    asm volatile(\"ld.global.cs.{} %0, [%1];\" : {} : \"l\"(p));\n", ptx_type(gabits), outs);
-        } else {
-          std::string decl;
-          for (int w = 0; w < words; ++w) decl += fmt::format("{}w{}", w ? ", " : "", w);
-          s += fmt::format("    unsigned {};\n    asm volatile(\"ld.global.cs.{} {}, [%{}];\" : {} : \"l\"(p));\n", decl, ptx_type(gabits),
-                           words == 1 ? std::string("%0") : "{" + list + "}", words, outs);
-        }
-      } else {
-        s += fmt::format("    const {0} v = *reinterpret_cast<const {0}*>(p);\n", vector_type(gabits));
-        for (int w = 0; w < words; ++w) {
-          const std::string word = words == 1 ? (gabits < 32 ? "(unsigned)v" : "v") : fmt::format("v.{}", comp[w]);
-          s += fmt::format("    const unsigned w{} = {};\n", w, word);
-        }
-      }
-      for (int j = 0; j < (1 << ga); ++j) s += fmt::format("    a{}_{} = {};\n", t, group[static_cast<std::size_t>(j)], unpack_elem(eb, "w", j));
-      s += "  }\n";
+  // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn. Each
+  // block's coordinates are declared under a prefix, so a prefetching kernel can hold the block it
+  // loads ("l_") beside the block it stores ("").
+  const std::int64_t total_blocks = n_blocks * m_blocks;
+  auto block_coords = [&](const std::string& pre, const std::string& blk) {
+    std::string c;
+    std::string bn = spec.m_fastest ? "blockIdx.y" : "blockIdx.x", bm = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
+    if (spec.persistent) {
+      const std::int64_t fast = spec.m_fastest ? m_blocks : n_blocks;
+      c += fmt::format("  const unsigned long long {0}bfast = ({1}) % {2}ull, {0}bslow = ({1}) / {2}ull;\n", pre, blk, fast);
+      bn = pre + (spec.m_fastest ? "bslow" : "bfast");
+      bm = pre + (spec.m_fastest ? "bfast" : "bslow");
     }
+    c += fmt::format("  const unsigned long long {}n0 = {} * {}ull;\n", pre, bn, tn);
+    for (int t = 0; t < batch; ++t)
+      c += fmt::format("  const unsigned long long {}m0_{} = (({} * {}ull + swz_group) * {}ull + {}ull) * {}ull;\n", pre, t, bm, groups, batch, t, tm);
+    return c;
+  };
+  const char* comp[] = {"x", "y", "z", "w"};
+  // 1. global loads along n (dim1), every tile of the batch, of the block whose coordinates carry `pre`
+  auto global_loads = [&](const std::string& pre) {
+    std::string code;
+    for (int t = 0; t < batch; ++t) {
+      for (const std::vector<int>& group : runs_a.groups) {
+        const BitVec c = a.register_coords[static_cast<std::size_t>(group[0])];
+        code += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
+        code += fmt::format("    const {0}* p = in + ({4}m0_{1} + (c & {2})) * cols + {4}n0 + (c >> {3});\n", T, t, mmask, m_bits, pre);
+        const int words = gabits <= 32 ? 1 : gabits / 32;
+        if (spec.streaming) {
+          std::string outs, list;
+          for (int w = 0; w < words; ++w) {
+            outs += fmt::format("{}\"={}\"(w{})", w ? ", " : "", gabits < 32 ? "h" : "r", w);
+            list += fmt::format("{}%{}", w ? ", " : "", w);
+          }
+          if (gabits < 32) {
+            code += fmt::format("    unsigned short w0;\n    asm volatile(\"ld.global.cs.{} %0, [%1];\" : {} : \"l\"(p));\n", ptx_type(gabits), outs);
+          } else {
+            std::string decl;
+            for (int w = 0; w < words; ++w) decl += fmt::format("{}w{}", w ? ", " : "", w);
+            code += fmt::format("    unsigned {};\n    asm volatile(\"ld.global.cs.{} {}, [%{}];\" : {} : \"l\"(p));\n", decl, ptx_type(gabits),
+                             words == 1 ? std::string("%0") : "{" + list + "}", words, outs);
+          }
+        } else {
+          code += fmt::format("    const {0} v = *reinterpret_cast<const {0}*>(p);\n", vector_type(gabits));
+          for (int w = 0; w < words; ++w) {
+            const std::string word = words == 1 ? (gabits < 32 ? "(unsigned)v" : "v") : fmt::format("v.{}", comp[w]);
+            code += fmt::format("    const unsigned w{} = {};\n", w, word);
+          }
+        }
+        for (int j = 0; j < (1 << ga); ++j) code += fmt::format("    a{}_{} = {};\n", t, group[static_cast<std::size_t>(j)], unpack_elem(eb, "w", j));
+        code += "  }\n";
+      }
+    }
+    return code;
+  };
+  for (int t = 0; t < batch; ++t)
+    for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
+  if (spec.prefetch) {
+    // Software pipeline: block k+1's global loads are issued before block k's shared reads and
+    // global stores, so a block always has a tile's loads in flight.
+    s += fmt::format("  unsigned long long swz_blk = blockIdx.x;\n  if (swz_blk < {}ull) {{\n", total_blocks);
+    s += block_coords("l_", "swz_blk") + global_loads("l_") + "  }\n";
+    s += fmt::format("  for (; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
+    s += block_coords("", "swz_blk");
+  } else {
+    if (spec.persistent) s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
+    s += block_coords("", "swz_blk") + global_loads("");
   }
   // 2. shared stores (the writer), barrier, 3. shared loads (the reader)
   for (int t = 0; t < batch; ++t) {
@@ -687,6 +706,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   const std::string barrier = groups == 1 ? std::string("__syncthreads();")
                                           : fmt::format("asm volatile(\"bar.sync %0, {};\" :: \"r\"(swz_group + 1u) : \"memory\");", 32 * a.warps);
   s += "  " + barrier + "\n";
+  if (spec.prefetch)
+    s += fmt::format("  if (swz_blk + gridDim.x < {}ull) {{\n", total_blocks) + block_coords("l_", "swz_blk + gridDim.x") + global_loads("l_") + "  }\n";
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
                                          tile_bytes * static_cast<std::uint64_t>(t));

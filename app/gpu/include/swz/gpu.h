@@ -114,6 +114,7 @@ struct TransposeSpec {
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
   int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles and its own barrier
   bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
+  bool prefetch = false;   // grid-stride only: the next block's global loads issued before this block's shared reads
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
@@ -184,6 +185,7 @@ struct TransposeTuning {
   int groups = 1;
   double bandwidth_gbs = 0;   // median over every timed run of this configuration
   bool persistent = false;
+  bool prefetch = false;
 };
 
 struct TransposeResult {
@@ -199,6 +201,7 @@ struct TransposeResult {
   int groups = 1;
   std::vector<TransposeTuning> tuning;
   bool persistent = false;    // grid-stride kernel (see TransposeSpec)
+  bool prefetch = false;      // the next block's loads in flight (see TransposeSpec)
   unsigned grid_blocks = 0;   // blocks launched
   int rounds = 1, repeats = 0;  // timing: rounds x (baseline copy, kernel) pairs per variant
   // The copy a transpose is measured against: the faster of cudaMemcpy device to device and a
