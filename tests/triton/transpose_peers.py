@@ -35,7 +35,7 @@ import triton.language as tl
 SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
 # Our tiles per element width: (rows m, cols n, warps); every lane moves 128 bits per global access.
-OUR_TILES = {32: [(64, 64, 4), (64, 64, 8)], 16: [(64, 128, 8), (64, 64, 4), (128, 128, 4), (64, 128, 4)],
+OUR_TILES = {32: [(64, 64, 4), (64, 64, 8)], 16: [(64, 128, 8), (128, 128, 2), (128, 128, 4), (128, 128, 8), (128, 64, 4)],
              8: [(128, 128, 8), (64, 128, 4)]}
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
@@ -144,6 +144,10 @@ def ours(swizzle, out_dir, bits):
                              "instructions": "{} / {}".format(v.get("store_instruction", "?"), v.get("read_instruction", "?")),
                              "bandwidth_gbs": v.get("bandwidth_gbs"), "not_run": v.get("not_run")} for v in variants],
                "bandwidth_gbs": t.get("bandwidth_gbs"),
+               "config": {k: t.get(k) for k in ("tiles_per_block", "warp_groups_per_block", "grid_stride",
+                                                 "next_block_prefetched", "evict_first_hint", "blocks_walk_m_first",
+                                                 "threads_per_block", "grid_blocks")},
+               "fastest_configs": sorted(t.get("tuning") or [], key=lambda c: -c["bandwidth_gbs"])[:6],
                "baseline_gbs": t.get("baseline_gbs"), "baseline": t.get("baseline"),
                "percent_of_baseline": t.get("percent_of_baseline"),
                "wavefronts_match": bool(j["store"].get("matches") and j["read"].get("matches")),
