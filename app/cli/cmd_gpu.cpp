@@ -13,6 +13,7 @@
 #include "common.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "swz/io/atomic_file.h"
 #include "swz/io/layout_io.h"
 #include "swz/solve/solver.h"
 
@@ -29,6 +30,7 @@ struct Options {
   int rounds = 1;
   bool solve = false;
   bool print_source = false;
+  std::string transpose_kernel;  // where the chosen layout's transpose kernel is written
 };
 
 Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters vs prediction, transpose GB/s", 60, [](CLI::App& sub) {
@@ -43,8 +45,11 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
       ->check(CLI::Range(1, 100));
   sub.add_flag("--solve", o->solve, "Run the solver's answer as given: its shared layout and each side's instructions (instead of the problem's)");
   sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
+  sub.add_option("--transpose-kernel", o->transpose_kernel,
+                 "Write the chosen layout's transpose kernel, as it ran, to this .cu file (its launch is in the output)");
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
+    if (!o->transpose_kernel.empty() && o->no_transpose) throw Failure(2, "--transpose-kernel needs the transpose; drop --no-transpose");
     Problem p = load_problem(o->problem);
     // The solver's answer as given: its layout, and each side's instructions (vector widths,
     // ldmatrix / stmatrix, registers renumbered), which the generated kernels issue.
@@ -68,6 +73,11 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
       throw;
     } catch (const std::exception& e) {
       throw Failure(1, fmt::format("the GPU run failed: {}", e.what()));
+    }
+    if (!o->transpose_kernel.empty()) {
+      const gpu::TransposeResult& t = r.transpose;
+      if (!t.ran || t.kernel_source.empty()) throw Failure(1, fmt::format("--transpose-kernel: no transpose kernel ran ({})", t.reason));
+      write_file_atomically(o->transpose_kernel, t.kernel_source);
     }
     if (o->json) {
       print_json(gpu::to_json(r));

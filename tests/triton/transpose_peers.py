@@ -12,6 +12,10 @@ For fp32, fp16 and fp8 (float8_e4m3fn) this times
   PyTorch  x.t().contiguous()
   copy     y.copy_(x) on the same bytes
 GB/s = (bytes read + bytes written) / median time (CUDA events). Every output is checked.
+Our kernel is the one `swizzle gpu --transpose-kernel` wrote (the chosen layout at its tuned
+configuration), compiled with nvcc and launched through the driver API on PyTorch's stream, so all
+four are timed by the same harness below; `swizzle gpu`'s own figure (each run paired with its copy
+baseline) is listed beside it.
 Each timed sample is a run of back-to-back launches behind a short GPU sleep, so the time is the
 GPU's and not Python's launch overhead (a ~100 us kernel timed alone between two events also
 counts the tens of microseconds Triton's launcher spends on the CPU while the GPU waits).
@@ -21,9 +25,11 @@ counts the tens of microseconds Triton's launcher spends on the CPU while the GP
 writes OUT/transpose_peers.md (the table for README) and OUT/transpose_peers.json.
 """
 import argparse
+import ctypes
 import datetime
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -71,6 +77,46 @@ def transpose_kernel(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr, LOAD_T: tl.
             tl.store(y + rn[:, None] * M + rm[None, :], tl.trans(tile))
 
 
+class DriverKernel:
+    """One kernel of a CUDA source, compiled with nvcc to a cubin and launched through the driver API
+    on PyTorch's current stream, so it is timed by the same harness as Triton's and PyTorch's."""
+
+    def __init__(self, source_path, name, grid, threads, shared_bytes):
+        major, minor = torch.cuda.get_device_capability()
+        cubin = source_path[:-3] + ".cubin"
+        nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        subprocess.run([nvcc, f"-arch=sm_{major}{minor}", "-std=c++17", "-cubin", "-o", cubin, source_path],
+                       check=True, capture_output=True, text=True)
+        torch.cuda.init()
+        torch.empty(1, device="cuda")  # the primary context is current from here on
+        self.cuda = ctypes.CDLL("libcuda.so.1")
+        self.module, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
+        with open(cubin, "rb") as f:
+            self.image = f.read()
+        self._check(self.cuda.cuModuleLoadData(ctypes.byref(self.module), self.image), "cuModuleLoadData")
+        self._check(self.cuda.cuModuleGetFunction(ctypes.byref(self.fn), self.module, name.encode()), "cuModuleGetFunction")
+        max_dynamic_shared = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        self._check(self.cuda.cuFuncSetAttribute(self.fn, max_dynamic_shared, ctypes.c_int(shared_bytes)), "cuFuncSetAttribute")
+        self.grid, self.threads, self.shared_bytes = grid, threads, shared_bytes
+
+    @staticmethod
+    def _check(status, what):
+        if status != 0:
+            raise RuntimeError(f"{what} failed with CUDA driver status {status}")
+
+    def launcher(self, x, y):
+        args = [ctypes.c_uint64(x.data_ptr()), ctypes.c_uint64(y.data_ptr()), ctypes.c_ulonglong(x.shape[0]),
+                ctypes.c_ulonglong(x.shape[1])]
+        params = (ctypes.c_void_p * len(args))(*(ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args))
+
+        def go():
+            stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+            self._check(self.cuda.cuLaunchKernel(self.fn, self.grid[0], self.grid[1], self.grid[2], self.threads, 1, 1,
+                                                 self.shared_bytes, stream, params, None), "cuLaunchKernel")
+        go.keep = (args, params)  # the argument buffers live as long as the launcher
+        return go
+
+
 def median_ms(fn, warmup=5, repeats=41, rounds=5, back_to_back=10):
     """Median over rounds of the median of `repeats` samples; a sample is `back_to_back` launches
     between two events, queued behind a GPU sleep so the GPU never waits for the CPU, divided by
@@ -111,7 +157,7 @@ def transpose_access(shape, fast, vec_log2, warps_log2):
     return {"reg_bases": reg, "lane_bases": lane, "warp_bases": warp, "block_bases": [], "shape": list(shape)}
 
 
-def ours(swizzle, out_dir, bits):
+def ours(swizzle, out_dir, bits, x, y):
     best = None
     runs = []
     for m, n, warps in OUR_TILES[bits]:
@@ -125,8 +171,9 @@ def ours(swizzle, out_dir, bits):
             with open(path, "w") as f:
                 json.dump(layout, f)
             files.append(path)
+        kernel_path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w.cu")
         cmd = [swizzle, "gpu", "--src", files[0], "--dst", files[1], "--solve", "--json", "--size", str(SIZE),
-               "--repeats", "41", "--rounds", "5"]
+               "--repeats", "41", "--rounds", "5", "--transpose-kernel", kernel_path]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             runs.append({"tile": [m, n], "warps": warps, "error": (proc.stderr or proc.stdout).strip()[-2000:]})
@@ -153,8 +200,22 @@ def ours(swizzle, out_dir, bits):
                "wavefronts_match": bool(j["store"].get("matches") and j["read"].get("matches")),
                "store_wavefronts": [j["store"]["predicted_wavefronts"], j["store"].get("measured_wavefronts")],
                "read_wavefronts": [j["read"]["predicted_wavefronts"], j["read"].get("measured_wavefronts")]}
+        # The same kernel, timed by this script's harness like Triton, PyTorch and the copy.
+        launch = t.get("launch") or {}
+        try:
+            kernel = DriverKernel(kernel_path, launch["kernel"], launch["grid"], launch["threads"], launch["dynamic_shared_bytes"])
+            go = kernel.launcher(x, y)
+            y.zero_()
+            go()
+            torch.cuda.synchronize()
+            run["harness_correct"] = torch.equal(y.view(torch.uint8) if bits == 8 else y,
+                                                 (x.view(torch.uint8) if bits == 8 else x).t().contiguous())
+            run["harness_gbs"] = gbs(x.numel() * x.element_size(), median_ms(go))
+        except (KeyError, RuntimeError, subprocess.CalledProcessError) as e:
+            run["harness_correct"], run["harness_error"] = False, (getattr(e, "stderr", "") or str(e))[-2000:]
+        run["correct"] = run["correct"] and run["harness_correct"]
         runs.append(run)
-        if run["correct"] and run["bandwidth_gbs"] and (best is None or run["bandwidth_gbs"] > best["bandwidth_gbs"]):
+        if run["correct"] and run.get("harness_gbs") and (best is None or run["harness_gbs"] > best["harness_gbs"]):
             best = run
     return best, runs
 
@@ -236,7 +297,7 @@ def main():
         x = torch.randn(SIZE, SIZE, device="cuda").to(dtype)
         y = torch.empty_like(x)
         row = {"dtype": name, "element_bits": bits}
-        row["ours"], row["ours_tiles"] = ours(a.swizzle, a.out, bits)
+        row["ours"], row["ours_tiles"] = ours(a.swizzle, a.out, bits, x, y)
         row["triton"], row["triton_configs"] = triton_best(x, y, bits)
         raw = x.view(torch.uint8) if bits == 8 else x  # PyTorch's transpose copy moves fp8 as bytes
         expect = raw.t().contiguous()
@@ -258,17 +319,17 @@ def main():
 
     md = [f"{SIZE} x {SIZE} transposes, {date}, {device} (torch {torch.__version__}, Triton {triton.__version__}); "
           "GB/s = bytes read + written / median time.", "",
-          "| dtype | ours GB/s | ours: tile, writer / reader | ours % of its copy baseline | Triton best GB/s (its configuration) "
+          "| dtype | ours GB/s | ours: tile, writer / reader | ours in `swizzle gpu` (paired with its copy baseline) | Triton best GB/s (its configuration) "
           "| PyTorch `x.t().contiguous()` | copy `y.copy_(x)` | ours / Triton | ours / copy |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         o, t = r["ours"], r["triton"]
-        ours_gbs = o["bandwidth_gbs"] if o else None
+        ours_gbs = o["harness_gbs"] if o else None
         tri = t["gbs"] if t else None
         md.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["dtype"], cell(ours_gbs),
             f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['write']} / {o['read']}" if o else "not run",
-            f"{o['percent_of_baseline']:.1f}% of {o['baseline_gbs']:,.0f}" if o else "n/a",
+            f"{cell(o['bandwidth_gbs'])}, {o['percent_of_baseline']:.1f}% of {o['baseline_gbs']:,.0f}" if o else "n/a",
             f"{cell(tri)} ({t['config']})" if t else "n/a",
             cell(r["pytorch_gbs"]), cell(r["copy_gbs"]),
             f"{100 * ours_gbs / tri:.1f}%" if ours_gbs and tri else "n/a",

@@ -101,6 +101,8 @@ nlohmann::json to_json(const RunResult& r) {
     t["grid_stride"] = tr.persistent;
     t["next_block_prefetched"] = tr.prefetch;
     t["grid_blocks"] = tr.grid_blocks;
+    t["launch"] = {{"kernel", "swz_transpose"}, {"grid", {tr.grid_x, tr.grid_y, 1}}, {"threads", tr.threads_per_block},
+                   {"dynamic_shared_bytes", tr.shared_bytes}, {"arguments", {"in", "out", "rows", "cols"}}};
     t["timing_rounds"] = tr.rounds;
     t["pairs_per_round"] = tr.repeats;
     nlohmann::json tune = nlohmann::json::array();

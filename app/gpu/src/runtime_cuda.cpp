@@ -511,7 +511,13 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     tv.predicted_read_wavefronts = read.mean_wavefronts;
     tv.store_instruction = kernels[i]->source.plan.store_instruction;
     tv.read_instruction = kernels[i]->source.plan.read_instruction;
-    if (i == 0) t.grid_blocks = kernels[i]->gx * kernels[i]->gy;
+    if (i == 0) {
+      t.grid_blocks = kernels[i]->gx * kernels[i]->gy;
+      t.grid_x = kernels[i]->gx;
+      t.grid_y = kernels[i]->gy;
+      t.shared_bytes = kernels[i]->source.plan.shared_bytes;
+      t.kernel_source = kernels[i]->source.source;
+    }
     const auto go = launcher(*kernels[i]);
     // Correctness on a poisoned output (all ones; no input value has its top bit set).
     SWZ_CUDA(cudaMemset(out_ptr, 0xff, bytes));

@@ -203,6 +203,12 @@ struct TransposeResult {
   bool persistent = false;    // grid-stride kernel (see TransposeSpec)
   bool prefetch = false;      // the next block's loads in flight (see TransposeSpec)
   unsigned grid_blocks = 0;   // blocks launched
+  // The chosen layout's kernel as it ran (CUDA C++, extern "C" swz_transpose(const T* in, T* out,
+  // unsigned long long rows, unsigned long long cols)) and its launch: grid, threads, dynamic shared
+  // bytes; so another harness can time the very kernel.
+  std::string kernel_source;
+  unsigned grid_x = 0, grid_y = 0;
+  std::uint64_t shared_bytes = 0;
   int rounds = 1, repeats = 0;  // timing: rounds x (baseline copy, kernel) pairs per variant
   // The copy a transpose is measured against: the faster of cudaMemcpy device to device and a
   // 128-bit vectorised copy kernel tuned like the transpose (vectors per thread, block size,
