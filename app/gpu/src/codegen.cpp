@@ -610,8 +610,9 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
 
   std::string s = kPrelude;
-  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
-                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? (spec.prefetch ? ", grid-stride, next block prefetched" : ", grid-stride") : "", eb, a.instruction, b.instruction,
+  s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}{}{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
+                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? (spec.prefetch ? ", grid-stride, next block prefetched" : ", grid-stride") : "",
+                   spec.loads_first ? ", loads first" : "", eb, a.instruction, b.instruction,
                    g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
   s += Emitter::offset_decls(f, "swz_offsets");
@@ -695,6 +696,9 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
     if (spec.persistent) s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
     s += block_coords("", "swz_blk") + global_loads("");
   }
+  // ptxas, left alone, interleaves the loads with the shared stores to save registers, so only a few
+  // 16-byte loads per thread are in flight; a CTA fence keeps every load of the block ahead of them.
+  if (spec.loads_first) s += "  __threadfence_block();\n";
   // 2. shared stores (the writer), barrier, 3. shared loads (the reader)
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
