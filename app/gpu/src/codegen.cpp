@@ -632,18 +632,22 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   // block's coordinates are declared under a prefix, so a prefetching kernel can hold the block it
   // loads ("l_") beside the block it stores ("").
   const std::int64_t total_blocks = n_blocks * m_blocks;
+  // Element indices in 32 bits where every index of the matrix fits (8192^2 does): half the integer
+  // work of 64-bit indices for each load and store address.
+  const std::string index = spec.rows * spec.cols <= 0xffffffffLL ? "unsigned" : "unsigned long long";
+  s += fmt::format("  const {0} swz_rows = ({0})rows, swz_cols = ({0})cols;\n  (void)swz_rows; (void)swz_cols;\n", index);
   auto block_coords = [&](const std::string& pre, const std::string& blk) {
     std::string c;
     std::string bn = spec.m_fastest ? "blockIdx.y" : "blockIdx.x", bm = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
     if (spec.persistent) {
       const std::int64_t fast = spec.m_fastest ? m_blocks : n_blocks;
-      c += fmt::format("  const unsigned long long {0}bfast = ({1}) % {2}ull, {0}bslow = ({1}) / {2}ull;\n", pre, blk, fast);
+      c += fmt::format("  const {3} {0}bfast = ({3})(({1}) % {2}ull), {0}bslow = ({3})(({1}) / {2}ull);\n", pre, blk, fast, index);
       bn = pre + (spec.m_fastest ? "bslow" : "bfast");
       bm = pre + (spec.m_fastest ? "bfast" : "bslow");
     }
-    c += fmt::format("  const unsigned long long {}n0 = {} * {}ull;\n", pre, bn, tn);
+    c += fmt::format("  const {3} {0}n0 = ({3}){1} * {2}u;\n", pre, bn, tn, index);
     for (int t = 0; t < batch; ++t)
-      c += fmt::format("  const unsigned long long {}m0_{} = (({} * {}ull + swz_group) * {}ull + {}ull) * {}ull;\n", pre, t, bm, groups, batch, t, tm);
+      c += fmt::format("  const {7} {0}m0_{1} = ((({7}){2} * {3}u + swz_group) * {4}u + {5}u) * {6}u;\n", pre, t, bm, groups, batch, t, tm, index);
     return c;
   };
   const char* comp[] = {"x", "y", "z", "w"};
@@ -654,7 +658,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
       for (const std::vector<int>& group : runs_a.groups) {
         const BitVec c = a.register_coords[static_cast<std::size_t>(group[0])];
         code += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
-        code += fmt::format("    const {0}* p = in + ({4}m0_{1} + (c & {2})) * cols + {4}n0 + (c >> {3});\n", T, t, mmask, m_bits, pre);
+        code += fmt::format("    const {0}* p = in + ({4}m0_{1} + (c & {2})) * swz_cols + {4}n0 + (c >> {3});\n", T, t, mmask, m_bits, pre);
         const int words = gabits <= 32 ? 1 : gabits / 32;
         if (spec.streaming) {
           std::string outs, list;
@@ -726,7 +730,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
       std::vector<std::string> elems;
       for (int r : group) elems.push_back(fmt::format("b{}_{}", t, r));
       s += fmt::format("  {{\n    const unsigned c = b_coord ^ 0x{:x}u;\n", c);
-      s += fmt::format("    {0}* p = out + (n0 + (c >> {1})) * rows + m0_{2} + (c & {3});\n", T, m_bits, t, mmask);
+      s += fmt::format("    {0}* p = out + (n0 + (c >> {1})) * swz_rows + m0_{2} + (c & {3});\n", T, m_bits, t, mmask);
       const int words = gbbits <= 32 ? 1 : gbbits / 32;
       std::vector<std::string> packed;
       for (int w = 0; w < words; ++w) packed.push_back(gbbits <= 32 && gbbits == eb ? elems[0] : pack_word(eb, elems, w));
