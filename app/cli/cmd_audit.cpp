@@ -89,10 +89,11 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   // A dump repeats its modules pass after pass: each distinct text is read and audited once.
                   DumpAuditor auditor;
                   std::size_t modules = 0;
+                  std::vector<std::vector<ttgir::ModuleSpan>> spans_of_file;  // each file's modules, found once
                   const auto checking = std::chrono::steady_clock::now();
                   for (const std::string& file : files) {
                     const std::string& text = text_of(file);
-                    const auto spans = ttgir::split_modules(text);
+                    const auto& spans = spans_of_file.emplace_back(ttgir::split_modules(text));
                     if (o->fix && spans.size() > 1)
                       fail("--fix takes a file of one module; '{}' holds {} (lines {} and {} begin the first two)", name_of(file),
                            spans.size(), spans[0].first_line, spans[1].first_line);
@@ -109,10 +110,11 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   std::size_t printed = 0, lines = 0, accesses = 0;
                   double audit_ms = 0;
                   int conflicted = 0;
-                  for (const std::string& file : files) {
+                  for (std::size_t f = 0; f < files.size(); ++f) {
+                    const std::string& file = files[f];
                     const std::string& text = text_of(file);
                     const std::string path = name_of(file);
-                    const auto spans = ttgir::split_modules(text);
+                    const auto& spans = spans_of_file[f];
                     for (std::size_t i = 0; i < spans.size(); ++i) {
                       const auto start = std::chrono::steady_clock::now();
                       const AuditReport report =
