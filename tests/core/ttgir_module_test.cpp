@@ -141,38 +141,38 @@ std::string with_line(int line, const std::string& text) {
 
 TEST(TtgirModule, ValidBaseOfTheInvalidCasesReads) { EXPECT_EQ(error_of(kInvalidBase), ""); }
 
-TEST(TtgirModule, UndefinedAliasIsAnErrorAtItsFirstUse) {
-  EXPECT_EQ(error_of(with_line(6, "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, "
-                                  "#shared3, #smem, mutable>")),
-            "m.ttgir:6:88: #shared3 is used but never defined");
-}
-
-TEST(TtgirModule, SwizzleWidthNoNvmmaLayoutHasIsAnError) {
-  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, elementBitWidth = 32}>")),
-            "m.ttgir:2:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128");
-}
-
-TEST(TtgirModule, ThreadsPerWarpOtherThanTheModulesIsAnError) {
-  EXPECT_EQ(error_of(with_line(1, "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], "
-                                  "order = [1, 0]}>")),
-            "m.ttgir:1:50: #ttg.blocked: threadsPerWarp = [2, 8] holds 16 threads, but the module's warps have 32");
-}
-
-TEST(TtgirModule, MisspelledAttributeNameIsAnError) {
-  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>")),
-            "m.ttgir:2:11: #ttg.nvma_shared is not a Triton attribute (did you mean #ttg.nvmma_shared?)");
-}
-
-TEST(TtgirModule, UnknownKeyInsideAnAttributeIsAnError) {
-  EXPECT_EQ(error_of(with_line(2, "#shared = #ttg.nvmma_shared<{swizzlingBytWidth = 128, transposed = false, elementBitWidth = 32}>")),
-            "m.ttgir:2:30: #ttg.nvmma_shared has no key 'swizzlingBytWidth' (did you mean 'swizzlingByteWidth'?)");
-}
-
-TEST(TtgirModule, InlineAttributeInAnOpTypeIsCheckedToo) {
-  const std::string e = error_of(with_line(
-      6, "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, "
-         "#ttg.swizzled_shared<{vec = 1, perPhas = 1, maxPhase = 1, order = [1, 0]}>, #smem, mutable>"));
-  EXPECT_EQ(e, "m.ttgir:6:10: #ttg.swizzled_shared has no key 'perPhas' (did you mean 'perPhase'?)");
+// One table: each case's changed line, and the message it must give.
+TEST(TtgirModule, EachRefusedChangeIsAnErrorAtItsLineAndColumn) {
+  struct Case {
+    const char* what;
+    int line;
+    std::string text, error;
+  };
+  const Case cases[] = {
+      {"an undefined alias, at its first use", 6,
+       "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared3, #smem, mutable>",
+       "m.ttgir:6:88: #shared3 is used but never defined"},
+      {"a swizzle width no NVMMA layout has", 2,
+       "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, elementBitWidth = 32}>",
+       "m.ttgir:2:30: #ttg.nvmma_shared: swizzlingByteWidth = 96 is not 0, 32, 64 or 128"},
+      {"threads per warp other than the module's", 1,
+       "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
+       "m.ttgir:1:50: #ttg.blocked: threadsPerWarp = [2, 8] holds 16 threads, but the module's warps have 32"},
+      {"a misspelled attribute name", 2,
+       "#shared = #ttg.nvma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>",
+       "m.ttgir:2:11: #ttg.nvma_shared is not a Triton attribute (did you mean #ttg.nvmma_shared?)"},
+      {"an unknown key inside an attribute", 2,
+       "#shared = #ttg.nvmma_shared<{swizzlingBytWidth = 128, transposed = false, elementBitWidth = 32}>",
+       "m.ttgir:2:30: #ttg.nvmma_shared has no key 'swizzlingBytWidth' (did you mean 'swizzlingByteWidth'?)"},
+      {"an inline attribute in an op's type", 6,
+       "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, "
+       "#ttg.swizzled_shared<{vec = 1, perPhas = 1, maxPhase = 1, order = [1, 0]}>, #smem, mutable>",
+       "m.ttgir:6:10: #ttg.swizzled_shared has no key 'perPhas' (did you mean 'perPhase'?)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    EXPECT_EQ(error_of(with_line(c.line, c.text)), c.error);
+  }
 }
 
 // MLIR_ENABLE_DUMP's shape: the module after each pass, under a header line, each with its own

@@ -1,6 +1,7 @@
 // The audit on the modules in tests/data/ttgir: handwritten ones, and the TTGIR of real
 // Triton 3.6 kernels, compared with Nsight Compute counters measured on an H100
 // (tests/data/triton/ncu/h100_one_cta.csv, one CTA per kernel).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "swz/kernel/audit.h"
+#include "swz/kernel/ttgir_module.h"
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
 #include "conversion_data.h"
@@ -61,6 +63,38 @@ TEST(AuditFiles, MlirDumpIsAuditedPerModule) {
 }
 
 // Invalid modules (tests/data/ttgir/invalid/) stop the audit with file:line:col, as the CLI shows.
+// MLIR_ENABLE_DUMP prints an unchanged module after pass after pass: DumpAuditor audits each
+// distinct text once, and every report is still what auditing that module alone gives, with the
+// dump file's line numbers (matmul_fp8's refusal names a line: "line 86 ttng.warp_group_dot").
+TEST(AuditFiles, RepeatedModulesOfADumpAuditOnceAndReportAsIfAuditedAlone) {
+  const std::string fp8 = swz::read_text_file(kData + "/ttgir/triton36/matmul_fp8.ttgir");
+  const std::string transpose = swz::read_text_file(kData + "/ttgir/triton36/transpose_fp16.ttgir");
+  auto header = [](const char* pass) {
+    return fmt::format("// -----// IR Dump Before {} ('builtin.module' operation) //----- //\n", pass);
+  };
+  const std::string text = header("TritonGPUCoalesce") + fp8 + header("TritonGPUPipeline") + transpose + "\n" +
+                           header("TritonGPUPrefetch") + "// a comment of its own\n\n" + fp8 + header("TritonGPUPipeline") +
+                           transpose + header("ConvertTritonGPUToLLVM") + fp8;
+  const std::string path = "dump.mlir";
+  const auto spans = swz::ttgir::split_modules(text);
+  ASSERT_EQ(spans.size(), 5u);
+  const int count = static_cast<int>(spans.size());
+  for (const std::size_t text_limit : {std::size_t{64} << 20, std::size_t{1}}) {  // remembering, and forgetting at once
+    swz::DumpAuditor auditor(text_limit);
+    for (std::size_t i = 0; i < spans.size(); ++i) auditor.check(text, path, spans[i], static_cast<int>(i) + 1, count);
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      SCOPED_TRACE(fmt::format("module {}, text limit {}", i + 1, text_limit));
+      const swz::AuditReport alone =
+          swz::audit(swz::ttgir::read_module(text, path, spans[i], static_cast<int>(i) + 1, count));
+      const swz::AuditReport remembered = auditor.audit(text, path, spans[i], static_cast<int>(i) + 1, count);
+      EXPECT_EQ(swz::to_json(remembered).dump(2), swz::to_json(alone).dump(2));
+      EXPECT_EQ(swz::format_audit(remembered), swz::format_audit(alone));
+      EXPECT_EQ(remembered.lines, alone.lines);
+    }
+    EXPECT_EQ(auditor.audits_done(), text_limit == 1 ? spans.size() : 2u);
+  }
+}
+
 TEST(AuditFiles, InvalidModulesAreErrorsNotRows) {
   const std::map<std::string, std::string> cases = {
       {"undefined_alias", ":9:56: #shared3 is used but never defined"},

@@ -171,9 +171,19 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    s = ss.str();
+    // A regular file is read straight into a string of its size (a stream's buffer would hold a
+    // large dump about three times over); anything else, as a stream.
+    const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : std::uintmax_t{0};
+    if (!ec && size > 0) {
+      if (size > max_bytes) fail("'{}' is larger than {} bytes", path, max_bytes);
+      s.resize(static_cast<std::size_t>(size));
+      in.read(s.data(), static_cast<std::streamsize>(size));
+      s.resize(static_cast<std::size_t>(in.gcount()));
+    } else {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      s = ss.str();
+    }
   }
   if (s.size() > max_bytes) fail("'{}' is larger than {} bytes", path, max_bytes);
   if (s.rfind("\xEF\xBB\xBF", 0) == 0) s.erase(0, 3);  // a UTF-8 byte-order mark, as some editors write

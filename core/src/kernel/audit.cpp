@@ -480,8 +480,9 @@ AuditReport audit_module(const std::string& text, const std::string& path) {
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path) {
   const auto spans = ttgir::split_modules(text);
   std::vector<AuditReport> reports;
+  DumpAuditor auditor;
   for (std::size_t i = 0; i < spans.size(); ++i)
-    reports.push_back(audit(ttgir::read_module(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size()))));
+    reports.push_back(auditor.audit(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size())));
   return reports;
 }
 

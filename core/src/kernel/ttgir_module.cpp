@@ -28,14 +28,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Bracket depth change of a line, strings skipped; throws on a closer with no opener inside the line's own brackets.
-struct Brackets {
-  int braces = 0;  // { } may span lines (regions); others must close on their line
-};
-
-void check_line_brackets(std::string_view line, std::size_t indent, Brackets& state, const Context& ctx) {
-  static thread_local std::vector<std::pair<char, std::size_t>> stack;
-  stack.clear();
+// Calls visit(i) for each index i of `line` outside double-quoted strings (a backslash inside a
+// string escapes the next character); visit may move i forward past what it consumed. Returns
+// whether the line ends inside a string.
+template <class Visit>
+bool visit_outside_strings(std::string_view line, Visit&& visit) {
   bool in_string = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
@@ -44,12 +41,26 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
         ++i;
       else if (c == '"')
         in_string = false;
-      continue;
+    } else if (c == '"') {
+      in_string = true;
+    } else {
+      visit(i);
     }
+  }
+  return in_string;
+}
+
+// Bracket depth change of a line, strings skipped; throws on a closer with no opener inside the line's own brackets.
+struct Brackets {
+  int braces = 0;  // { } may span lines (regions); others must close on their line
+};
+
+void check_line_brackets(std::string_view line, std::size_t indent, Brackets& state, const Context& ctx) {
+  static thread_local std::vector<std::pair<char, std::size_t>> stack;
+  stack.clear();
+  const bool open_string = visit_outside_strings(line, [&](std::size_t i) {
+    const char c = line[i];
     switch (c) {
-      case '"':
-        in_string = true;
-        break;
       case '(':
         if (i + 1 < line.size() && line[i + 1] == '{') break;  // "({": a region; its "})" closes it
         stack.emplace_back(c, i);
@@ -90,8 +101,8 @@ void check_line_brackets(std::string_view line, std::size_t indent, Brackets& st
       default:
         break;
     }
-  }
-  if (in_string) ctx.error(indent + line.size(), "a closing '\"'");
+  });
+  if (open_string) ctx.error(indent + line.size(), "a closing '\"'");
   for (const auto& [c, at] : stack) {
     if (c == '{') {
       ++state.braces;
@@ -237,22 +248,10 @@ struct CheckedAttribute {
 void scan_references(std::string_view line, std::size_t indent, int line_no, std::unordered_map<std::string, Reference>& uses,
                      const Context& ctx) {
   if (line.find('#') == std::string_view::npos) return;
-  bool in_string = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  visit_outside_strings(line, [&](std::size_t& i) {
     const char c = line[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
     // "%x#0" is a result of a multi-result op, not an attribute.
-    if (c != '#' || i + 1 >= line.size() || !(std::isalpha(static_cast<unsigned char>(line[i + 1])) || line[i + 1] == '_')) continue;
+    if (c != '#' || i + 1 >= line.size() || !(std::isalpha(static_cast<unsigned char>(line[i + 1])) || line[i + 1] == '_')) return;
     std::size_t p = i + 1;
     while (p < line.size() && (std::isalnum(static_cast<unsigned char>(line[p])) || line[p] == '_' || line[p] == '.' || line[p] == '$'))
       ++p;
@@ -268,7 +267,7 @@ void scan_references(std::string_view line, std::size_t indent, int line_no, std
       uses.try_emplace(std::string(name), Reference{std::string(name), line_no, indent + i});
     }
     i = p - 1;
-  }
+  });
 }
 
 bool known_layout_attribute(std::string_view value) {
@@ -531,22 +530,7 @@ std::vector<ModuleSpan> split_modules(std::string_view text) {
     has_content = true;
     if (module_line) has_module = true;
     if (!has_module) continue;
-    bool in_string = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const char c = line[i];
-      if (in_string) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          in_string = false;
-      } else if (c == '"') {
-        in_string = true;
-      } else if (c == '{') {
-        ++depth;
-      } else if (c == '}') {
-        --depth;
-      }
-    }
+    visit_outside_strings(line, [&](std::size_t i) { depth += line[i] == '{' ? 1 : line[i] == '}' ? -1 : 0; });
     if (depth <= 0) closed = true;
   }
   current.end = text.size();

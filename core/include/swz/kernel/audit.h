@@ -34,6 +34,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "swz/kernel/ttgir_module.h"
@@ -135,6 +137,33 @@ std::string apply_patches(const std::string& text, const std::vector<AuditPatch>
 AuditReport audit_module(const std::string& text, const std::string& path);
 // Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path);
+
+// The modules of dump files, one at a time. MLIR_ENABLE_DUMP prints the module before every pass,
+// most often unchanged: a module whose text (its dump header and leading comments aside) is the
+// same as one already read or audited from the same path is not read or audited again; its
+// report is the earlier one with the line numbers moved (a report whose notes name a line is
+// audited anew). It holds the distinct texts and their reports, up to `text_limit` bytes of
+// text, then forgets them all and starts over, so a dump of any size is audited in bounded memory.
+class DumpAuditor {
+ public:
+  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20) : text_limit_(text_limit) {}
+  // Reads module `span` of `text` (module `index` of `count` of the file); throws swz::Error for a
+  // malformed one, as ttgir::read_module does.
+  void check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count);
+  // audit(ttgir::read_module(text, path, span, index, count)), from memory when it can be.
+  AuditReport audit(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count);
+  std::size_t audits_done() const { return audits_done_; }  // modules actually audited (not taken from memory)
+
+ private:
+  struct Remembered {
+    int body_first_line = 0;     // the file line where the module's text (the key) begins
+    int lines_outside_body = 0;  // the span's header, comment and blank lines around that text
+    std::optional<AuditReport> report;  // empty: read and found well formed, not audited yet
+  };
+  void remember(std::string key, Remembered what);
+  std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
+  std::unordered_map<std::string, Remembered> memory_;  // path + '\n' + module text -> what is known of it
+};
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);
 AuditReport audit(const ttgir::Module& module);
