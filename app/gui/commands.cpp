@@ -93,6 +93,8 @@ Command set_shape(std::vector<std::int64_t> shape) {
             p.shape = shape;
             p.writer.reset();
             p.reader.reset();
+            p.write_matrix.clear();  // stmatrix / ldmatrix rows belong to the layouts that give them
+            p.read_matrix.clear();
             p.shared.reset();
             p.variant.clear();
             p.masks.clear();
@@ -105,9 +107,11 @@ Command load_layout(LayoutRole role, SpecLayout layout) {
             switch (role) {
               case LayoutRole::Writer:
                 p.writer = layout;
+                p.write_matrix.clear();  // a register layout: st.shared until a matrix form is given
                 break;
               case LayoutRole::Reader:
                 p.reader = layout;
+                p.read_matrix.clear();
                 break;
               case LayoutRole::Shared:
                 p.shared = layout;
@@ -133,9 +137,11 @@ Command clear_layout(LayoutRole role) {
             switch (role) {
               case LayoutRole::Writer:
                 p.writer.reset();
+                p.write_matrix.clear();
                 break;
               case LayoutRole::Reader:
                 p.reader.reset();
+                p.read_matrix.clear();
                 break;
               case LayoutRole::Shared:
                 p.shared.reset();

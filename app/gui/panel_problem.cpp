@@ -139,14 +139,21 @@ struct ProblemPanel final : Panel {
     layout_row(ctx, LayoutRole::Shared, st.shared, "Shared");
 
     ImGui::Spacing();
-    const auto& s = ctx.model.analysis.store.simulated;
-    const auto& r = ctx.model.analysis.read.simulated;
+    // What each side issues, with the numbers the Kernel audit's row gives for it: the instruction
+    // (STS.128, LDSM.x4, ...), instructions per CTA, mean wavefronts, the worst's ideal and count.
+    // The probe carries the line's text, so tests read what is shown.
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Store: %d-bit vectors, %d phase%s; read: %d-bit vectors, %d phase%s", s.vector.bits, s.phases,
-                        s.phases == 1 ? "" : "s", r.vector.bits, r.phases, r.phases == 1 ? "" : "s");
+    for (const AccessAnalysis* side : {&ctx.model.analysis.store, &ctx.model.analysis.read}) {
+      const AccessResult& r = side->simulated;
+      const bool store = side == &ctx.model.analysis.store;
+      const std::string line = fmt::format("{}: {} x{}, {:.2f} wavefronts (ideal {}, worst {}), {} phase{}", store ? "Store" : "Read",
+                                           side->instruction, r.instructions(), r.mean_wavefronts, r.ideal_wavefronts, r.wavefronts,
+                                           r.phases, r.phases == 1 ? "" : "s");
+      ImGui::TextDisabled("%s", line.c_str());
+      ctx.probe(fmt::format("problem.issues.{}={}", store ? "store" : "read", line), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%d-bit vectors; vector limit: %s", r.vector.bits, r.vector.limit.c_str());
+    }
     ImGui::PopTextWrapPos();
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("store vector limit: %s\nread vector limit: %s", s.vector.limit.c_str(), r.vector.limit.c_str());
   }
 
   void layout_row(PanelContext& ctx, LayoutRole role, const std::optional<SpecLayout>& loaded, const char* name) {

@@ -114,9 +114,11 @@ struct SolverPanel final : Panel {
                                            r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
                                            r.fallback ? " (the bound makes conflict-free impossible)" : "");
     const std::string cost = solver_cost_line(r);
-    // The other panels simulate the problem's own accesses, which are plain loads and stores.
-    const bool matrix = r.writer.ldmatrix || r.reader.ldmatrix;
-    const char* plain = matrix ? "(the other panels simulate this layout with plain loads and stores)" : "";
+    // The other panels simulate the problem's own accesses: say so where the answer's instruction is not theirs.
+    const Problem& own = ctx.model.problem;
+    const bool matrix = (r.writer.ldmatrix && (r.writer.ldmatrix != own.store.ldmatrix || r.writer.trans != own.store.trans)) ||
+                        (r.reader.ldmatrix && (r.reader.ldmatrix != own.read.ldmatrix || r.reader.trans != own.read.trans));
+    const char* plain = matrix ? "(the other panels simulate this layout with the problem's own instructions)" : "";
     const std::string tradeoff = r.tradeoff.empty() ? std::string() : pretty_xor(fmt::format("Trade-off: {}.", r.tradeoff));
     const float line_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
     auto lines = [&](const std::string& text) { return std::max(1.0f, std::ceil(ImGui::CalcTextSize(text.c_str()).x / line_w)); };

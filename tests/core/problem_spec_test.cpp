@@ -169,6 +169,39 @@ TEST(ProblemSpec, ErrorsNameTheFieldAndItsFlag) {
   EXPECT_EQ(error_of([&] { build_problem(s); }), "shape (--shape): 48 is not a power of two from 2 to 1024");
 }
 
+// A side may issue ldmatrix / stmatrix: its layout then gives the rows lanes address. The form
+// travels through JSON and the flags, and what the hardware does not have is refused.
+TEST(ProblemSpec, MatrixSidesAreReadCheckedAndPrinted) {
+  const Problem tma = make_preset("tma128_fp16");  // its reader: ldmatrix.x4 rows
+  ProblemSpec s;
+  s.preset = "";
+  s.element_bits = 16;
+  s.writer = SpecLayout{tma.store.layout, "w.json"};
+  s.reader = SpecLayout{tma.read.layout, "r.json"};
+  s.read_matrix = "x4.trans";
+  const Problem p = build_problem(s);
+  EXPECT_EQ(p.read.ldmatrix, 4);
+  EXPECT_TRUE(p.read.trans);
+  EXPECT_EQ(instruction_name(p.read, 128), "LDSM.x4.trans");
+  EXPECT_EQ(spec_from_json(to_json(s), "spec: '"), s);
+  const std::vector<std::string> words = problem_arguments(s);
+  EXPECT_NE(fmt::format("{}", fmt::join(words, " ")).find("--read-matrix x4.trans"), std::string::npos);
+  ProblemSpec bad = s;
+  bad.read_matrix = "x3";
+  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+            "read_matrix (--read-matrix): 'x3' is not x1, x2 or x4 (.trans for the transposing form)");
+  bad = s;
+  bad.read_vec_bits = 128;
+  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+            "read_matrix (--read-matrix): LDSM.x4.trans moves 16-byte rows: leave out read_vec_bits (--read-vec-bits)");
+  bad = s;
+  bad.read_matrix = "";
+  bad.write_matrix = "x2.trans";
+  bad.element_bits = 32;
+  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+            "write_matrix (--write-matrix): STSM.x2.trans does not move 32-bit elements (only 16-bit ones)");
+}
+
 TEST(ProblemSpec, SharedLayoutThatIsNotABijectionIsRefusedNamingTheField) {
   // Two offset bits onto the same element: not invertible.
   LinearLayout singular =

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "gui_fixture.h"
@@ -56,22 +57,87 @@ TEST_F(KernelViewTest, OpeningAKernelLoadsItsOwnProblem) {
   EXPECT_FALSE(b.file_dialog().open_requested);  // a kernel is shown: no Open dialog over it
 }
 
-TEST_F(KernelViewTest, ConvertLayoutRowLoadsEvenWhereItsWidthNeedsRenumbering) {
+// The Problem panel's line for one side: the instruction, its count, the mean wavefronts, the
+// worst instruction's ideal and count, as the panel's probe carries it ("" when not drawn).
+std::string problem_line(const Workbench& b, const std::string& side) {
+  const std::string prefix = "problem.issues." + side + "=";
+  for (const std::string& id : b.probe_ids())
+    if (id.rfind(prefix, 0) == 0) return id.substr(prefix.size());
+  return "";
+}
+
+// Every row of a module with ldmatrix / stmatrix and of one with Triton's renumbered STS.128,
+// loaded: the bench simulates the instruction the row names, and the Problem panel shows it with
+// the row's instructions and wavefronts (for a convert_layout, both of its rows at once).
+TEST_F(KernelViewTest, EachRowLoadsTheInstructionItNames) {
   Workbench& b = open();
-  ASSERT_TRUE(b.open_kernel(copy_of("triton36/attention_m128.ttgir"))) << b.error();
+  b.apply(cmd::show_panel("problem", true));
+  std::set<std::string> kinds;
+  for (const char* name : {"triton36/attention_m128.ttgir", "triton36/dot_16x16_fp16.ttgir"}) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(b.open_kernel(copy_of(name))) << b.error();
+    const AuditReport& r = b.kernel_audit().modules.at(0);
+    int rows = 0;
+    for (int i = 0; i < static_cast<int>(r.accesses.size()); ++i) {
+      const AuditAccess& a = r.accesses[static_cast<std::size_t>(i)];
+      if (!a.writer || !a.reader || !a.shared_offsets || !a.direction) continue;
+      SCOPED_TRACE(fmt::format("line {} {} {}", a.line, *a.direction, a.instruction));
+      ASSERT_TRUE(b.load_kernel_access(i)) << b.error();
+      frames(2);
+      ++rows;
+      kinds.insert(a.instruction.substr(0, 4));
+      // This row's side, and on a convert_layout's line the other row's side too.
+      for (const AuditAccess& row : r.accesses) {
+        if (row.line != a.line || !row.direction || !row.wavefronts) continue;
+        const bool store = *row.direction == "store";
+        const AccessAnalysis& side = store ? b.model().analysis.store : b.model().analysis.read;
+        EXPECT_EQ(side.instruction, row.instruction);
+        EXPECT_EQ(side.simulated.instructions(), row.instructions);
+        EXPECT_NEAR(side.simulated.mean_wavefronts, *row.wavefronts, 1e-9);
+        EXPECT_EQ(side.simulated.ideal_wavefronts, row.ideal_wavefronts);
+        EXPECT_EQ(side.simulated.wavefronts, row.worst_wavefronts);
+        const std::string shown = fmt::format("{}: {} x{}, {:.2f} wavefronts (ideal {}, worst {})", store ? "Store" : "Read",
+                                              row.instruction, row.instructions, *row.wavefronts, *row.ideal_wavefronts,
+                                              *row.worst_wavefronts);
+        EXPECT_EQ(problem_line(b, store ? "store" : "read").rfind(shown, 0), 0u) << problem_line(b, store ? "store" : "read");
+      }
+    }
+    EXPECT_GE(rows, 2);  // attention_m128: its convert_layout's two; dot_16x16_fp16: five
+  }
+  EXPECT_TRUE(kinds.count("LDSM") && kinds.count("STS.")) << fmt::format("{}", fmt::join(kinds, " "));
+}
+
+// Clicking an LDSM row loads it: the reader issues ldmatrix .x4 over the rows its lanes address.
+// The window is kept as a PNG to look at (SWZ_GUI_SCALES_DIR).
+TEST_F(KernelViewTest, ClickingAnLdmatrixRowLoadsLdmatrix) {
+  Workbench& b = open();
+  b.apply(cmd::show_panel("problem", true));
+  ASSERT_TRUE(b.open_kernel(copy_of("triton36/dot_16x16_fp16.ttgir"))) << b.error();
+  frames(3);
   const AuditReport& r = b.kernel_audit().modules.at(0);
-  int store = -1;
-  for (int i = 0; i < static_cast<int>(r.accesses.size()); ++i)
-    if (r.accesses[static_cast<std::size_t>(i)].op == "ttg.convert_layout" && r.accesses[static_cast<std::size_t>(i)].instruction == "STS.128")
-      store = i;
-  ASSERT_GE(store, 0);
-  // Triton reaches STS.128 by renumbering the registers; the layouts as numbered allow less, so
-  // the store keeps the widest they allow and the problem still loads.
-  ASSERT_TRUE(b.load_kernel_access(store)) << b.error();
+  int ldsm = -1;
+  for (int i = 0; i < static_cast<int>(r.accesses.size()) && ldsm < 0; ++i)
+    if (r.accesses[static_cast<std::size_t>(i)].instruction.rfind("LDSM", 0) == 0) ldsm = i;
+  ASSERT_GE(ldsm, 0);
+  click(fmt::format("kernel.row.{}", ldsm));
   frames(2);
-  EXPECT_EQ(b.session().problem.write_vec_bits, 0);
-  EXPECT_EQ(b.kernel_audit().selected, store);
-  EXPECT_EQ(b.session().problem.preset, "");
+  EXPECT_EQ(b.kernel_audit().selected, ldsm);
+  const AuditAccess& a = r.accesses[static_cast<std::size_t>(ldsm)];
+  EXPECT_EQ(a.instruction, "LDSM." + b.session().problem.read_matrix);
+  EXPECT_EQ(b.model().analysis.read.instruction, a.instruction);
+  EXPECT_EQ(problem_line(b, "read").rfind(fmt::format("Read: {} x{}", a.instruction, a.instructions), 0), 0u) << problem_line(b, "read");
+  std::filesystem::create_directories(SWZ_GUI_SCALES_DIR);
+  for (const char* view : {"kernel", "problem"}) {  // the row chosen, then the Problem panel alone
+    if (std::string(view) == "problem") {
+      b.apply(cmd::show_panel("kernel", false));
+      b.set_focus("problem");
+    }
+    int w = 0, h = 0;
+    const auto px = capture(w, h);
+    std::string error;
+    EXPECT_TRUE(write_png(fmt::format("{}/ldsm-row-{}.png", SWZ_GUI_SCALES_DIR, view), px, w, h, error)) << error;
+  }
+  EXPECT_EQ(problem_line(b, "read").rfind(fmt::format("Read: {} x{}", a.instruction, a.instructions), 0), 0u);
 }
 
 TEST_F(KernelViewTest, EachSuggestionHasARowOfItsOwnWithTheInstructionAfter) {

@@ -222,6 +222,37 @@ TEST(AuditFiles, EveryMemoryOpOfTheRealKernelsIsListed) {
   }
 }
 
+// Every access the workbench loads (audit_problem) becomes a problem whose side issues the
+// instruction the audit priced, as the simulator runs it: the same name (ldmatrix / stmatrix
+// .xN[.trans], Triton's renumbered 128-bit vectors), count and wavefronts. cp.async copies are
+// not problems (their global side is not a layout here): they keep their store width only.
+TEST(AuditFiles, EachLoadedAccessSimulatesTheInstructionItWasPricedAs) {
+  int loaded = 0;
+  std::set<std::string> kinds;
+  for (const Kernel& k : kernels()) {
+    SCOPED_TRACE(k.name);
+    const swz::AuditReport r = audit_file("triton36/" + k.name + ".ttgir");
+    for (std::size_t i = 0; i < r.accesses.size(); ++i) {
+      const swz::AuditAccess& a = r.accesses[i];
+      if (!a.writer || !a.reader || !a.shared_offsets || !a.direction || !a.wavefronts) continue;
+      if (a.instruction.rfind("LDGSTS", 0) == 0) continue;
+      SCOPED_TRACE(fmt::format("line {} {} {}", a.line, *a.direction, a.instruction));
+      const swz::Problem p = swz::build_problem(swz::audit_problem(r, i));
+      const swz::Access& side = *a.direction == "store" ? p.store : p.read;
+      const swz::AccessResult s = swz::simulate(side, p.shared, p.element_bits, p.bank);
+      EXPECT_EQ(swz::instruction_name(side, s.vector.bits), a.instruction);
+      EXPECT_EQ(s.instructions(), a.instructions);
+      EXPECT_NEAR(s.mean_wavefronts, *a.wavefronts, 1e-9);
+      EXPECT_EQ(s.ideal_wavefronts, a.ideal_wavefronts);
+      EXPECT_EQ(s.wavefronts, a.worst_wavefronts);
+      kinds.insert(a.instruction.substr(0, 4));
+      ++loaded;
+    }
+  }
+  EXPECT_GE(loaded, 40);
+  EXPECT_TRUE(kinds.count("LDSM") && kinds.count("STSM") && kinds.count("STS.") && kinds.count("LDS."));
+}
+
 // -- measured -------------------------------------------------------------------------------
 
 // ID -> metric -> value, from ncu --csv.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -90,6 +91,45 @@ TEST(TritonConvert, MatchesTriton36OnTheH100) {
     }
   }
   EXPECT_EQ(exact_sides, 47);
+}
+
+// Each side's access (TritonSide::access), simulated over the scratch by the bank simulator,
+// issues the same instructions as the lowering: the name, the count per CTA (rounds included),
+// the total and ideal wavefronts and the worst instruction. Repeated registers are not issued.
+TEST(TritonConvert, EachSideAsTheSimulatorIssuesIt) {
+  const auto doc = nlohmann::json::parse(swz::read_text_file(kData + "/triton/conversions/h100-triton36.json"));
+  std::set<std::string> kinds;
+  int rounds = 0;
+  for (const auto& c : doc["cases"]) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    const auto shape = c["shape"].get<std::vector<std::int64_t>>();
+    const auto t = swz::triton_convert_layout(layout_of(c["src"], shape), layout_of(c["dst"], shape), c["bits"].get<int>());
+    const swz::SharedLayout scratch = swz::SharedLayout::from_linear(t.scratch, "scratch");
+    rounds += t.rounds > 1;
+    for (const swz::TritonSide* side : {&t.store, &t.load}) {
+      SCOPED_TRACE(side->instruction);
+      const swz::AccessResult r = swz::simulate(side->access, scratch, t.element_bits, swz::BankModel{});
+      EXPECT_EQ(swz::instruction_name(side->access, r.vector.bits), side->instruction);
+      EXPECT_EQ(r.instructions(), side->instructions);
+      EXPECT_EQ(r.total_wavefronts, side->wavefronts);
+      EXPECT_EQ(r.total_ideal, side->ideal_total);
+      EXPECT_EQ(r.wavefronts, side->worst);
+      EXPECT_EQ(r.ideal_wavefronts, side->ideal);
+      kinds.insert(side->instruction.substr(0, 4));
+    }
+  }
+  EXPECT_EQ(kinds, (std::set<std::string>{"LDS.", "LDSM", "STS.", "STSM"}));  // every kind the lowering issues
+  EXPECT_GE(rounds, 1);
+  // A register that repeats data is not issued twice.
+  const std::vector<std::int64_t> shape = {32, 32};
+  const auto rows = swz::distributed(shape, {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 0}}, {{0, 16}, {1, 0}, {2, 0}, {4, 0}, {8, 0}},
+                                     {{16, 0}});
+  const auto cols =
+      swz::distributed(shape, {{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{16, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{0, 16}});
+  const auto t = swz::triton_convert_layout(rows, cols, 16);
+  const auto r = swz::simulate(t.store.access, swz::SharedLayout::from_linear(t.scratch, "scratch"), 16, swz::BankModel{});
+  EXPECT_EQ(r.instructions(), t.store.instructions);
+  EXPECT_EQ(r.total_wavefronts, t.store.wavefronts);
 }
 
 // Sub-byte elements travel as bytes; registers that repeat data are dropped; wider than 128 bits

@@ -36,12 +36,13 @@ struct PricedAccess {
   std::optional<int> ideal_wavefronts, worst_wavefronts;
   std::optional<double> conflicts;
   std::string note;  // cp.async: what its number rests on (price() writes no other note)
+  std::optional<Access> issued;
   Access access;
   bool fell_back = false;
   PricedAccess(const AuditAccess& a, Access priced, bool fell)
       : instruction(a.instruction), instructions(a.instructions), wavefronts(a.wavefronts), ideal_wavefronts(a.ideal_wavefronts),
         worst_wavefronts(a.worst_wavefronts), conflicts(a.conflicts), note(priced.async_copy ? a.note : std::string()),
-        access(std::move(priced)), fell_back(fell) {}
+        issued(a.issued), access(std::move(priced)), fell_back(fell) {}
   void copy_to(AuditAccess& a) const {
     a.instruction = instruction;
     a.instructions = instructions;
@@ -49,6 +50,7 @@ struct PricedAccess {
     a.ideal_wavefronts = ideal_wavefronts;
     a.worst_wavefronts = worst_wavefronts;
     a.conflicts = conflicts;
+    a.issued = issued;
     if (access.async_copy) a.note = note;
   }
 };
@@ -122,6 +124,8 @@ AuditReport audit(const Module& m) {
     if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
     const AccessResult& r = cached->second;
     fill(a, r);
+    a.issued = access;
+    if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
     if (access.async_copy)
       a.note = !r.modelled ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
                : r.floor   ? "cp.async: at least these wavefronts: sources read through the banks in turns (rows taken a multiple of "
@@ -136,6 +140,7 @@ AuditReport audit(const Module& m) {
       try {
         const TritonSide t = triton_local_access(regs, s.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
         fill(a, t);
+        a.issued = bits >= 8 ? std::optional<Access>(t.access) : std::nullopt;  // sub-byte elements travel as bytes
         fell_back = false;
       } catch (const Error&) {
         // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
@@ -410,7 +415,10 @@ AuditReport audit(const Module& m) {
           if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
           for (const bool store : {true, false}) {
             const TritonSide& t = store ? triton->store : triton->load;
-            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t); });
+            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) {
+              fill(x, t);
+              if (bits >= 8) x.issued = t.access;  // sub-byte elements travel as bytes: not this problem's addresses
+            });
           }
           continue;
         }
@@ -428,10 +436,12 @@ AuditReport audit(const Module& m) {
         side("store", from.text, scratch, note, [&](AuditAccess& x) {
           fill(x, t.write);
           x.instruction = sass("STS", t.write.vector.bits);
+          x.issued = Access{S, AccessKind::Store, 0, t.write.vector.bits};
         });
         side("load", to.text, scratch, note, [&](AuditAccess& x) {
           fill(x, t.read);
           x.instruction = sass("LDS", t.read.vector.bits);
+          x.issued = Access{D, AccessKind::Load, 0, t.read.vector.bits};
         });
         continue;
       }

@@ -115,7 +115,7 @@ ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
   const std::string origin = fmt::format("{}:{}", report.path.substr(report.path.find_last_of('/') + 1), a.line);
   ProblemSpec spec;
   spec.preset = "";
-  spec.shape = a.writer->shape();
+  if (a.writer->shape().size() == 2) spec.shape = a.writer->shape();  // a tile; other ranks: the layouts' shape alone
   spec.element_bits = a.element_bits;
   spec.writer = SpecLayout{*a.writer, origin + " writer"};
   spec.reader = SpecLayout{*a.reader, origin + " reader"};
@@ -131,20 +131,30 @@ ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
     if (same_line || (!partner && paired)) partner = &b;
     if (same_line) break;
   }
-  const std::optional<int> mine = instruction_vector_bits(a.instruction);
-  const std::optional<int> theirs = partner ? instruction_vector_bits(partner->instruction) : std::nullopt;
-  (store ? spec.write_vec_bits : spec.read_vec_bits) = mine.value_or(0);
-  (store ? spec.read_vec_bits : spec.write_vec_bits) = theirs.value_or(0);
-  // Triton may reach a width by renumbering registers that the layouts as numbered do not allow
-  // (a convert_layout's STS.128): such a side keeps the widest its layout allows.
-  for (int* side : {&spec.write_vec_bits, &spec.read_vec_bits}) {
-    if (!*side) continue;
-    try {
-      const Problem problem = build_problem(spec);
-      const Access& access = side == &spec.write_vec_bits ? problem.store : problem.read;
-      (void)choose_vector(access, problem.shared, problem.element_bits, problem.bank);
-    } catch (const Error&) {
-      *side = 0;
+  // Each side as its instruction issues it (AuditAccess::issued), so the problem simulates what the
+  // audit priced; a side with no partner is its register layout at the widest vector it allows.
+  const auto issue = [&spec, &origin](const AuditAccess& side, bool writer) {
+    const Access& access = *side.issued;
+    const std::string matrix =
+        access.ldmatrix ? fmt::format("x{}{}", access.ldmatrix, access.trans ? ".trans" : "") : std::string();
+    (writer ? spec.writer : spec.reader) =
+        SpecLayout{access.layout, fmt::format("{} {}", origin, writer ? "writer" : "reader")};
+    (writer ? spec.write_matrix : spec.read_matrix) = matrix;
+    (writer ? spec.write_vec_bits : spec.read_vec_bits) = access.ldmatrix ? 0 : access.vec_bits;
+  };
+  if (a.issued) issue(a, store);
+  if (partner && partner->issued) issue(*partner, !store);
+  if (!a.issued) {
+    // A side the audit did not price over this layout: the width its instruction names, where the layout allows it.
+    int& side = store ? spec.write_vec_bits : spec.read_vec_bits;
+    side = instruction_vector_bits(a.instruction).value_or(0);
+    if (side) {
+      try {
+        const Problem problem = build_problem(spec);
+        (void)choose_vector(store ? problem.store : problem.read, problem.shared, problem.element_bits, problem.bank);
+      } catch (const Error&) {
+        side = 0;
+      }
     }
   }
   return spec;

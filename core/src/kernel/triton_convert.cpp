@@ -103,6 +103,7 @@ Bases without(const Bases& list, const Bases& drop) {
 struct Flat {
   Bases reg, lane, warp;
   int dim = 0;
+  Bases rounds = {};  // in scratch offsets (in_offsets): the registers that pick the round, taken out of `reg`
   BitVec at(std::uint64_t lane_id, std::uint64_t warp_id) const {
     BitVec v = 0;
     for (std::size_t i = 0; i < lane.size(); ++i)
@@ -413,6 +414,7 @@ Flat in_offsets(const Flat& side, const Scratch& s) {
     while (k < regs.size() && (used[k] || regs[k] != want)) ++k;
     if (k == regs.size()) fail("internal: a round of the scratch layout is not a register");
     used[k] = true;
+    out.rounds.push_back(want);
   }
   for (std::size_t k = 0; k < regs.size(); ++k)
     if (!used[k]) out.reg.push_back(regs[k]);
@@ -429,6 +431,21 @@ Bases combinations(const Bases& bases) {
     for (std::size_t i = 0; i < n; ++i) out.push_back(out[i] ^ b);
   }
   return out;
+}
+
+// The side's instruction as the bank simulator's access (TritonSide::access): `registers` and
+// `lanes` in buffer offsets, as the instruction takes them; `offsets` maps them back to coords.
+Access issued_access(const Flat& cvt, Bases registers, const Bases& lanes, const LinearLayout& offsets, AccessKind kind,
+                     int matrices, bool trans, int vec_bits) {
+  registers.insert(registers.end(), cvt.rounds.begin(), cvt.rounds.end());
+  const auto coords = [&](Bases v) {
+    for (BitVec& b : v) b = offsets.apply("offset", b);
+    return v;
+  };
+  LinearLayout layout({InDim{"register", coords(registers)}, InDim{"lane", coords(lanes)}, InDim{"warp", coords(cvt.warp)},
+                       InDim{"block", {}}},
+                      offsets.out_dims());
+  return Access{std::move(layout), kind, matrices, matrices ? 0 : vec_bits, trans};
 }
 
 // Serves one warp request per (warp, instruction); `lane_offset` gives each lane's element offset.
@@ -453,7 +470,7 @@ void serve_all(TritonSide& side, const Flat& cvt, const Bases& per_instruction, 
 
 // ld.shared / st.shared: the vector is the longest run of registers at offsets 1, 2, 4, ... that
 // no other bit touches, up to 128 bits.
-TritonSide lower_ld_st(const Flat& cvt, bool load, int bits, const BankModel& model) {
+TritonSide lower_ld_st(const Flat& cvt, bool load, int bits, const BankModel& model, const LinearLayout& offsets) {
   auto vector_of = [&](int k) -> std::optional<Bases> {
     Bases unit;
     for (int i = 0; i < k; ++i) {
@@ -469,14 +486,18 @@ TritonSide lower_ld_st(const Flat& cvt, bool load, int bits, const BankModel& mo
   while (k > 0 && !vector_of(k)) --k;
   TritonSide side;
   side.kind = InstructionKind{load ? WarpOp::Load : WarpOp::Store, (bits << k) / 8, 0, false};
-  serve_all(side, cvt, without(cvt.reg, *vector_of(k)), model.warp_size, bits, model,
-            [&](std::uint64_t lane, std::uint64_t w) { return cvt.at(lane, w); });
+  const Bases vector = *vector_of(k), others = without(cvt.reg, vector);
+  serve_all(side, cvt, others, model.warp_size, bits, model, [&](std::uint64_t lane, std::uint64_t w) { return cvt.at(lane, w); });
+  Bases registers = vector;
+  registers.insert(registers.end(), others.begin(), others.end());
+  side.access = issued_access(cvt, registers, cvt.lane, offsets, load ? AccessKind::Load : AccessKind::Store, 0, false, bits << k);
   return side;
 }
 
 // ldmatrix / stmatrix (.trans): 32-bit words of registers, rows of 16 bytes; .x4 when there are
 // registers for four matrices.
-std::optional<TritonSide> lower_matrix(const Flat& cvt, bool load, bool trans, int bits, const BankModel& model) {
+std::optional<TritonSide> lower_matrix(const Flat& cvt, bool load, bool trans, int bits, const BankModel& model,
+                                       const LinearLayout& offsets) {
   if (model.warp_size != 32 || (!trans && bits > 32) || (trans && bits != 16)) return std::nullopt;
   const int per_word = log2_of(32 / bits);
   if (cvt.lane.size() < 5) return std::nullopt;
@@ -525,12 +546,20 @@ std::optional<TritonSide> lower_matrix(const Flat& cvt, bool load, bool trans, i
       if ((lane >> i) & 1u) a ^= row_lanes[i];
     return a;
   });
+  // As the simulator takes a matrix access: the row's 16 bytes are the lowest offsets, lanes past
+  // the 8N that address rows are idle.
+  Bases registers;
+  for (int i = 0; i < log2_of(128 / bits); ++i) registers.push_back(BitVec{1} << i);
+  registers.insert(registers.end(), per_instruction.begin(), per_instruction.end());
+  Bases lanes = row_lanes;
+  lanes.resize(cvt.lane.size(), 0);
+  side.access = issued_access(cvt, registers, lanes, offsets, load ? AccessKind::Load : AccessKind::Store, 1 << vec, trans, 0);
   return side;
 }
 
-TritonSide lower_side(const Flat& cvt, Instr instr, bool load, int bits, const BankModel& model) {
-  if (instr == Instr::LdSt) return lower_ld_st(cvt, load, bits, model);
-  if (auto side = lower_matrix(cvt, load, instr == Instr::MatrixTrans, bits, model)) return *side;
+TritonSide lower_side(const Flat& cvt, Instr instr, bool load, int bits, const BankModel& model, const LinearLayout& offsets) {
+  if (instr == Instr::LdSt) return lower_ld_st(cvt, load, bits, model, offsets);
+  if (auto side = lower_matrix(cvt, load, instr == Instr::MatrixTrans, bits, model, offsets)) return *side;
   fail("internal: Triton's {} lowering rejects the scratch layout it chose", load ? "ldmatrix" : "stmatrix");
 }
 
@@ -561,8 +590,8 @@ TritonConversion triton_convert_layout(const LinearLayout& src, const LinearLayo
   out.element_bits = bits;
   out.rounds = 1 << c.scratch.reps.size();
   out.scratch = LinearLayout({InDim{"offset", c.scratch.offsets()}, InDim{"block", {}}}, src.out_dims());
-  out.store = lower_side(in_offsets(s, c.scratch), c.store, false, bits, model);
-  out.load = lower_side(in_offsets(d, c.scratch), c.load, true, bits, model);
+  out.store = lower_side(in_offsets(s, c.scratch), c.store, false, bits, model, out.scratch);
+  out.load = lower_side(in_offsets(d, c.scratch), c.load, true, bits, model, out.scratch);
   for (TritonSide* side : {&out.store, &out.load}) {
     side->instructions *= out.rounds;
     side->wavefronts *= out.rounds;
@@ -587,8 +616,8 @@ TritonSide triton_local_access(const LinearLayout& regs, const LinearLayout& off
   const Flat cvt = in_offsets(side, buffer);
   if (load ? target.ldmatrix : target.stmatrix)
     for (const bool trans : {false, true})
-      if (auto matrix = lower_matrix(cvt, load, trans, bits, model)) return *matrix;
-  return lower_ld_st(cvt, load, bits, model);
+      if (auto matrix = lower_matrix(cvt, load, trans, bits, model, offsets)) return *matrix;
+  return lower_ld_st(cvt, load, bits, model, offsets);
 }
 
 }  // namespace swz

@@ -36,6 +36,10 @@ const std::vector<ProblemFlag> kFlags = {
     {"--warp-size", "warp_size", "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
     {"--write-vec-bits", "write_vec_bits", "Widest vector the writer may use, bits per lane: 8, 16, 32, 64 or 128"},
     {"--read-vec-bits", "read_vec_bits", "Widest vector the reader may use, bits per lane: 8, 16, 32, 64 or 128"},
+    {"--write-matrix", "write_matrix",
+     "The writer issues stmatrix: x1, x2 or x4 matrices, .trans for the transposing form (x4.trans); its layout gives the "
+     "16-byte rows lanes address"},
+    {"--read-matrix", "read_matrix", "The reader issues ldmatrix, as --write-matrix (x1, x2, x4, x4.trans)"},
 };
 
 std::string field(const char* key) {
@@ -71,6 +75,15 @@ std::string warp_size_problem(int lanes) {
 std::string vec_bits_problem(int bits) {
   return bits == 0 || (pow2(bits) && bits >= 8 && bits <= 128) ? "" : fmt::format("{} is not 8, 16, 32, 64 or 128", bits);
 }
+// "x4", "x2.trans", ...: the matrices and .trans of an ldmatrix / stmatrix side.
+std::optional<InstructionKind> matrix_form(const std::string& text, bool load) {
+  const auto kind = parse_instruction_kind(std::string(load ? "LDSM." : "STSM.") + text);
+  if (!kind || !kind->is_matrix()) return std::nullopt;
+  return kind;
+}
+std::string matrix_problem(const std::string& text, bool load) {
+  return text.empty() || matrix_form(text, load) ? "" : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
+}
 std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
   if (shape.size() != 2) return fmt::format("a tile is ROWSxCOLS; {} sizes given", shape.size());
@@ -88,6 +101,8 @@ std::optional<std::pair<const char*, std::string>> refused_field(const ProblemSp
       {"warp_size", warp_size_problem(s.warp_size)},
       {"write_vec_bits", vec_bits_problem(s.write_vec_bits)},
       {"read_vec_bits", vec_bits_problem(s.read_vec_bits)},
+      {"write_matrix", matrix_problem(s.write_matrix, /*load=*/false)},
+      {"read_matrix", matrix_problem(s.read_matrix, /*load=*/true)},
   };
   for (const auto& c : checks)
     if (!c.second.empty()) return c;
@@ -198,9 +213,10 @@ json layout_json(const std::optional<SpecLayout>& l) {
 const std::vector<ProblemFlag>& problem_flags() { return kFlags; }
 
 std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
-  std::optional<std::string>* slots[] = {&spec,  &preset, &mask,  &layout,    &shared,         &src,          &dst,
-                                         &shape, &bits,   &banks, &warp_size, &write_vec_bits, &read_vec_bits};
-  static_assert(std::size(slots) == 13);
+  std::optional<std::string>* slots[] = {&spec,          &preset,       &mask,       &layout, &shared,
+                                         &src,           &dst,          &shape,      &bits,   &banks,
+                                         &warp_size,     &write_vec_bits, &read_vec_bits, &write_matrix, &read_matrix};
+  static_assert(std::size(slots) == 15);
   for (std::size_t i = 0; i < kFlags.size(); ++i)
     if (flag == kFlags[i].flag) return *slots[i];
   fail("'{}' is not a problem flag", flag);
@@ -290,7 +306,24 @@ Problem build_problem(const ProblemSpec& s) {
   for (const auto& [bits, key] : {std::pair{s.write_vec_bits, "write_vec_bits"}, std::pair{s.read_vec_bits, "read_vec_bits"}})
     if (bits && bits < p.element_bits)
       field_error(key, fmt::format("a {}-bit vector is narrower than one {}-bit element", bits, p.element_bits));
-  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits;
+  // stmatrix / ldmatrix: 16-byte rows of elements up to 32 bits (.trans: 16-bit ones), 32-lane warps.
+  for (const bool load : {false, true}) {
+    const std::string& text = load ? s.read_matrix : s.write_matrix;
+    if (text.empty()) continue;
+    const char* key = load ? "read_matrix" : "write_matrix";
+    const InstructionKind kind = *matrix_form(text, load);
+    if (load ? s.read_vec_bits : s.write_vec_bits)
+      field_error(key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
+    if (p.element_bits > 32 || (kind.trans && p.element_bits != 16))
+      field_error(key, fmt::format("{} does not move {}-bit elements ({} 16-bit ones)", kind.name(), p.element_bits,
+                                   kind.trans ? "only" : "up to 32-bit, .trans only"));
+    if (p.bank.warp_size != 32) field_error(key, fmt::format("{} needs 32-lane warps", kind.name()));
+    Access& side = load ? p.read : p.store;
+    side.ldmatrix = kind.matrices;
+    side.trans = kind.trans;
+  }
+  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
+           !s.read_matrix.empty();
   if (regrid && p.shape.size() == 2) {
     try {
       p.grid = grid_for(p);
@@ -368,6 +401,8 @@ json to_json(const ProblemSpec& s) {
               {"warp_size", s.warp_size},
               {"write_vec_bits", s.write_vec_bits},
               {"read_vec_bits", s.read_vec_bits},
+              {"write_matrix", s.write_matrix},
+              {"read_matrix", s.read_matrix},
               {"writer", layout_json(s.writer)},
               {"reader", layout_json(s.reader)},
               {"shared", layout_json(s.shared)},
@@ -377,8 +412,9 @@ json to_json(const ProblemSpec& s) {
 
 ProblemSpec spec_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
-  static const char* known[] = {"preset",        "shape",  "element_bits", "banks",  "warp_size", "write_vec_bits",
-                                "read_vec_bits", "writer", "reader",       "shared", "variant",   "masks"};
+  static const char* known[] = {"preset",        "shape",        "element_bits", "banks",  "warp_size",
+                                "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
+                                "reader",        "shared",       "variant",      "masks"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
       fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
@@ -391,6 +427,8 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   f.get("warp_size", s.warp_size);
   f.get("write_vec_bits", s.write_vec_bits);
   f.get("read_vec_bits", s.read_vec_bits);
+  f.get("write_matrix", s.write_matrix);
+  f.get("read_matrix", s.read_matrix);
   const LayoutHints hints{s.shape, s.element_bits ? std::optional<int>(s.element_bits) : std::nullopt};
   s.writer = f.layout("writer", false, hints);
   s.reader = f.layout("reader", false, hints);
@@ -435,7 +473,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   ProblemSpec s;
   if (a.spec) {
     for (const auto* other : {&a.preset, &a.mask, &a.layout, &a.shared, &a.src, &a.dst, &a.shape, &a.bits, &a.banks, &a.warp_size,
-                              &a.write_vec_bits, &a.read_vec_bits})
+                              &a.write_vec_bits, &a.read_vec_bits, &a.write_matrix, &a.read_matrix})
       if (*other) fail("--spec gives the whole problem: leave out the other problem flags");
     s = load_spec_file(*a.spec);
     if (check_problem) (void)build_problem(s);  // checked now, before any work
@@ -471,6 +509,8 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   number(a.warp_size, "warp_size", s.warp_size);
   number(a.write_vec_bits, "write_vec_bits", s.write_vec_bits);
   number(a.read_vec_bits, "read_vec_bits", s.read_vec_bits);
+  s.write_matrix = a.write_matrix.value_or("");
+  s.read_matrix = a.read_matrix.value_or("");
   if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
   if (a.mask) s.masks = parse_masks(*a.mask);
   if (a.layout) set_named_layout(s, *a.layout);
@@ -516,6 +556,8 @@ std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::stri
   if (s.warp_size) add("--warp-size", std::to_string(s.warp_size));
   if (s.write_vec_bits) add("--write-vec-bits", std::to_string(s.write_vec_bits));
   if (s.read_vec_bits) add("--read-vec-bits", std::to_string(s.read_vec_bits));
+  if (!s.write_matrix.empty()) add("--write-matrix", s.write_matrix);
+  if (!s.read_matrix.empty()) add("--read-matrix", s.read_matrix);
   if (s.shared) {
     add("--shared", file(s.shared, "shared"));
   } else if (!s.variant.empty()) {

@@ -104,6 +104,11 @@ struct AuditAccess {
   std::optional<LinearLayout> writer, reader;  // register, lane, warp, block -> coords
   std::optional<LinearLayout> shared_offsets;  // offset, block -> coords (linear layouts only)
   int element_bits = 0;
+  // This access's instruction as the simulator issues it over shared_offsets: simulate() of it
+  // gives `instruction`, `instructions` and the wavefronts above (TritonSide::access: ldmatrix /
+  // stmatrix rows, Triton's renumbered registers, the vector width). Null where no linear
+  // shared layout was simulated, and for 4-bit elements (Triton moves them as bytes).
+  std::optional<Access> issued;
 };
 
 struct AuditReport {
@@ -169,11 +174,13 @@ std::string module_label(const AuditReport& report);
 AuditReport audit(const ttgir::Module& module);
 
 // Access `index` of `report` as a workbench problem: custom (no preset), its shape and element
-// width, its writer, reader and shared layout, and the vector width each side's instruction moves
-// (STS.128 -> 128 bits; the side's partner is the other access of a convert_layout's line, or the
-// buffer's access whose layout the report paired with this one). An ldmatrix / stmatrix side has
-// no vector width in a problem: it keeps the widest. Throws swz::Error for an access with no
-// writer, reader or linear shared layout.
+// width, its shared layout, and each side as its instruction issues it (AuditAccess::issued: the
+// registers renumbered, the vector width, ldmatrix / stmatrix .xN[.trans] with the rows its lanes
+// address), so that the problem simulates the instruction the audit priced, at its wavefronts.
+// The side's partner is the other access of a convert_layout's line, or the buffer's access whose
+// layout the report paired with this one; with none, the other side is the register layout at
+// the widest vector it allows. Throws swz::Error for an access with no writer, reader or linear
+// shared layout.
 ProblemSpec audit_problem(const AuditReport& report, std::size_t index);
 // The bits per lane an LSU instruction name moves ("STS.128" 128, "LDS.U16" 16, "LDGSTS.32" 32);
 // nothing for ldmatrix / stmatrix and for names that are not LSU instructions.

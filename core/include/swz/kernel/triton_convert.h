@@ -60,6 +60,14 @@ struct TritonSide {
   int ideal = 0;                  // of the worst instruction
   int worst = 0;                  // wavefronts of the worst instruction
   double mean() const { return instructions ? static_cast<double>(wavefronts) / static_cast<double>(instructions) : 0; }
+  // The side as the bank simulator takes it (bank.h): simulate() of it over the buffer's offsets
+  // (the scratch's, for a conversion) serves exactly these instructions at these wavefronts. Its
+  // registers come in the order the instruction takes them (repeated registers are gone): ld/st's
+  // vector first, which Triton reaches by renumbering registers where the layout as numbered does
+  // not allow it, then one bit per further instruction and per round; vec_bits is the width.
+  // ldmatrix / stmatrix: registers start with the 16-byte row, lanes 0..8N-1 address the rows
+  // (the rest are idle), `ldmatrix` = N and `trans` as issued.
+  Access access;
 };
 
 struct TritonConversion {

@@ -15,6 +15,7 @@
 //   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
 //   ... --banks 16 --warp-size 64                    the bank model
 //   ... --write-vec-bits 64 --read-vec-bits 32       the widest vector each side may use
+//   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes address
 //   --spec P.json                                    all of the above as one JSON object
 //
 // The shared layout is `shared` if given, else the named layout `variant`,
@@ -50,6 +51,9 @@ struct ProblemSpec {
   int warp_size = 0;                    // 0 = the preset's
   int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
   int read_vec_bits = 0;                // ... the reader
+  std::string write_matrix;             // "x1", "x2", "x4" (".trans"): the writer issues stmatrix; "" = as its layout's
+                                        // source has it (a preset's own side, else st.shared)
+  std::string read_matrix;              // ... the reader issues ldmatrix
   std::optional<SpecLayout> writer;     // A, replacing the preset's store layout
   std::optional<SpecLayout> reader;     // B, replacing the preset's read layout
   std::optional<SpecLayout> shared;     // the shared layout, over the variant and the masks
@@ -65,7 +69,7 @@ Problem build_problem(const ProblemSpec& spec);
 std::optional<ProblemSpec> spec_of(const Problem& problem);
 
 // [SECTION] JSON form: {"preset", "shape", "element_bits", "banks", "warp_size",
-// "write_vec_bits", "read_vec_bits", "writer", "reader", "shared" ({"origin", "layout"}),
+// "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer", "reader", "shared" ({"origin", "layout"}),
 // "variant", "masks"}. Every key optional; unknown keys and wrong types are refused
 // naming the key (prefixed with `where`, e.g. "session file: 'problem.").
 nlohmann::json to_json(const ProblemSpec& spec);
@@ -76,7 +80,7 @@ ProblemSpec load_spec_file(const std::string& path);
 // front ends collect them and core reads them.
 struct ProblemArguments {
   std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
-      read_vec_bits;
+      read_vec_bits, write_matrix, read_matrix;
   // The member a flag fills ("--mask" -> mask); the order of problem_flags().
   std::optional<std::string>& slot(std::string_view flag);
   bool operator==(const ProblemArguments&) const = default;
