@@ -27,10 +27,22 @@ Model build_model(const ProblemSpec& state) {
   m.row_bits = shape.size() >= 2 ? log2_of(shape[0]) : 0;
   m.col_bits = p.shared.coord_bits() - m.row_bits;
 
-  m.places = element_places(p);
-  m.owner_a = owners_of(p.store);
-  m.owner_b = owners_of(p.read);
-  m.memory = memory_view(p);
+  m.window = tensor_window(m.rows(), m.cols());
+  std::vector<BitVec> drawn;
+  drawn.reserve(static_cast<std::size_t>(m.window.shown_rows * m.window.shown_cols));
+  for (int r = 0; r < m.shown_rows(); ++r)
+    for (int c = 0; c < m.shown_cols(); ++c) drawn.push_back(m.cell_coord(r, c));
+  m.places = element_places(p, drawn);
+  m.holders_a = std::make_shared<const HolderIndex>(p.store);
+  m.holders_b = std::make_shared<const HolderIndex>(p.read);
+  for (BitVec c : drawn) {
+    m.owner_a.push_back(m.holders_a->owner(c));
+    m.owner_b.push_back(m.holders_b->owner(c));
+  }
+  // Memory: all of it for a whole picture; for a window, as many segments as hold as many elements as the window.
+  const std::uint64_t window_bytes = static_cast<std::uint64_t>(drawn.size()) * static_cast<std::uint64_t>(p.element_bits) / 8;
+  const auto segment_bytes = static_cast<std::uint64_t>(p.bank.wavefront_bytes());
+  m.memory = m.window.windowed() ? memory_view(p, std::max<std::uint64_t>(1, window_bytes / segment_bytes)) : memory_view(p);
   return m;
 }
 

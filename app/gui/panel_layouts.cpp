@@ -13,7 +13,8 @@
 
 namespace swz::gui {
 
-void element_tooltip(const Model& m, BitVec coord);  // panel_tensor.cpp
+void element_tooltip(const Model& m, BitVec coord);                                     // panel_tensor.cpp
+void window_notice(PanelContext& ctx, const std::string& note, const char* probe_id);  // panel_tensor.cpp
 
 namespace {
 
@@ -95,7 +96,7 @@ struct LayoutsPanel final : Panel {
 
     // The ownership picture, right of the matrix; under it when the panel is too narrow for both.
     const float gap = em();
-    const int rows = m.rows(), ncols = m.cols();
+    const int rows = m.shown_rows(), ncols = m.shown_cols();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     const bool beside = right - (mat_end.x + gap) >= std::max(em() * 6.0f, static_cast<float>(ncols) * 2.0f);
     const ImVec2 pic_pos = beside ? ImVec2(mat_end.x + gap, mat_pos.y) : ImVec2(mat_pos.x, mat_end.y + ImGui::GetStyle().ItemSpacing.y);
@@ -116,7 +117,7 @@ struct LayoutsPanel final : Panel {
     const auto hit = draw_cells(
         dl, pic,
         [&](int r, int c) {
-          const ElementOwner& o = owners[m.cell_coord(r, c)];
+          const ElementOwner& o = owners[m.cell_index(r, c)];
           return o.lane < 0 ? kEmptySlot : palette[static_cast<std::size_t>(o.lane)];
         },
         pic_pos, clip_max);
@@ -127,7 +128,7 @@ struct LayoutsPanel final : Panel {
     if (cell >= font_px * 0.8f + 2.0f) {
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < ncols; ++c) {
-          const ElementOwner& o = owners[m.cell_coord(r, c)];
+          const ElementOwner& o = owners[m.cell_index(r, c)];
           if (o.lane < 0) continue;
           char buf[8];
           std::snprintf(buf, sizeof(buf), "%d", o.reg);
@@ -137,14 +138,11 @@ struct LayoutsPanel final : Panel {
           dl->AddText(font, font_px, at, IM_COL32(20, 22, 28, 220), buf);
         }
     }
-    // Ring the chosen thread's elements.
-    const BitVec base = l.apply("lane", static_cast<std::uint64_t>(lane)) ^ l.apply("warp", static_cast<std::uint64_t>(warp));
-    const int regs = 1 << l.in_dim_bits("register");
+    // Ring the chosen thread's elements in the drawn cells (the core solves for them: a thread of a large tile holds millions).
     const float radius = std::max(2.0f, cell * 0.42f);
-    for (int reg = 0; reg < regs; ++reg) {
-      const BitVec coord = base ^ l.apply("register", static_cast<std::uint64_t>(reg));
-      const int r = static_cast<int>(coord & low_bits(m.row_bits));
-      const int c = static_cast<int>(coord >> m.row_bits);
+    for (const BitVec coord : held_within(m.access(side), warp, lane, m.outside_window(), m.places.bank.size())) {
+      int r = 0, c = 0;
+      if (!m.cell_of(coord, r, c)) continue;
       const ImVec2 center(pic_pos.x + (static_cast<float>(c) + 0.5f) * cell, pic_pos.y + (static_cast<float>(r) + 0.5f) * cell);
       if (cell < 7.0f) dl->AddRectFilled(ImVec2(center.x - cell * 0.5f, center.y - cell * 0.5f), ImVec2(center.x + cell * 0.5f, center.y + cell * 0.5f), IM_COL32(10, 10, 10, 255));
       else dl->AddCircle(center, radius, IM_COL32(10, 10, 10, 255), 0, std::max(1.0f, cell * 0.1f));
@@ -157,6 +155,7 @@ struct LayoutsPanel final : Panel {
     ImGui::TextDisabled("color = owning thread (odd darker), number = register; thread %d%s ringed", lane,
                         warps > 1 ? fmt::format(" of warp {}", warp).c_str() : "");
     ImGui::PopTextWrapPos();
+    window_notice(ctx, m.window.note(), a ? "layouts.a.window" : "layouts.b.window");
     ImGui::PopID();
   }
 };

@@ -12,7 +12,8 @@
 
 namespace swz::gui {
 
-void element_tooltip(const Model& m, BitVec coord);  // panel_tensor.cpp
+void element_tooltip(const Model& m, BitVec coord);                                     // panel_tensor.cpp
+void window_notice(PanelContext& ctx, const std::string& note, const char* probe_id);  // panel_tensor.cpp
 
 namespace {
 
@@ -29,7 +30,7 @@ struct MemoryPanel final : Panel {
 
     // One row of header and choices, breaking onto the next line where it would not fit.
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("%d segments x %d banks", segments, banks);
+    ImGui::Text("%llu segments x %d banks", static_cast<unsigned long long>(m.memory.total_segments), banks);
     const std::string each = fmt::format("({} B each)", p.bank.wavefront_bytes());
     same_line_if_fits(ImGui::CalcTextSize(each.c_str()).x);
     ImGui::AlignTextToFramePadding();
@@ -47,9 +48,21 @@ struct MemoryPanel final : Panel {
       if (ImGui::RadioButton(names[i], c == i)) ctx.post(cmd::set_memory_coloring(static_cast<MemoryColoring>(i)));
     }
 
-    // Cells accessed in this step, to outline.
-    std::vector<int> group_of(m.memory.slot_coord.size() == 0 ? 0 : static_cast<std::size_t>(p.shared.elements()), -1);
-    for (const TracedCell& t : ctx.trace.cells) group_of[t.coord] = t.group;
+    if (m.memory.segments < m.memory.total_segments)
+      window_notice(ctx,
+                    fmt::format("drawn: segments 0-{} of {}, bytes 0-{} (a larger picture is unreadable)", m.memory.segments - 1,
+                                m.memory.total_segments,
+                                m.memory.segments * static_cast<std::uint64_t>(p.bank.wavefront_bytes()) - 1),
+                    "memory.window");
+
+    // Cells accessed in this step, to outline: (coordinate, group), sorted for lookup.
+    std::vector<std::pair<BitVec, int>> traced;
+    for (const TracedCell& t : ctx.trace.cells) traced.emplace_back(t.coord, t.group);
+    std::sort(traced.begin(), traced.end());
+    auto group_of = [&](BitVec coord) {
+      const auto it = std::lower_bound(traced.begin(), traced.end(), std::pair<BitVec, int>{coord, -1});
+      return it != traced.end() && it->first == coord ? it->second : -1;
+    };
 
     const float label_w = ImGui::CalcTextSize(std::to_string(std::max(0, segments - 1)).c_str()).x + em() * 0.6f;
     const float avail_w = ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ScrollbarSize;
@@ -88,7 +101,7 @@ struct MemoryPanel final : Panel {
       const auto cc = static_cast<BitVec>(coord);
       switch (coloring) {
         case MemoryColoring::Row: return hue_color(static_cast<float>(cc & low_bits(m.row_bits)) / static_cast<float>(rows), false);
-        case MemoryColoring::Bank: return bank_color(m.places.bank[cc], banks);
+        case MemoryColoring::Bank: return bank_color(m.place(cc).bank, banks);
         case MemoryColoring::Column: break;
       }
       return hue_color(static_cast<float>(cc >> m.row_bits) / static_cast<float>(cols), ((cc >> m.row_bits) & 1) != 0);
@@ -111,7 +124,7 @@ struct MemoryPanel final : Panel {
           const ImVec2 e(a.x + sub_w - (k == per - 1 ? 1.0f : 0.0f), y + row_h - 1.0f);
           dl->AddRectFilled(a, e, color_of(coord));
           if (coord >= 0) {
-            const int g = group_of[static_cast<std::size_t>(coord)];
+            const int g = group_of(static_cast<BitVec>(coord));
             if (g >= 0) dl->AddRect(ImVec2(a.x + 1, a.y + 1), ImVec2(e.x - 1, e.y - 1), group_outline_color(g), 0, 0, std::max(1.0f, std::min(2.0f, row_h * 0.2f)));
             if (text) {
               const auto cc = p.shared.coords().unflatten(static_cast<BitVec>(coord));

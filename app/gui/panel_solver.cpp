@@ -112,7 +112,8 @@ struct SolverPanel final : Panel {
     const bool free = r.conflict_free;
     const std::string answer = fmt::format("{}: store {}, read {} wavefront{}{}", free ? "Conflict-free" : "Minimum conflicts", r.write.wavefronts,
                                            r.read.wavefronts, r.read.wavefronts == 1 ? "" : "s",
-                                           r.fallback ? " (the bound makes conflict-free impossible)" : "");
+                                           r.fallback ? " (the bound makes conflict-free impossible)" : "") +
+                             (r.sampled ? fmt::format("; checked on a sample of {} instructions", r.simulated_instructions) : "");
     const std::string cost = solver_cost_line(r);
     // The other panels simulate the problem's own accesses: say so where the answer's instruction is not theirs.
     const Problem& own = ctx.model.problem;
@@ -179,6 +180,7 @@ struct SolverPanel final : Panel {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(free ? ImVec4(0.13f, 0.60f, 0.27f, 1) : ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", answer.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\ncheck: %s", pretty_xor(r.bound.reason).c_str(), pretty_xor(r.check).c_str());
+    if (r.sampled) ctx.probe("solver.sampled", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     // The cost a kernel engineer compares: instructions x wavefronts per side, and what a wider choice would cost.
     ImGui::TextUnformatted(cost.c_str());
     ctx.probe("solver.cost=" + cost, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // tests read the line drawn

@@ -31,13 +31,24 @@ void element_tooltip(const Model& m, BitVec coord) {
     ImGui::Text("(m, n) = (%lld, %lld)", static_cast<long long>(c[0]), static_cast<long long>(c[1]));
   else
     ImGui::Text("element %s", m.format_coord(coord).c_str());
-  const std::uint32_t off = p.shared.offset(coord);
-  ImGui::Text("offset %u  (byte 0x%llx)", off, static_cast<unsigned long long>(byte_address_of(off, p.element_bits)));
-  ImGui::Text("bank %d, segment %llu", m.places.bank[coord], static_cast<unsigned long long>(m.places.segment[coord]));
+  const ElementPlace place = m.place(coord);
+  ImGui::Text("offset %lld  (byte 0x%llx)", static_cast<long long>(place.offset),
+              static_cast<unsigned long long>(byte_address_of(static_cast<std::uint64_t>(place.offset), p.element_bits)));
+  ImGui::Text("bank %d, segment %llu", place.bank, static_cast<unsigned long long>(place.segment));
   ImGui::Separator();
-  ImGui::Text("A (store): %s", owner_text(m.owner_a[coord], m.warps(Side::Store)).c_str());
-  ImGui::Text("B (read):  %s", owner_text(m.owner_b[coord], m.warps(Side::Read)).c_str());
+  ImGui::Text("A (store): %s", owner_text(m.owner(Side::Store, coord), m.warps(Side::Store)).c_str());
+  ImGui::Text("B (read):  %s", owner_text(m.owner(Side::Read, coord), m.warps(Side::Read)).c_str());
   ImGui::EndTooltip();
+}
+
+// The line above a windowed picture saying which part is drawn (nothing when `note` is empty); probed as `probe_id`.
+void window_notice(PanelContext& ctx, const std::string& note, const char* probe_id) {
+  if (note.empty()) return;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(ImVec4(0.62f, 0.36f, 0.02f, 1.0f), "%s", note.c_str());
+  ImGui::PopTextWrapPos();
+  ctx.probe(probe_id, at, ImGui::GetItemRectMax());
 }
 
 namespace {
@@ -63,7 +74,7 @@ void numbers_choice(PanelContext& ctx, float width) {
 // where the widest number fits its cell.
 void draw_numbers(ImDrawList* dl, const Model& m, CellNumbers numbers, ImVec2 origin, float cell, ImVec2 clip_min,
                   ImVec2 clip_max) {
-  const int rows = m.rows(), cols = m.cols();
+  const int rows = m.shown_rows(), cols = m.shown_cols();
   const std::int64_t largest = numbers == CellNumbers::Bank ? m.problem.bank.banks - 1 : m.problem.shared.elements() - 1;
   ImFont* font = ImGui::GetFont();
   float size = ImGui::GetFontSize();
@@ -76,12 +87,12 @@ void draw_numbers(ImDrawList* dl, const Model& m, CellNumbers numbers, ImVec2 or
   const int c1 = std::min(cols, static_cast<int>((clip_max.x - origin.x) / cell) + 1);
   for (int r = r0; r < r1; ++r)
     for (int c = c0; c < c1; ++c) {
-      const std::size_t coord = m.cell_coord(r, c);
-      const std::string text = std::to_string(cell_number(m.places, coord, numbers));
+      const std::size_t index = m.cell_index(r, c);
+      const std::string text = std::to_string(cell_number(m.places, index, numbers));
       const ImVec2 t = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text.c_str());
       const ImVec2 at(origin.x + (static_cast<float>(c) + 0.5f) * cell - t.x * 0.5f,
                       origin.y + (static_cast<float>(r) + 0.5f) * cell - t.y * 0.5f);
-      dl->AddText(font, size, at, text_color_on(bank_color(m.places.bank[coord], m.problem.bank.banks)), text.c_str());
+      dl->AddText(font, size, at, text_color_on(bank_color(m.places.bank[index], m.problem.bank.banks)), text.c_str());
     }
 }
 
@@ -121,6 +132,7 @@ struct TensorPanel final : Panel {
     ImGui::SameLine(0, gap);
     if (ImGui::SmallButton("Fit")) ctx.post(cmd::set_tensor_view(0, 0, 0));
     ImGui::SetCursorPos(ImVec2(after_hint.x, std::max(after_hint.y, hint_at.y + ImGui::GetFrameHeightWithSpacing())));
+    window_notice(ctx, m.window.note(), "tensor.window");
 
     // Canvas.
     const ImVec2 cmin = ImGui::GetCursorScreenPos();
@@ -133,7 +145,7 @@ struct TensorPanel final : Panel {
     const bool hovered = ImGui::IsItemHovered();
     const bool active = ImGui::IsItemActive();
 
-    const int rows = m.rows(), cols = m.cols();
+    const int rows = m.shown_rows(), cols = m.shown_cols();
     // Room for the index labels: the widest row number, one line for column numbers.
     const float axis = std::max(em() * 1.6f, ImGui::CalcTextSize(std::to_string(rows - 1).c_str()).x + em() * 0.6f);
     const float fit =
@@ -176,7 +188,7 @@ struct TensorPanel final : Panel {
     CellPicture pic{rows, cols, cell, origin, cell >= 10 ? 1.0f : 0.0f, &image};
     dl->PushClipRect(grid_min, cmax, true);
     const auto hit = draw_cells(
-        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.places.bank[m.cell_coord(r, c)])]; }, grid_min,
+        dl, pic, [&](int r, int c) { return palette[static_cast<std::size_t>(m.places.bank[m.cell_index(r, c)])]; }, grid_min,
         cmax);
     if (view.cell_numbers != CellNumbers::None) draw_numbers(dl, m, view.cell_numbers, origin, cell, grid_min, cmax);
     ctx.probe("tensor.cell.0.0", origin, ImVec2(origin.x + cell, origin.y + cell));
@@ -186,8 +198,8 @@ struct TensorPanel final : Panel {
     // Outlines of this step's cells, by group.
     const float thick = std::clamp(cell * 0.12f, 1.0f, 3.0f * scale);
     for (const TracedCell& tc : t.cells) {
-      const int r = static_cast<int>(tc.coord & low_bits(m.row_bits));
-      const int c = static_cast<int>(tc.coord >> m.row_bits);
+      int r = 0, c = 0;
+      if (!m.cell_of(tc.coord, r, c)) continue;  // outside the drawn window
       const ImVec2 a(origin.x + static_cast<float>(c) * cell, origin.y + static_cast<float>(r) * cell);
       if (a.x > cmax.x || a.y > cmax.y || a.x + cell < grid_min.x || a.y + cell < grid_min.y) continue;
       if (cell < 6.0f) {  // too small for a ring: fill the cell

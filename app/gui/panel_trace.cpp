@@ -100,7 +100,20 @@ struct TracePanel final : Panel {
     // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
     verdict_line(ctx, "Store", m.analysis.store.simulated, "trace.verdict.store");
     verdict_line(ctx, "Read", m.analysis.read.simulated, "trace.verdict.read");
+    sampled_line(ctx, m.analysis.store.simulated, m.analysis.read.simulated);
     ImGui::PopTextWrapPos();
+  }
+
+  // Past 2^16 instructions the core simulates a fixed sample of them (bank.h): say so under the verdicts.
+  static void sampled_line(PanelContext& ctx, const AccessResult& store, const AccessResult& read) {
+    if (!store.sampled && !read.sampled) return;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::TextDisabled("%s", fmt::format("Verdicts from a sample: {} of {} store and {} of {} read instructions simulated "
+                                          "(every step above can be traced)",
+                                          store.simulated_instructions, store.instructions(), read.simulated_instructions,
+                                          read.instructions())
+                                  .c_str());
+    ctx.probe("trace.sampled", at, ImGui::GetItemRectMax());
   }
 
   static void bar_chart(PanelContext& ctx, const InstructionResult& ir, float height) {

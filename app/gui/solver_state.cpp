@@ -1,5 +1,7 @@
 #include "solver_state.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <system_error>
 #include <thread>
@@ -10,6 +12,7 @@
 namespace swz::gui {
 
 namespace {
+constexpr std::int64_t kFamilyMostElements = std::int64_t{1} << 16;
 double now_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 }  // namespace
 
@@ -38,6 +41,15 @@ const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSpe
 
 std::optional<FamilyAnswer> SolverState::family(const Problem& problem, const ProblemSpec& key) {
   if (!problem.grid) return std::nullopt;
+  // As `swizzle solve`: past 2^16 elements the answer is checked on a sample and the family is not
+  // counted (a search exponential in the grid's rows, no answer in any time a panel can wait).
+  if (problem.shared.elements() > kFamilyMostElements) {
+    FamilyAnswer a;
+    a.done = true;
+    a.error = fmt::format("Family and repair: not counted past 2^16 elements (this tile has 2^{}), as swizzle solve",
+                          problem.shared.coord_bits());
+    return a;
+  }
   if (job_) {
     std::lock_guard<std::mutex> lock(job_->mutex);
     if (job_->key == key) {

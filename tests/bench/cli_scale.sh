@@ -15,22 +15,8 @@ sizes=("$@")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# layout N TRANSPOSED: a distributed layout as JSON; bases are [row, col].
-layout() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-n, transposed = int(sys.argv[1]), sys.argv[2] == "1"
-bits = n.bit_length() - 1
-along = [[0, 1 << i] for i in range(bits)]   # along a row
-down = [[1 << i, 0] for i in range(bits)]    # down a column
-if transposed:
-    along, down = down, along                # the reader's rows are the writer's columns
-# each lane holds an 8x8 block (8 elements of a row first), 32 lanes along the rows, 8 warps down them
-reg = along[:3] + down[:3] + along[8:] + down[6:]
-print(json.dumps({"reg_bases": reg, "lane_bases": along[3:8], "warp_bases": down[3:6], "block_bases": [],
-                  "shape": [n, n], "element_bits": 16}))
-PY
-}
+# layout N TRANSPOSED: a distributed layout as JSON (transpose_layout.py).
+layout() { python3 "$(dirname "$0")/transpose_layout.py" "$1" "$2"; }
 
 # run NAME N COMMAND...: one timed process; prints its row, and its first error line when it fails.
 run() {

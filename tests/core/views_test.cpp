@@ -1,6 +1,9 @@
 // The core's views of a problem, which the GUI and the SVG figures draw.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "swz/layout/factories.h"
 #include "swz/sim/analysis.h"
 #include "swz/problem/problem.h"
 #include "swz/problem/views.h"
@@ -69,6 +72,91 @@ TEST(Views, TraceOfTheSeedReadGroupsLanesInHalvesAndTouchesOneColumnPair) {
   }
   // Out-of-range steps are clamped to the access.
   EXPECT_EQ(trace_step(p, AccessKind::Load, a.read.simulated, 5, 99).instruction.step, 15);
+}
+
+// Accesses with broadcast (several threads or registers holding one element) and gaps (elements no one holds).
+std::vector<Access> holder_cases() {
+  std::vector<Access> out;
+  for (const PresetInfo& info : list_presets()) {
+    const Problem p = make_preset(info.name);
+    out.push_back(p.store);
+    out.push_back(p.read);
+  }
+  // Registers 1 and 2 hold the same element, lane 16 the same as lane 0: 4 holders each; half the tile unheld.
+  out.push_back({distributed({16, 16}, {{0, 1}, {0, 1}, {1, 0}}, {{0, 2}, {0, 4}, {2, 0}, {4, 0}, {0, 0}}, {{0, 8}}),
+                 AccessKind::Load, 0, 0});
+  return out;
+}
+
+TEST(Views, HolderIndexAnswersAsTheTableDoesElementByElement) {
+  for (const Access& a : holder_cases()) {
+    const std::vector<ElementOwner> table = owners_of(a);
+    const HolderIndex index(a);
+    std::vector<BitVec> every(table.size());
+    for (std::size_t c = 0; c < every.size(); ++c) every[c] = c;
+    const std::vector<ElementOwner> listed = owners_of(a, every);
+    for (std::size_t c = 0; c < table.size(); ++c) {
+      const ElementOwner o = index.owner(c);
+      EXPECT_EQ(o.holders, table[c].holders) << c;
+      EXPECT_EQ(o.lane, table[c].lane) << c;
+      EXPECT_EQ(o.warp, table[c].warp) << c;
+      EXPECT_EQ(o.reg, table[c].reg) << c;
+      EXPECT_EQ(listed[c].lane, table[c].lane) << c;
+    }
+  }
+}
+
+TEST(Views, HeldWithinAWindowIsTheThreadsElementsInsideIt) {
+  for (const Access& a : holder_cases()) {
+    const LinearLayout& l = a.layout;
+    const int lanes = 1 << l.in_dim_bits("lane"), regs = 1 << l.in_dim_bits("register");
+    // The windows of the low 0..all coordinate bits, and one of scattered bits.
+    std::vector<BitVec> outsides;
+    for (int keep = 0; keep <= l.out_bits(); ++keep) outsides.push_back(low_bits(l.out_bits()) & ~low_bits(keep));
+    outsides.push_back(low_bits(l.out_bits()) & BitVec{0x5555});
+    for (const BitVec outside : outsides)
+      for (int lane = 0; lane < lanes; lane += 5) {
+        std::vector<BitVec> want;
+        for (int r = 0; r < regs; ++r) {
+          const BitVec c = l.apply("lane", static_cast<std::uint64_t>(lane)) ^ l.apply("register", static_cast<std::uint64_t>(r));
+          if ((c & outside) == 0) want.push_back(c);
+        }
+        std::vector<BitVec> got = held_within(a, /*warp=*/0, lane, outside, /*most=*/1u << 20);
+        std::sort(want.begin(), want.end());
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << "lane " << lane << " outside " << outside;
+      }
+  }
+}
+
+TEST(Views, AWindowOfMemoryIsTheFirstSegmentsOfTheWhole) {
+  Problem p = make_preset("transpose16x32");
+  p.set_masks({2, 4, 8, 16});
+  const MemoryView whole = memory_view(p);
+  const MemoryView first = memory_view(p, /*most_segments=*/5);
+  EXPECT_EQ(first.segments, 5u);
+  EXPECT_EQ(first.total_segments, whole.segments);
+  EXPECT_EQ(whole.total_segments, whole.segments);
+  ASSERT_EQ(first.slot_coord.size(), 5u * 32u);
+  for (std::size_t i = 0; i < first.slot_coord.size(); ++i) EXPECT_EQ(first.slot_coord[i], whole.slot_coord[i]) << i;
+  // Places of some elements are those of the whole table.
+  const ElementPlaces all = element_places(p);
+  const ElementPlaces some = element_places(p, {7, 300, 511});
+  EXPECT_EQ(some.bank, (std::vector<int>{all.bank[7], all.bank[300], all.bank[511]}));
+  EXPECT_EQ(some.offset, (std::vector<std::int64_t>{all.offset[7], all.offset[300], all.offset[511]}));
+}
+
+TEST(Views, ATensorPastTwoHundredFiftySixOnASideIsDrawnAsItsCorner) {
+  EXPECT_FALSE(tensor_window(256, 256).windowed());
+  EXPECT_EQ(tensor_window(16, 32).note(), "");
+  const TensorWindow w = tensor_window(32768, 32768);
+  EXPECT_TRUE(w.windowed());
+  EXPECT_EQ(w.shown_rows, 128);
+  EXPECT_EQ(w.shown_cols, 128);
+  EXPECT_EQ(w.note(), "drawn: rows 0-127 and columns 0-127 of 32768x32768 (a larger picture is unreadable)");
+  const TensorWindow row = tensor_window(1, 1024);
+  EXPECT_EQ(row.shown_rows, 1);
+  EXPECT_EQ(row.shown_cols, 128);
 }
 
 }  // namespace

@@ -144,10 +144,7 @@ struct Canvas {
 
 // Where element (coordinates) sits in the picture: rows = all dims but the last (dim0
 // slowest), columns = the last dim; a 1-D tensor is one row.
-// A tensor with a side past kWindowAfter cells (a 4096x4096 tile is 16M cells, unreadable and
-// gigabytes of SVG) is drawn as its top-left kWindowSide x kWindowSide window, and the caption says so.
-constexpr std::int64_t kWindowAfter = 256, kWindowSide = 128;
-
+// A tensor with a side past 256 cells is drawn as a window (tensor_window, views.h), and the caption says so.
 struct TensorGrid {
   std::vector<std::int64_t> shape;
   std::int64_t rows = 1, cols = 1;
@@ -157,9 +154,9 @@ struct TensorGrid {
   explicit TensorGrid(const std::vector<std::int64_t>& s) : shape(s) {
     cols = s.back();
     for (std::size_t d = 0; d + 1 < s.size(); ++d) rows *= s[d];
-    const bool window = rows > kWindowAfter || cols > kWindowAfter;
-    shown_rows = window ? std::min(rows, kWindowSide) : rows;
-    shown_cols = window ? std::min(cols, kWindowSide) : cols;
+    const TensorWindow window = tensor_window(rows, cols);
+    shown_rows = window.shown_rows;
+    shown_cols = window.shown_cols;
   }
   bool windowed() const { return first_row != 0 || first_col != 0 || shown_rows != rows || shown_cols != cols; }
   std::pair<std::int64_t, std::int64_t> place(const Coords& c) const {
@@ -189,41 +186,9 @@ struct TensorGrid {
   }
   std::string window_note() const {
     if (!windowed()) return "";
-    return fmt::format("  |  drawn: rows {}-{} and columns {}-{} of {}x{} (a larger picture is unreadable)", first_row,
-                       first_row + shown_rows - 1, first_col, first_col + shown_cols - 1, rows, cols);
+    return "  |  " + TensorWindow{rows, cols, first_row, first_col, shown_rows, shown_cols}.note();
   }
 };
-
-// Who holds each drawn element: the whole table for a whole picture; for a window, each element's
-// holder from the inverse layout (every element held once), else the table up to 2^24 elements.
-std::vector<ElementOwner> owners_drawn(const Access& access, const std::vector<BitVec>& flats, const char* role) {
-  const LinearLayout& l = access.layout;
-  std::vector<ElementOwner> out;
-  const bool whole = flats.size() == static_cast<std::size_t>(l.out_size());
-  if (l.out_bits() <= 24 && (whole || !l.is_invertible())) {
-    const std::vector<ElementOwner> table = owners_of(access);
-    for (BitVec f : flats) out.push_back(table[f]);
-    return out;
-  }
-  if (!l.is_invertible())
-    fail("the {} holds some of its 2^{} elements in several threads; its picture stops at 2^24 elements (matrix views have "
-         "no limit)",
-         role, l.out_bits());
-  const LinearLayout inverse = l.invert();
-  for (BitVec f : flats) {
-    const Coords in = inverse.unflatten(inverse.apply_flat(f));
-    ElementOwner o;
-    o.holders = 1;
-    for (std::size_t d = 0; d < inverse.out_dims().size(); ++d) {
-      const std::string& name = inverse.out_dims()[d].name;
-      if (name == "register") o.reg = static_cast<int>(in[d]);
-      else if (name == "lane") o.lane = static_cast<int>(in[d]);
-      else if (name == "warp") o.warp = static_cast<int>(in[d]);
-    }
-    out.push_back(o);
-  }
-  return out;
-}
 
 int cell_size(std::int64_t rows, std::int64_t cols) {
   const std::int64_t longest = std::max(rows, cols);
@@ -371,7 +336,7 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   const TensorGrid grid(shared.shape());
   if (access.layout.out_dims() != shared.coords().out_dims()) fail("the access layout's shape does not match the tensor's");
   const std::vector<BitVec> drawn = grid.shown(shared.coords());
-  const std::vector<ElementOwner> owners = owners_drawn(access, drawn, writer ? "writer" : "reader");
+  const std::vector<ElementOwner> owners = owners_of(access, drawn);
   const int warps = 1 << access.layout.in_dim_bits("warp");
   Canvas canvas;
   const std::string role = writer ? "A, the store" : "B, the read";

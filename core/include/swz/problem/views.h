@@ -2,10 +2,13 @@
 // end (the GUI's panels, the SVG figures, lesson pages). A front end draws
 // these; it never works out a bank, an owner or a traced cell itself.
 //
-//   element_places(p)   bank, segment and offset of every element (by flat coordinate)
+//   tensor_window(...)  the cells a picture draws: all of them, or the top-left corner of a large tensor
+//   element_places(p)   bank, segment and offset of every element (by flat coordinate), or of some
 //   cell_number(...)    the number a cell of the tensor shows: its bank, its offset, or none
-//   owners_of(access)   who holds every element: the first (warp, lane, register), and how many hold it
-//   memory_view(p)      physical memory: segments x banks words, which element sits in each slot
+//   owners_of(access)   who holds every element: the first (warp, lane, register), and how many hold it;
+//                       HolderIndex answers the same for one element by solving the layout, no table
+//   memory_view(p)      physical memory: segments x banks words, which element sits in each slot (or
+//                       in the first segments only, for a window)
 //   trace_step(...)     one warp instruction: the elements each active lane touches, grouped by
 //                       phase (or by half-warp when the whole warp is one phase)
 #pragma once
@@ -20,13 +23,36 @@
 
 namespace swz {
 
-// Bank, segment and element offset of each element, index = flat coordinate.
+// A picture of a tensor with a side past 256 cells (a 32768x32768 tile is 2^30 cells: unreadable,
+// and gigabytes of tables) draws its top-left 128x128 window and says so; the figures and the
+// workbench's panels window alike.
+struct TensorWindow {
+  std::int64_t rows = 1, cols = 1;              // the whole tensor, as the picture lays it out
+  std::int64_t first_row = 0, first_col = 0;    // the drawn window's top-left cell
+  std::int64_t shown_rows = 1, shown_cols = 1;  // and its size
+  bool windowed() const { return first_row != 0 || first_col != 0 || shown_rows != rows || shown_cols != cols; }
+  // "drawn: rows 0-127 and columns 0-127 of 32768x32768 (a larger picture is unreadable)"; "" when whole.
+  std::string note() const;
+};
+TensorWindow tensor_window(std::int64_t rows, std::int64_t cols);
+
+// Bank, segment and element offset of an element.
+struct ElementPlace {
+  int bank = 0;
+  std::uint64_t segment = 0;
+  std::int64_t offset = 0;
+};
+ElementPlace place_of(const Problem& problem, BitVec coord);
+
+// Bank, segment and element offset of each element, index = flat coordinate (or, of the
+// overload taking `coords`, the position in `coords`).
 struct ElementPlaces {
   std::vector<int> bank;
   std::vector<std::uint64_t> segment;
   std::vector<std::int64_t> offset;
 };
 ElementPlaces element_places(const Problem& problem);
+ElementPlaces element_places(const Problem& problem, const std::vector<BitVec>& coords);
 
 // What the tensor's cells are labelled with, besides their bank colour.
 enum class CellNumbers { None, Bank, Offset };
@@ -46,10 +72,38 @@ struct ElementOwner {
 // Index = flat coordinate of `access`'s output; throws when the layout has more than 2^24 of them.
 std::vector<ElementOwner> owners_of(const Access& access);
 
+// The holders of one element without a table, for layouts of any size: the elements (register, lane,
+// warp) maps to are solved for over F2 once (an echelon form of the layout's columns); an element's
+// holders are then one solution plus the layout's kernel, 2^(kernel dimension) of them, and the first
+// is that coset's least member with warp bits above lane bits above register bits.
+class HolderIndex {
+ public:
+  explicit HolderIndex(const Access& access);
+  ElementOwner owner(BitVec coord) const;
+
+  struct Row {
+    BitVec image = 0;  // the layout applied to `key`; its highest bit is the row's pivot
+    BitVec key = 0;    // register bits, then lane bits, then warp bits
+  };
+
+ private:
+  std::vector<Row> rows_;       // pivots strictly decreasing
+  std::vector<BitVec> kernel_;  // keys mapping to 0, reduced echelon (pivots decreasing)
+  int register_bits_ = 0, lane_bits_ = 0;
+};
+// The elements thread (warp, lane) holds that have no bit of `outside` set (the drawn window of a
+// large tensor is such a set), found by solving over F2 rather than walking every register; at most `most`.
+std::vector<BitVec> held_within(const Access& access, int warp, int lane, BitVec outside, std::size_t most);
+
+// Owners of the elements `coords` (index = position in `coords`): owners_of's answers, for layouts of any size.
+std::vector<ElementOwner> owners_of(const Access& access, const std::vector<BitVec>& coords);
+
 // Physical memory: `segments` rows of `banks` words, `per_word` element slots per word (several for
 // narrow elements). slot_coord[(segment * banks + bank) * per_word + sub] = flat coordinate, or -1.
+// A window holds the first `segments` of the allocation's `total_segments`.
 struct MemoryView {
   std::uint64_t segments = 0;
+  std::uint64_t total_segments = 0;
   int banks = 32;
   int per_word = 1;
   std::vector<std::int64_t> slot_coord;
@@ -60,6 +114,8 @@ struct MemoryView {
   }
 };
 MemoryView memory_view(const Problem& problem);
+// The first `most_segments` segments only (reading `coord_at` of their offsets, no table of the rest).
+MemoryView memory_view(const Problem& problem, std::uint64_t most_segments);
 
 // One traced warp instruction and the elements its active lanes touch.
 struct TracedCell {
