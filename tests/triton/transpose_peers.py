@@ -194,7 +194,7 @@ def ours(swizzle, out_dir, bits, x, y):
                              "bandwidth_gbs": v.get("bandwidth_gbs"), "not_run": v.get("not_run")} for v in variants],
                "bandwidth_gbs": t.get("bandwidth_gbs"),
                "config": {k: t.get(k) for k in ("tiles_per_block", "warp_groups_per_block", "grid_stride",
-                                                 "next_block_prefetched", "loads_issued_before_stores", "evict_first_hint", "blocks_walk_m_first",
+                                                 "loads_issued_before_stores", "evict_first_hint", "blocks_walk_m_first",
                                                  "threads_per_block", "grid_blocks")},
                "fastest_configs": sorted(t.get("tuning") or [], key=lambda c: -c["bandwidth_gbs"])[:6],
                "baseline_gbs": t.get("baseline_gbs"), "baseline": t.get("baseline"),

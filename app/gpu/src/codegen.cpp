@@ -566,7 +566,6 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   const int batch = spec.batch, groups = spec.groups;
   if (batch != 1 && batch != 2 && batch != 4 && batch != 8) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
   if (groups != 1 && groups != 2 && groups != 4 && groups != 8) fail("transpose groups {} is not 1, 2, 4 or 8", groups);
-  if (spec.prefetch && !spec.persistent) fail("a transpose prefetches the next block only in a grid-stride kernel");
   const std::int64_t tm = q.shape[0], tn = q.shape[1];
   const std::int64_t block_rows = tm * batch * groups;
   if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % block_rows || spec.cols % tn)
@@ -611,7 +610,7 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
 
   std::string s = kPrelude;
   s += fmt::format("// transpose {}x{} through {}x{} tiles, {} per warp group, {} groups{}{}{}  element bits: {}  writer: {}  reader: {}  offsets: {}\n",
-                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? (spec.prefetch ? ", grid-stride, next block prefetched" : ", grid-stride") : "",
+                   spec.rows, spec.cols, tm, tn, batch, groups, spec.streaming ? ", evict-first" : "", spec.persistent ? ", grid-stride" : "",
                    spec.loads_first ? ", loads first" : "", eb, a.instruction, b.instruction,
                    g.plan.offset_form);
   s += "struct __align__(8) swz_v2 { unsigned x, y; };\nstruct __align__(16) swz_v4 { unsigned x, y, z, w; };\n";
@@ -628,37 +627,35 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
   s += in_group(Emitter::lane_coords(f, a, "a_coord", "a_off"));
   s += in_group(Emitter::lane_coords(f, b, "b_coord", "b_off"));
-  // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn. Each
-  // block's coordinates are declared under a prefix, so a prefetching kernel can hold the block it
-  // loads ("l_") beside the block it stores ("").
+  // Which block of tiles: the launch grid's, or (grid-stride) every gridDim.x-th of them in turn.
   const std::int64_t total_blocks = n_blocks * m_blocks;
   // Element indices in 32 bits where every index of the matrix fits (8192^2 does): half the integer
   // work of 64-bit indices for each load and store address.
   const std::string index = spec.rows * spec.cols <= 0xffffffffLL ? "unsigned" : "unsigned long long";
   s += fmt::format("  const {0} swz_rows = ({0})rows, swz_cols = ({0})cols;\n  (void)swz_rows; (void)swz_cols;\n", index);
-  auto block_coords = [&](const std::string& pre, const std::string& blk) {
+  auto block_coords = [&] {
     std::string c;
     std::string bn = spec.m_fastest ? "blockIdx.y" : "blockIdx.x", bm = spec.m_fastest ? "blockIdx.x" : "blockIdx.y";
     if (spec.persistent) {
       const std::int64_t fast = spec.m_fastest ? m_blocks : n_blocks;
-      c += fmt::format("  const {3} {0}bfast = ({3})(({1}) % {2}ull), {0}bslow = ({3})(({1}) / {2}ull);\n", pre, blk, fast, index);
-      bn = pre + (spec.m_fastest ? "bslow" : "bfast");
-      bm = pre + (spec.m_fastest ? "bfast" : "bslow");
+      c += fmt::format("  const {1} swz_bfast = ({1})(swz_blk % {0}ull), swz_bslow = ({1})(swz_blk / {0}ull);\n", fast, index);
+      bn = spec.m_fastest ? "swz_bslow" : "swz_bfast";
+      bm = spec.m_fastest ? "swz_bfast" : "swz_bslow";
     }
-    c += fmt::format("  const {3} {0}n0 = ({3}){1} * {2}u;\n", pre, bn, tn, index);
+    c += fmt::format("  const {2} n0 = ({2}){0} * {1}u;\n", bn, tn, index);
     for (int t = 0; t < batch; ++t)
-      c += fmt::format("  const {7} {0}m0_{1} = ((({7}){2} * {3}u + swz_group) * {4}u + {5}u) * {6}u;\n", pre, t, bm, groups, batch, t, tm, index);
+      c += fmt::format("  const {6} m0_{0} = ((({6}){1} * {2}u + swz_group) * {3}u + {4}u) * {5}u;\n", t, bm, groups, batch, t, tm, index);
     return c;
   };
   const char* comp[] = {"x", "y", "z", "w"};
-  // 1. global loads along n (dim1), every tile of the batch, of the block whose coordinates carry `pre`
-  auto global_loads = [&](const std::string& pre) {
+  // 1. global loads along n (dim1), every tile of the batch
+  auto global_loads = [&] {
     std::string code;
     for (int t = 0; t < batch; ++t) {
       for (const std::vector<int>& group : runs_a.groups) {
         const BitVec c = a.register_coords[static_cast<std::size_t>(group[0])];
         code += fmt::format("  {{\n    const unsigned c = a_coord ^ 0x{:x}u;\n", c);
-        code += fmt::format("    const {0}* p = in + ({4}m0_{1} + (c & {2})) * swz_cols + {4}n0 + (c >> {3});\n", T, t, mmask, m_bits, pre);
+        code += fmt::format("    const {0}* p = in + (m0_{1} + (c & {2})) * swz_cols + n0 + (c >> {3});\n", T, t, mmask, m_bits);
         const int words = gabits <= 32 ? 1 : gabits / 32;
         if (spec.streaming) {
           std::string outs, list;
@@ -689,17 +686,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   };
   for (int t = 0; t < batch; ++t)
     for (int r = 0; r < a.registers; ++r) s += fmt::format("  {} a{}_{};\n", R, t, r);
-  if (spec.prefetch) {
-    // Software pipeline: block k+1's global loads are issued before block k's shared reads and
-    // global stores, so a block always has a tile's loads in flight.
-    s += fmt::format("  unsigned long long swz_blk = blockIdx.x;\n  if (swz_blk < {}ull) {{\n", total_blocks);
-    s += block_coords("l_", "swz_blk") + global_loads("l_") + "  }\n";
-    s += fmt::format("  for (; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
-    s += block_coords("", "swz_blk");
-  } else {
-    if (spec.persistent) s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
-    s += block_coords("", "swz_blk") + global_loads("");
-  }
+  if (spec.persistent) s += fmt::format("  for (unsigned long long swz_blk = blockIdx.x; swz_blk < {}ull; swz_blk += gridDim.x) {{\n", total_blocks);
+  s += block_coords() + global_loads();
   // ptxas, left alone, interleaves the loads with the shared stores to save registers, so only a few
   // 16-byte loads per thread are in flight; a CTA fence keeps every load of the block ahead of them.
   if (spec.loads_first) s += "  __threadfence_block();\n";
@@ -714,8 +702,6 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   const std::string barrier = groups == 1 ? std::string("__syncthreads();")
                                           : fmt::format("asm volatile(\"bar.sync %0, {};\" :: \"r\"(swz_group + 1u) : \"memory\");", 32 * a.warps);
   s += "  " + barrier + "\n";
-  if (spec.prefetch)
-    s += fmt::format("  if (swz_blk + gridDim.x < {}ull) {{\n", total_blocks) + block_coords("l_", "swz_blk + gridDim.x") + global_loads("l_") + "  }\n";
   for (int t = 0; t < batch; ++t) {
     const std::string base = fmt::format("(swz_sbase + swz_group * {}u + {}u)", tile_bytes * static_cast<std::uint64_t>(batch),
                                          tile_bytes * static_cast<std::uint64_t>(t));

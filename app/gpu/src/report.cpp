@@ -99,7 +99,6 @@ nlohmann::json to_json(const RunResult& r) {
     t["blocks_walk_m_first"] = tr.m_fastest;
     t["warp_groups_per_block"] = tr.groups;
     t["grid_stride"] = tr.persistent;
-    t["next_block_prefetched"] = tr.prefetch;
     t["loads_issued_before_stores"] = tr.loads_first;
     t["grid_blocks"] = tr.grid_blocks;
     t["launch"] = {{"kernel", "swz_transpose"}, {"grid", {tr.grid_x, tr.grid_y, 1}}, {"threads", tr.threads_per_block},
@@ -109,7 +108,7 @@ nlohmann::json to_json(const RunResult& r) {
     nlohmann::json tune = nlohmann::json::array();
     for (const auto& c : tr.tuning) tune.push_back({{"tiles_per_block", c.batch}, {"evict_first_hint", c.streaming}, {"blocks_walk_m_first", c.m_fastest},
                      {"warp_groups_per_block", c.groups}, {"grid_stride", c.persistent},
-                     {"next_block_prefetched", c.prefetch}, {"loads_issued_before_stores", c.loads_first}, {"bandwidth_gbs", c.bandwidth_gbs}});
+                     {"loads_issued_before_stores", c.loads_first}, {"bandwidth_gbs", c.bandwidth_gbs}});
     t["tuning"] = tune;
     // The baseline: the faster of cudaMemcpy and the tuned copy kernel; beside bandwidth_gbs, the
     // baseline timed alternately with the chosen layout's kernel.
@@ -180,7 +179,7 @@ std::string to_text(const RunResult& r) {
     s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per warp group, {} group{} per block{}{}{}{}, {} blocks)\n"
                      "  baseline: {} (cudaMemcpy D2D {:.0f} GB/s, copy kernel {:.0f} GB/s: {})\n",
                      t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.groups, t.groups == 1 ? "" : "s",
-                     t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? (t.prefetch ? ", grid-stride, next block prefetched" : ", grid-stride") : "", t.loads_first ? ", loads first" : "",
+                     t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "", t.loads_first ? ", loads first" : "",
                      t.grid_blocks, t.baseline, t.memcpy_gbs, t.copy_kernel_gbs, t.copy_kernel);
     for (const auto& v : t.variants) {
       if (!v.ran) {

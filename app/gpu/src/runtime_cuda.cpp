@@ -414,16 +414,14 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   if (o.transpose_tune) {
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
-    // Launch grid, grid-stride, grid-stride with the next block's loads in flight.
-    for (int kind : {0, 1, 2})
+    for (bool persistent : {false, true})
       for (bool loads_first : {false, true})
       for (int groups : {1, 2, 4, 8})
         for (int batch : {1, 2, 4, 8})
           for (bool streaming : {false, true})
             for (bool m_fastest : {false, true}) {
               TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
-              spec.persistent = kind > 0;
-              spec.prefetch = kind == 2;
+              spec.persistent = persistent;
               spec.loads_first = loads_first;
               if (std::optional<GeneratedSource> g = generate(p, spec)) {
                 specs.push_back(spec);
@@ -466,7 +464,6 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     for (std::size_t i = 0; i < kernels.size(); ++i) {
       TransposeTuning tt{specs[i].batch, specs[i].streaming, specs[i].m_fastest, specs[i].groups, gbs[i]};
       tt.persistent = specs[i].persistent;
-      tt.prefetch = specs[i].prefetch;
       tt.loads_first = specs[i].loads_first;
       t.tuning.push_back(tt);
       if (std::find(order.begin(), order.end(), i) != order.end() && gbs[i] > best_gbs) {
@@ -481,7 +478,6 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   t.streaming = best.streaming;
   t.m_fastest = best.m_fastest;
   t.persistent = best.persistent;
-  t.prefetch = best.prefetch;
   t.loads_first = best.loads_first;
 
   // The variants: each checked element for element, then timed against the copy.

@@ -114,7 +114,6 @@ struct TransposeSpec {
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
   int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles and its own barrier
   bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
-  bool prefetch = false;   // grid-stride only: the next block's global loads issued before this block's shared reads
   bool loads_first = false; // a memory fence after the global loads: all of a block's loads in flight before its first shared store
 };
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
@@ -186,7 +185,6 @@ struct TransposeTuning {
   int groups = 1;
   double bandwidth_gbs = 0;   // median over every timed run of this configuration
   bool persistent = false;
-  bool prefetch = false;
   bool loads_first = false;
 };
 
@@ -203,7 +201,6 @@ struct TransposeResult {
   int groups = 1;
   std::vector<TransposeTuning> tuning;
   bool persistent = false;    // grid-stride kernel (see TransposeSpec)
-  bool prefetch = false;      // the next block's loads in flight (see TransposeSpec)
   bool loads_first = false;   // all loads in flight before the first shared store (see TransposeSpec)
   unsigned grid_blocks = 0;   // blocks launched
   // The chosen layout's kernel as it ran (CUDA C++, extern "C" swz_transpose(const T* in, T* out,
