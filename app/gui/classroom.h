@@ -94,7 +94,7 @@ struct Classroom {
 
   // The current step's exercise: the one-click answers stay disabled while it is Open.
   ExerciseOutcome exercise_outcome = ExerciseOutcome::Open;
-  std::optional<std::vector<std::uint32_t>> exercise_answer;  // the core's solution once shown (none: no state solves it)
+  std::optional<std::string> exercise_answer;  // the core's solution in words once shown (none: no state solves it)
 
   std::unique_ptr<Panel> lesson_panel, quiz_panel;
   std::optional<ViewBeforeLesson> view_before;  // restored when the lesson closes

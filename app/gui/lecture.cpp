@@ -115,7 +115,7 @@ const ExerciseCheck* exercise_check(const Workbench& bench, std::string* error) 
 
 const char* answers_locked(const Workbench& bench) {
   if (!exercise_check(bench) || classroom().exercise_outcome != ExerciseOutcome::Open) return nullptr;
-  return "Hidden during the exercise: Show a hint instead, or Show the answer on the lesson card to give up.";
+  return exercise_lock_words().reason;
 }
 
 void answers_locked_tooltip(const char* why) {
@@ -126,7 +126,8 @@ void reveal_exercise_answer() {
   Classroom& c = classroom();
   const LessonStep* step = c.current_step();
   if (!step || !step->exercise) return;
-  c.exercise_answer = solve_exercise(*step).solution;
+  const ExerciseSearch found = solve_exercise(*step);
+  c.exercise_answer = found.state ? std::optional<std::string>(exercise_solution_text(*step->exercise, found)) : std::nullopt;
   c.exercise_outcome = ExerciseOutcome::Answered;
 }
 

@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cstdio>
 
 #include "classroom.h"
+#include "commands.h"
 #include "swz/error.h"
 #include "swz/teach/lesson_exercise.h"
 #include "swz/teach/math_text.h"
@@ -23,6 +25,11 @@ struct LessonPanel final : Panel {
   ClaimList claims;
   std::pair<int, int> hints_for{-1, -1};  // (lesson, step) the hints were revealed on
   int hints_shown = 0;
+  // A swizzle exercise's B, M, S as the learner set them, and why the core refused them ("": it built the layout).
+  std::pair<int, int> swizzle_for{-1, -1};
+  std::array<int, 3> swizzle_chosen{};
+  std::optional<std::array<int, 3>> swizzle_seen;  // the workbench's B, M, S when last drawn
+  std::string swizzle_error;
 
   const char* id() const override { return "lesson"; }
   const char* title() const override { return "Lesson"; }
@@ -124,6 +131,7 @@ struct LessonPanel final : Panel {
     const ExerciseCheck* checked = exercise_check(ctx.bench, &error);
     if (!checked) return;
     const ExerciseCheck& check = *checked;
+    if (e.swizzle) swizzle_controls(ctx, s, check);
     const bool answered = c.exercise_outcome == ExerciseOutcome::Answered;
     const ImVec2 status = ImGui::GetCursorScreenPos();
     if (!error.empty()) {
@@ -155,7 +163,7 @@ struct LessonPanel final : Panel {
     if (answered) {  // the core's solution, fewest moves first
       const ImVec2 p = ImGui::GetCursorScreenPos();
       if (c.exercise_answer)
-        ImGui::TextWrapped("The answer: masks %s", format_masks(*c.exercise_answer).c_str());
+        ImGui::TextWrapped("The answer: %s", c.exercise_answer->c_str());
       else
         ImGui::TextWrapped("No state within the moves solves this exercise.");
       ctx.probe("lesson.exercise.answer", p, ImGui::GetItemRectMax());
@@ -177,8 +185,73 @@ struct LessonPanel final : Panel {
     ImGui::Spacing();
   }
 
+  // A swizzle exercise's moves: B, M and S, each stepped within its range; the core builds the
+  // layout they name, or says why it cannot (|S| < B), and the workbench keeps its last layout.
+  void swizzle_controls(PanelContext& ctx, const LessonStep& s, const ExerciseCheck& check) {
+    const SwizzleMoves& moves = *s.exercise->swizzle;
+    const Classroom& c = classroom();
+    if (swizzle_for != std::make_pair(c.open_lesson, c.step)) {
+      swizzle_for = {c.open_lesson, c.step};
+      swizzle_chosen = moves.start;
+      swizzle_seen = moves.start;
+      swizzle_error.clear();
+    }
+    if (check.swizzle != swizzle_seen) {  // the workbench moved (a click here, Undo, Return to this step): follow it
+      swizzle_seen = check.swizzle;
+      if (check.swizzle) {
+        swizzle_chosen = *check.swizzle;
+        swizzle_error.clear();
+      }
+    }
+    const char* names[] = {"B", "M", "S"};
+    const std::array<int, 2>* ranges[] = {&moves.b, &moves.m, &moves.s};
+    std::array<int, 3> next = swizzle_chosen;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string value = fmt::format("{} = {}", names[i], next[i]);
+      if (i) same_line_if_fits(ImGui::CalcTextSize(value.c_str()).x + 2 * button_width("+") + ImGui::GetFontSize() * 2);
+      ImGui::PushID(static_cast<int>(i));
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(value.c_str());
+      ImGui::SameLine();
+      ImGui::BeginDisabled(next[i] <= (*ranges[i])[0]);
+      const ImVec2 minus = ImGui::GetCursorScreenPos();
+      if (ImGui::Button("-")) --next[i];
+      ctx.probe(fmt::format("lesson.exercise.{}.minus", names[i]), minus, ImGui::GetItemRectMax());
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::BeginDisabled(next[i] >= (*ranges[i])[1]);
+      const ImVec2 plus = ImGui::GetCursorScreenPos();
+      if (ImGui::Button("+")) ++next[i];
+      ctx.probe(fmt::format("lesson.exercise.{}.plus", names[i]), plus, ImGui::GetItemRectMax());
+      ImGui::EndDisabled();
+      ImGui::PopID();
+    }
+    if (next != swizzle_chosen) {
+      swizzle_chosen = next;
+      try {
+        ProblemSpec state = exercise_swizzle_state(s, next);
+        swizzle_error.clear();
+        ctx.post(cmd::set_problem(fmt::format("Swizzle<{},{},{}>", next[0], next[1], next[2]), std::move(state)));
+      } catch (const Error& err) {
+        swizzle_error = err.what();
+      }
+    }
+    if (!swizzle_error.empty()) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::PushStyleColor(ImGuiCol_Text, verdict_color_vec(Verdict::Severe));
+      ImGui::TextWrapped("%s", swizzle_error.c_str());
+      ImGui::PopStyleColor();
+      ctx.probe("lesson.exercise.swizzle_error", p, ImGui::GetItemRectMax());
+    }
+  }
+
   // "2 of 3 toggles used": what the moves allow and what the learner spent.
   static std::string moves_used(const LessonExercise& e, const ExerciseCheck& check) {
+    if (e.swizzle) {
+      if (!check.swizzle) return "";
+      const std::array<int, 3>& bms = *check.swizzle;
+      return fmt::format("now Swizzle<{},{},{}>", bms[0], bms[1], bms[2]);
+    }
     std::string out;
     if (e.toggles >= 0) out = fmt::format("{} of {} toggles used", check.toggles, e.toggles);
     if (e.masks >= 0) out += fmt::format("{}{} of {} row masks changed", out.empty() ? "" : ", ", check.masks, e.masks);

@@ -159,7 +159,7 @@ struct ToggleGridPanel final : Panel {
     ImGui::EndDisabled();
     if (locked) {
       // Beside the buttons it locks where it fits (the grid's tile is small at projector scales); the reason on hover.
-      const char* note = "locked: exercise open";
+      const char* note = exercise_lock_words().note;
       same_line_if_fits(ImGui::CalcTextSize(note).x);
       ImGui::AlignTextToFramePadding();
       ImGui::TextDisabled("%s", note);

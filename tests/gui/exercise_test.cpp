@@ -95,7 +95,8 @@ TEST_F(GuiTest, ExerciseLocksTheOneClickAnswersUntilTheAnswerIsShown) {
   // Giving up: the core's solution on the card, answered and not solved, the buttons work again.
   click("lesson.exercise.show_answer");
   EXPECT_EQ(classroom().exercise_outcome, ExerciseOutcome::Answered);
-  EXPECT_EQ(classroom().exercise_answer, solve_exercise(*step).solution);
+  EXPECT_EQ(classroom().exercise_answer, exercise_solution_text(*step->exercise, solve_exercise(*step)));
+  EXPECT_EQ(classroom().exercise_answer->rfind("masks ", 0), 0u) << *classroom().exercise_answer;
   EXPECT_TRUE(b.probe("lesson.exercise.answered").has_value());
   EXPECT_TRUE(b.probe("lesson.exercise.answer").has_value());
   EXPECT_FALSE(b.probe("lesson.exercise.show_answer").has_value());
@@ -118,6 +119,75 @@ TEST_F(GuiTest, ExerciseLocksTheOneClickAnswersUntilTheAnswerIsShown) {
   EXPECT_TRUE(b.probe("grid.answers_locked").has_value());
   click("grid.solver");
   EXPECT_EQ(b.session().problem.masks, start);
+}
+
+// The CuTe lesson's exercise: B, M and S stepped on the card. The core builds each layout, the card
+// names the one CuTe refuses (|S| < B) and keeps the workbench's, and the check follows to "Solved".
+TEST_F(GuiTest, SwizzleExerciseIsSolvedWithTheCardsBMSButtons) {
+  std::string error;
+  if (!reopen(1920, 1080, error)) GTEST_SKIP() << "no display: " << error;
+  Workbench& b = open();
+  ASSERT_TRUE(open_lesson(b, "cute-swizzle", 1, error)) << error;
+  int at = -1;
+  for (std::size_t i = 0; i < classroom().lesson()->steps.size(); ++i)
+    if (classroom().lesson()->steps[i].exercise) at = static_cast<int>(i);
+  ASSERT_GE(at, 0) << "the CuTe lesson has no exercise";
+  go_to_step(b, at);
+  frames(4);
+  const LessonStep* step = classroom().current_step();
+  ASSERT_TRUE(step && step->exercise && step->exercise->swizzle);
+  EXPECT_TRUE(b.probe("lesson.exercise.unsolved").has_value());
+  const auto origin = [&] { return b.session().problem.shared ? b.session().problem.shared->origin : std::string("(none)"); };
+  const std::string plain = step->exercise->swizzle->plain_text;
+  EXPECT_EQ(plain, "(64,64):(64,1)");
+
+  for (int i = 0; i < 3; ++i) click("lesson.exercise.M.plus");  // Swizzle<0,3,1>: still no swizzle
+  EXPECT_EQ(origin(), "Swizzle<0,3,1> o " + plain);
+  click("lesson.exercise.B.plus");  // Swizzle<1,3,1>
+  EXPECT_EQ(origin(), "Swizzle<1,3,1> o " + plain);
+  click("lesson.exercise.B.plus");  // Swizzle<2,3,1>: CuTe refuses it, the workbench keeps <1,3,1>
+  ASSERT_TRUE(b.probe("lesson.exercise.swizzle_error").has_value());
+  EXPECT_EQ(origin(), "Swizzle<1,3,1> o " + plain);
+  click("lesson.exercise.S.plus");
+  click("lesson.exercise.S.plus");  // Swizzle<2,3,3>: two bits, pairs of rows still collide
+  EXPECT_FALSE(b.probe("lesson.exercise.swizzle_error").has_value());
+  EXPECT_EQ(origin(), "Swizzle<2,3,3> o " + plain);
+  EXPECT_TRUE(b.probe("lesson.exercise.unsolved").has_value());
+  click("lesson.exercise.B.plus");  // Swizzle<3,3,3>: the TMA 128B pattern
+  EXPECT_EQ(origin(), "Swizzle<3,3,3> o " + plain);
+  EXPECT_EQ(b.model().analysis.read.simulated.wavefronts, 4);
+  EXPECT_EQ(b.model().analysis.store.simulated.wavefronts, 4);
+  EXPECT_TRUE(check_exercise(*step, b.session().problem, b.session().trace.step).solved);
+  EXPECT_TRUE(b.probe("lesson.exercise.solved").has_value());
+  if (const char* shot = std::getenv("SWZ_SWIZZLE_EXERCISE_SCREENSHOT")) {  // to look at the solved card
+    int w = 0, h = 0;
+    const auto px = capture(w, h);
+    ASSERT_TRUE(write_png(shot, px, w, h, error)) << error;
+  }
+
+  // M = 2 splits the 16-byte rows ldmatrix reads: the card says so and the workbench keeps <3,3,3>.
+  click("lesson.exercise.M.minus");
+  ASSERT_TRUE(b.probe("lesson.exercise.swizzle_error").has_value());
+  EXPECT_EQ(origin(), "Swizzle<3,3,3> o " + plain);
+  click("lesson.exercise.M.plus");
+  EXPECT_FALSE(b.probe("lesson.exercise.swizzle_error").has_value());
+
+  // Undo goes back to <2,3,3>, and the card's B follows it: one more B is <3,3,3> again.
+  b.undo();
+  frames(3);
+  EXPECT_EQ(origin(), "Swizzle<2,3,3> o " + plain);
+  EXPECT_EQ(classroom().exercise_outcome, ExerciseOutcome::Solved) << "solved once, the one-click answers stay unlocked";
+  click("lesson.exercise.B.plus");
+  EXPECT_EQ(origin(), "Swizzle<3,3,3> o " + plain);
+
+  // Return to this step starts again; giving up shows the core's answer in CuTe's words.
+  apply_lesson_step(b);
+  frames(3);
+  EXPECT_TRUE(b.probe("lesson.exercise.unsolved").has_value());
+  click("lesson.exercise.show_answer");
+  ASSERT_TRUE(classroom().exercise_answer.has_value());
+  EXPECT_EQ(*classroom().exercise_answer, "Swizzle<3,3,3> o " + plain);
+  EXPECT_TRUE(b.probe("lesson.exercise.answer").has_value());
 }
 
 }  // namespace swz::gui::test

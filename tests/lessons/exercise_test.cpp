@@ -2,6 +2,7 @@
 // the loader's errors, the shipped exercises, and the TMA facts their goals use.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -199,17 +200,171 @@ TEST(Exercises, EveryShippedExerciseIsUnsolvedAtItsStepAndSolvableWithinItsMoves
       EXPECT_FALSE(step.exercise->hints.empty());
       EXPECT_EQ(exercise_fault(step), "");
       const ExerciseSearch s = solve_exercise(step);
-      ASSERT_TRUE(s.solution.has_value());
-      ProblemSpec solved = step.problem;
-      solved.masks = *s.solution;
-      EXPECT_TRUE(check_exercise(step, solved, step.step).solved);
+      ASSERT_TRUE(s.state.has_value());
+      EXPECT_NE(exercise_solution_text(*step.exercise, s), "");
+      EXPECT_TRUE(check_exercise(step, *s.state, step.step).solved);
     }
     exercises += here;
     lessons_with += here > 0 ? 1 : 0;
   }
-  EXPECT_GE(exercises, 3);
-  EXPECT_LE(exercises, 5);
-  EXPECT_GE(lessons_with, 4);  // every lesson with a toggle grid to play on (the CuTe lesson has none)
+  EXPECT_GE(exercises, 5);
+  EXPECT_LE(exercises, 6);
+  EXPECT_GE(lessons_with, 5);  // every lesson: the toggle grid's, and the CuTe lesson's B, M, S
+}
+
+// [SECTION] Swizzle moves: CuTe's Swizzle<B,M,S> over the step's plain layout, each parameter in a range.
+
+// A one-step lesson on the 8x8 column-major tile read along rows (2 wavefronts plain), with swizzle moves.
+Lesson cute_exercise(const nlohmann::json& ranges, const char* shared = "(8,8):(1,8)",
+                     const nlohmann::json& goal = {{"read.wavefronts", 1}}) {
+  const nlohmann::json exercise = {
+      {"task", "Make the row read conflict-free."}, {"goal", goal}, {"moves", {{"swizzle", ranges}}}, {"hints", {"one"}}};
+  const nlohmann::json step = {{"title", "Row"},   {"text", "x"},      {"preset", "cute8x8"},
+                               {"shared", shared}, {"access", "read"}, {"exercise", exercise}};
+  return parse_lesson({{"format", kLessonFormat}, {"version", 1}, {"title", "T"}, {"steps", nlohmann::json::array({step})}}, "t",
+                      "t.json");
+}
+const nlohmann::json kCuteRanges = {{"B", {0, 3}}, {"M", {0, 3}}, {"S", {1, 5}}};
+
+// The layout a CuTe text gives on the cute8x8 problem, as a lesson step loads it.
+LinearLayout cute_layout(const char* shared) {
+  const Lesson l = cute_exercise(kCuteRanges, shared, {{"read.wavefronts", 2}});
+  return l.steps[0].problem.shared->layout;
+}
+
+TEST(ExerciseSwizzleMoves, TheCoreBuildsTheLayoutCuteWouldFromBMS) {
+  const Lesson l = cute_exercise(kCuteRanges);
+  const LessonStep& s = l.steps[0];
+  ASSERT_TRUE(s.exercise && s.exercise->swizzle);
+  const SwizzleMoves& mv = *s.exercise->swizzle;
+  EXPECT_EQ(mv.plain_text, "(8,8):(1,8)");
+  EXPECT_EQ(mv.start, (std::array<int, 3>{0, 0, 1}));  // no swizzle: B = 0
+  EXPECT_EQ(exercise_moves_text(*s.exercise), "B in 0..3, M in 0..3 and S in 1..5");
+  // Every allowed B, M, S gives CuTe's own layout for "Swizzle<B,M,S> o (8,8):(1,8)", and reads back as itself.
+  int built = 0;
+  for (int b = 1; b <= 3; ++b)
+    for (int m = 0; m <= 3; ++m)
+      for (int sh = b; sh <= 5; ++sh) {
+        if (m + sh + b > 6) continue;  // source bits past the 64-element tile: not a layout of it
+        const std::string text =
+            "Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(sh) + "> o (8,8):(1,8)";
+        const ProblemSpec state = exercise_swizzle_state(s, {b, m, sh});
+        ASSERT_TRUE(state.shared.has_value());
+        EXPECT_EQ(state.shared->layout, cute_layout(text.c_str())) << text;
+        EXPECT_EQ(state.shared->origin, text);
+        EXPECT_EQ(exercise_swizzle_of(s, state), (std::array<int, 3>{b, m, sh})) << text;
+        ++built;
+      }
+  EXPECT_GE(built, 20);
+  // Only the shared layout changes.
+  ProblemSpec rest = exercise_swizzle_state(s, {3, 2, 3});
+  rest.shared = s.problem.shared;
+  EXPECT_EQ(rest, s.problem);
+}
+
+TEST(ExerciseSwizzleMoves, ParametersOutsideTheRangesOrThatCuteRefusesAreNamed) {
+  const Lesson l = cute_exercise(kCuteRanges);
+  const LessonStep& s = l.steps[0];
+  auto refusal = [&](std::array<int, 3> bms) {
+    try {
+      (void)exercise_swizzle_state(s, bms);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(built)");
+  };
+  EXPECT_EQ(refusal({4, 2, 3}), "B = 4 is outside the exercise's 0..3");
+  EXPECT_EQ(refusal({3, 2, 6}), "S = 6 is outside the exercise's 1..5");
+  EXPECT_NE(refusal({3, 2, 2}).find("|S| must be at least B"), std::string::npos);
+  // A negative S shifts left: Swizzle<1,5,-1> would send offset bit 5 to bit 6, past the 64 elements.
+  const Lesson left = cute_exercise({{"B", {0, 1}}, {"M", {0, 5}}, {"S", {-2, 5}}});
+  try {
+    (void)exercise_swizzle_state(left.steps[0], {1, 5, -1});
+    ADD_FAILURE() << "Swizzle<1,5,-1> built on 64 elements";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "Swizzle<1,5,-1> would move offsets outside the 64-element tile");
+  }
+}
+
+TEST(ExerciseSwizzleMoves, TheCheckerFollowsTheLearnersBMS) {
+  const Lesson l = cute_exercise(kCuteRanges);
+  const LessonStep& s = l.steps[0];
+  const ExerciseCheck start = check_exercise(s, s.problem, 0);
+  EXPECT_FALSE(start.solved);
+  EXPECT_EQ(start.swizzle, (std::array<int, 3>{0, 0, 1}));
+  EXPECT_EQ(start.goal[0].actual, 2);
+  // Swizzle<1,2,2> takes bit 4, a bank bit: still 2 wavefronts. Swizzle<3,2,3> reaches bit 5: 1.
+  EXPECT_FALSE(check_exercise(s, exercise_swizzle_state(s, {1, 2, 2}), 0).solved);
+  const ExerciseCheck solved = check_exercise(s, exercise_swizzle_state(s, {3, 2, 3}), 0);
+  EXPECT_TRUE(solved.solved);
+  EXPECT_TRUE(solved.moves_problem.empty());
+  // A layout no allowed swizzle makes (the toggle grid's) is not within the moves, however fast it reads.
+  ProblemSpec grid = s.problem;
+  grid.shared.reset();
+  grid.masks = {0, 0, 0, 4};
+  const ExerciseCheck other = check_exercise(s, grid, 0);
+  EXPECT_FALSE(other.solved);
+  EXPECT_FALSE(other.swizzle.has_value());
+  EXPECT_EQ(other.moves_problem,
+            "the workbench's layout is no Swizzle<B,M,S> o (8,8):(1,8) with B in 0..3, M in 0..3 and S in 1..5");
+  ProblemSpec another = exercise_swizzle_state(s, {3, 2, 3});
+  another.banks = 16;
+  EXPECT_EQ(check_exercise(s, another, 0).moves_problem, "the workbench shows another problem than this step's");
+}
+
+TEST(ExerciseSwizzleMoves, TheSearchChangesFewestParametersAndLessonCheckJudgesIt) {
+  const Lesson l = cute_exercise(kCuteRanges);
+  const LessonStep& s = l.steps[0];
+  const ExerciseSearch found = solve_exercise(s);
+  // One parameter changed never helps (B alone gives Swizzle<1,0,1>; M or S alone no swizzle); two do:
+  // Swizzle<1,0,5>, bit 5 into bit 0, the first such in B, M, S order.
+  ASSERT_TRUE(found.swizzle.has_value());
+  EXPECT_EQ(*found.swizzle, (std::array<int, 3>{1, 0, 5}));
+  EXPECT_FALSE(found.solution.has_value());  // no masks: the moves are B, M, S
+  ASSERT_TRUE(found.state.has_value());
+  EXPECT_TRUE(check_exercise(s, *found.state, 0).solved);
+  EXPECT_EQ(exercise_solution_text(*s.exercise, found), "Swizzle<1,0,5> o (8,8):(1,8)");
+  EXPECT_EQ(exercise_fault(s), "");
+  EXPECT_EQ(exercise_swizzle_states(*s.exercise->swizzle), 4 * (5 + 5 + 4 + 3));  // |S| >= B: S from B to 5
+
+  // The step's own Swizzle<3,2,3> already reads conflict-free: a fault of the lesson.
+  const Lesson solved = cute_exercise(kCuteRanges, "Swizzle<3,2,3> o (8,8):(1,8)");
+  // On 64 elements only source bit 5 exists: Swizzle<3,2,3> is Swizzle<1,2,3>, the first that undoes it.
+  EXPECT_EQ(solved.steps[0].exercise->swizzle->start, (std::array<int, 3>{1, 2, 3}));
+  EXPECT_EQ(solved.steps[0].exercise->swizzle->plain_text, "(8,8):(1,8)");
+  EXPECT_EQ(exercise_fault(solved.steps[0]), "exercise: the step's own state already meets the goal");
+  // Sources no higher than offset bit 3 never reach the conflict's bit 5.
+  const Lesson low = cute_exercise({{"B", {0, 1}}, {"M", {0, 1}}, {"S", {1, 2}}});
+  EXPECT_FALSE(solve_exercise(low.steps[0]).state.has_value());
+  EXPECT_EQ(exercise_fault(low.steps[0]),
+            "exercise: no state within B in 0..1, M in 0..1 and S in 1..2 meets the goal (8 states searched)");
+}
+
+TEST(ExerciseSwizzleMoves, TheLoaderRefusesRangesItCannotSearchOrThatMissTheStep) {
+  auto load_error = [](const nlohmann::json& ranges, const char* shared) {
+    try {
+      (void)cute_exercise(ranges, shared);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(loaded)");
+  };
+  EXPECT_NE(load_error({{"B", {0, 3}}, {"M", {0, 3}}}, "(8,8):(1,8)").find("'exercise.moves.swizzle.S' is missing"),
+            std::string::npos);
+  EXPECT_NE(load_error({{"B", {3, 0}}, {"M", {0, 3}}, {"S", {1, 5}}}, "(8,8):(1,8)").find("lo must not exceed hi"),
+            std::string::npos);
+  EXPECT_NE(load_error({{"B", {0, 3}}, {"M", {0, 3}}, {"S", {1, 5}}, {"Q", {0, 1}}}, "(8,8):(1,8)").find("unknown key 'Q'"),
+            std::string::npos);
+  EXPECT_NE(
+      load_error({{"B", {0, 17}}, {"M", {0, 3}}, {"S", {1, 5}}}, "(8,8):(1,8)").find("reaches outside Swizzle's own limits"),
+      std::string::npos);
+  // The step's Swizzle<3,2,3> (on 64 elements Swizzle<1,2,3>: bit 5 into bit 2) needs M = 2.
+  EXPECT_NE(load_error({{"B", {0, 3}}, {"M", {0, 1}}, {"S", {1, 5}}}, "Swizzle<3,2,3> o (8,8):(1,8)")
+                .find("the step's layout is no Swizzle<B,M,S> of a plain CuTe layout with B in 0..3, M in 0..1"),
+            std::string::npos);
+  // A step with no CuTe layout of its own: toggle-grid masks.
+  const nlohmann::json exercise = {{"task", "t"}, {"goal", {{"read.wavefronts", 1}}}, {"moves", {{"swizzle", kCuteRanges}}}};
+  EXPECT_NE(exercise_load_error(exercise).find("this step gives no 'shared' CuTe layout"), std::string::npos);
 }
 
 TEST(LessonFacts, TmaModeIsThePatternTheLayoutFollowsAndTheBoxMustFitIt) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "swz/error.h"
 #include "swz/export/font.h"
 #include "swz/teach/claim_words.h"
 #include "swz/teach/lesson.h"
@@ -140,7 +141,7 @@ TEST(LessonSlides, LargeTensorsAreCutToTheStepsRowsAndColumns) {
       const Problem p = problem_for_step(s);
       if (!s.view.shows("tensor") || (p.shared.shape().back() <= 32 && p.shared.elements() / p.shared.shape().back() <= 16)) continue;
       ++large;
-      for (const StepFigure& f : step_figures(s, /*zoom=*/true)) {
+      for (const StepFigure& f : step_figures(s, TensorCut{})) {
         if (data_views(f.svg).front() != "tensor") continue;
         std::set<std::string> rows, cols;
         const std::string key = "class=\"cell\"";
@@ -157,6 +158,65 @@ TEST(LessonSlides, LargeTensorsAreCutToTheStepsRowsAndColumns) {
     }
   }
   EXPECT_GE(large, 1);
+}
+
+// Readable from the back of a room: on every shipped step's 1920x1080 slide the tensor's and the
+// XOR tables' cells are kSlideCellPx (24 px) or more, and every figure lies inside the slide. The
+// ownership and matrix figures are not cut to a window: beside a tensor on a 16x32 tile
+// (swizzle-by-hand steps 17 and 23) they stay smaller; the smallest is printed.
+TEST(LessonSlides, EverySlidesTensorAndTableCellsAreAtLeast24PxAt1920x1080) {
+  const Typeface type = Typeface::load();
+  int steps = 0, pictures = 0;
+  double smallest = 1e9;
+  std::string smallest_at;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
+      const std::vector<SlideFigureBox> boxes = slide_figure_boxes(lesson, i, type);
+      EXPECT_EQ(boxes.size(), step_figures(lesson.steps[i]).size()) << where;
+      for (const SlideFigureBox& b : boxes) {
+        EXPECT_GE(b.x, 0) << where << " " << b.kind;
+        EXPECT_GE(b.y, 0) << where << " " << b.kind;
+        EXPECT_LE(b.x + b.width, kSlideWidth + 0.5) << where << " " << b.kind;
+        EXPECT_LE(b.y + b.height, kSlideHeight + 0.5) << where << " " << b.kind;
+        if (b.cell_px == 0) continue;
+        ++pictures;
+        if (b.kind == "tensor" || b.kind == "xor-table")
+          EXPECT_GE(b.cell_px, kSlideCellPx) << where << ": " << b.kind << " cells of " << b.cell_px << " px";
+        if (b.cell_px < smallest) {
+          smallest = b.cell_px;
+          smallest_at = where + " " + b.kind;
+        }
+      }
+      ++steps;
+    }
+  }
+  std::printf("slides: %d steps, %d figures with cells, the smallest cell of any %.1f px (%s)\n", steps, pictures, smallest,
+              smallest_at.c_str());
+  EXPECT_GE(steps, 70);
+  EXPECT_GE(pictures, 60);
+}
+
+// The TMA lesson's first slide: its 64x64 tile cut to the rows and columns its copy touches, so
+// the cells are no longer 22 px.
+TEST(LessonSlides, TheTmaTilesSlideZoomsPast22PxCells) {
+  const Typeface type = Typeface::load();
+  const Lesson lesson = load_lesson_file(std::string(SWZ_LESSONS_DIR) + "/tma-swizzle.json");
+  bool tensor = false;
+  for (const SlideFigureBox& b : slide_figure_boxes(lesson, 0, type))
+    if (b.kind == "tensor") {
+      tensor = true;
+      EXPECT_GE(b.cell_px, kSlideCellPx);
+    }
+  EXPECT_TRUE(tensor);
+  try {
+    (void)slide_figure_boxes(lesson, lesson.steps.size(), type);
+    ADD_FAILURE() << "a step past the lesson's end";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fmt::format("tma-swizzle: no step {} (the lesson has {})", lesson.steps.size() + 1, lesson.steps.size()));
+  }
 }
 
 }  // namespace

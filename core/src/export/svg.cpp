@@ -208,8 +208,30 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   f.cell = cell_size(grid.shown_rows, grid.shown_cols);
   f.labels = options.labels && f.cell >= 14;
   f.top = 58;
-  canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
-  canvas.text(8, 38, 11, caption, "start", kMuted);
+  if (options.caption_lines) {
+    // Title and caption wrapped at the grid's width (at least 40 characters of caption), each
+    // "  |  " part of the caption on lines of its own.
+    const int grid_width = std::max(264, f.left + static_cast<int>(grid.shown_cols) * f.cell + 12);
+    int y = 20;
+    for (const std::string& line : wrap_words(title, static_cast<std::size_t>(grid_width * 10 / (14 * 6)))) {
+      canvas.text(8, y, 14, line, "start", kInk, " font-weight=\"bold\"");
+      y += 18;
+    }
+    std::size_t start = 0;
+    while (start <= caption.size()) {
+      const std::size_t end = std::min(caption.find("  |  ", start), caption.size());
+      const std::size_t columns = static_cast<std::size_t>(grid_width * 10 / (11 * 6));
+      for (const std::string& line : wrap_words(caption.substr(start, end - start), columns)) {
+        canvas.text(8, y, 11, line, "start", kMuted);
+        y += 14;
+      }
+      start = end + 5;
+    }
+    f.top = y + 6;
+  } else {
+    canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
+    canvas.text(8, 38, 11, caption, "start", kMuted);
+  }
   // Axis indices: every one when they fit, else every 8th.
   const int font = std::max(7, f.cell / 2);
   const std::int64_t step = f.cell >= 14 ? 1 : 8;
@@ -493,6 +515,27 @@ std::string shared_matrix_view(const Problem& p, const FigureOptions& options) {
 
 }  // namespace
 
+// Words wrapped at `columns` characters (a word longer than that stays whole on its line).
+std::vector<std::string> wrap_words(std::string_view text, std::size_t columns) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(i, end - i);
+    i = end + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && line.size() + 1 + word.size() > columns) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + std::string(word);
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
 // [SECTION] Text panels and XOR tables
 
 std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines) {
@@ -509,11 +552,13 @@ std::string text_figure_svg(std::string_view view, std::string_view title, const
 
 std::string xor_table_svg(int rows, int cols) {
   if (rows < 1 || cols < 1 || rows > 64 || cols > 64) fail("an XOR table is 1..64 rows by 1..64 columns, not {}x{}", rows, cols);
-  constexpr int kCell = 26, kLeft = 44, kTop = 70;
+  constexpr int kCell = 26, kLeft = 44, kTop = 88;
   Canvas canvas;
+  // Two short lines, so the table is about as wide as its cells when a slide scales it up.
   const std::string title = fmt::format("XOR by the row on a {}x{} tile: element (m, n) goes to column n \u2295 m", rows, cols);
-  canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
-  canvas.text(8, 38, 11, fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1), "start", kMuted);
+  canvas.text(8, 20, 14, fmt::format("XOR by the row on a {}x{} tile:", rows, cols), "start", kInk, " font-weight=\"bold\"");
+  canvas.text(8, 38, 14, "element (m, n) goes to column n \u2295 m", "start", kInk, " font-weight=\"bold\"");
+  canvas.text(8, 56, 11, fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1), "start", kMuted);
   for (int n = 0; n < cols; ++n) canvas.text(kLeft + n * kCell + kCell / 2, kTop - 6, 12, fmt::format("n{}", n), "middle", kMuted);
   for (int m = 0; m < rows; ++m) {
     canvas.text(kLeft - 6, kTop + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted);

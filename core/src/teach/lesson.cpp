@@ -224,9 +224,17 @@ double planned_minutes_before(const Lesson& lesson, std::size_t step) {
 }
 
 std::vector<ClaimCheck> check_claims_on(const LessonStep& step, const ProblemSpec& state, int register_step) {
-  const Problem p = build_problem(state);
-  const ProblemAnalysis a = analyze(p);
+  std::optional<Problem> built;
+  ProblemAnalysis a;
   std::vector<ClaimCheck> out;
+  try {
+    built = build_problem(state);
+    a = analyze(*built);
+  } catch (const Error& e) {  // a state the simulator refuses (ldmatrix on split rows): no claim holds there
+    for (const LessonClaim& c : step.claims) out.push_back({c, fmt::format("does not apply here ({})", e.what()), false});
+    return out;
+  }
+  const Problem& p = *built;
   for (const LessonClaim& c : step.claims) {
     ClaimCheck check{c, nullptr, false};
     try {
@@ -428,6 +436,38 @@ std::vector<std::string> paragraphs_of(const nlohmann::json& v, const std::strin
   return out;
 }
 
+// An exercise's CuTe moves: {"swizzle": {"B": [lo, hi], "M": [lo, hi], "S": [lo, hi]}}, over the
+// plain layout under the step's own shared layout, which must be one of the swizzles they allow.
+SwizzleMoves parse_swizzle_moves(const nlohmann::json& moves, const LessonStep& s, const std::string& where) {
+  check_keys(moves, {"swizzle"}, where + "'exercise.moves': ");
+  const auto& sw = moves["swizzle"];
+  if (!sw.is_object())
+    fail("{}'exercise.moves.swizzle' must be an object like {{\"B\": [0, 3], \"M\": [0, 4], \"S\": [1, 6]}}", where);
+  check_keys(sw, {"B", "M", "S"}, where + "'exercise.moves.swizzle': ");
+  SwizzleMoves m;
+  const std::pair<const char*, std::array<int, 2>*> ranges[] = {{"B", &m.b}, {"M", &m.m}, {"S", &m.s}};
+  for (const auto& [key, range] : ranges) {
+    const std::string name = fmt::format("exercise.moves.swizzle.{}", key);
+    if (!sw.contains(key)) fail("{}'{}' is missing: give its range as [lo, hi]", where, name);
+    const auto& r = sw[key];
+    if (!r.is_array() || r.size() != 2) fail("{}'{}' must be a range [lo, hi]", where, name);
+    (*range)[0] = int_of(r[0], name.c_str(), where);
+    (*range)[1] = int_of(r[1], name.c_str(), where);
+    if ((*range)[0] > (*range)[1]) fail("{}'{}' is [{}, {}]: lo must not exceed hi", where, name, (*range)[0], (*range)[1]);
+  }
+  if (m.b[0] < 0 || m.b[1] > 16 || m.m[0] < 0 || m.m[1] > 24 || m.s[0] < -24 || m.s[1] > 24)
+    fail("{}'exercise.moves.swizzle' reaches outside Swizzle's own limits (B 0..16, M 0..24, S -24..24)", where);
+  if (!s.problem.shared)
+    fail("{}'exercise': its moves are a CuTe swizzle's parameters, and this step gives no 'shared' CuTe layout", where);
+  if (const std::int64_t n = exercise_swizzle_states(m); n > kExerciseMaxStates)
+    fail("{}'exercise.moves.swizzle' allows {} swizzles, more than the {} a check searches: narrow the ranges", where, n,
+         kExerciseMaxStates);
+  if (!find_swizzle_start(m, s.problem.shared->layout))
+    fail("{}'exercise': the step's layout is no Swizzle<B,M,S> of a plain CuTe layout with B in {}..{}, M in {}..{}, S in {}..{}",
+         where, m.b[0], m.b[1], m.m[0], m.m[1], m.s[0], m.s[1]);
+  return m;
+}
+
 // A step's exercise (lesson_exercise.h): its goal is measured on the step's problem like a claim,
 // its moves are the toggle grid's and bounded, so `lesson check` can search them all.
 LessonExercise parse_exercise(const nlohmann::json& j, const LessonStep& s, const Problem& p, const ProblemAnalysis& a,
@@ -444,11 +484,16 @@ LessonExercise parse_exercise(const nlohmann::json& j, const LessonStep& s, cons
     for (const std::string& h : e.hints)
       if (h.empty()) fail("{}'exercise.hints' has an empty hint", where);
   }
+  if (!j.contains("moves") || !j["moves"].is_object())
+    fail("{}'exercise.moves' must be an object like {{\"toggles\": 2}}", where);
+  if (j["moves"].contains("swizzle")) {
+    e.swizzle = parse_swizzle_moves(j["moves"], s, where);
+    return e;
+  }
   if (!p.grid || p.grid->col_bits <= p.grid->vec_bits || s.problem.shared || !s.problem.variant.empty())
     fail("{}'exercise': its moves are toggles of the grid, and this step's layout is not a toggle-grid layout with toggles", where);
   if (!s.view.shows("grid") || (!s.view.focus.empty() && s.view.focus != "grid"))
     fail("{}'exercise': the moves are made on the toggle grid, which this step's view does not show", where);
-  if (!j.contains("moves") || !j["moves"].is_object()) fail("{}'exercise.moves' must be an object like {{\"toggles\": 2}}", where);
   const auto& moves = j["moves"];
   check_keys(moves, {"toggles", "masks"}, where + "'exercise.moves': ");
   if (moves.empty()) fail("{}'exercise.moves' must give \"toggles\", \"masks\" or both", where);

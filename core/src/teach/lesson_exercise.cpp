@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 
 #include "swz/error.h"
+#include "swz/io/formats.h"
+#include "swz/layout/factories.h"
 #include "swz/sim/analysis.h"
 
 namespace swz {
@@ -68,9 +71,184 @@ LessonStep exercise_goal_step(const LessonStep& step) {
   return g;
 }
 
+// A swizzle the ranges allow and CuTe accepts.
+bool exercise_swizzle_valid(int b, int s) { return std::abs(s) >= b; }
+
+// Every allowed B, M, S, those that change fewest parameters from the step's first, then ascending.
+std::vector<std::array<int, 3>> exercise_swizzle_candidates(const SwizzleMoves& mv) {
+  std::vector<std::array<int, 3>> out;
+  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
+    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
+      for (int s = mv.s[0]; s <= mv.s[1]; ++s)
+        if (exercise_swizzle_valid(b, s)) out.push_back({b, m, s});
+  auto changed = [&](const std::array<int, 3>& x) {
+    return static_cast<int>(x[0] != mv.start[0]) + static_cast<int>(x[1] != mv.start[1]) + static_cast<int>(x[2] != mv.start[2]);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) { return changed(x) < changed(y); });
+  return out;
+}
+
+// `layout` (offset -> element) read through Swizzle<B,M,S>: offset o holds what `layout` keeps at
+// swizzle(o). The swizzle undoes itself, so this both applies and removes it. None when it would
+// send an offset outside the tile.
+std::optional<LinearLayout> exercise_swizzled(const LinearLayout& layout, const std::array<int, 3>& bms) {
+  const std::vector<BitVec>& bases = layout.bases("offset");
+  const int bits = static_cast<int>(bases.size());
+  std::vector<BitVec> out;
+  for (int i = 0; i < bits; ++i) {
+    const std::uint64_t v = cute_swizzle_apply(bms[0], bms[1], bms[2], std::uint64_t{1} << i);
+    if (static_cast<int>(std::bit_width(v)) > bits) return std::nullopt;
+    BitVec basis = 0;
+    for (int k = 0; k < bits; ++k)
+      if (v >> k & 1) basis ^= bases[static_cast<std::size_t>(k)];
+    out.push_back(basis);
+  }
+  return layout.with_in_dim("offset", std::move(out));
+}
+
+std::string exercise_swizzle_name(const SwizzleMoves& mv, const std::array<int, 3>& bms) {
+  return fmt::format("Swizzle<{},{},{}> o {}", bms[0], bms[1], bms[2], mv.plain_text);
+}
+
+// The problem without its shared layout: what swizzle moves must leave alone.
+ProblemSpec exercise_without_layout(ProblemSpec spec) {
+  spec.shared.reset();
+  spec.masks.clear();
+  spec.variant.clear();
+  return spec;
+}
+
+// The grid moves a state spent from the step's masks, and whether they stay within the exercise's.
+void exercise_count_grid_moves(const LessonStep& step, const ProblemSpec& state, ExerciseCheck& out) {
+  const LessonExercise& e = *step.exercise;
+  ProblemSpec start_rest = step.problem, state_rest = state;
+  start_rest.masks.clear();
+  state_rest.masks.clear();
+  if (start_rest != state_rest) {
+    out.moves_problem = "the workbench shows another problem or layout than this step's toggle grid";
+  } else {
+    const std::size_t rows = std::max(step.problem.masks.size(), state.masks.size());
+    for (std::size_t j = 0; j < rows; ++j) {
+      const std::uint32_t from = j < step.problem.masks.size() ? step.problem.masks[j] : 0;
+      const std::uint32_t to = j < state.masks.size() ? state.masks[j] : 0;
+      out.toggles += std::popcount(from ^ to);
+      out.masks += from != to ? 1 : 0;
+    }
+    if (e.toggles >= 0 && out.toggles > e.toggles)
+      out.moves_problem = fmt::format("{} toggles flipped; the task allows {}", out.toggles, e.toggles);
+    else if (e.masks >= 0 && out.masks > e.masks)
+      out.moves_problem = fmt::format("{} row masks changed; the task allows {}", out.masks, e.masks);
+  }
+}
+
+// The swizzle moves' search: every allowed B, M, S, fewest changed parameters first.
+ExerciseSearch solve_swizzle_exercise(const LessonStep& step) {
+  const LessonStep goal = exercise_goal_step(step);
+  ExerciseSearch out;
+  for (const std::array<int, 3>& bms : exercise_swizzle_candidates(*step.exercise->swizzle)) {
+    ++out.searched;
+    ProblemSpec state;
+    try {
+      state = exercise_swizzle_state(step, bms);
+    } catch (const Error&) {
+      continue;  // a swizzle that leaves the tile, or one the simulator refuses, meets no goal
+    }
+    try {
+      const Problem p = build_problem(state);
+      const ProblemAnalysis a = analyze(p);
+      const std::vector<ClaimCheck> checks = check_claims(goal, p, a);
+      if (!std::all_of(checks.begin(), checks.end(), [](const ClaimCheck& c) { return c.holds; })) continue;
+    } catch (const Error&) {
+      continue;  // a goal that does not apply to this state is not met there
+    }
+    out.swizzle = bms;
+    out.state = std::move(state);
+    return out;
+  }
+  return out;
+}
+
 }  // namespace
 
+std::int64_t exercise_swizzle_states(const SwizzleMoves& mv) {
+  std::int64_t n = 0;
+  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
+    for (int s = mv.s[0]; s <= mv.s[1]; ++s) n += exercise_swizzle_valid(b, s) ? mv.m[1] - mv.m[0] + 1 : 0;
+  return n;
+}
+
+bool find_swizzle_start(SwizzleMoves& mv, const LinearLayout& shared) {
+  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
+    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
+      for (int s = mv.s[0]; s <= mv.s[1]; ++s) {
+        if (!exercise_swizzle_valid(b, s)) continue;
+        const std::optional<LinearLayout> plain = exercise_swizzled(shared, {b, m, s});
+        if (!plain) continue;
+        const std::optional<std::string> text = to_cute(*plain);
+        if (!text || text->rfind("Swizzle<", 0) == 0) continue;
+        mv.plain = *plain;
+        mv.plain_text = *text;
+        mv.start = {b, m, s};
+        return true;
+      }
+  return false;
+}
+
+ProblemSpec exercise_swizzle_state(const LessonStep& step, const std::array<int, 3>& bms) {
+  if (!step.exercise || !step.exercise->swizzle) fail("step '{}' has no swizzle exercise", step.title);
+  const SwizzleMoves& mv = *step.exercise->swizzle;
+  const char* names[] = {"B", "M", "S"};
+  const std::array<int, 2>* ranges[] = {&mv.b, &mv.m, &mv.s};
+  for (std::size_t i = 0; i < 3; ++i)
+    if (bms[i] < (*ranges[i])[0] || bms[i] > (*ranges[i])[1])
+      fail("{} = {} is outside the exercise's {}..{}", names[i], bms[i], (*ranges[i])[0], (*ranges[i])[1]);
+  if (!exercise_swizzle_valid(bms[0], bms[2]))
+    fail("Swizzle<{},{},{}>: |S| must be at least B, or the source bits would overlap the bits they change", bms[0], bms[1],
+         bms[2]);
+  const std::optional<LinearLayout> layout = exercise_swizzled(mv.plain, bms);
+  if (!layout)
+    fail("Swizzle<{},{},{}> would move offsets outside the {}-element tile", bms[0], bms[1], bms[2],
+         std::int64_t{1} << mv.plain.bases("offset").size());
+  ProblemSpec out = exercise_without_layout(step.problem);
+  out.shared = SpecLayout{*layout, exercise_swizzle_name(mv, bms)};
+  try {
+    (void)analyze(build_problem(out));  // the workbench shows only what the simulator takes
+  } catch (const Error& e) {
+    fail("Swizzle<{},{},{}>: {}", bms[0], bms[1], bms[2], e.what());
+  }
+  return out;
+}
+
+std::optional<std::array<int, 3>> exercise_swizzle_of(const LessonStep& step, const ProblemSpec& state) {
+  if (!step.exercise || !step.exercise->swizzle || !state.shared) return std::nullopt;
+  if (exercise_without_layout(state) != exercise_without_layout(step.problem)) return std::nullopt;
+  const SwizzleMoves& mv = *step.exercise->swizzle;
+  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
+    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
+      for (int s = mv.s[0]; s <= mv.s[1]; ++s)
+        if (exercise_swizzle_valid(b, s))
+          if (const auto layout = exercise_swizzled(mv.plain, {b, m, s}); layout && *layout == state.shared->layout)
+            return std::array<int, 3>{b, m, s};
+  return std::nullopt;
+}
+
+const ExerciseLockWords& exercise_lock_words() {
+  static const ExerciseLockWords words{
+      "locked: exercise open",
+      "Hidden during the exercise: Show a hint instead, or Show the answer on the lesson card to give up."};
+  return words;
+}
+
+std::string exercise_solution_text(const LessonExercise& e, const ExerciseSearch& search) {
+  if (e.swizzle && search.swizzle) return exercise_swizzle_name(*e.swizzle, *search.swizzle);
+  if (search.solution) return "masks " + format_masks(*search.solution);
+  return "";
+}
+
 std::string exercise_moves_text(const LessonExercise& e) {
+  if (e.swizzle)
+    return fmt::format("B in {}..{}, M in {}..{} and S in {}..{}", e.swizzle->b[0], e.swizzle->b[1], e.swizzle->m[0],
+                       e.swizzle->m[1], e.swizzle->s[0], e.swizzle->s[1]);
   auto count = [](int n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
   if (e.toggles >= 0 && e.masks >= 0) return count(e.toggles, "toggle") + " and " + count(e.masks, "row mask");
   if (e.toggles >= 0) return count(e.toggles, "toggle");
@@ -91,23 +269,15 @@ ExerciseCheck check_exercise(const LessonStep& step, const ProblemSpec& state, i
   const LessonExercise& e = *step.exercise;
   ExerciseCheck out;
   out.goal = check_claims_on(exercise_goal_step(step), state, register_step);
-  ProblemSpec start_rest = step.problem, state_rest = state;
-  start_rest.masks.clear();
-  state_rest.masks.clear();
-  if (start_rest != state_rest) {
-    out.moves_problem = "the workbench shows another problem or layout than this step's toggle grid";
+  if (e.swizzle) {
+    out.swizzle = exercise_swizzle_of(step, state);
+    if (!out.swizzle)
+      out.moves_problem = exercise_without_layout(state) != exercise_without_layout(step.problem)
+                              ? "the workbench shows another problem than this step's"
+                              : fmt::format("the workbench's layout is no Swizzle<B,M,S> o {} with {}", e.swizzle->plain_text,
+                                            exercise_moves_text(e));
   } else {
-    const std::size_t rows = std::max(step.problem.masks.size(), state.masks.size());
-    for (std::size_t j = 0; j < rows; ++j) {
-      const std::uint32_t from = j < step.problem.masks.size() ? step.problem.masks[j] : 0;
-      const std::uint32_t to = j < state.masks.size() ? state.masks[j] : 0;
-      out.toggles += std::popcount(from ^ to);
-      out.masks += from != to ? 1 : 0;
-    }
-    if (e.toggles >= 0 && out.toggles > e.toggles)
-      out.moves_problem = fmt::format("{} toggles flipped; the task allows {}", out.toggles, e.toggles);
-    else if (e.masks >= 0 && out.masks > e.masks)
-      out.moves_problem = fmt::format("{} row masks changed; the task allows {}", out.masks, e.masks);
+    exercise_count_grid_moves(step, state, out);
   }
   out.solved =
       out.moves_problem.empty() && std::all_of(out.goal.begin(), out.goal.end(), [](const ClaimCheck& c) { return c.holds; });
@@ -117,6 +287,7 @@ ExerciseCheck check_exercise(const LessonStep& step, const ProblemSpec& state, i
 ExerciseSearch solve_exercise(const LessonStep& step) {
   if (!step.exercise) fail("step '{}' has no exercise", step.title);
   const LessonExercise& e = *step.exercise;
+  if (e.swizzle) return solve_swizzle_exercise(step);
   Problem p = problem_for_step(step);
   if (!p.grid) fail("step '{}': an exercise's moves are the toggle grid's, and this problem has none", step.title);
   const GridSpec g = *p.grid;
@@ -143,6 +314,8 @@ ExerciseSearch solve_exercise(const LessonStep& step) {
     }
     out.solution = m;
     trim_masks(*out.solution);
+    out.state = step.problem;
+    out.state->masks = *out.solution;
     return true;
   };
   const int cols = g.col_bits - g.vec_bits;
@@ -182,7 +355,7 @@ std::string exercise_fault(const LessonStep& step) {
   if (!step.exercise) return "";
   if (check_exercise(step, step.problem, step.step).solved) return "exercise: the step's own state already meets the goal";
   const ExerciseSearch s = solve_exercise(step);
-  if (!s.solution)
+  if (!s.state)
     return fmt::format("exercise: no state within {} meets the goal ({} states searched)", exercise_moves_text(*step.exercise),
                        s.searched);
   return "";

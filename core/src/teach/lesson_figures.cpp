@@ -22,24 +22,11 @@ namespace swz {
 
 namespace {
 
-// Words wrapped at `columns` characters (a text panel's lines stay short enough to read scaled up).
+// Words wrapped at `columns` characters, continuation lines indented (a text panel's lines stay
+// short enough to read scaled up).
 std::vector<std::string> figure_wrap(const std::string& text, std::size_t columns, const std::string& indent = "  ") {
-  std::vector<std::string> out;
-  std::string line;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t end = text.find(' ', i);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(i, end - i);
-    i = end + 1;
-    if (!line.empty() && line.size() + 1 + word.size() > columns) {
-      out.push_back(line);
-      line = indent + word;
-    } else {
-      line = line.empty() ? word : line + " " + word;
-    }
-  }
-  if (!line.empty()) out.push_back(line);
+  std::vector<std::string> out = wrap_words(text, columns);
+  for (std::size_t i = 1; i < out.size(); ++i) out[i] = indent + out[i];
   return out;
 }
 
@@ -169,9 +156,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> marked_cells(const LessonStep
   return out;
 }
 
-// The window a slide's tensor keeps: a tensor over 16 rows (32 columns) is cut to the rows (columns)
-// its traced instruction touches and its highlights name, at least 8 and at most 16 rows, at least
-// 16 and at most 32 columns, so its cells stay large on a slide (>= 24 px at 1920x1080).
+// The window a slide's tensor keeps: a tensor over the cut's rows (columns) is cut to the rows
+// (columns) its traced instruction touches and its highlights name, half to all of the cut's rows
+// (columns), so its cells stay large on a slide (>= 24 px at 1920x1080).
 struct SlideWindow {
   std::int64_t first_row = 0, rows = 0, first_col = 0, cols = 0;  // 0 rows (cols): every one
 };
@@ -189,10 +176,11 @@ std::pair<std::int64_t, std::int64_t> slide_range(std::int64_t lo, std::int64_t 
   return {lo, hi - lo + 1};
 }
 
-SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vector<std::pair<std::int64_t, std::int64_t>>& marked) {
+SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vector<std::pair<std::int64_t, std::int64_t>>& marked,
+                         const TensorCut& cut) {
   const SharedLayout& shared = p.shared;
   const std::int64_t cols = shared.shape().back(), rows = shared.elements() / std::max<std::int64_t>(1, cols);
-  if (rows <= 16 && cols <= 32) return {};
+  if (rows <= cut.rows && cols <= cut.cols) return {};
   const auto place = [&](BitVec flat) {
     const Coords c = shared.coords().unflatten(flat);
     std::int64_t row = 0;
@@ -215,8 +203,8 @@ SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vecto
     }
   for (const auto& cell : marked) take(cell.first, cell.second);
   SlideWindow w;
-  std::tie(w.first_row, w.rows) = slide_range(row_lo, row_hi, rows, /*fewest=*/8, /*most=*/16);
-  std::tie(w.first_col, w.cols) = slide_range(col_lo, col_hi, cols, /*fewest=*/16, /*most=*/32);
+  std::tie(w.first_row, w.rows) = slide_range(row_lo, row_hi, rows, /*fewest=*/std::max<std::int64_t>(1, cut.rows / 2), cut.rows);
+  std::tie(w.first_col, w.cols) = slide_range(col_lo, col_hi, cols, /*fewest=*/std::max<std::int64_t>(1, cut.cols / 2), cut.cols);
   return w;
 }
 
@@ -229,7 +217,12 @@ std::vector<std::string> step_figure_panels(const LessonStep& step) {
   return out;
 }
 
-std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
+const std::vector<TensorCut>& slide_tensor_cuts() {
+  static const std::vector<TensorCut> cuts{{16, 32}, {16, 16}, {8, 16}, {8, 8}};
+  return cuts;
+}
+
+std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<TensorCut> cut) {
   const Problem problem = problem_for_step(step);
   const ProblemAnalysis analysis = analyze(problem);
   const FigureFacts facts{step, problem, analysis};
@@ -249,8 +242,9 @@ std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
       o.labels = step.view.cells != CellNumbers::None;
       o.offset_numbers = step.view.cells == CellNumbers::Offset;
       o.marked = marked_cells(step, problem);
-      if (zoom) {
-        const SlideWindow w = slide_window(step, problem, o.marked);
+      o.caption_lines = cut.has_value();  // on a slide the cells, not the caption, set the figure's width
+      if (cut) {
+        const SlideWindow w = slide_window(step, problem, o.marked, *cut);
         o.first_row = w.first_row;
         o.row_count = w.rows;
         o.first_col = w.first_col;
@@ -260,8 +254,10 @@ std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom) {
     } else if (panel == "trace") {
       text(panel, "Trace: wavefronts per instruction", trace_lines(facts));
     } else if (panel == "layouts") {
-      out.push_back({panel, figure_svg(problem, FigureView::Writer)});
-      out.push_back({panel, figure_svg(problem, FigureView::Reader)});
+      FigureOptions o;
+      o.caption_lines = cut.has_value();
+      out.push_back({panel, figure_svg(problem, FigureView::Writer, o)});
+      out.push_back({panel, figure_svg(problem, FigureView::Reader, o)});
     } else if (panel == "matrix") {
       out.push_back({panel, figure_svg(problem, problem.shared.is_linear() ? FigureView::MatrixM : FigureView::MatrixA)});
     } else if (panel == "algebra") {

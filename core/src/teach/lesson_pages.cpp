@@ -88,8 +88,9 @@ namespace {
 
 // The step's exercise as posed: the task, the moves allowed, the hints in order.
 std::string exercise_html(std::size_t index, const LessonExercise& e) {
-  std::string out = fmt::format("<div class=\"exercise\" id=\"exercise-{}\">\n<h3>Exercise</h3>\n<p>{}</p>\n<p>Moves: at most {}.</p>\n",
-                                index + 1, render_math(e.task, MathStyle::Html), exercise_moves_text(e));
+  std::string out =
+      fmt::format("<div class=\"exercise\" id=\"exercise-{}\">\n<h3>Exercise</h3>\n<p>{}</p>\n<p>Moves: {}{}.</p>\n", index + 1,
+                  render_math(e.task, MathStyle::Html), e.swizzle ? "" : "at most ", exercise_moves_text(e));
   if (!e.hints.empty()) {
     out += "<p>Hints, one at a time:</p>\n<ol class=\"hints\">\n";
     for (const std::string& h : e.hints) out += "<li>" + render_math(h, MathStyle::Html) + "</li>\n";
@@ -103,13 +104,19 @@ std::string exercise_answer_html(std::size_t index, const LessonStep& step) {
   std::string out = fmt::format("<li id=\"answer-{}\"><p><a href=\"#exercise-{}\">Step {}</a> ({}): ", index + 1, index + 1, index + 1,
                                 render_math(step.title, MathStyle::Html));
   const ExerciseSearch found = solve_exercise(step);
-  if (!found.solution) return out + fmt::format("no state within {} meets the goal.</p></li>\n", exercise_moves_text(*step.exercise));
-  ProblemSpec state = step.problem;
-  state.masks = *found.solution;
-  out += fmt::format("row masks <code>{}</code> ({}).</p>\n<ul class=\"claims\">\n", format_masks(*found.solution),
-                     step.problem.masks.empty() ? "the step starts with none"
-                                                : fmt::format("the step starts with <code>{}</code>", format_masks(step.problem.masks)));
-  for (const ClaimCheck& c : check_exercise(step, state, step.step).goal)
+  if (!found.state)
+    return out + fmt::format("no state within {} meets the goal.</p></li>\n", exercise_moves_text(*step.exercise));
+  if (const auto& swizzle = step.exercise->swizzle)
+    out += fmt::format(
+        "<code>{}</code> (the step starts with <code>{}</code>).</p>\n<ul class=\"claims\">\n",
+        render_math(exercise_solution_text(*step.exercise, found), MathStyle::Html),
+        render_math(fmt::format("Swizzle<{},{},{}>", swizzle->start[0], swizzle->start[1], swizzle->start[2]), MathStyle::Html));
+  else
+    out += fmt::format("row masks <code>{}</code> ({}).</p>\n<ul class=\"claims\">\n", format_masks(*found.solution),
+                       step.problem.masks.empty()
+                           ? "the step starts with none"
+                           : fmt::format("the step starts with <code>{}</code>", format_masks(step.problem.masks)));
+  for (const ClaimCheck& c : check_exercise(step, *found.state, step.step).goal)
     out += fmt::format("<li{}>{}</li>\n", c.holds ? "" : " class=\"off\"", claim_in_words(c.claim.quantity, c.actual, MathStyle::Html));
   return out + "</ul></li>\n";
 }

@@ -48,6 +48,9 @@ struct FigureOptions {
   // col_count) as drawn (0: every one), for a slide that zooms in on the cells a step is about
   std::int64_t first_row = 0, row_count = 0;
   std::int64_t first_col = 0, col_count = 0;
+  // tensor, writer, reader: the caption's parts ("  |  " between them) one to a line, so a figure
+  // drawn large (a slide) is as wide as its cells, not as its caption
+  bool caption_lines = false;
 };
 
 // Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).
@@ -59,6 +62,10 @@ std::string text_figure_svg(std::string_view view, std::string_view title, const
 // "XOR by the row" on a rows x cols tile: cell (m, n) holds n ^ m, red where it falls outside
 // the tile; data-view = "xor-table".
 std::string xor_table_svg(int rows, int cols);
+
+// Words wrapped at `columns` characters (a longer word stays whole on its own line): captions
+// and text panels drawn large.
+std::vector<std::string> wrap_words(std::string_view text, std::size_t columns);
 
 FigureView parse_figure_view(std::string_view text);  // throws naming the known views
 std::string_view figure_view_name(FigureView view);

@@ -22,6 +22,7 @@
 // below is complete.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -47,14 +48,25 @@ struct LessonClaim {
   nlohmann::json expected;  // number, bool, string or array, as written
 };
 
+// An exercise's CuTe moves ("moves": {"swizzle": {"B": [0, 3], "M": [0, 4], "S": [1, 6]}}): the
+// learner picks Swizzle<B,M,S>, each parameter within its range, over the plain layout under the
+// step's own (which is one of them); the core builds the layout (lesson_exercise.h).
+struct SwizzleMoves {
+  std::array<int, 2> b{}, m{}, s{};  // inclusive ranges [lo, hi]
+  LinearLayout plain;                // the step's layout with its swizzle undone (offset -> element)
+  std::string plain_text;            // that layout in CuTe's words, "(64,64):(64,1)"
+  std::array<int, 3> start{};        // the step's own B, M, S
+};
+
 // A task the learner solves on the live workbench (lesson_exercise.h): the step's state is the
-// start, the toggle grid the tool, the core the judge.
+// start, the toggle grid (or the card's B, M, S for a swizzle) the tool, the core the judge.
 struct LessonExercise {
-  std::string task;                // what to do, in words
-  std::vector<LessonClaim> goal;   // every one must hold on the learner's state
-  int toggles = -1;                // at most this many toggles flipped from the step's masks; -1: no limit
-  int masks = -1;                  // at most this many row masks changed from the step's; -1: no limit
-  std::vector<std::string> hints;  // shown one at a time, in order
+  std::string task;                     // what to do, in words
+  std::vector<LessonClaim> goal;        // every one must hold on the learner's state
+  int toggles = -1;                     // at most this many toggles flipped from the step's masks; -1: no limit
+  int masks = -1;                       // at most this many row masks changed from the step's; -1: no limit
+  std::optional<SwizzleMoves> swizzle;  // the moves are a CuTe swizzle's parameters instead of the grid's
+  std::vector<std::string> hints;       // shown one at a time, in order
 };
 
 struct LessonStep {

@@ -10,6 +10,8 @@
 // by raster.h. No index: the files sort in step order.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,11 +41,16 @@ std::vector<std::string> step_figure_panels(const LessonStep& step);
 //   memory   the element at each offset                         (text)
 //   solver   the construction's steps up to the view's solver step, and its answer (text)
 // then one XOR table for each xor_table(R,C) the claims name, as the card draws them.
-// `zoom` (slides): a tensor over 16 rows or 32 columns keeps only the rows and columns the step is
-// about (the traced instruction's and the highlighted ones: 8 to 16 rows, 16 to 32 columns), so its
-// cells are >= 24 px on 1920x1080.
+// `cut` (slides): a tensor over `cut.rows` rows or `cut.cols` columns keeps only the rows and
+// columns the step is about (the traced instruction's and the highlighted ones: half to all of
+// cut.rows rows, half to all of cut.cols columns), so its cells can be drawn large on a slide.
 // Throws swz::Error when a step's problem cannot be drawn.
-std::vector<StepFigure> step_figures(const LessonStep& step, bool zoom = false);
+struct TensorCut {
+  std::int64_t rows = 16, cols = 32;
+};
+std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<TensorCut> cut = std::nullopt);
+// The cuts a slide tries, widest first, until its pictures' cells are kSlideCellPx or more.
+const std::vector<TensorCut>& slide_tensor_cuts();
 
 struct LessonPage {
   std::string file;      // "step-01.html", ..., "index.html"; "step-01.png", ...
@@ -62,7 +69,20 @@ std::string lesson_handout_html(const Lesson& lesson);
 
 class Typeface;
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
+// The smallest cell a slide draws, in px of the 1920x1080 slide: readable from the back of a room.
+inline constexpr double kSlideCellPx = 24;
 // One PNG slide per step, in order. Throws swz::Error like lesson_pages().
 std::vector<LessonPage> lesson_slides_png(const Lesson& lesson, const Typeface& type);
+
+// Where a step's slide draws each figure: its panel, its kind (the SVG's data-view), the box it
+// fills on the 1920x1080 slide, and a cell's side there (the SVG's cell times the scale; 0 for a
+// text panel, which has no cells). The slide tries slide_tensor_cuts() in order and keeps the
+// first whose pictures' cells are all kSlideCellPx or more (else the last).
+struct SlideFigureBox {
+  std::string panel, kind;
+  double x = 0, y = 0, width = 0, height = 0;
+  double cell_px = 0;
+};
+std::vector<SlideFigureBox> slide_figure_boxes(const Lesson& lesson, std::size_t step, const Typeface& type);
 
 }  // namespace swz
