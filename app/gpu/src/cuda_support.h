@@ -122,23 +122,17 @@ class Events {
     return median(ms);
   }
   // Medians of `first` and `second` timed alternately, so drift (clocks, temperature) hits both alike.
-  // A sample is `back_to_back` calls in a row divided by their number (1: one call alone).
   template <typename F, typename G>
-  std::pair<double, double> paired_median_ms(int warmup, int repeats, F&& first, G&& second, int back_to_back = 1) {
+  std::pair<double, double> paired_median_ms(int warmup, int repeats, F&& first, G&& second) {
     for (int i = 0; i < warmup; ++i) {
       first();
       second();
     }
     SWZ_CUDA(cudaDeviceSynchronize());
-    const int n = std::max(1, back_to_back);
     std::vector<float> a, b;
     for (int i = 0; i < std::max(1, repeats); ++i) {
-      a.push_back(time_once([&] {
-        for (int k = 0; k < n; ++k) first();
-      }) / static_cast<float>(n));
-      b.push_back(time_once([&] {
-        for (int k = 0; k < n; ++k) second();
-      }) / static_cast<float>(n));
+      a.push_back(time_once(first));
+      b.push_back(time_once(second));
     }
     return {median(a), median(b)};
   }

@@ -30,12 +30,6 @@ bool built_with_cuda() { return true; }
 
 namespace {
 
-// Transposes are timed as they run in a stream of their own kind: a sample is this many launches
-// back to back behind the GPU spin, divided by their number (the way tests/triton/transpose_peers.py
-// times every peer). One launch timed right after a copy favoured configurations that gain from the
-// copy's lines left in L2 and lose in a stream.
-constexpr int kTransposeBackToBack = 10;
-
 using namespace cuda;  // NOLINT: this file is the CUDA runtime's own
 
 // [SECTION] correctness probe
@@ -437,8 +431,12 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     std::vector<Compiled> images = compile_all(sources);
     std::vector<Kernel> kernels;
     for (std::size_t i = 0; i < specs.size(); ++i) kernels.push_back(load(std::move(sources[i]), std::move(images[i]), specs[i]));
-    // Samples of kTransposeBackToBack launches. Stage 1: every configuration; stage 2: the four
-    // fastest again, with more runs, for the choice.
+    // A sample is ten back-to-back launches behind the GPU spin, divided by ten: a kernel as it runs
+    // in a stream of its own kind (the way tests/triton/transpose_peers.py times every peer). Timing
+    // each launch after a copy instead favoured configurations that gain from the copy's lines left
+    // in L2 and lose in a stream. Stage 1: every configuration; stage 2: the four fastest again,
+    // with more runs, for the choice.
+    constexpr int kBackToBack = 10;
     auto measure = [&](const std::vector<std::size_t>& which, int passes, int per_pass, std::vector<std::vector<float>>& samples) {
       for (int pass = 0; pass < passes; ++pass)
         for (std::size_t i : which) {
@@ -446,8 +444,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
           for (int w = 0; w < (pass == 0 ? o.warmup : 1); ++w) go();
           for (int r = 0; r < per_pass; ++r)
             samples[i].push_back(ev.time_once([&] {
-              for (int k = 0; k < kTransposeBackToBack; ++k) go();
-            }) / kTransposeBackToBack);
+              for (int k = 0; k < kBackToBack; ++k) go();
+            }) / kBackToBack);
         }
     };
     std::vector<std::size_t> all(kernels.size());
@@ -541,8 +539,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     tv.correct = ok;
     t.variants.push_back(tv);
   }
-  // Timing: rounds x variants, each round of a variant `repeats` pairs of (baseline, kernel) samples
-  // timed alternately, each sample kTransposeBackToBack launches; the variants' rounds interleave.
+  // Timing: rounds x variants, each round of a variant `repeats` pairs of (memcpy, kernel) timed
+  // alternately; the variants' rounds interleave.
   const int rounds = std::max(1, o.transpose_rounds);
   t.rounds = rounds;
   t.repeats = std::max(1, o.repeats);
@@ -550,8 +548,7 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   for (int round = 0; round < rounds; ++round)
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       if (!kernels[i]) continue;
-      const auto [copy_ms, kernel_ms] = ev.paired_median_ms(round == 0 ? o.warmup : 1, o.repeats, baseline.run, launcher(*kernels[i]),
-                                                            kTransposeBackToBack);
+      const auto [copy_ms, kernel_ms] = ev.paired_median_ms(round == 0 ? o.warmup : 1, o.repeats, baseline.run, launcher(*kernels[i]));
       copy_rounds[i].push_back(static_cast<float>(copy_ms));
       kernel_rounds[i].push_back(static_cast<float>(kernel_ms));
     }
