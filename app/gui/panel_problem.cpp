@@ -140,18 +140,20 @@ struct ProblemPanel final : Panel {
 
     ImGui::Spacing();
     // What each side issues, with the numbers the Kernel audit's row gives for it: the instruction
-    // (STS.128, LDSM.x4, ...), instructions per CTA, mean wavefronts, the worst's ideal and count.
+    // (STS.128, LDSM.x4, ...), instructions per CTA, mean wavefronts (ideal and worst on hover).
     // The probe carries the line's text, so tests read what is shown.
     ImGui::PushTextWrapPos(0.0f);
     for (const AccessAnalysis* side : {&ctx.model.analysis.store, &ctx.model.analysis.read}) {
       const AccessResult& r = side->simulated;
       const bool store = side == &ctx.model.analysis.store;
-      const std::string line = fmt::format("{}: {} x{}, {:.2f} wavefronts (ideal {}, worst {}), {} phase{}", store ? "Store" : "Read",
-                                           side->instruction, r.instructions(), r.mean_wavefronts, r.ideal_wavefronts, r.wavefronts,
-                                           r.phases, r.phases == 1 ? "" : "s");
+      // One short line a side (the panel is narrow at projector scales); the rest on hover.
+      const std::string line = fmt::format("{}: {} x{}, {:.2f} wavefronts", store ? "Store" : "Read", side->instruction, r.instructions(),
+                                           r.mean_wavefronts);
       ImGui::TextDisabled("%s", line.c_str());
       ctx.probe(fmt::format("problem.issues.{}={}", store ? "store" : "read", line), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%d-bit vectors; vector limit: %s", r.vector.bits, r.vector.limit.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("ideal %d, worst %d wavefronts; %d-bit vectors, %d phase%s; vector limit: %s", r.ideal_wavefronts, r.wavefronts,
+                          r.vector.bits, r.phases, r.phases == 1 ? "" : "s", r.vector.limit.c_str());
     }
     ImGui::PopTextWrapPos();
   }
