@@ -20,6 +20,7 @@
 #include "swz/sim/bank.h"
 #include "gpu_internal.h"
 #include "swz/algebra/f2.h"
+#include <nlohmann/json.hpp>
 
 namespace swz::gpu_tests {
 namespace {
@@ -403,6 +404,43 @@ TEST(GpuBackend, SaysWhyItCannotRun) {
   const nlohmann::json j = gpu::to_json(d);
   EXPECT_FALSE(j["available"].get<bool>());
   EXPECT_EQ(j["reason"].get<std::string>(), d.reason);
+}
+
+// The GPU suite's counters of 2026-11-26 on the H100 (tests/data/hardware/h100-sm90-gpu-suite-20261126.json,
+// written by run_gpu_suite.sh), replayed without a GPU: every case the suite still defines is in the
+// file, and for each measured side the simulator's wavefronts per instruction and the instruction
+// the kernel issues are what the counters saw (STSM / LDSM of the solver's answers included).
+TEST(GpuSuiteReplay, EveryMeasuredSideIsWhatTheSimulatorPredicts) {
+  std::ifstream in(SWZ_TEST_DATA_DIR "/hardware/h100-sm90-gpu-suite-20261126.json");
+  ASSERT_TRUE(in) << "missing the measured suite";
+  const nlohmann::json measured = nlohmann::json::parse(in);
+  std::map<std::pair<std::string, std::string>, nlohmann::json> by_case;
+  for (const auto& rec : measured.at("cases")) by_case[{rec.at("group").get<std::string>(), rec.at("case").get<std::string>()}] = rec;
+  int sides = 0, ldsm_or_stsm = 0;
+  for (const auto& group : {seed_cases(), hardware_cases(), tma_cases(), preset_cases(), answer_cases(), transpose_cases()})
+    for (const Case& c : group) {
+      if (!runnable_on_gpu(c.problem)) continue;
+      SCOPED_TRACE(c.group + "/" + c.name);
+      const auto it = by_case.find({c.group, c.name});
+      ASSERT_NE(it, by_case.end()) << "not in the measured suite";
+      EXPECT_EQ(it->second.value("correct", false), true);
+      for (const bool store : {true, false}) {
+        const char* side = store ? "store" : "read";
+        if (!it->second.contains(side)) continue;
+        const nlohmann::json& m = it->second.at(side);
+        const Access& a = store ? c.problem.store : c.problem.read;
+        const AccessResult r = simulate(a, c.problem.shared, c.problem.element_bits, c.problem.bank);
+        EXPECT_EQ(m.at("measured_instructions").get<std::int64_t>(), r.instructions()) << side;
+        EXPECT_EQ(m.at("measured_total_wavefronts").get<std::int64_t>(), r.total_wavefronts) << side;
+        const std::string instruction = m.at("instruction").get<std::string>();
+        EXPECT_EQ(instruction, gpu::generate_probe_source(c.problem).plan.*(store ? &gpu::KernelPlan::store_instruction : &gpu::KernelPlan::read_instruction))
+            << side;
+        ++sides;
+        if (instruction.rfind("LDSM", 0) == 0 || instruction.rfind("STSM", 0) == 0) ++ldsm_or_stsm;
+      }
+    }
+  EXPECT_GE(sides, 130);
+  EXPECT_GE(ldsm_or_stsm, 20);
 }
 
 }  // namespace
