@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "swz/io/atomic_file.h"
+#include "swz/io/utc_time.h"
 #include "swz/error.h"
 
 namespace swz {
@@ -94,3 +96,12 @@ TEST(AtomicFile, RefusesDirectoriesAndMissingFolders) {
 
 }  // namespace
 }  // namespace swz
+
+// The clock the project writes down is UTC, in ISO 8601, and the date is the timestamp's first ten
+// characters (a call straddling midnight UTC aside).
+TEST(UtcTime, TimestampAndDateAreIsoUtc) {
+  const std::string stamp = swz::utc_timestamp(), date = swz::utc_date();
+  EXPECT_TRUE(std::regex_match(stamp, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << stamp;
+  EXPECT_TRUE(std::regex_match(date, std::regex(R"(\d{4}-\d\d-\d\d)"))) << date;
+  if (stamp.substr(11, 5) != "23:59" && stamp.substr(11, 5) != "00:00") EXPECT_EQ(stamp.substr(0, 10), date);
+}

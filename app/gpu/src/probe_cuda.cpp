@@ -9,6 +9,7 @@
 #include "cuda_support.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "swz/io/utc_time.h"
 
 namespace swz::gpu {
 
@@ -20,15 +21,6 @@ using namespace cuda;  // NOLINT: this file is the CUDA runtime's own
 constexpr const char* kSharedWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum";
 constexpr const char* kLdgstsInstructions = "smsp__inst_executed_op_ldgsts.sum";
 constexpr const char* kLdgstsWavefronts = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
-
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
 
 // The metrics this GPU's profiler accepts, each tried alone on one launch.
 std::vector<std::string> usable_metrics(const std::vector<std::string>& wanted, const std::function<void()>& one_launch,
@@ -137,7 +129,7 @@ CalibrationInfo calibrate(std::vector<CorpusCase>& cases, const CalibrationOptio
   if (!have(kLdWavefronts) || !have(kStWavefronts))
     throw Unavailable("this GPU's profiler does not offer the shared-memory wavefront counters");
 
-  const std::string date = options.date.empty() ? today() : options.date;
+  const std::string date = options.date.empty() ? utc_date() : options.date;
   const std::string cc = fmt::format("{}.{}", info.device.compute_major, info.device.compute_minor);
   const std::size_t batch = std::max<std::size_t>(1, options.batch);
   for (std::size_t first = 0; first < cases.size(); first += batch) {

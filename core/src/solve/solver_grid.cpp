@@ -16,7 +16,8 @@ namespace swz {
 
 using namespace solve_detail;
 
-namespace {
+// Not an anonymous namespace: MaskEnumerator::State (declared in the header) holds these types.
+namespace solver_grid_detail {
 
 // Geometry of a grid problem in its own bit order, built for fast searches:
 // a vector keeps the toggleable columns G lowest so that a pivot-highest
@@ -193,7 +194,8 @@ std::uint64_t count_from(const GridSearch& gs, const Pair& at, int j) {
   return total;
 }
 
-}  // namespace
+}  // namespace solver_grid_detail
+using namespace solver_grid_detail;
 
 std::optional<std::vector<std::uint32_t>> masks_of(const Problem& p, const LinearLayout& offset_bases) {
   if (p.shape.size() != 2 || offset_bases.shape() != p.shape) return std::nullopt;

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -76,15 +75,6 @@ bool question_id_before(const std::string& a, const std::string& b) {
 
 std::string quiz_set_question_id(const std::string& set, int index_from_0) { return fmt::format("{}/{}", set, index_from_0 + 1); }
 std::string quiz_seed_question_id(std::uint64_t seed) { return fmt::format("seed/{}", seed); }
-
-std::string utc_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string quiz_record_text(const QuizRecord& r) {
   std::string out = json{{"format", kQuizRecordFormat},

@@ -19,6 +19,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "swz/io/utc_time.h"  // utc_timestamp(), the time each answer is given
 #include <vector>
 
 namespace swz {
@@ -47,8 +49,6 @@ struct QuizRecord {
 std::string quiz_set_question_id(const std::string& set, int index_from_0);
 std::string quiz_seed_question_id(std::uint64_t seed);
 
-// Now, as the records write times: "2026-11-26T09:40:12Z".
-std::string utc_timestamp();
 
 // The file's text (header line, then one line per answer).
 std::string quiz_record_text(const QuizRecord& record);
