@@ -1,6 +1,7 @@
 #include "swz/layout/shared.h"
 
 #include <algorithm>
+#include <bit>
 #include <mutex>
 #include <unordered_map>
 

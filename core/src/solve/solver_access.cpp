@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "swz/error.h"
 #include "swz/solve/solver.h"
