@@ -46,11 +46,7 @@ TEST_F(GuiTest, ExerciseIsSolvedByClicksOnTheToggleGrid) {
   EXPECT_TRUE(check_exercise(*step, b.session().problem, b.session().trace.step).solved);
   EXPECT_TRUE(b.probe("lesson.exercise.solved").has_value());
   EXPECT_FALSE(b.probe("lesson.exercise.unsolved").has_value());
-  if (const char* shot = std::getenv("SWZ_EXERCISE_SCREENSHOT")) {  // to look at the solved card
-    int w = 0, h = 0;
-    const auto px = capture(w, h);
-    ASSERT_TRUE(write_png(shot, px, w, h, error)) << error;
-  }
+  screenshot_if_asked("SWZ_EXERCISE_SCREENSHOT");  // to look at the solved card
 
   // A fourth toggle: still conflict-free, but over the three allowed.
   click("grid.cell.0.1");
@@ -105,11 +101,7 @@ TEST_F(GuiTest, ExerciseLocksTheOneClickAnswersUntilTheAnswerIsShown) {
   EXPECT_NE(b.session().problem.masks, start);
   EXPECT_EQ(b.model().analysis.read.simulated.wavefronts, 1);
   EXPECT_TRUE(b.probe("lesson.exercise.answered").has_value()) << "the solver's answer does not count as solved";
-  if (const char* shot = std::getenv("SWZ_EXERCISE_ANSWER_SCREENSHOT")) {  // to look at the answered card
-    int w = 0, h = 0;
-    const auto px = capture(w, h);
-    ASSERT_TRUE(write_png(shot, px, w, h, error)) << error;
-  }
+  screenshot_if_asked("SWZ_EXERCISE_ANSWER_SCREENSHOT");  // to look at the answered card
 
   // Return to this step: the exercise is open again, and so is the lock.
   apply_lesson_step(b);
@@ -159,11 +151,7 @@ TEST_F(GuiTest, SwizzleExerciseIsSolvedWithTheCardsBMSButtons) {
   EXPECT_EQ(b.model().analysis.store.simulated.wavefronts, 4);
   EXPECT_TRUE(check_exercise(*step, b.session().problem, b.session().trace.step).solved);
   EXPECT_TRUE(b.probe("lesson.exercise.solved").has_value());
-  if (const char* shot = std::getenv("SWZ_SWIZZLE_EXERCISE_SCREENSHOT")) {  // to look at the solved card
-    int w = 0, h = 0;
-    const auto px = capture(w, h);
-    ASSERT_TRUE(write_png(shot, px, w, h, error)) << error;
-  }
+  screenshot_if_asked("SWZ_SWIZZLE_EXERCISE_SCREENSHOT");  // to look at the solved card
 
   // M = 2 splits the 16-byte rows ldmatrix reads: the card says so and the workbench keeps <3,3,3>.
   click("lesson.exercise.M.minus");

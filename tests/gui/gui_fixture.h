@@ -135,6 +135,16 @@ class GuiTest : public ::testing::Test {
     platform_->present();
     return px;
   }
+  // Writes one frame as a PNG where the environment variable names a file (a screenshot to look
+  // at by hand; nothing is written otherwise).
+  void screenshot_if_asked(const char* env_var) {
+    const char* path = std::getenv(env_var);
+    if (!path) return;
+    int w = 0, h = 0;
+    const auto px = capture(w, h);
+    std::string error;
+    EXPECT_TRUE(write_png(path, px, w, h, error)) << error;
+  }
   static Rgba pixel(const std::vector<unsigned char>& px, int w, ImVec2 at) {
     const std::size_t i = (static_cast<std::size_t>(at.y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(at.x)) * 4;
     return {px[i], px[i + 1], px[i + 2], px[i + 3]};
