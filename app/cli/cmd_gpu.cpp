@@ -31,6 +31,7 @@ struct Options {
   bool solve = false;
   bool print_source = false;
   std::string transpose_kernel;  // where the chosen layout's transpose kernel is written
+  std::string block_order = "tuned";
 };
 
 Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters vs prediction, transpose GB/s", 60, [](CLI::App& sub) {
@@ -47,6 +48,9 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
   sub.add_option("--transpose-kernel", o->transpose_kernel,
                  "Write the chosen layout's transpose kernel, as it ran, to this .cu file (its launch is in the output)");
+  sub.add_option("--block-order", o->block_order,
+                 "Which way consecutive transpose blocks walk: tuned (the faster in this run), n (along rows of the input) or m (down its columns)")
+      ->check(CLI::IsMember({"tuned", "n", "m"}));
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
     if (!o->transpose_kernel.empty() && o->no_transpose) throw Failure(2, "--transpose-kernel needs the transpose; drop --no-transpose");
@@ -64,6 +68,9 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     ro.transpose_size = o->size;
     ro.repeats = o->repeats;
     ro.transpose_rounds = o->rounds;
+    ro.block_order = o->block_order == "m"   ? gpu::RunOptions::BlockOrder::AlongM
+                     : o->block_order == "n" ? gpu::RunOptions::BlockOrder::AlongN
+                                             : gpu::RunOptions::BlockOrder::Tuned;
     gpu::RunResult r;
     try {
       r = gpu::run(p, ro);

@@ -182,9 +182,10 @@ void write_results(const std::string& dir) {
   md += "| case | held to 95% | elements | tile | kernel configuration | threads | blocks | layout, writer / reader | store / read wf/instr (pred.) | GB/s | % of baseline | "
         "rounds: lowest-highest % | baseline GB/s | correct |\n";
   md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  auto config = [](int batch, int groups, bool streaming, bool m_fastest, bool persistent) {
-    return fmt::format("{} tile{}/group, {} group{}/block{}{}{}", batch, batch == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
-                       streaming ? ", .cs hint" : "", m_fastest ? ", blocks along m" : "", persistent ? ", grid-stride" : "");
+  auto config = [](const auto& t) {
+    return fmt::format("{} tile{}/group, {} group{}/block{}{}{}{}", t.batch, t.batch == 1 ? "" : "s", t.groups, t.groups == 1 ? "" : "s",
+                       t.streaming ? ", .cs hint" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
+                       t.loads_first ? ", loads first" : "");
   };
   std::string tuning;
   std::string baselines;
@@ -195,7 +196,7 @@ void write_results(const std::string& dir) {
     for (const auto& v : t.variants) {
       const std::string head = fmt::format("| {} | {} | {}x{} {}-bit | {}x{} | {} | {} | {} | {}: {}", rec.c.name, rec.c.near_memcpy ? "yes" : "no",
                                            t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols,
-                                           config(t.batch, t.groups, t.streaming, t.m_fastest, t.persistent), t.threads_per_block,
+                                           config(t), t.threads_per_block,
                                            t.grid_blocks, v.name, v.layout);
       if (!v.ran) {
         md += fmt::format("{} (not run: {}) | | | | | | not run |\n", head, v.not_run);
@@ -210,8 +211,7 @@ void write_results(const std::string& dir) {
     if (!sorted.empty())
       tuning += fmt::format("| {} | {} | {:.0f} | {:.0f} | {} |\n", rec.c.name, sorted.size(), sorted.front().bandwidth_gbs,
                             sorted.back().bandwidth_gbs,
-                            config(sorted.back().batch, sorted.back().groups, sorted.back().streaming, sorted.back().m_fastest,
-                                   sorted.back().persistent));
+                            config(sorted.back()));
   }
   md += "\nThe copy baseline per case (cudaMemcpy and the copy kernel timed alternately before the variants):\n\n"
         "| case | cudaMemcpy D2D GB/s | copy kernel GB/s | copy kernel configuration | baseline |\n|---|---|---|---|---|\n" + baselines;
@@ -233,6 +233,28 @@ const auto* const kWriter = ::testing::AddGlobalTestEnvironment(new ResultsWrite
 // [SECTION] calibration probe
 
 // Each probe kernel holds exactly one executed shared-memory instruction, and it is the one named.
+// A fixed block order is kept by the tuning (every configuration tried walks that way) and by the
+// kernel that runs, which still writes every element right.
+TEST(TransposeBlockOrder, AFixedOrderIsTheOnlyOneTriedAndRun) {
+  SWZ_REQUIRE_GPU();
+  const Case c = transpose_cases().front();
+  for (const auto order : {gpu::RunOptions::BlockOrder::AlongM, gpu::RunOptions::BlockOrder::AlongN}) {
+    gpu::RunOptions o;
+    o.counters = false;
+    o.transpose_size = 2048;
+    o.repeats = 3;
+    o.block_order = order;
+    const gpu::RunResult r = gpu::run(c.problem, o);
+    ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
+    const bool along_m = order == gpu::RunOptions::BlockOrder::AlongM;
+    EXPECT_EQ(r.transpose.m_fastest, along_m);
+    ASSERT_FALSE(r.transpose.tuning.empty());
+    for (const gpu::TransposeTuning& t : r.transpose.tuning) EXPECT_EQ(t.m_fastest, along_m);
+    ASSERT_FALSE(r.transpose.variants.empty());
+    EXPECT_TRUE(r.transpose.variants.front().correct);
+  }
+}
+
 TEST(Calibration, ProbeKernelsAreExactlyTheirInstruction) {
   SWZ_REQUIRE_GPU();
   if (std::system("command -v cuobjdump >/dev/null 2>&1") != 0) GTEST_SKIP() << "cuobjdump is not installed";

@@ -410,24 +410,25 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
 
   // Kernel configuration: the fastest on the chosen layout; every variant then runs with it. The
   // configurations are timed in interleaved passes, so drift (clocks, temperature) hits all alike.
-  TransposeSpec best{size, size, 1, false, false, 1};
+  TransposeSpec best{size, size, 1, false, o.block_order == RunOptions::BlockOrder::AlongM, 1};
   if (o.transpose_tune) {
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
     for (bool persistent : {false, true})
       for (bool loads_first : {false, true})
-      for (int groups : {1, 2, 4, 8})
-        for (int batch : {1, 2, 4, 8})
-          for (bool streaming : {false, true})
-            for (bool m_fastest : {false, true}) {
-              TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
-              spec.persistent = persistent;
-              spec.loads_first = loads_first;
-              if (std::optional<GeneratedSource> g = generate(p, spec)) {
-                specs.push_back(spec);
-                sources.push_back(std::move(*g));
+        for (int groups : {1, 2, 4, 8})
+          for (int batch : {1, 2, 4, 8})
+            for (bool streaming : {false, true})
+              for (bool m_fastest : {false, true}) {
+                if (o.block_order != RunOptions::BlockOrder::Tuned && m_fastest != (o.block_order == RunOptions::BlockOrder::AlongM)) continue;
+                TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
+                spec.persistent = persistent;
+                spec.loads_first = loads_first;
+                if (std::optional<GeneratedSource> g = generate(p, spec)) {
+                  specs.push_back(spec);
+                  sources.push_back(std::move(*g));
+                }
               }
-            }
     std::vector<Compiled> images = compile_all(sources);
     std::vector<Kernel> kernels;
     for (std::size_t i = 0; i < specs.size(); ++i) kernels.push_back(load(std::move(sources[i]), std::move(images[i]), specs[i]));

@@ -230,6 +230,11 @@ struct RunOptions {
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
   int transpose_rounds = 1;      // rounds of `repeats` (memcpy, kernel) pairs per transpose variant, interleaved
+  // Which way consecutive blocks walk (TransposeSpec::m_fastest): the tuning's choice, or fixed.
+  // The two orders can rank differently in another program's allocation and timing, so a caller
+  // comparing kernels in its own harness can ask for each.
+  enum class BlockOrder { Tuned, AlongN, AlongM };
+  BlockOrder block_order = BlockOrder::Tuned;
 };
 
 struct RunResult {
