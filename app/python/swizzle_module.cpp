@@ -9,11 +9,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "swz/error.h"
@@ -140,39 +143,66 @@ std::optional<std::string> layout_flag(const py::object& v, const char* argument
   return name;
 }
 
-struct ProblemKwargs {
-  py::object src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits;
-};
+// A JSON flag (spec, solved): a str names a file (as on the command line); a dict is given in
+// memory, as its JSON text, under `name`.
+std::optional<std::string> json_flag(const py::object& v, const std::string& name, GivenTexts& given) {
+  if (v.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  nlohmann::json j;
+  try {
+    j = from_python(v);
+  } catch (const swz::Error& e) {
+    swz::fail("{}: {}", name, e.what());
+  }
+  given.texts[name] = j.dump();
+  return name;
+}
 
-swz::ProblemArguments problem_arguments(const ProblemKwargs& k, GivenTexts& given) {
+// The Python name of a problem flag: "--write-matrix" -> "write_matrix".
+std::string argument_name(const swz::ProblemFlag& flag) {
+  std::string name = std::string(flag.flag).substr(2);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+// The problem's keyword arguments, one per flag of the core's problem_flags() (the flags the CLI's
+// commands take), less those in `except` (a command without that flag). None is a flag left out.
+// Layout flags (src, dst, shared) take a Layout or a dict too, and spec a dict: given in memory.
+swz::ProblemArguments problem_arguments(const py::dict& kwargs, GivenTexts& given,
+                                        std::initializer_list<std::string_view> except = {}) {
   swz::ProblemArguments a;
-  a.src = layout_flag(k.src, "src", given);
-  a.dst = layout_flag(k.dst, "dst", given);
-  a.shared = layout_flag(k.shared, "shared", given);
-  a.preset = flag_text(k.preset, "--preset");
-  a.mask = flag_text(k.mask, "--mask");
-  a.layout = flag_text(k.layout, "--layout");
-  a.shape = flag_text(k.shape, "--shape", "x");
-  a.bits = flag_text(k.bits, "--bits");
-  a.banks = flag_text(k.banks, "--banks");
-  a.warp_size = flag_text(k.warp_size, "--warp-size");
-  a.write_vec_bits = flag_text(k.write_vec_bits, "--write-vec-bits");
-  a.read_vec_bits = flag_text(k.read_vec_bits, "--read-vec-bits");
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::str(key).cast<std::string>();
+    const auto& flags = swz::problem_flags();
+    const auto flag = std::find_if(flags.begin(), flags.end(), [&](const swz::ProblemFlag& f) {
+      return argument_name(f) == name && std::find(except.begin(), except.end(), f.flag) == except.end();
+    });
+    if (flag == flags.end()) throw py::type_error("'" + name + "' is not a problem argument");
+    const py::object v = py::reinterpret_borrow<py::object>(value);
+    std::optional<std::string>& slot = a.slot(flag->flag);
+    if (name == "src" || name == "dst" || name == "shared")
+      slot = layout_flag(v, name.c_str(), given);
+    else if (name == "spec")
+      slot = json_flag(v, "the spec argument", given);
+    else
+      slot = flag_text(v, flag->flag, name == "shape" ? "x" : ",");
+  }
   return a;
 }
 
 // [SECTION] The functions
 
-py::object analyze(const ProblemKwargs& k) {
+py::object analyze(const py::kwargs& problem) {
   GivenTexts given;
-  const swz::ProblemArguments a = problem_arguments(k, given);
+  const swz::ProblemArguments a = problem_arguments(problem, given);
   const swz::Problem p = swz::build_problem(swz::parse_problem_arguments(a, /*check_problem=*/true, given.source()));
   return to_python(swz::to_json(swz::analyze(p), p));
 }
 
-py::object solve(const ProblemKwargs& k, int ldmatrix, int vec_bits, bool keep_register_order) {
+py::object solve(int ldmatrix, int vec_bits, bool keep_register_order, const py::kwargs& problem) {
   GivenTexts given;
-  const swz::ProblemArguments a = problem_arguments(k, given);
+  // Less the flags `swizzle solve` leaves out (cmd_solve.cpp): it finds the shared layout.
+  const swz::ProblemArguments a = problem_arguments(problem, given, /*except=*/{"--layout", "--shared"});
   swz::SolveRequest request;
   request.ldmatrix = ldmatrix;
   request.vec_bits = vec_bits;
@@ -182,28 +212,14 @@ py::object solve(const ProblemKwargs& k, int ldmatrix, int vec_bits, bool keep_r
   return to_python(swz::to_json(swz::solve_spec(spec, request)));
 }
 
-std::string export_layout(const ProblemKwargs& k, const py::object& solved, const std::string& name,
-                          const std::string& format_name) {
+std::string export_layout(const py::object& solved, const std::string& name, const std::string& format_name,
+                          const py::kwargs& problem) {
   const swz::ExportFormat format = swz::parse_export_format(format_name);
   swz::check_export_name(name, format);
   GivenTexts given;
-  swz::ProblemArguments a = problem_arguments(k, given);
-  if (!solved.is_none()) {
-    // A solve() result: given in memory as the JSON `swizzle solve --json` writes.
-    std::string solved_name = "the solved argument";
-    if (py::isinstance<py::str>(solved)) {
-      solved_name = solved.cast<std::string>();
-    } else {
-      nlohmann::json j;
-      try {
-        j = from_python(solved);
-      } catch (const swz::Error& e) {
-        swz::fail("{}: {}", solved_name, e.what());
-      }
-      given.texts[solved_name] = j.dump();
-    }
-    swz::use_solved(a, solved_name, given.source());
-  }
+  swz::ProblemArguments a = problem_arguments(problem, given);
+  // A solve() result: given in memory as the JSON `swizzle solve --json` writes.
+  if (const auto solved_name = json_flag(solved, "the solved argument", given)) swz::use_solved(a, *solved_name, given.source());
   swz::ExportRequest request = swz::export_request(a, name, given.source());
   request.output = "-";  // as `swizzle export` to stdout
   return swz::export_text(request, format);
@@ -316,50 +332,12 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
            [](const Layout& a, const Layout& b) { return a.file.kind == b.file.kind && a.file.layout == b.file.layout; })
       .def("__str__", [](const Layout& l) { return swz::to_triton_text(l.file.layout); });
 
-  const auto problem = [](py::object src, py::object dst, py::object shared, py::object preset, py::object mask,
-                          py::object layout, py::object shape, py::object bits, py::object banks, py::object warp_size,
-                          py::object write_vec_bits, py::object read_vec_bits) {
-    return ProblemKwargs{src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits};
-  };
-  m.def(
-      "analyze",
-      [problem](py::object src, py::object dst, py::object shared, py::object preset, py::object mask, py::object layout,
-                py::object shape, py::object bits, py::object banks, py::object warp_size, py::object write_vec_bits,
-                py::object read_vec_bits) {
-        return analyze(
-            problem(src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits));
-      },
-      py::arg("src") = py::none(), py::arg("dst") = py::none(), py::arg("shared") = py::none(), py::kw_only(),
-      py::arg("preset") = py::none(), py::arg("mask") = py::none(), py::arg("layout") = py::none(), py::arg("shape") = py::none(),
-      py::arg("bits") = py::none(), py::arg("banks") = py::none(), py::arg("warp_size") = py::none(),
-      py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none());
-  m.def(
-      "solve",
-      [problem](py::object src, py::object dst, py::object preset, py::object mask, py::object shape, py::object bits,
-                py::object banks, py::object warp_size, py::object write_vec_bits, py::object read_vec_bits, int ldmatrix,
-                int vec_bits, bool keep_register_order) {
-        return solve(
-            problem(src, dst, py::none(), preset, mask, py::none(), shape, bits, banks, warp_size, write_vec_bits, read_vec_bits),
-            ldmatrix, vec_bits, keep_register_order);
-      },
-      py::arg("src") = py::none(), py::arg("dst") = py::none(), py::kw_only(), py::arg("preset") = py::none(),
-      py::arg("mask") = py::none(), py::arg("shape") = py::none(), py::arg("bits") = py::none(), py::arg("banks") = py::none(),
-      py::arg("warp_size") = py::none(), py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(),
-      py::arg("ldmatrix") = 0, py::arg("vec_bits") = 0, py::arg("keep_register_order") = false);
-  m.def(
-      "export_header",
-      [problem](py::object src, py::object dst, py::object shared, py::object solved, py::object preset, py::object mask,
-                py::object layout, py::object shape, py::object bits, py::object banks, py::object warp_size,
-                py::object write_vec_bits, py::object read_vec_bits, const std::string& name, const std::string& format) {
-        return export_layout(
-            problem(src, dst, shared, preset, mask, layout, shape, bits, banks, warp_size, write_vec_bits, read_vec_bits), solved,
-            name, format);
-      },
-      py::arg("src") = py::none(), py::arg("dst") = py::none(), py::arg("shared") = py::none(), py::kw_only(),
-      py::arg("solved") = py::none(), py::arg("preset") = py::none(), py::arg("mask") = py::none(),
-      py::arg("layout") = py::none(), py::arg("shape") = py::none(), py::arg("bits") = py::none(), py::arg("banks") = py::none(),
-      py::arg("warp_size") = py::none(), py::arg("write_vec_bits") = py::none(), py::arg("read_vec_bits") = py::none(),
-      py::arg("name") = "tile_swizzle", py::arg("format") = "header");
+  // The problem's arguments are keywords, one per flag the CLI's commands take (problem_flags()).
+  m.def("analyze", &analyze, "The problem's keyword arguments, as `swizzle analyze --json`");
+  m.def("solve", &solve, py::kw_only(), py::arg("ldmatrix") = 0, py::arg("vec_bits") = 0, py::arg("keep_register_order") = false,
+        "The problem's keyword arguments, as `swizzle solve --json`");
+  m.def("export_header", &export_layout, py::kw_only(), py::arg("solved") = py::none(), py::arg("name") = "tile_swizzle",
+        py::arg("format") = "header", "The problem's keyword arguments, as `swizzle export`");
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),

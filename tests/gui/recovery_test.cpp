@@ -31,6 +31,12 @@ void leave_crash(const std::optional<std::filesystem::path>& open_file = std::nu
   std::ofstream(Workbench::running_marker_path()) << marker.dump();
 }
 
+}  // namespace
+
+// Not an anonymous namespace: TEST_F's classes (external linkage) derive from the fixture, and GCC
+// warns (-Wsubobject-linkage) when a unity batch includes this file.
+namespace recovery_test_detail {
+
 class RecoveryTest : public GuiTest {
  protected:
   Workbench& start_interactive() {
@@ -41,7 +47,8 @@ class RecoveryTest : public GuiTest {
   }
 };
 
-}  // namespace
+}  // namespace recovery_test_detail
+using recovery_test_detail::RecoveryTest;
 
 TEST_F(RecoveryTest, CleanRunsLeaveNoMarker) {
   start_interactive();

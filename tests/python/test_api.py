@@ -1,4 +1,5 @@
 """Every function of the swizzle module, and the same answers as the CLI's --json, byte for byte."""
+import inspect
 import json
 
 import pytest
@@ -84,6 +85,49 @@ def test_solve_repairs_a_mask(cli):
     assert result["repair"]["possible"]
 
 
+def test_matrix_sides_match_cli(cli):
+    # stmatrix in, ldmatrix.trans out: each side's instruction named as the CLI's --json names it.
+    out = cli.json("analyze", "--preset", "tma128_fp16", "--write-matrix", "x4", "--read-matrix", "x4.trans", "--json")
+    result = swizzle.analyze(preset="tma128_fp16", write_matrix="x4", read_matrix="x4.trans")
+    assert as_cli_prints(result) == out
+    assert (result["store"]["instruction"], result["read"]["instruction"]) == ("STSM.x4", "LDSM.x4.trans")
+    out = cli.json("solve", "--preset", "tma128_fp16", "--read-matrix", "x4.trans", "--json")
+    result = swizzle.solve(preset="tma128_fp16", read_matrix="x4.trans")
+    assert as_cli_prints(result) == out
+    assert result["read"]["instruction"] == "LDSM.x4.trans"
+    out = cli.json("export", "--preset", "tma128_fp16", "--read-matrix", "x2", "--name", "tile")
+    assert swizzle.export_header(preset="tma128_fp16", read_matrix="x2", name="tile") == out
+
+
+def test_spec_matches_cli(cli, tmp_path):
+    # The whole problem as one object: a dict in memory, or the file's name as --spec takes it.
+    spec = {"preset": "tma128_fp16", "read_matrix": "x4.trans", "variant": "tma-128B"}
+    path = tmp_path / "problem.json"
+    path.write_text(json.dumps(spec))
+    out = cli.json("analyze", "--spec", path, "--json")
+    assert as_cli_prints(swizzle.analyze(spec=spec)) == out
+    assert as_cli_prints(swizzle.analyze(spec=str(path))) == out
+    assert as_cli_prints(swizzle.solve(spec=spec)) == cli.json("solve", "--spec", path, "--json")
+    assert swizzle.export_header(spec=spec) == cli.json("export", "--spec", path)
+    with pytest.raises(ValueError) as raised:
+        swizzle.analyze(spec=str(path), bits=16)
+    assert str(raised.value) == cli.error("analyze", "--spec", path, "--bits", "16")
+    with pytest.raises(ValueError, match="^the spec argument: 'mask' is not a problem field"):
+        swizzle.analyze(spec={"preset": "transpose16x32", "mask": [2, 4, 8, 16]})
+
+
+def test_every_problem_flag_of_the_cli_is_an_argument(cli):
+    def flags(command):
+        status, out, _ = cli.run(command, "--help")
+        assert status == 0
+        return {word.strip(",") for line in out.splitlines() for word in line.split()[:2] if word.startswith("--")}
+    problem_flags = flags("analyze") - {"--help", "--json"}
+    assert {"--preset", "--src", "--write-matrix", "--read-matrix", "--spec"} <= problem_flags
+    for command, function in (("analyze", swizzle.analyze), ("solve", swizzle.solve), ("export", swizzle.export_header)):
+        taken = {flag[2:].replace("-", "_") for flag in flags(command) & problem_flags}
+        assert taken <= set(inspect.signature(function).parameters), command
+
+
 def test_audit_matches_cli(cli, data):
     path = data / "data/ttgir/transpose_conflict.ttgir"
     out = cli.json("audit", path, "--json")
@@ -158,6 +202,12 @@ def test_errors_are_the_cli_lines(cli, data):
          lambda: swizzle.audit((data / "data/ttgir/malformed.ttgir").read_text(), path=str(data / "data/ttgir/malformed.ttgir"))),
         (("export", "--preset", "transpose16x32", "--name", "class"),
          lambda: swizzle.export_header(preset="transpose16x32", name="class")),
+        (("analyze", "--preset", "tma128_fp16", "--read-matrix", "x3"),
+         lambda: swizzle.analyze(preset="tma128_fp16", read_matrix="x3")),
+        (("solve", "--preset", "transpose16x32", "--write-matrix", "x2.trans"),
+         lambda: swizzle.solve(preset="transpose16x32", write_matrix="x2.trans")),
+        (("export", "--preset", "tma128_fp16", "--read-matrix", "x4", "--read-vec-bits", "64"),
+         lambda: swizzle.export_header(preset="tma128_fp16", read_matrix="x4", read_vec_bits=64)),
     ]
     for args, call in cases:
         message = cli.error(*args)

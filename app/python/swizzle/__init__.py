@@ -4,7 +4,7 @@ The same core as the ``swizzle`` command line, one import away::
 
     import swizzle
     a = swizzle.analyze(preset="transpose16x32", mask=[2, 4, 8, 16])
-    a["read"]["simulated"]["wavefronts"]           # what `swizzle analyze --json` says
+    a["read"]["wavefronts"]                        # what `swizzle analyze --json` says
     r = swizzle.solve(src, dst, bits=16)           # the optimal layout, its instructions and proof
     print(swizzle.export_header(solved=r, name="tile_swizzle"))
     swizzle.audit(kernel.asm["ttgir"])["accesses"]  # every shared-memory access of a Triton kernel
@@ -17,7 +17,9 @@ Layout arguments (``src``, ``dst``, ``shared``) take a :class:`Layout`, a dict i
 form, or a str naming a file (as the command line does). The problem's other arguments are the
 CLI's flags: ``preset``, ``mask`` (list of ints or "2,4,8,16"), ``layout`` (a preset's named
 layout), ``shape`` ([64, 64] or "64x64"), ``bits``, ``banks``, ``warp_size``, ``write_vec_bits``,
-``read_vec_bits``.
+``read_vec_bits``, ``write_matrix`` / ``read_matrix`` ("x4", "x2.trans": that side issues
+stmatrix / ldmatrix, its layout giving the 16-byte rows lanes address) and ``spec`` (the whole
+problem as one dict, or the name of a file holding it, as ``--spec``; not with the others).
 """
 
 from . import _core
@@ -30,20 +32,23 @@ Layout = _core.Layout
 
 
 def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
-            banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None) -> dict:
+            banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None, write_matrix=None,
+            read_matrix=None, spec=None) -> dict:
     """Both accesses of a problem, simulated and predicted: `swizzle analyze --json`.
 
     A preset (``preset="transpose16x32"``, with ``mask`` or ``layout``), or a custom problem
     (``src`` writer, ``dst`` reader), with ``shared`` the layout between them.
     Returns ``{"problem", "shared_layout", "store", "read", ...}`` (README: JSON output).
     """
-    return _core.analyze(src, dst, shared, preset=preset, mask=mask, layout=layout, shape=shape, bits=bits,
-                         banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits,
-                         read_vec_bits=read_vec_bits)
+    return _core.analyze(src=src, dst=dst, shared=shared, preset=preset, mask=mask, layout=layout, shape=shape,
+                         bits=bits, banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits,
+                         read_vec_bits=read_vec_bits, write_matrix=write_matrix, read_matrix=read_matrix,
+                         spec=spec)
 
 
 def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, banks=None, warp_size=None,
-          write_vec_bits=None, read_vec_bits=None, ldmatrix=0, vec_bits=0, keep_register_order=False) -> dict:
+          write_vec_bits=None, read_vec_bits=None, write_matrix=None, read_matrix=None, spec=None, ldmatrix=0,
+          vec_bits=0, keep_register_order=False) -> dict:
     """The optimal shared layout for a writer and a reader, with its proof: `swizzle solve --json`.
 
     The answer's ``shared`` layout, each side's ``instruction``-level cost (``write``, ``read``),
@@ -51,9 +56,10 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
     ``trace``; for toggle-grid presets ``masks``, ``family`` and, with ``mask``, its ``repair``.
     ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors.
     """
-    return _core.solve(src, dst, preset=preset, mask=mask, shape=shape, bits=bits, banks=banks,
+    return _core.solve(src=src, dst=dst, preset=preset, mask=mask, shape=shape, bits=bits, banks=banks,
                        warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
-                       ldmatrix=ldmatrix, vec_bits=vec_bits, keep_register_order=keep_register_order)
+                       write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, ldmatrix=ldmatrix,
+                       vec_bits=vec_bits, keep_register_order=keep_register_order)
 
 
 def audit(ttgir: str, *, path: str = "<string>") -> dict:
@@ -80,16 +86,17 @@ def fix(ttgir: str, *, path: str = "<string>") -> str:
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
                   shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
-                  name="tile_swizzle", format="header") -> str:
+                  write_matrix=None, read_matrix=None, spec=None, name="tile_swizzle", format="header") -> str:
     """The layout as text for a kernel: `swizzle export` (to stdout).
 
     ``format``: "header" (self-contained C++), "triton" (Gluon / MLIR), "cute" or "json".
     The layout: a problem's (as in :func:`analyze`), ``shared`` alone (a layout on its own), or
     ``solved``, a :func:`solve` result (or the name of a file holding one).
     """
-    return _core.export_header(src, dst, shared, solved=solved, preset=preset, mask=mask, layout=layout,
-                               shape=shape, bits=bits, banks=banks, warp_size=warp_size,
-                               write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, name=name,
+    return _core.export_header(src=src, dst=dst, shared=shared, solved=solved, preset=preset, mask=mask,
+                               layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                               write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
+                               write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, name=name,
                                format=format)
 
 

@@ -439,15 +439,20 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   return s;
 }
 
-ProblemSpec load_spec_file(const std::string& path) {
+namespace {
+// A spec file's text, read from `path` (which names it in messages).
+ProblemSpec parse_spec_text(const std::string& text, const std::string& path) {
   json j;
   try {
-    j = json::parse(read_text_file(path));
+    j = json::parse(text);
   } catch (const json::exception& e) {
     fail("{}: not valid JSON ({})", path, e.what());
   }
   return spec_from_json(j, path + ": '");
 }
+}  // namespace
+
+ProblemSpec load_spec_file(const std::string& path) { return parse_spec_text(read_text_file(path), path); }
 
 // [SECTION] Command line
 
@@ -475,7 +480,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
     for (const auto* other : {&a.preset, &a.mask, &a.layout, &a.shared, &a.src, &a.dst, &a.shape, &a.bits, &a.banks, &a.warp_size,
                               &a.write_vec_bits, &a.read_vec_bits, &a.write_matrix, &a.read_matrix})
       if (*other) fail("--spec gives the whole problem: leave out the other problem flags");
-    s = load_spec_file(*a.spec);
+    s = parse_spec_text(files ? files(*a.spec) : read_text_file(*a.spec), *a.spec);
     if (check_problem) (void)build_problem(s);  // checked now, before any work
     return s;
   }

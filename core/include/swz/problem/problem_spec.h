@@ -87,7 +87,7 @@ struct ProblemArguments {
 };
 // Reads and checks the flags (files are read here); throws naming the flag. With
 // `check_problem` the spec's problem is also built once, so a bad combination fails before any work.
-// `files`: where --src, --dst and --shared are read from (empty: the files they name; layout_io.h).
+// `files`: where --spec, --src, --dst and --shared are read from (empty: the files they name; layout_io.h).
 ProblemSpec parse_problem_arguments(const ProblemArguments& arguments, bool check_problem = true, const TextSource& files = {});
 // Sets the spec's shared layout to the preset's layout `name`: a set of masks is held as
 // those masks (the toggle grid shows and edits them), any other as the named variant.
