@@ -62,6 +62,17 @@ SvgSize svg_size(std::string_view svg);
 // attribute or value it does not draw.
 void draw_svg(Image& image, std::string_view svg, const Typeface& type, double x, double y, double scale);
 
+// Each <text> of `svg` as draw_svg(image, svg, type, x, y, scale) would draw it: its size in
+// pixels, whether it is a label (class="label": bound to a cell, svg.h), the box its line fills
+// (advance width by ascent plus descent) and the canvas it is clipped to. Throws like draw_svg.
+struct SvgTextBox {
+  std::string text;
+  double px = 0;
+  bool label = false;
+  PixelBox box, clip;
+};
+std::vector<SvgTextBox> svg_text_boxes(std::string_view svg, const Typeface& type, double x, double y, double scale);
+
 // A picture of `svg` alone, `scale` times its size.
 Image render_svg(std::string_view svg, const Typeface& type, double scale = 1.0);
 
