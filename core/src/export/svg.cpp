@@ -127,13 +127,16 @@ double estimated_width(std::string_view text, int size, bool bold = false) {
 struct Canvas {
   std::string body;
   int width = 0, height = 0;
+  // kLabel on a slide's figure (FigureOptions::text_size), so its words can be told from its
+  // cells' labels; nothing on a page's, which stays as it was.
+  std::string_view label;
 
   void text(int x, int y, int size, std::string_view content, const char* anchor = "start", const char* fill = kInk,
             std::string_view extra = {}) {
     body += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\" fill=\"{}\"{}>{}</text>\n", x, y, size,
                         anchor, fill, extra, xml_escape(content));
-    // Grow the canvas to the text's estimated extent.
-    const int extent = static_cast<int>(std::ceil(estimated_width(content, size, extra.find("bold") != std::string_view::npos)));
+    // Grow the canvas to the text's estimated extent (average glyph ~0.6 em wide; words() adds bold's).
+    const int extent = static_cast<int>(content.size()) * size * 6 / 10;
     const std::string_view how(anchor);
     fit(how == "start" ? x + extent + 8 : how == "middle" ? x + extent / 2 + 8 : x, y + size / 3);
   }
@@ -142,6 +145,7 @@ struct Canvas {
     const auto measure = [&](std::string_view s) { return estimated_width(s, size, bold); };
     for (const std::string& line : wrap_text(text, line_width, measure, LongWords::Keep)) {
       this->text(x, y, size, line, "start", fill, bold ? " font-weight=\"bold\"" : "");
+      fit(x + static_cast<int>(std::ceil(measure(line))) + 8, y);
       y += size * 13 / 10;
     }
     return y;
@@ -249,10 +253,10 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   const std::int64_t step = f.cell >= 14 ? 1 : 8;
   for (std::int64_t c = 0; c < grid.shown_cols; c += step)
     canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c + grid.first_col), "middle", kMuted,
-                kLabel);
+                canvas.label);
   for (std::int64_t r = 0; r < grid.shown_rows; r += step)
     canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r + grid.first_row), "end",
-                kMuted, kLabel);
+                kMuted, canvas.label);
   canvas.fit(f.left + static_cast<int>(grid.shown_cols) * f.cell + 12, f.top + static_cast<int>(grid.shown_rows) * f.cell + 12);
   return f;
 }
@@ -263,30 +267,31 @@ void draw_legend(Canvas& canvas, int count, std::string_view what, int x, int y,
   const int size = text_size > 0 ? text_size : 11;
   canvas.text(x, y + std::max(12, size), size, what, "start", kMuted);
   if (text_size > 0) y += size - 12;  // the swatches' tops level with the taller word's
-  const int x0 = x + 8 + static_cast<int>(std::ceil(estimated_width(what, size)));
+  const int x0 = x + 8 + (text_size > 0 ? static_cast<int>(std::ceil(estimated_width(what, size))) : static_cast<int>(what.size()) * 6);
   for (int i = 0; i < count; ++i) {
     const int sx = x0 + i * swatch;
     canvas.body += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", sx, y,
                                swatch, swatch, hex_color(palette_color(i, count)));
     if (swatch >= 16 && (i % 4 == 0 || i == count - 1))
-      canvas.text(sx + swatch / 2, y + swatch + 11, 9, std::to_string(i), "middle", kMuted, kLabel);
+      canvas.text(sx + swatch / 2, y + swatch + 11, 9, std::to_string(i), "middle", kMuted, canvas.label);
   }
   canvas.fit(x0 + count * swatch + 12, y + swatch + 18);
 }
 
 // [SECTION] Tensor and ownership views
 
-std::string cell_label_text(int x, int y, int cell, std::string_view label, Rgb fill) {
+std::string cell_label_text(int x, int y, int cell, std::string_view label, Rgb fill, std::string_view attribute) {
   // Dark text on light cells, white on dark ones.
   const int luma = (299 * fill.r + 587 * fill.g + 114 * fill.b) / 1000;
   return fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{}\"{}>{}</text>\n", x + cell / 2,
-                     y + cell / 2 + cell / 6 + 1, std::max(7, cell * 9 / 20), luma < 120 ? "#ffffff" : kInk, kLabel, xml_escape(label));
+                     y + cell / 2 + cell / 6 + 1, std::max(7, cell * 9 / 20), luma < 120 ? "#ffffff" : kInk, attribute, xml_escape(label));
 }
 
 std::string tensor_view(const Problem& p, const FigureOptions& options) {
   const SharedLayout& shared = p.shared;
   const TensorGrid grid(shared.shape());
   Canvas canvas;
+  if (options.text_size > 0) canvas.label = kLabel;
   const std::string title =
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
   std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = {}", shared.description(),
@@ -339,7 +344,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-offset=\"{}\" data-bank=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill, canvas.label);
   }
   for (const auto& [marked_row, col] : options.marked) {
     if (marked_row < 0 || marked_row >= grid.rows || col < 0 || col >= grid.cols)
@@ -376,6 +381,7 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   const std::vector<ElementOwner> owners = owners_of(access, drawn);
   const int warps = 1 << access.layout.in_dim_bits("warp");
   Canvas canvas;
+  if (options.text_size > 0) canvas.label = kLabel;
   const std::string role = writer ? "A, the store" : "B, the read";
   const std::string title = !options.title.empty() ? options.title : fmt::format("{}: {} - who holds each element", p.name, role);
   std::string caption = "color = owning thread (hue walks the lanes, odd lanes darker), number = register";
@@ -403,7 +409,7 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-thread=\"{}\" data-lane=\"{}\" data-warp=\"{}\" data-register=\"{}\" data-holders=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), thread, o.lane, o.warp, o.reg, o.holders);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(o.reg), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(o.reg), fill, canvas.label);
     if (thread == options.highlight_thread)
       rings += fmt::format(
           "<rect class=\"ring\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
@@ -430,6 +436,7 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
                           const std::vector<ColumnGroup>& groups, Dark dark, std::string_view dark_note, int text_size) {
   constexpr int kCell = 22;
   Canvas canvas;
+  if (text_size > 0) canvas.label = kLabel;
   const int rows = names.out_bits();
   const int cols = static_cast<int>(columns.size());
   const int left = 48;
@@ -450,13 +457,13 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
     const int x = left + col0 * kCell;
     canvas.body += fmt::format("<rect class=\"group\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"4\" fill=\"{}\"/>\n", x + 1,
                                top - 34, g.count * kCell - 2, g.color);
-    canvas.text(x + g.count * kCell / 2, top - 38, 11, g.name, "middle", kInk, kLabel);
+    canvas.text(x + g.count * kCell / 2, top - 38, 11, g.name, "middle", kInk, canvas.label);
     col0 += g.count;
   }
   for (int j = 0; j < cols; ++j)
-    canvas.text(left + j * kCell + kCell / 2, top - 8, 10, column_names[static_cast<std::size_t>(j)], "middle", kMuted, kLabel);
+    canvas.text(left + j * kCell + kCell / 2, top - 8, 10, column_names[static_cast<std::size_t>(j)], "middle", kMuted, canvas.label);
   for (int i = 0; i < rows; ++i)
-    canvas.text(left - 6, top + i * kCell + kCell / 2 + 4, 11, names.out_bit_name(i), "end", kMuted, kLabel);
+    canvas.text(left - 6, top + i * kCell + kCell / 2 + 4, 11, names.out_bit_name(i), "end", kMuted, canvas.label);
   int group_index = 0, group_end = groups.empty() ? 0 : groups[0].count;
   for (int j = 0; j < cols; ++j) {
     while (j >= group_end && group_index + 1 < static_cast<int>(groups.size()))
@@ -562,6 +569,7 @@ std::string xor_table_svg(int rows, int cols, int text_size) {
   constexpr int kCell = 26, kLeft = 44;
   int top = 88;
   Canvas canvas;
+  if (text_size > 0) canvas.label = kLabel;
   const std::string title = fmt::format("XOR by the row on a {}x{} tile: element (m, n) goes to column n \u2295 m", rows, cols);
   const std::string caption = fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1);
   if (text_size > 0) {
@@ -575,9 +583,9 @@ std::string xor_table_svg(int rows, int cols, int text_size) {
     canvas.text(8, 56, 11, caption, "start", kMuted);
   }
   for (int n = 0; n < cols; ++n)
-    canvas.text(kLeft + n * kCell + kCell / 2, top - 6, 12, fmt::format("n{}", n), "middle", kMuted, kLabel);
+    canvas.text(kLeft + n * kCell + kCell / 2, top - 6, 12, fmt::format("n{}", n), "middle", kMuted, canvas.label);
   for (int m = 0; m < rows; ++m) {
-    canvas.text(kLeft - 6, top + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted, kLabel);
+    canvas.text(kLeft - 6, top + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted, canvas.label);
     for (int n = 0; n < cols; ++n) {
       const int to = n ^ m;
       const Rgb fill = to < cols ? Rgb{0xe6, 0xf0, 0xe6} : Rgb{0xd0, 0x30, 0x30};
@@ -586,7 +594,7 @@ std::string xor_table_svg(int rows, int cols, int text_size) {
           "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\" "
           "data-row=\"{}\" data-col=\"{}\" data-value=\"{}\"/>\n",
           x, y, kCell, kCell, hex_color(fill), m, n, to);
-      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill);
+      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill, canvas.label);
     }
   }
   canvas.fit(kLeft + cols * kCell + 12, top + rows * kCell + 12);
