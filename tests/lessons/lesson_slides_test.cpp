@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -215,6 +216,35 @@ TEST(LessonSlides, EverySlidesCellsOfEveryFigureKindAreAtLeast24PxAt1920x1080) {
   for (const char* kind : {"tensor", "writer", "reader", "matrix-m", "xor-table"}) EXPECT_TRUE(kinds.count(kind)) << kind;
   EXPECT_GE(steps, 70);
   EXPECT_GE(pictures, 60);
+}
+
+// A step that does not fit one slide goes on over more: every later slide holds some of its
+// figures, a panel's figures (the writer and the reader) share a slide, and swizzle-by-hand's
+// steps 17 and 23 (tensor, layouts, matrix; layouts and solver) are among them.
+TEST(LessonSlides, AStepGoesOnOverMoreSlidesWithAPanelsFiguresTogether) {
+  const Typeface type = Typeface::load();
+  std::set<std::string> continued;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
+      const std::size_t slides = slide_count(lesson, i, type);
+      ASSERT_GE(slides, 1u) << where;
+      std::vector<int> figures(slides, 0);
+      std::map<std::string, std::size_t> panel_slide;
+      for (const SlideFigureBox& b : slide_figure_boxes(lesson, i, type)) {
+        ASSERT_LT(b.slide, slides) << where;
+        ++figures[b.slide];
+        if (b.panel == "card") continue;  // each XOR table is a figure of its own
+        const auto [at, first] = panel_slide.emplace(b.panel, b.slide);
+        EXPECT_TRUE(first || at->second == b.slide) << where << ": the " << b.panel << " panel split over slides";
+      }
+      for (std::size_t k = 1; k < slides; ++k) EXPECT_GT(figures[k], 0) << where << ": slide " << k + 1 << " is empty";
+      if (slides > 1) continued.insert(where);
+    }
+  }
+  EXPECT_TRUE(continued.count("swizzle-by-hand step 17"));
+  EXPECT_TRUE(continued.count("swizzle-by-hand step 23"));
 }
 
 // Every word on every shipped step's slides (text, claims, code, captions, legends, text panels)
