@@ -410,23 +410,27 @@ void draw_rect(Image& image, const Element& e, const Place& at) {
 // Where a <text> is drawn: its size, face, left end and baseline in pixels, and its width.
 struct TextPlace {
   double px = 0, x = 0, baseline = 0, width = 0;
-  bool bold = false;
+  FontFace face = FontFace::Regular;
 };
 
 TextPlace place_text(const Element& e, const Place& at, const Typeface& type) {
-  check_attributes(e, {"x", "y", "font-size", "text-anchor", "fill", "font-weight"});
+  check_attributes(e, {"x", "y", "font-size", "text-anchor", "fill", "font-weight", "font-family"});
   const double size = number(e, "font-size", 16.0);
   if (size <= 0 || size > 1000) fail("svg: <text> font-size=\"{}\" is out of range", size);
   const std::string* weight = e.get("font-weight");
   if (weight && *weight != "bold" && *weight != "normal")
     fail("svg: <text> font-weight=\"{}\" is not drawn", xml_escape(*weight));
   TextPlace t;
-  t.bold = weight && *weight == "bold";
+  // A family naming monospace is drawn in DejaVu Sans Mono (no bold of its own); any other, in DejaVu Sans.
+  const std::string* family = e.get("font-family");
+  t.face = family && family->find("monospace") != std::string::npos ? FontFace::Mono
+           : weight && *weight == "bold"                             ? FontFace::Bold
+                                                                     : FontFace::Regular;
   const std::string* anchor = e.get("text-anchor");
   const std::string how = anchor ? *anchor : "start";
   if (how != "start" && how != "middle" && how != "end") fail("svg: <text> text-anchor=\"{}\" is not drawn", xml_escape(how));
   t.px = size * at.scale;
-  t.width = type.width(e.text, t.px, t.bold);
+  t.width = type.width(e.text, t.px, t.face);
   t.x = at.px(number(e, "x", 0.0));
   if (how == "middle") t.x -= t.width / 2;
   if (how == "end") t.x -= t.width;
@@ -438,7 +442,7 @@ void draw_text(Image& image, const Element& e, const Place& at, const Typeface& 
   const TextPlace t = place_text(e, at, type);
   const std::optional<Rgb> fill = paint(e, "fill", Rgb{0, 0, 0});
   if (!fill) return;
-  type.draw(image, t.x, t.baseline, t.px, e.text, *fill, t.bold, at.clip);
+  type.draw(image, t.x, t.baseline, t.px, e.text, *fill, t.face, at.clip);
 }
 
 // The elements of `svg` after its root, each handed to `visit` (rect or text; title and desc

@@ -557,7 +557,7 @@ std::string text_figure_svg(std::string_view view, std::string_view title, const
   // a slide with its lines at kSlideTextPx.
   int y = 46;
   for (const std::string& line : lines) {
-    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\"");
+    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\" font-family=\"DejaVu Sans Mono, monospace\"");
     y += 19;
   }
   canvas.fit(0, y);

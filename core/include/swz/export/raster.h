@@ -2,12 +2,13 @@
 //
 // The rasteriser draws exactly the SVG that figure_svg() writes, nothing more:
 //
-//   <svg width="W" height="H" viewBox="0 0 W H">      the canvas (font-family is ignored:
-//                                                      text is always DejaVu Sans, font.h)
+//   <svg width="W" height="H" viewBox="0 0 W H">      the canvas (its font-family is ignored:
+//                                                      text is DejaVu Sans, font.h)
 //   <title>, <desc>                                    metadata, not drawn
 //   <rect x y width height fill stroke                 fill, then a stroke centred on the
 //         stroke-width stroke-dasharray/>              edge (dashes walk clockwise from x, y)
-//   <text x y font-size text-anchor fill font-weight>  one line; y is the baseline
+//   <text x y font-size text-anchor fill font-weight   one line; y is the baseline; a font-family
+//         font-family>                                 naming monospace is DejaVu Sans Mono
 //
 // class and data-* attributes are ignored. Any other element, attribute or value
 // (a <path>, rx="2", fill="red", a viewBox that is not "0 0 W H") is an error

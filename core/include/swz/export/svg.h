@@ -59,7 +59,8 @@ struct FigureOptions {
 std::string figure_svg(const Problem& problem, FigureView view, const FigureOptions& options = {});
 
 // A panel that is words and numbers (a solver's steps, an access's wavefronts): a bold title,
-// then one <text> per line, code-like lines in a fixed-width face; data-view = `view`.
+// then one <text> per line in a fixed-width face (DejaVu Sans Mono), so columns of numbers line
+// up; data-view = `view`.
 std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines);
 // "XOR by the row" on a rows x cols tile: cell (m, n) holds n ^ m, red where it falls outside
 // the tile; data-view = "xor-table".
