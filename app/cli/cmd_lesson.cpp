@@ -152,9 +152,10 @@ void export_pages(const Options& o) {
   }
   if (o.json)
     print_json({{"lesson", lesson.name}, {"format", o.format}, {"dir", dir.string()}, {"steps", lesson.steps.size()}, {"written", written}});
+  else if (o.format == "png")
+    fmt::print("{}: {} slides for {} steps written to {}\n", lesson.name, pages.size(), lesson.steps.size(), dir.string());
   else
-    fmt::print("{}: {} step pages{} written to {}\n", lesson.name, lesson.steps.size(),
-               o.format == "html" ? " and index.html" : "", dir.string());
+    fmt::print("{}: {} step pages and index.html written to {}\n", lesson.name, lesson.steps.size(), dir.string());
 }
 
 Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, export handout pages", 90, [](CLI::App& sub) {

@@ -135,6 +135,37 @@ TEST(Raster, TextAnchorMiddleAndEndMoveTheText) {
   EXPECT_NEAR((middle.x0 + middle.x1) / 2.0, 150, 3);
 }
 
+// svg_text_boxes gives each <text> as draw_svg draws it: its px at the scale, its box from the
+// anchor, the canvas it is clipped to, class="label" told apart; a monospace family is one width
+// a character, and the drawn ink lies inside the box.
+TEST(Raster, TextBoxesAreWhereTheTextIsDrawnAndMonospaceIsOneWidth) {
+  const std::string doc = svg(300, 100,
+                              "<text x=\"10\" y=\"30\" font-size=\"20\" font-family=\"DejaVu Sans Mono, monospace\">iiii</text>\n"
+                              "<text x=\"10\" y=\"70\" font-size=\"20\" font-family=\"monospace\" class=\"label\">MMMM</text>\n"
+                              "<text x=\"290\" y=\"90\" font-size=\"10\" text-anchor=\"end\">iiii</text>\n");
+  const std::vector<SvgTextBox> boxes = svg_text_boxes(doc, type(), 5, 7, 2.0);
+  ASSERT_EQ(boxes.size(), 3u);
+  EXPECT_DOUBLE_EQ(boxes[0].px, 40);
+  EXPECT_FALSE(boxes[0].label);
+  EXPECT_TRUE(boxes[1].label);
+  EXPECT_DOUBLE_EQ(boxes[0].box.x0, 5 + 2 * 10);
+  EXPECT_DOUBLE_EQ(boxes[0].box.x1 - boxes[0].box.x0, boxes[1].box.x1 - boxes[1].box.x0);  // one width a character
+  EXPECT_DOUBLE_EQ(boxes[0].box.x1 - boxes[0].box.x0, type().width("MMMM", 40, FontFace::Mono));
+  EXPECT_LT(boxes[2].box.x1 - boxes[2].box.x0, type().width("MMMM", 20, FontFace::Regular));  // proportional
+  EXPECT_DOUBLE_EQ(boxes[2].box.x1, 5 + 2 * 290);                                          // anchored at its end
+  EXPECT_DOUBLE_EQ(boxes[0].clip.x1, 5 + 2 * 300);
+  EXPECT_DOUBLE_EQ(boxes[0].clip.y1, 7 + 2 * 100);
+  // Drawn alone, the first line's ink lies inside its box.
+  const std::string first = svg(300, 100, "<text x=\"10\" y=\"30\" font-size=\"20\" font-family=\"monospace\">iiii</text>\n");
+  const SvgTextBox box = svg_text_boxes(first, type(), 0, 0, 1.0).front();
+  const Ink drawn = ink(render_svg(first, type()));
+  ASSERT_TRUE(drawn.any());
+  EXPECT_GE(drawn.x0, box.box.x0 - 1);
+  EXPECT_LE(drawn.x1, box.box.x1 + 1);
+  EXPECT_GE(drawn.y0, box.box.y0 - 1);
+  EXPECT_LE(drawn.y1, box.box.y1 + 1);
+}
+
 TEST(Raster, SameInputSameBytes) {
   const std::string doc =
       svg(64, 32,

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,11 +55,22 @@ TEST(LessonSlides, CodeHasAMonospacedFace) {
   EXPECT_LT(type.width("iiii", 20, FontFace::Regular), type.width("MMMM", 20, FontFace::Regular));
 }
 
-TEST(LessonSlides, OnePngPerStepSameBytesEachTime) {
+// Each step's slides in order (step-03.png, step-03b.png, ...), the files sorting as they are
+// shown, the same bytes each time.
+TEST(LessonSlides, EachStepsSlidesInOrderSameBytesEachTime) {
   const Typeface type = Typeface::load();
   const Lesson lesson = load_lesson_file(std::string(SWZ_LESSONS_DIR) + "/toy-gpu.json");
   const std::vector<LessonPage> pages = lesson_slides_png(lesson, type);
-  ASSERT_EQ(pages.size(), lesson.steps.size());
+  std::vector<std::string> expected;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    for (std::size_t part = 0; part < slide_count(lesson, i, type); ++part)
+      expected.push_back(part == 0 ? fmt::format("step-{:02}.png", i + 1) : fmt::format("step-{:02}{}.png", i + 1, static_cast<char>('a' + part)));
+  std::vector<std::string> files;
+  for (const LessonPage& p : pages) files.push_back(p.file);
+  EXPECT_EQ(files, expected);
+  std::vector<std::string> sorted = files;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, files);
   EXPECT_EQ(pages.front().file, "step-01.png");
   for (const LessonPage& p : pages) EXPECT_EQ(p.contents.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << p.file;
   const std::vector<LessonPage> again = lesson_slides_png(lesson, type);
@@ -160,30 +173,36 @@ TEST(LessonSlides, LargeTensorsAreCutToTheStepsRowsAndColumns) {
   EXPECT_GE(large, 1);
 }
 
-// Readable from the back of a room: on every shipped step's 1920x1080 slide the tensor's and the
-// XOR tables' cells are kSlideCellPx (24 px) or more, and every figure lies inside the slide. The
-// ownership and matrix figures are not cut to a window: beside a tensor on a 16x32 tile
-// (swizzle-by-hand steps 17 and 23) they stay smaller; the smallest is printed.
-TEST(LessonSlides, EverySlidesTensorAndTableCellsAreAtLeast24PxAt1920x1080) {
+bool boxes_overlap(const PixelBox& a, const PixelBox& b, double slack = 0.5) {
+  return a.x0 + slack < b.x1 && b.x0 + slack < a.x1 && a.y0 + slack < b.y1 && b.y0 + slack < a.y1;
+}
+
+bool box_inside(const PixelBox& inner, const PixelBox& outer, double slack = 0.5) {
+  return inner.x0 + slack >= outer.x0 && inner.y0 + slack >= outer.y0 && inner.x1 <= outer.x1 + slack && inner.y1 <= outer.y1 + slack;
+}
+
+PixelBox box_of(const SlideFigureBox& b) { return {b.x, b.y, b.x + b.width, b.y + b.height}; }
+
+// Readable from the back of a room: on every shipped step's 1920x1080 slides every figure's cells
+// (tensor, writer, reader, matrix, XOR table) are kSlideCellPx (24 px) or more.
+TEST(LessonSlides, EverySlidesCellsOfEveryFigureKindAreAtLeast24PxAt1920x1080) {
   const Typeface type = Typeface::load();
-  int steps = 0, pictures = 0;
+  int steps = 0, pictures = 0, slides = 0;
   double smallest = 1e9;
   std::string smallest_at;
+  std::set<std::string> kinds;
   for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
     const Lesson lesson = load_lesson_file(file);
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
       const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
       const std::vector<SlideFigureBox> boxes = slide_figure_boxes(lesson, i, type);
       EXPECT_EQ(boxes.size(), step_figures(lesson.steps[i]).size()) << where;
+      slides += static_cast<int>(slide_count(lesson, i, type));
       for (const SlideFigureBox& b : boxes) {
-        EXPECT_GE(b.x, 0) << where << " " << b.kind;
-        EXPECT_GE(b.y, 0) << where << " " << b.kind;
-        EXPECT_LE(b.x + b.width, kSlideWidth + 0.5) << where << " " << b.kind;
-        EXPECT_LE(b.y + b.height, kSlideHeight + 0.5) << where << " " << b.kind;
         if (b.cell_px == 0) continue;
         ++pictures;
-        if (b.kind == "tensor" || b.kind == "xor-table")
-          EXPECT_GE(b.cell_px, kSlideCellPx) << where << ": " << b.kind << " cells of " << b.cell_px << " px";
+        kinds.insert(b.kind);
+        EXPECT_GE(b.cell_px, kSlideCellPx) << where << " slide " << b.slide + 1 << ": " << b.kind << " cells of " << b.cell_px << " px";
         if (b.cell_px < smallest) {
           smallest = b.cell_px;
           smallest_at = where + " " + b.kind;
@@ -192,10 +211,114 @@ TEST(LessonSlides, EverySlidesTensorAndTableCellsAreAtLeast24PxAt1920x1080) {
       ++steps;
     }
   }
-  std::printf("slides: %d steps, %d figures with cells, the smallest cell of any %.1f px (%s)\n", steps, pictures, smallest,
-              smallest_at.c_str());
+  std::printf("slides: %d steps on %d slides, %d figures with cells, the smallest cell %.1f px (%s)\n", steps, slides, pictures,
+              smallest, smallest_at.c_str());
+  for (const char* kind : {"tensor", "writer", "reader", "matrix-m", "xor-table"}) EXPECT_TRUE(kinds.count(kind)) << kind;
   EXPECT_GE(steps, 70);
   EXPECT_GE(pictures, 60);
+}
+
+// A step that does not fit one slide goes on over more: every later slide holds some of its
+// figures, a panel's figures (the writer and the reader) share a slide, and swizzle-by-hand's
+// steps 17 and 23 (tensor, layouts, matrix; layouts and solver) are among them.
+TEST(LessonSlides, AStepGoesOnOverMoreSlidesWithAPanelsFiguresTogether) {
+  const Typeface type = Typeface::load();
+  std::set<std::string> continued;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
+      const std::size_t slides = slide_count(lesson, i, type);
+      ASSERT_GE(slides, 1u) << where;
+      std::vector<int> figures(slides, 0);
+      std::map<std::string, std::size_t> panel_slide;
+      for (const SlideFigureBox& b : slide_figure_boxes(lesson, i, type)) {
+        ASSERT_LT(b.slide, slides) << where;
+        ++figures[b.slide];
+        if (b.panel == "card") continue;  // each XOR table is a figure of its own
+        const auto [at, first] = panel_slide.emplace(b.panel, b.slide);
+        EXPECT_TRUE(first || at->second == b.slide) << where << ": the " << b.panel << " panel split over slides";
+      }
+      for (std::size_t k = 1; k < slides; ++k) EXPECT_GT(figures[k], 0) << where << ": slide " << k + 1 << " is empty";
+      if (slides > 1) continued.insert(where);
+    }
+  }
+  EXPECT_TRUE(continued.count("swizzle-by-hand step 17"));
+  EXPECT_TRUE(continued.count("swizzle-by-hand step 23"));
+}
+
+// Every word on every shipped step's slides (text, claims, code, captions, legends, text panels)
+// is kSlideTextPx (24 px) or more; only a cell's own label (its number, an axis index, a bit's
+// name) is as small as its cell makes it.
+TEST(LessonSlides, EverySlidesWordsAreAtLeast24PxAt1920x1080) {
+  const Typeface type = Typeface::load();
+  double smallest = 1e9, smallest_label = 1e9;
+  std::string smallest_at;
+  int texts = 0;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      for (const SlideText& t : slide_texts(lesson, i, type)) {
+        const std::string where = fmt::format("{} step {} slide {} {}", lesson.name, i + 1, t.slide + 1, t.figure.empty() ? "text" : t.figure);
+        if (t.label) {
+          smallest_label = std::min(smallest_label, t.px);
+          continue;
+        }
+        ++texts;
+        EXPECT_GE(t.px, kSlideTextPx - 1e-6) << where << ": '" << t.text << "' at " << t.px << " px";
+        if (t.px < smallest) {
+          smallest = t.px;
+          smallest_at = where + ": " + t.text;
+        }
+      }
+    }
+  }
+  std::printf("slides: %d lines of words, the smallest %.1f px (%s); cells' labels from %.1f px\n", texts, smallest,
+              smallest_at.c_str(), smallest_label);
+  EXPECT_GE(texts, 1000);
+}
+
+// Nothing on a slide is cut off or drawn over something else: every figure lies inside the slide
+// and apart from the others; every line of text lies inside the slide and inside what it is
+// clipped to (its column, its figure's canvas), no line of words covers another, and the text
+// column's lines stay off the figures.
+TEST(LessonSlides, NothingOnASlideOverflowsOrOverlaps) {
+  const Typeface type = Typeface::load();
+  const PixelBox page{0, 0, kSlideWidth, kSlideHeight};
+  int checked = 0;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const std::string step = fmt::format("{} step {}", lesson.name, i + 1);
+      const std::vector<SlideFigureBox> boxes = slide_figure_boxes(lesson, i, type);
+      for (std::size_t a = 0; a < boxes.size(); ++a) {
+        EXPECT_TRUE(box_inside(box_of(boxes[a]), page)) << step << ": " << boxes[a].kind << " leaves the slide";
+        for (std::size_t b = a + 1; b < boxes.size(); ++b)
+          if (boxes[a].slide == boxes[b].slide) {
+            EXPECT_FALSE(boxes_overlap(box_of(boxes[a]), box_of(boxes[b]))) << step << ": " << boxes[a].kind << " over " << boxes[b].kind;
+          }
+      }
+      const std::vector<SlideText> texts = slide_texts(lesson, i, type);
+      for (std::size_t a = 0; a < texts.size(); ++a) {
+        const SlideText& t = texts[a];
+        const std::string where = fmt::format("{} slide {} {}: '{}'", step, t.slide + 1, t.figure.empty() ? "text" : t.figure, t.text);
+        ++checked;
+        EXPECT_TRUE(box_inside(t.box, page)) << where << " leaves the slide";
+        EXPECT_TRUE(box_inside(t.box, t.clip)) << where << " is clipped";
+        if (t.figure.empty())
+          for (const SlideFigureBox& b : boxes)
+            if (b.slide == t.slide) {
+              EXPECT_FALSE(boxes_overlap(t.box, box_of(b))) << where << " over the " << b.kind;
+            }
+        if (t.label) continue;
+        for (std::size_t b = 0; b < texts.size(); ++b)
+          if (b != a && texts[b].slide == t.slide && (texts[b].label || b > a)) {
+            EXPECT_FALSE(boxes_overlap(t.box, texts[b].box, 1.0)) << where << " over '" << texts[b].text << "'";
+          }
+      }
+    }
+  }
+  EXPECT_GE(checked, 1000);
 }
 
 // The TMA lesson's first slide: its 64x64 tile cut to the rows and columns its copy touches, so

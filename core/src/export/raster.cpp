@@ -407,30 +407,48 @@ void draw_rect(Image& image, const Element& e, const Place& at) {
   cover.paint(image, *stroke);
 }
 
-void draw_text(Image& image, const Element& e, const Place& at, const Typeface& type) {
-  check_attributes(e, {"x", "y", "font-size", "text-anchor", "fill", "font-weight"});
+// Where a <text> is drawn: its size, face, left end and baseline in pixels, and its width.
+struct TextPlace {
+  double px = 0, x = 0, baseline = 0, width = 0;
+  FontFace face = FontFace::Regular;
+};
+
+TextPlace place_text(const Element& e, const Place& at, const Typeface& type) {
+  check_attributes(e, {"x", "y", "font-size", "text-anchor", "fill", "font-weight", "font-family"});
   const double size = number(e, "font-size", 16.0);
   if (size <= 0 || size > 1000) fail("svg: <text> font-size=\"{}\" is out of range", size);
   const std::string* weight = e.get("font-weight");
   if (weight && *weight != "bold" && *weight != "normal")
     fail("svg: <text> font-weight=\"{}\" is not drawn", xml_escape(*weight));
-  const bool bold = weight && *weight == "bold";
+  TextPlace t;
+  // A family naming monospace is drawn in DejaVu Sans Mono (no bold of its own); any other, in DejaVu Sans.
+  const std::string* family = e.get("font-family");
+  t.face = family && family->find("monospace") != std::string::npos ? FontFace::Mono
+           : weight && *weight == "bold"                             ? FontFace::Bold
+                                                                     : FontFace::Regular;
   const std::string* anchor = e.get("text-anchor");
   const std::string how = anchor ? *anchor : "start";
   if (how != "start" && how != "middle" && how != "end") fail("svg: <text> text-anchor=\"{}\" is not drawn", xml_escape(how));
-  const std::optional<Rgb> fill = paint(e, "fill", Rgb{0, 0, 0});
-  if (!fill) return;
-  const double px = size * at.scale;
-  const double width = type.width(e.text, px, bold);
-  double x = at.px(number(e, "x", 0.0));
-  if (how == "middle") x -= width / 2;
-  if (how == "end") x -= width;
-  type.draw(image, x, at.py(number(e, "y", 0.0)), px, e.text, *fill, bold, at.clip);
+  t.px = size * at.scale;
+  t.width = type.width(e.text, t.px, t.face);
+  t.x = at.px(number(e, "x", 0.0));
+  if (how == "middle") t.x -= t.width / 2;
+  if (how == "end") t.x -= t.width;
+  t.baseline = at.py(number(e, "y", 0.0));
+  return t;
 }
 
-}  // namespace
+void draw_text(Image& image, const Element& e, const Place& at, const Typeface& type) {
+  const TextPlace t = place_text(e, at, type);
+  const std::optional<Rgb> fill = paint(e, "fill", Rgb{0, 0, 0});
+  if (!fill) return;
+  type.draw(image, t.x, t.baseline, t.px, e.text, *fill, t.face, at.clip);
+}
 
-void draw_svg(Image& image, std::string_view svg, const Typeface& type, double x, double y, double scale) {
+// The elements of `svg` after its root, each handed to `visit` (rect or text; title and desc
+// checked and skipped); throws like draw_svg on anything else. Returns where the canvas goes.
+template <typename Visit>
+Place walk_svg(std::string_view svg, double x, double y, double scale, Visit visit) {
   if (!(scale > 0) || scale > 64) fail("svg: scale {} is out of range", scale);
   const SvgSize size = svg_size(svg);
   Reader reader(svg);
@@ -447,15 +465,38 @@ void draw_svg(Image& image, std::string_view svg, const Typeface& type, double x
       closed = true;
     } else if (e->name == "title" || e->name == "desc") {
       check_attributes(*e, {});
-    } else if (e->name == "rect") {
-      draw_rect(image, *e, at);
-    } else if (e->name == "text") {
-      draw_text(image, *e, at, type);
+    } else if (e->name == "rect" || e->name == "text") {
+      visit(*e, at);
     } else {
       fail("svg: <{}> is not drawn (the rasteriser draws <rect> and <text>)", e->name);
     }
   }
   if (!closed) fail("svg: <svg> is never closed");
+  return at;
+}
+
+}  // namespace
+
+void draw_svg(Image& image, std::string_view svg, const Typeface& type, double x, double y, double scale) {
+  walk_svg(svg, x, y, scale, [&](const Element& e, const Place& at) {
+    if (e.name == "rect")
+      draw_rect(image, e, at);
+    else
+      draw_text(image, e, at, type);
+  });
+}
+
+std::vector<SvgTextBox> svg_text_boxes(std::string_view svg, const Typeface& type, double x, double y, double scale) {
+  std::vector<SvgTextBox> out;
+  walk_svg(svg, x, y, scale, [&](const Element& e, const Place& at) {
+    if (e.name != "text") return;
+    const TextPlace t = place_text(e, at, type);
+    const std::string* kind = e.get("class");
+    const double ascent = type.ascent(t.px);
+    out.push_back({e.text, t.px, kind && *kind == "label",
+                   {t.x, t.baseline - ascent, t.x + t.width, t.baseline - ascent + type.line_height(t.px)}, at.clip});
+  });
+  return out;
 }
 
 Image render_svg(std::string_view svg, const Typeface& type, double scale) {

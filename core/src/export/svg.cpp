@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "swz/error.h"
+#include "swz/export/text_wrap.h"
 #include "swz/problem/views.h"
 
 namespace swz {
@@ -112,20 +113,42 @@ constexpr const char* kInk = "#222222";
 constexpr const char* kMuted = "#666666";
 constexpr const char* kEmpty = "#ffffff";
 constexpr const char* kGrid = "#cccccc";
+// Text bound to a cell or a column (a cell's number, an axis index, a bit's name): it is as large as
+// the cells allow, where titles, captions and legends follow FigureOptions::text_size.
+constexpr std::string_view kLabel = " class=\"label\"";
+
+// A line's width as the canvas estimates it: DejaVu Sans averages about 0.6 em a character,
+// its bold about 0.68 (the rasteriser's face, font.h).
+double estimated_width(std::string_view text, int size, bool bold = false) {
+  return count_characters(text) * size * (bold ? 0.68 : 0.6);
+}
 
 // Collects the body and wraps it in the <svg> element once the size is known.
 struct Canvas {
   std::string body;
   int width = 0, height = 0;
+  // kLabel on a slide's figure (FigureOptions::text_size), so its words can be told from its
+  // cells' labels; nothing on a page's, which stays as it was.
+  std::string_view label;
 
   void text(int x, int y, int size, std::string_view content, const char* anchor = "start", const char* fill = kInk,
             std::string_view extra = {}) {
     body += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\" fill=\"{}\"{}>{}</text>\n", x, y, size,
                         anchor, fill, extra, xml_escape(content));
-    // Grow the canvas to the text's estimated extent (average glyph ~0.6 em wide).
+    // Grow the canvas to the text's estimated extent (average glyph ~0.6 em wide; words() adds bold's).
     const int extent = static_cast<int>(content.size()) * size * 6 / 10;
     const std::string_view how(anchor);
     fit(how == "start" ? x + extent + 8 : how == "middle" ? x + extent / 2 + 8 : x, y + size / 3);
+  }
+  // `text` wrapped at `line_width` from baseline y at `size`, a line every 1.3 sizes; returns the next baseline.
+  int words(int x, int y, int size, std::string_view text, int line_width, const char* fill, bool bold = false) {
+    const auto measure = [&](std::string_view s) { return estimated_width(s, size, bold); };
+    for (const std::string& line : wrap_text(text, line_width, measure, LongWords::Keep)) {
+      this->text(x, y, size, line, "start", fill, bold ? " font-weight=\"bold\"" : "");
+      fit(x + static_cast<int>(std::ceil(measure(line))) + 8, y);
+      y += size * 13 / 10;
+    }
+    return y;
   }
   void fit(int x, int y) {
     width = std::max(width, x);
@@ -208,26 +231,19 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   f.cell = cell_size(grid.shown_rows, grid.shown_cols);
   f.labels = options.labels && f.cell >= 14;
   f.top = 58;
-  if (options.caption_lines) {
-    // Title and caption wrapped at the grid's width (at least 40 characters of caption), each
-    // "  |  " part of the caption on lines of its own.
-    const int grid_width = std::max(264, f.left + static_cast<int>(grid.shown_cols) * f.cell + 12);
-    int y = 20;
-    for (const std::string& line : wrap_words(title, static_cast<std::size_t>(grid_width * 10 / (14 * 6)))) {
-      canvas.text(8, y, 14, line, "start", kInk, " font-weight=\"bold\"");
-      y += 18;
-    }
+  if (options.text_size > 0) {
+    // Title and caption wrapped at the grid's width (at least 24 sizes), each "  |  " part of the
+    // caption on lines of its own.
+    const int size = options.text_size;
+    const int width = std::max(24 * size, f.left + static_cast<int>(grid.shown_cols) * f.cell);
+    int y = canvas.words(8, size + 4, size, title, width, kInk, /*bold=*/true);
     std::size_t start = 0;
     while (start <= caption.size()) {
       const std::size_t end = std::min(caption.find("  |  ", start), caption.size());
-      const std::size_t columns = static_cast<std::size_t>(grid_width * 10 / (11 * 6));
-      for (const std::string& line : wrap_words(caption.substr(start, end - start), columns)) {
-        canvas.text(8, y, 11, line, "start", kMuted);
-        y += 14;
-      }
+      y = canvas.words(8, y, size, caption.substr(start, end - start), width, kMuted);
       start = end + 5;
     }
-    f.top = y + 6;
+    f.top = y + 4;
   } else {
     canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
     canvas.text(8, 38, 11, caption, "start", kMuted);
@@ -236,42 +252,46 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
   const int font = std::max(7, f.cell / 2);
   const std::int64_t step = f.cell >= 14 ? 1 : 8;
   for (std::int64_t c = 0; c < grid.shown_cols; c += step)
-    canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c + grid.first_col), "middle", kMuted);
+    canvas.text(f.left + static_cast<int>(c) * f.cell + f.cell / 2, f.top - 5, font, std::to_string(c + grid.first_col), "middle", kMuted,
+                canvas.label);
   for (std::int64_t r = 0; r < grid.shown_rows; r += step)
     canvas.text(f.left - 5, f.top + static_cast<int>(r) * f.cell + f.cell / 2 + font / 3, font, std::to_string(r + grid.first_row), "end",
-                kMuted);
+                kMuted, canvas.label);
   canvas.fit(f.left + static_cast<int>(grid.shown_cols) * f.cell + 12, f.top + static_cast<int>(grid.shown_rows) * f.cell + 12);
   return f;
 }
 
 // A row of swatches under the grid: 0..count-1 in palette colors.
-void draw_legend(Canvas& canvas, int count, std::string_view what, int x, int y) {
+void draw_legend(Canvas& canvas, int count, std::string_view what, int x, int y, int text_size) {
   const int swatch = count <= 32 ? 16 : 8;
-  canvas.text(x, y + 12, 11, what, "start", kMuted);
-  const int x0 = x + 8 + static_cast<int>(what.size()) * 6;
+  const int size = text_size > 0 ? text_size : 11;
+  canvas.text(x, y + std::max(12, size), size, what, "start", kMuted);
+  if (text_size > 0) y += size - 12;  // the swatches' tops level with the taller word's
+  const int x0 = x + 8 + (text_size > 0 ? static_cast<int>(std::ceil(estimated_width(what, size))) : static_cast<int>(what.size()) * 6);
   for (int i = 0; i < count; ++i) {
     const int sx = x0 + i * swatch;
     canvas.body += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", sx, y,
                                swatch, swatch, hex_color(palette_color(i, count)));
     if (swatch >= 16 && (i % 4 == 0 || i == count - 1))
-      canvas.text(sx + swatch / 2, y + swatch + 11, 9, std::to_string(i), "middle", kMuted);
+      canvas.text(sx + swatch / 2, y + swatch + 11, 9, std::to_string(i), "middle", kMuted, canvas.label);
   }
   canvas.fit(x0 + count * swatch + 12, y + swatch + 18);
 }
 
 // [SECTION] Tensor and ownership views
 
-std::string cell_label_text(int x, int y, int cell, std::string_view label, Rgb fill) {
+std::string cell_label_text(int x, int y, int cell, std::string_view label, Rgb fill, std::string_view attribute) {
   // Dark text on light cells, white on dark ones.
   const int luma = (299 * fill.r + 587 * fill.g + 114 * fill.b) / 1000;
-  return fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{}\">{}</text>\n", x + cell / 2,
-                     y + cell / 2 + cell / 6 + 1, std::max(7, cell * 9 / 20), luma < 120 ? "#ffffff" : kInk, xml_escape(label));
+  return fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{}\"{}>{}</text>\n", x + cell / 2,
+                     y + cell / 2 + cell / 6 + 1, std::max(7, cell * 9 / 20), luma < 120 ? "#ffffff" : kInk, attribute, xml_escape(label));
 }
 
 std::string tensor_view(const Problem& p, const FigureOptions& options) {
   const SharedLayout& shared = p.shared;
   const TensorGrid grid(shared.shape());
   Canvas canvas;
+  if (options.text_size > 0) canvas.label = kLabel;
   const std::string title =
       !options.title.empty() ? options.title : fmt::format("{}: the tensor in shared memory, colored by bank", p.name);
   std::string caption = fmt::format("layout: {}  |  hue = bank / 2, darker = odd bank, number = {}", shared.description(),
@@ -324,7 +344,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-offset=\"{}\" data-bank=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), offset, bank);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(options.offset_numbers ? offset : bank), fill, canvas.label);
   }
   for (const auto& [marked_row, col] : options.marked) {
     if (marked_row < 0 || marked_row >= grid.rows || col < 0 || col >= grid.cols)
@@ -348,7 +368,7 @@ std::string tensor_view(const Problem& p, const FigureOptions& options) {
         x + 1, y + 1, f.cell - 2, f.cell - 2, kInk, lane < p.bank.warp_size / 2 ? "" : " stroke-dasharray=\"3,2\"", lane,
         fmt::join(shared.coords().unflatten(flat), ","));
   }
-  draw_legend(canvas, p.bank.banks, "bank", 8, canvas.height);
+  draw_legend(canvas, p.bank.banks, "bank", 8, canvas.height, options.text_size);
   return canvas.finish("tensor", title, shared.elements());
 }
 
@@ -361,6 +381,7 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
   const std::vector<ElementOwner> owners = owners_of(access, drawn);
   const int warps = 1 << access.layout.in_dim_bits("warp");
   Canvas canvas;
+  if (options.text_size > 0) canvas.label = kLabel;
   const std::string role = writer ? "A, the store" : "B, the read";
   const std::string title = !options.title.empty() ? options.title : fmt::format("{}: {} - who holds each element", p.name, role);
   std::string caption = "color = owning thread (hue walks the lanes, odd lanes darker), number = register";
@@ -388,14 +409,14 @@ std::string ownership_view(const Problem& p, bool writer, const FigureOptions& o
         "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"0.5\" "
         "data-coords=\"{}\" data-thread=\"{}\" data-lane=\"{}\" data-warp=\"{}\" data-register=\"{}\" data-holders=\"{}\"/>\n",
         x, y, f.cell, f.cell, hex_color(fill), fmt::join(c, ","), thread, o.lane, o.warp, o.reg, o.holders);
-    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(o.reg), fill);
+    if (f.labels) canvas.body += cell_label_text(x, y, f.cell, std::to_string(o.reg), fill, canvas.label);
     if (thread == options.highlight_thread)
       rings += fmt::format(
           "<rect class=\"ring\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
           x + 1, y + 1, f.cell - 2, f.cell - 2, kInk);
   }
   canvas.body += rings;  // on top of every cell
-  draw_legend(canvas, p.bank.warp_size, "lane", 8, canvas.height);
+  draw_legend(canvas, p.bank.warp_size, "lane", 8, canvas.height, options.text_size);
   return canvas.finish(writer ? "writer" : "reader", title, shared.elements());
 }
 
@@ -412,14 +433,23 @@ struct ColumnGroup {
 template <typename Dark>
 std::string matrix_figure(std::string_view view, const std::string& title, const std::string& caption, const LinearLayout& names,
                           const std::vector<BitVec>& columns, const std::vector<std::string>& column_names,
-                          const std::vector<ColumnGroup>& groups, Dark dark, std::string_view dark_note) {
+                          const std::vector<ColumnGroup>& groups, Dark dark, std::string_view dark_note, int text_size) {
   constexpr int kCell = 22;
   Canvas canvas;
+  if (text_size > 0) canvas.label = kLabel;
   const int rows = names.out_bits();
   const int cols = static_cast<int>(columns.size());
-  const int left = 48, top = 100;
-  canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
-  canvas.text(8, 38, 11, caption, "start", kMuted);
+  const int left = 48;
+  int top = 100;
+  // A slide's matrix: title and caption wrapped at the matrix's width (at least 24 sizes).
+  const int words_width = std::max(24 * text_size, left + cols * kCell);
+  if (text_size > 0) {
+    const int y = canvas.words(8, text_size + 4, text_size, title, words_width, kInk, /*bold=*/true);
+    top = canvas.words(8, y, text_size, caption, words_width, kMuted) + 62 - text_size;
+  } else {
+    canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
+    canvas.text(8, 38, 11, caption, "start", kMuted);
+  }
   // Group names over their columns, bit names over each column, coordinate bits down the side.
   int col0 = 0;
   for (const ColumnGroup& g : groups) {
@@ -427,12 +457,13 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
     const int x = left + col0 * kCell;
     canvas.body += fmt::format("<rect class=\"group\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"4\" fill=\"{}\"/>\n", x + 1,
                                top - 34, g.count * kCell - 2, g.color);
-    canvas.text(x + g.count * kCell / 2, top - 38, 11, g.name, "middle", kInk);
+    canvas.text(x + g.count * kCell / 2, top - 38, 11, g.name, "middle", kInk, canvas.label);
     col0 += g.count;
   }
   for (int j = 0; j < cols; ++j)
-    canvas.text(left + j * kCell + kCell / 2, top - 8, 10, column_names[static_cast<std::size_t>(j)], "middle", kMuted);
-  for (int i = 0; i < rows; ++i) canvas.text(left - 6, top + i * kCell + kCell / 2 + 4, 11, names.out_bit_name(i), "end", kMuted);
+    canvas.text(left + j * kCell + kCell / 2, top - 8, 10, column_names[static_cast<std::size_t>(j)], "middle", kMuted, canvas.label);
+  for (int i = 0; i < rows; ++i)
+    canvas.text(left - 6, top + i * kCell + kCell / 2 + 4, 11, names.out_bit_name(i), "end", kMuted, canvas.label);
   int group_index = 0, group_end = groups.empty() ? 0 : groups[0].count;
   for (int j = 0; j < cols; ++j) {
     while (j >= group_end && group_index + 1 < static_cast<int>(groups.size()))
@@ -450,7 +481,9 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
     }
   }
   canvas.fit(left + cols * kCell + 16, top + rows * kCell + 16);
-  if (!dark_note.empty()) {
+  if (!dark_note.empty() && text_size > 0) {
+    canvas.fit(0, canvas.words(8, canvas.height + text_size, text_size, dark_note, words_width, kMuted) - text_size + 8);
+  } else if (!dark_note.empty()) {
     canvas.text(8, canvas.height + 4, 11, dark_note, "start", kMuted);
     canvas.fit(0, canvas.height + 12);
   }
@@ -482,7 +515,7 @@ std::string access_matrix_view(const Problem& p, bool writer, const FigureOption
   return matrix_figure(
       writer ? "matrix-a" : "matrix-b", title,
       "column = where one input bit lands (register, lane, warp); row = coordinate bit; filled = 1", l, columns, column_names,
-      groups, [](int, int) { return false; }, "");
+      groups, [](int, int) { return false; }, "", options.text_size);
 }
 
 std::string shared_matrix_view(const Problem& p, const FigureOptions& options) {
@@ -510,70 +543,61 @@ std::string shared_matrix_view(const Problem& p, const FigureOptions& options) {
   return matrix_figure(
       "matrix-m", title, fmt::format("column = the coordinates at offset 2^k ({}); row = coordinate bit", p.shared.description()),
       lin, columns, column_names, groups, [&](int col, int row) { return row_major_bit[static_cast<std::size_t>(col)] != row; },
-      "blue = the row-major structure (banks -> columns, segments -> rows); dark = folded in by the swizzle");
+      "blue = the row-major structure (banks -> columns, segments -> rows); dark = folded in by the swizzle", options.text_size);
 }
 
 }  // namespace
-
-// Words wrapped at `columns` characters (a word longer than that stays whole on its line).
-std::vector<std::string> wrap_words(std::string_view text, std::size_t columns) {
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t end = text.find(' ', i);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view word = text.substr(i, end - i);
-    i = end + 1;
-    if (word.empty()) continue;
-    if (!line.empty() && line.size() + 1 + word.size() > columns) {
-      lines.push_back(line);
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + std::string(word);
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
 
 // [SECTION] Text panels and XOR tables
 
 std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines) {
   Canvas canvas;
   canvas.text(8, 22, 16, title, "start", kInk, " font-weight=\"bold\"");
-  int y = 50;
+  // Lines 1.36 sizes apart: a long panel (the solver's eleven steps and its sentence) still fits
+  // a slide with its lines at kSlideTextPx.
+  int y = 46;
   for (const std::string& line : lines) {
-    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\"");
-    y += 21;
+    canvas.text(8, y, 14, line, "start", kInk, " class=\"line\" font-family=\"DejaVu Sans Mono, monospace\"");
+    y += 19;
   }
   canvas.fit(0, y);
   return canvas.finish(view, title, static_cast<std::int64_t>(lines.size()));
 }
 
-std::string xor_table_svg(int rows, int cols) {
+std::string xor_table_svg(int rows, int cols, int text_size) {
   if (rows < 1 || cols < 1 || rows > 64 || cols > 64) fail("an XOR table is 1..64 rows by 1..64 columns, not {}x{}", rows, cols);
-  constexpr int kCell = 26, kLeft = 44, kTop = 88;
+  constexpr int kCell = 26, kLeft = 44;
+  int top = 88;
   Canvas canvas;
-  // Two short lines, so the table is about as wide as its cells when a slide scales it up.
+  if (text_size > 0) canvas.label = kLabel;
   const std::string title = fmt::format("XOR by the row on a {}x{} tile: element (m, n) goes to column n \u2295 m", rows, cols);
-  canvas.text(8, 20, 14, fmt::format("XOR by the row on a {}x{} tile:", rows, cols), "start", kInk, " font-weight=\"bold\"");
-  canvas.text(8, 38, 14, "element (m, n) goes to column n \u2295 m", "start", kInk, " font-weight=\"bold\"");
-  canvas.text(8, 56, 11, fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1), "start", kMuted);
-  for (int n = 0; n < cols; ++n) canvas.text(kLeft + n * kCell + kCell / 2, kTop - 6, 12, fmt::format("n{}", n), "middle", kMuted);
+  const std::string caption = fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1);
+  if (text_size > 0) {
+    const int width = std::max(20 * text_size, kLeft + cols * kCell);
+    const int y = canvas.words(8, text_size + 4, text_size, title, width, kInk, /*bold=*/true);
+    top = canvas.words(8, y, text_size, caption, width, kMuted) + 32 - text_size;
+  } else {
+    // Two short lines, so the table is about as wide as its cells.
+    canvas.text(8, 20, 14, fmt::format("XOR by the row on a {}x{} tile:", rows, cols), "start", kInk, " font-weight=\"bold\"");
+    canvas.text(8, 38, 14, "element (m, n) goes to column n \u2295 m", "start", kInk, " font-weight=\"bold\"");
+    canvas.text(8, 56, 11, caption, "start", kMuted);
+  }
+  for (int n = 0; n < cols; ++n)
+    canvas.text(kLeft + n * kCell + kCell / 2, top - 6, 12, fmt::format("n{}", n), "middle", kMuted, canvas.label);
   for (int m = 0; m < rows; ++m) {
-    canvas.text(kLeft - 6, kTop + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted);
+    canvas.text(kLeft - 6, top + m * kCell + kCell / 2 + 4, 12, fmt::format("m{}", m), "end", kMuted, canvas.label);
     for (int n = 0; n < cols; ++n) {
       const int to = n ^ m;
       const Rgb fill = to < cols ? Rgb{0xe6, 0xf0, 0xe6} : Rgb{0xd0, 0x30, 0x30};
-      const int x = kLeft + n * kCell, y = kTop + m * kCell;
+      const int x = kLeft + n * kCell, y = top + m * kCell;
       canvas.body += fmt::format(
           "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\" "
           "data-row=\"{}\" data-col=\"{}\" data-value=\"{}\"/>\n",
           x, y, kCell, kCell, hex_color(fill), m, n, to);
-      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill);
+      canvas.body += cell_label_text(x, y, kCell, std::to_string(to), fill, canvas.label);
     }
   }
-  canvas.fit(kLeft + cols * kCell + 12, kTop + rows * kCell + 12);
+  canvas.fit(kLeft + cols * kCell + 12, top + rows * kCell + 12);
   return canvas.finish("xor-table", title, static_cast<std::int64_t>(rows) * cols);
 }
 

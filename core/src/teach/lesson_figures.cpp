@@ -13,6 +13,7 @@
 
 #include "swz/error.h"
 #include "swz/export/svg.h"
+#include "swz/export/text_wrap.h"
 #include "swz/problem/views.h"
 #include "swz/solve/solver.h"
 #include "swz/teach/lesson_pages.h"
@@ -25,7 +26,7 @@ namespace {
 // Words wrapped at `columns` characters, continuation lines indented (a text panel's lines stay
 // short enough to read scaled up).
 std::vector<std::string> figure_wrap(const std::string& text, std::size_t columns, const std::string& indent = "  ") {
-  std::vector<std::string> out = wrap_words(text, columns);
+  std::vector<std::string> out = wrap_text(text, static_cast<double>(columns), count_characters, LongWords::Keep);
   for (std::size_t i = 1; i < out.size(); ++i) out[i] = indent + out[i];
   return out;
 }
@@ -226,6 +227,10 @@ std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<Tenso
   const Problem problem = problem_for_step(step);
   const ProblemAnalysis analysis = analyze(problem);
   const FigureFacts facts{step, problem, analysis};
+  // A slide's pictures: words as large as the 22-unit cells of a tensor, a layout or a matrix
+  // (the XOR table's are 26), so they are as readable as the cells are (>= kSlideCellPx).
+  constexpr int kFigureCell = 22, kXorTableCell = 26;
+  const int slide_text = cut ? kFigureCell : 0;
   std::vector<StepFigure> out;
   const auto text = [&](const std::string& panel, const std::string& title, const std::vector<std::string>& lines) {
     out.push_back({panel, text_figure_svg(panel, title, lines), /*words=*/true});
@@ -242,7 +247,7 @@ std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<Tenso
       o.labels = step.view.cells != CellNumbers::None;
       o.offset_numbers = step.view.cells == CellNumbers::Offset;
       o.marked = marked_cells(step, problem);
-      o.caption_lines = cut.has_value();  // on a slide the cells, not the caption, set the figure's width
+      o.text_size = slide_text;  // on a slide the cells, not the caption, set the figure's width
       if (cut) {
         const SlideWindow w = slide_window(step, problem, o.marked, *cut);
         o.first_row = w.first_row;
@@ -255,11 +260,13 @@ std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<Tenso
       text(panel, "Trace: wavefronts per instruction", trace_lines(facts));
     } else if (panel == "layouts") {
       FigureOptions o;
-      o.caption_lines = cut.has_value();
+      o.text_size = slide_text;
       out.push_back({panel, figure_svg(problem, FigureView::Writer, o)});
       out.push_back({panel, figure_svg(problem, FigureView::Reader, o)});
     } else if (panel == "matrix") {
-      out.push_back({panel, figure_svg(problem, problem.shared.is_linear() ? FigureView::MatrixM : FigureView::MatrixA)});
+      FigureOptions o;
+      o.text_size = slide_text;
+      out.push_back({panel, figure_svg(problem, problem.shared.is_linear() ? FigureView::MatrixM : FigureView::MatrixA, o)});
     } else if (panel == "algebra") {
       text(panel, "Algebra: the bad directions, predicted and simulated", algebra_lines(facts));
     } else if (panel == "memory") {
@@ -273,7 +280,7 @@ std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<Tenso
   for (const LessonClaim& c : step.claims) {
     int r = 0, cols = 0;
     if (std::sscanf(c.quantity.c_str(), "xor_table(%d,%d)", &r, &cols) == 2 && tables.insert({r, cols}).second)
-      out.push_back({"card", xor_table_svg(r, cols)});
+      out.push_back({"card", xor_table_svg(r, cols, cut ? kXorTableCell : 0)});
   }
   return out;
 }

@@ -8,7 +8,10 @@
 //   +--------------------------------------------------------------+
 //
 // The text column's width is chosen from a few candidates (or the text goes above
-// the figure) so the text stays at a readable size and the figure is as large as fits.
+// the figure) so the text is kSlideTextPx or more and the figure is as large as fits.
+// Where the step's figures do not all fit at kSlideCellPx cells and kSlideTextPx words,
+// the step takes more slides: its panels in order, as many on each as fit (a panel's
+// figures, the writer and the reader, stay together), the text on the first.
 // Code paragraphs keep their lines and are drawn in the monospaced face; claims are
 // sentences (claim_words.h).
 #include <fmt/format.h>
@@ -22,6 +25,7 @@
 #include "swz/export/font.h"
 #include "swz/export/raster.h"
 #include "swz/export/svg.h"
+#include "swz/export/text_wrap.h"
 #include "swz/teach/claim_words.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/math_text.h"
@@ -33,9 +37,10 @@ namespace {
 constexpr Rgb kInk{0x1b, 0x1b, 0x1b}, kMuted{0x66, 0x66, 0x66}, kHolds{0x2d, 0x6a, 0x2d}, kOff{0xb2, 0x22, 0x22};
 constexpr Rgb kWhite{0xff, 0xff, 0xff};
 constexpr double kMargin = 64, kGap = 48, kCrumbPx = 24;
-constexpr double kLargestText = 30, kSmallestText = 16, kReadableText = 22;
+constexpr double kLargestText = 30, kSmallestText = kSlideTextPx;
 constexpr double kLargestFigureScale = 2.5;
 constexpr double kReferenceCell = 22;  // svg.h's tensor cell: pictures are weighed against it
+constexpr double kPanelLineUnits = 14;  // a text panel's lines (svg.h's text_figure_svg), in SVG units
 
 // A paragraph or a claim: one color, wrapped as a unit.
 struct Block {
@@ -52,36 +57,11 @@ struct Line {
   bool code = false;  // drawn in the monospaced face
 };
 
-// Greedy word wrap; a word longer than the width is cut between characters.
+// Lines of `text` within `width` at `px` in the regular face; a word longer than the width is cut.
 std::vector<std::string> wrap(const Typeface& type, const std::string& text, double px, double width) {
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t end = text.find(' ', i);
-    if (end == std::string::npos) end = text.size();
-    std::string word = text.substr(i, end - i);
-    i = end + 1;
-    const std::string candidate = line.empty() ? word : line + " " + word;
-    if (type.width(candidate, px) <= width) {
-      line = candidate;
-      continue;
-    }
-    if (!line.empty()) lines.push_back(line);
-    line.clear();
-    // Cut a word wider than the line at character boundaries (UTF-8 continuation bytes stay).
-    while (type.width(word, px) > width) {
-      std::size_t cut = word.size();
-      while (cut > 1 && type.width(word.substr(0, cut), px) > width) {
-        --cut;
-        while (cut > 1 && (static_cast<unsigned char>(word[cut]) & 0xc0) == 0x80) --cut;
-      }
-      lines.push_back(word.substr(0, cut));
-      word.erase(0, cut);
-    }
-    line = word;
-  }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
+  std::vector<std::string> lines =
+      wrap_text(text, width, [&](std::string_view s) { return type.width(s, px); }, LongWords::Cut);
+  if (lines.empty()) lines.emplace_back();  // an empty paragraph still takes its line
   return lines;
 }
 
@@ -108,15 +88,18 @@ double lay_out(const Typeface& type, const std::vector<Block>& blocks, double px
 // Where the text and the figures go, and at what size.
 struct Layout {
   PixelBox text, figure;
-  double text_px = 0;  // 0: the text does not fit even at kSmallestText
+  double text_px = 0;       // 0: no text on this slide
   double figure_scale = 0;  // the pictures (tensor, layouts, matrices, XOR tables), all at one scale
   std::size_t per_row = 1;  // the pictures in rows of this many side by side (all of them: one row)
-  double words_scale = 0;   // the text panels (trace, solver, ...), side by side under the pictures
+  double words_scale = 0;   // the text panels (trace, solver, ...), under the pictures
+  bool words_across = true;  // the text panels side by side (else one above the other)
   double words_height = 0;
+  bool fits = false;  // every cell kSlideCellPx or more, every panel's line kSlideTextPx or more
 };
 
 constexpr double kFigureGap = 24;
-constexpr double kLargestWordsScale = 1.6;  // a text panel's 14 px lines at about 22 px
+constexpr double kSmallestWordsScale = kSlideTextPx / kPanelLineUnits;
+constexpr double kLargestWordsScale = 30 / kPanelLineUnits;
 
 // The one scale at which the figures fit the box side by side (across) or stacked.
 double group_scale(const std::vector<SvgSize>& figures, const PixelBox& box, bool across, double largest) {
@@ -156,77 +139,15 @@ double grid_scale(const std::vector<SvgSize>& figures, const PixelBox& box, std:
   return std::max(0.0, scale);
 }
 
-// The step's figures, measured: pictures and text panels apart.
+// One slide's figures, measured: pictures and text panels apart.
 struct SlideFigures {
   std::vector<std::string> pictures, words;
   std::vector<SvgSize> picture_sizes, words_sizes;  // pictures: as drawn at scale 1, weighted
   // Each picture's weight: its scale against the others', so every picture's cells come out the
   // same size (a tensor's 22-unit cells and an XOR table's 26 alike).
   std::vector<double> picture_weights;
+  std::vector<std::string> picture_panels, words_panels;  // the panel each one stands for
 };
-
-// The text panels across the bottom of the figure box, the pictures as large as fit above them.
-void place_figures(Layout& l, const SlideFigures& f) {
-  PixelBox pictures = l.figure;
-  l.words_scale = 0;
-  l.words_height = 0;
-  if (!f.words.empty()) {
-    const bool alone = f.pictures.empty();
-    // Beside pictures the text panels take at most 40% of the height.
-    PixelBox room = l.figure;
-    if (!alone) room.y1 = room.y0 + 0.4 * (room.y1 - room.y0);
-    l.words_scale = group_scale(f.words_sizes, room, /*across=*/!alone, kLargestWordsScale);
-    for (const SvgSize& s : f.words_sizes)
-      l.words_height = alone ? l.words_height + s.height * l.words_scale + kFigureGap : std::max(l.words_height, s.height * l.words_scale);
-    pictures.y1 -= l.words_height + kFigureGap;
-  }
-  l.figure_scale = 0;
-  for (std::size_t per_row = f.picture_sizes.size(); per_row >= 1; --per_row)
-    if (const double scale = grid_scale(f.picture_sizes, pictures, per_row, kLargestFigureScale); scale > l.figure_scale + 1e-9) {
-      l.figure_scale = scale;
-      l.per_row = per_row;
-    }
-}
-
-double largest_fitting_text(const Typeface& type, const std::vector<Block>& blocks, const PixelBox& box) {
-  for (double px = kLargestText; px >= kSmallestText; px -= 1)
-    if (lay_out(type, blocks, px, box.x1 - box.x0, nullptr) <= box.y1 - box.y0) return px;
-  return 0;
-}
-
-Layout choose_layout(const Typeface& type, const std::vector<Block>& blocks, const SlideFigures& figures, double top) {
-  const double bottom = kSlideHeight - kMargin, right = kSlideWidth - kMargin;
-  std::vector<Layout> candidates;
-  for (double text_width : {560.0, 680.0, 800.0, 920.0}) {
-    Layout l;
-    l.text = {kMargin, top, kMargin + text_width, bottom};
-    l.figure = {kMargin + text_width + kGap, top, right, bottom};
-    candidates.push_back(l);
-  }
-  // Text across the page, the figure under it: try a few splits of the height.
-  for (double text_height : {220.0, 320.0, 420.0}) {
-    Layout l;
-    l.text = {kMargin, top, right, top + text_height};
-    l.figure = {kMargin, top + text_height + kGap / 2, right, bottom};
-    candidates.push_back(l);
-  }
-  for (Layout& l : candidates) {
-    l.text_px = largest_fitting_text(type, blocks, l.text);
-    place_figures(l, figures);
-  }
-  // The largest figure among layouts whose text is readable; else the largest text.
-  const auto better = [](const Layout& a, const Layout& b) {
-    const bool ra = a.text_px >= kReadableText, rb = b.text_px >= kReadableText;
-    if (ra != rb) return ra;
-    // The pictures' scale, else (only text panels) theirs.
-    const double sa = a.figure_scale > 0 ? a.figure_scale : a.words_scale, sb = b.figure_scale > 0 ? b.figure_scale : b.words_scale;
-    if (ra) return sa > sb + 1e-9 || (std::fabs(sa - sb) <= 1e-9 && a.text_px > b.text_px);
-    return a.text_px > b.text_px || (a.text_px == b.text_px && sa > sb);
-  };
-  return *std::min_element(candidates.begin(), candidates.end(), [&](const Layout& a, const Layout& b) { return better(a, b); });
-}
-
-std::string slide_file(std::size_t i) { return fmt::format("step-{:02}.png", i + 1); }
 
 // The side of a figure's cells in SVG units (its first <rect class="cell ...">), 0 for one without cells.
 double svg_cell_width(const std::string& svg) {
@@ -244,14 +165,118 @@ std::string svg_kind(const std::string& svg) {
   return svg.substr(begin, svg.find('"', begin) - begin);
 }
 
-// Everything a slide draws, placed: the title's lines, the text blocks, the figures and their boxes.
+SlideFigures measure_figures(const std::vector<const StepFigure*>& drawn) {
+  SlideFigures figures;
+  for (const StepFigure* f : drawn) {
+    const SvgSize size = svg_size(f->svg);
+    if (f->words) {
+      figures.words_sizes.push_back(size);
+      figures.words.push_back(f->svg);
+      figures.words_panels.push_back(f->panel);
+      continue;
+    }
+    const double cell = svg_cell_width(f->svg);
+    const double weight = cell > 0 ? kReferenceCell / cell : 1.0;
+    figures.picture_sizes.push_back(
+        {static_cast<int>(std::lround(size.width * weight)), static_cast<int>(std::lround(size.height * weight))});
+    figures.picture_weights.push_back(weight);
+    figures.pictures.push_back(f->svg);
+    figures.picture_panels.push_back(f->panel);
+  }
+  return figures;
+}
+
+// The text panels across the bottom of the figure box (else stacked), the pictures as large as
+// fit above them. Beside pictures the panels' lines are kSlideTextPx; alone, as large as fit.
+void place_figures(Layout& l, const SlideFigures& f) {
+  PixelBox pictures = l.figure;
+  l.words_scale = 0;
+  l.words_height = 0;
+  bool words_fit = true;
+  if (!f.words.empty()) {
+    const bool alone = f.pictures.empty();
+    words_fit = false;
+    for (const bool across : {true, false}) {
+      const double scale = group_scale(f.words_sizes, l.figure, across, alone ? kLargestWordsScale : kSmallestWordsScale);
+      if (scale + 1e-9 < kSmallestWordsScale || scale <= l.words_scale) continue;
+      l.words_scale = scale;
+      l.words_across = across;
+      words_fit = true;
+    }
+    if (!words_fit) l.words_scale = group_scale(f.words_sizes, l.figure, /*across=*/false, kSmallestWordsScale);
+    l.words_height = 0;
+    for (const SvgSize& s : f.words_sizes)
+      l.words_height = l.words_across ? std::max(l.words_height, s.height * l.words_scale) : l.words_height + s.height * l.words_scale;
+    if (!l.words_across) l.words_height += kFigureGap * static_cast<double>(f.words_sizes.size() - 1);
+    pictures.y1 -= l.words_height + kFigureGap;
+  }
+  l.figure_scale = 0;
+  for (std::size_t per_row = f.picture_sizes.size(); per_row >= 1; --per_row)
+    if (const double scale = grid_scale(f.picture_sizes, pictures, per_row, kLargestFigureScale); scale > l.figure_scale + 1e-9) {
+      l.figure_scale = scale;
+      l.per_row = per_row;
+    }
+  l.fits = words_fit && (f.pictures.empty() || l.figure_scale * kReferenceCell + 1e-9 >= kSlideCellPx);
+}
+
+double largest_fitting_text(const Typeface& type, const std::vector<Block>& blocks, const PixelBox& box) {
+  for (double px = kLargestText; px >= kSmallestText; px -= 1)
+    if (lay_out(type, blocks, px, box.x1 - box.x0, nullptr) <= box.y1 - box.y0) return px;
+  return 0;
+}
+
+// The places a slide's text can take (a column beside the figures, or a band above them), with
+// the largest size its text fits at there (0: it does not fit at kSmallestText).
+std::vector<Layout> text_places(const Typeface& type, const std::vector<Block>& blocks, double top) {
+  const double bottom = kSlideHeight - kMargin, right = kSlideWidth - kMargin;
+  std::vector<Layout> places;
+  if (blocks.empty()) {
+    Layout l;
+    l.figure = {kMargin, top, right, bottom};
+    places.push_back(l);
+    return places;
+  }
+  for (double text_width : {560.0, 680.0, 800.0, 920.0}) {
+    Layout l;
+    l.text = {kMargin, top, kMargin + text_width, bottom};
+    l.figure = {kMargin + text_width + kGap, top, right, bottom};
+    places.push_back(l);
+  }
+  // Text across the page, the figure under it: a few splits of the height.
+  for (double text_height : {220.0, 320.0, 420.0}) {
+    Layout l;
+    l.text = {kMargin, top, right, top + text_height};
+    l.figure = {kMargin, top + text_height + kGap / 2, right, bottom};
+    places.push_back(l);
+  }
+  for (Layout& l : places) l.text_px = largest_fitting_text(type, blocks, l.text);
+  return places;
+}
+
+// The best of the places for these figures: one where everything fits, the largest cells, then
+// the largest text; where none fits, the largest text, then the largest cells.
+Layout choose_layout(std::vector<Layout> places, const SlideFigures& figures, bool has_text) {
+  for (Layout& l : places) place_figures(l, figures);
+  const auto better = [&](const Layout& a, const Layout& b) {
+    const bool fa = a.fits && (!has_text || a.text_px > 0), fb = b.fits && (!has_text || b.text_px > 0);
+    if (fa != fb) return fa;
+    const double sa = a.figure_scale > 0 ? a.figure_scale : a.words_scale, sb = b.figure_scale > 0 ? b.figure_scale : b.words_scale;
+    if (fa) return sa > sb + 1e-9 || (std::fabs(sa - sb) <= 1e-9 && a.text_px > b.text_px);
+    return a.text_px > b.text_px || (a.text_px == b.text_px && sa > sb);
+  };
+  return *std::min_element(places.begin(), places.end(), [&](const Layout& a, const Layout& b) { return better(a, b); });
+}
+
+// Everything one slide draws, placed: the title's lines, the text blocks, the figures and their boxes.
 struct SlidePlan {
+  std::size_t part = 0, parts = 1;  // which of the step's slides (0: the first, with the text)
   double title_px = 48;
   std::vector<std::string> title_lines;
   std::vector<Block> blocks;
   SlideFigures figures;
   Layout layout;
   std::vector<SlideFigureBox> pictures, words;  // in the order of figures.pictures / figures.words
+  bool fits() const { return layout.fits && (blocks.empty() || layout.text_px > 0); }
 };
 
 // The boxes a row of figures fills: centred across the figure box, from `top`, on whole pixels.
@@ -278,34 +303,10 @@ std::vector<SlideFigureBox> place_row(const std::vector<SvgSize>& sizes, const P
   return out;
 }
 
-// The smallest cells a slide's pictures have, all of them and its tensor's (infinity: none).
-struct SlideCells {
-  double smallest = std::numeric_limits<double>::infinity(), smallest_tensor = std::numeric_limits<double>::infinity();
-};
-
-// Lays out `drawn` on the plan (text blocks set, figures from `top`), every picture but the tensor
-// weighed by `others` more.
-SlideCells place_slide_figures(SlidePlan& plan, const std::vector<StepFigure>& drawn, double others, const Typeface& type,
-                               double top) {
-  SlideFigures figures;
-  for (const StepFigure& f : drawn) {
-    const SvgSize size = svg_size(f.svg);
-    if (f.words) {
-      figures.words_sizes.push_back(size);
-      figures.words.push_back(f.svg);
-      continue;
-    }
-    const double cell = svg_cell_width(f.svg);
-    const double weight = (cell > 0 ? kReferenceCell / cell : 1.0) * (svg_kind(f.svg) == "tensor" ? 1.0 : others);
-    figures.picture_sizes.push_back(
-        {static_cast<int>(std::lround(size.width * weight)), static_cast<int>(std::lround(size.height * weight))});
-    figures.picture_weights.push_back(weight);
-    figures.pictures.push_back(f.svg);
-  }
-  plan.figures = std::move(figures);
-  plan.layout = choose_layout(type, plan.blocks, plan.figures, top);
+// The plan's figures placed by its layout: the pictures row by row, each row centred; the text
+// panels under them.
+void place_boxes(SlidePlan& plan) {
   const Layout& l = plan.layout;
-  // The pictures row by row, each row centred; the text panels under them.
   double row_top = l.figure.y0;
   plan.pictures.clear();
   for (const auto& [first, end] : picture_rows(plan.figures.picture_sizes.size(), l.per_row)) {
@@ -319,22 +320,83 @@ SlideCells place_slide_figures(SlidePlan& plan, const std::vector<StepFigure>& d
     row_top = std::round(row_top + tallest + kFigureGap);
   }
   const double words_top = plan.figures.pictures.empty() ? l.figure.y0 : row_top;
-  plan.words = place_row(plan.figures.words_sizes, l.figure, l.words_scale, !plan.figures.pictures.empty(), words_top);
-  std::size_t picture = 0, words = 0;
-  SlideCells cells;
-  for (const StepFigure& f : drawn) {
-    SlideFigureBox& b = f.words ? plan.words[words++] : plan.pictures[picture++];
-    b.panel = f.panel;
-    b.kind = svg_kind(f.svg);
-    b.cell_px = svg_cell_width(f.svg) * (f.words ? l.words_scale : l.figure_scale * plan.figures.picture_weights[picture - 1]);
-    if (f.words || b.cell_px == 0) continue;
-    cells.smallest = std::min(cells.smallest, b.cell_px);
-    if (b.kind == "tensor") cells.smallest_tensor = std::min(cells.smallest_tensor, b.cell_px);
+  plan.words = place_row(plan.figures.words_sizes, l.figure, l.words_scale, l.words_across, words_top);
+  const SlideFigures& f = plan.figures;
+  for (std::size_t i = 0; i < plan.pictures.size(); ++i) {
+    SlideFigureBox& b = plan.pictures[i];
+    b.panel = f.picture_panels[i];
+    b.kind = svg_kind(f.pictures[i]);
+    b.slide = plan.part;
+    b.cell_px = svg_cell_width(f.pictures[i]) * l.figure_scale * f.picture_weights[i];
   }
-  return cells;
+  for (std::size_t i = 0; i < plan.words.size(); ++i) {
+    plan.words[i].panel = f.words_panels[i];
+    plan.words[i].kind = svg_kind(f.words[i]);
+    plan.words[i].slide = plan.part;
+  }
 }
 
-SlidePlan plan_slide(const Lesson& lesson, std::size_t index, const Typeface& type) {
+// The step's figures in groups that share a slide: a panel's figures together (the writer and
+// the reader), each XOR table alone.
+std::vector<std::vector<const StepFigure*>> panel_groups(const std::vector<StepFigure>& drawn) {
+  std::vector<std::vector<const StepFigure*>> groups;
+  for (const StepFigure& f : drawn) {
+    if (groups.empty() || f.panel == "card" || groups.back().front()->panel != f.panel) groups.emplace_back();
+    groups.back().push_back(&f);
+  }
+  return groups;
+}
+
+// The step's slides for one set of figures, each taking, in order, every remaining panel group
+// that still fits beside what it holds: the first slide holds the text and what fits beside it
+// (possibly nothing); a group that fits nowhere gets a slide of its own, as large as it can be.
+std::vector<SlidePlan> pack_slides(const SlidePlan& first, const SlidePlan& rest, const std::vector<StepFigure>& drawn,
+                                   const std::vector<Layout>& first_places, const std::vector<Layout>& rest_places) {
+  const auto groups = panel_groups(drawn);
+  std::vector<SlidePlan> slides;
+  std::vector<bool> placed(groups.size(), false);
+  const auto make = [&](const std::vector<std::size_t>& chosen) {
+    const bool opening = slides.empty();
+    std::vector<const StepFigure*> figures;
+    for (const std::size_t g : chosen) figures.insert(figures.end(), groups[g].begin(), groups[g].end());
+    SlidePlan plan = opening ? first : rest;
+    plan.figures = measure_figures(figures);
+    plan.layout = choose_layout(opening ? first_places : rest_places, plan.figures, !plan.blocks.empty());
+    return plan;
+  };
+  const auto left = [&] { return std::find(placed.begin(), placed.end(), false) != placed.end(); };
+  while (left() || slides.empty()) {
+    std::vector<std::size_t> chosen;
+    std::optional<SlidePlan> plan;
+    if (slides.empty()) plan = make(chosen);  // the text alone
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (placed[g]) continue;
+      chosen.push_back(g);
+      if (SlidePlan more = make(chosen); more.fits()) {
+        plan = std::move(more);
+      } else {
+        chosen.pop_back();
+      }
+    }
+    if (chosen.empty() && left() && (!plan || !plan->fits())) {
+      chosen.push_back(static_cast<std::size_t>(std::find(placed.begin(), placed.end(), false) - placed.begin()));
+      plan = make(chosen);
+    }
+    for (const std::size_t g : chosen) placed[g] = true;
+    slides.push_back(std::move(*plan));
+  }
+  for (std::size_t i = 0; i < slides.size(); ++i) {
+    slides[i].part = i;
+    slides[i].parts = slides.size();
+    place_boxes(slides[i]);
+  }
+  return slides;
+}
+
+// The step's slides: the text and claims on the first, the figures of its view on as few slides as
+// hold them with every cell kSlideCellPx or more and every word kSlideTextPx or more, a large tensor
+// cut tighter where that saves a slide (the widest cut of those with the fewest slides).
+std::vector<SlidePlan> plan_step(const Lesson& lesson, std::size_t index, const Typeface& type) {
   const LessonStep& s = lesson.steps[index];
   SlidePlan plan;
   const double width = kSlideWidth - 2 * kMargin;
@@ -344,6 +406,7 @@ SlidePlan plan_slide(const Lesson& lesson, std::size_t index, const Typeface& ty
   while (plan.title_px > 28 && type.width(title, plan.title_px, true) > width) plan.title_px -= 2;
   plan.title_lines = wrap(type, title, plan.title_px, width);
   y += type.line_height(plan.title_px) * static_cast<double>(plan.title_lines.size()) + 20;
+  const SlidePlan rest = plan;  // the step's later slides: its title over more of its figures
   // The text and the claims.
   for (const std::string& p : s.paragraphs) {
     if (!is_code_paragraph(p)) {
@@ -360,59 +423,63 @@ SlidePlan plan_slide(const Lesson& lesson, std::size_t index, const Typeface& ty
     plan.blocks.push_back({text, c.holds ? kHolds : kOff, !first_claim});
     first_claim = false;
   }
-  // The figures of the step's view, as in the HTML pages: a large tensor cut tighter until every
-  // picture's cells are readable; where they cannot all be, the other pictures drawn smaller so
-  // the tensor's are, else the plan with the largest cells.
+  const std::vector<Layout> first_places = text_places(type, plan.blocks, y), rest_places = text_places(type, {}, y);
   std::optional<std::vector<std::string>> previous;
-  std::optional<SlidePlan> best;
-  double best_smallest = -1;
-  bool best_tensor_readable = false;
+  std::vector<SlidePlan> best;
+  std::size_t best_misfits = 0;
   for (const TensorCut& cut : slide_tensor_cuts()) {
     const std::vector<StepFigure> drawn = step_figures(s, cut);
-    std::vector<std::string> pictures;
-    bool tensor = false;
-    for (const StepFigure& f : drawn)
-      if (!f.words) {
-        pictures.push_back(f.svg);
-        tensor |= svg_kind(f.svg) == "tensor";
-      }
-    if (pictures == previous) continue;  // this cut leaves the tensor as it was
-    previous = pictures;
-    for (const double others : {1.0, 0.8, 0.65, 0.5}) {
-      if (others < 1 && (!tensor || pictures.size() < 2)) break;
-      SlidePlan candidate = plan;
-      const SlideCells cells = place_slide_figures(candidate, drawn, others, type, y);
-      if (cells.smallest >= kSlideCellPx) return candidate;
-      const bool tensor_readable = cells.smallest_tensor >= kSlideCellPx;
-      if (!best || (tensor_readable && !best_tensor_readable) ||
-          (tensor_readable == best_tensor_readable && cells.smallest > best_smallest)) {
-        best = std::move(candidate);
-        best_smallest = cells.smallest;
-        best_tensor_readable = tensor_readable;
-      }
-      if (tensor_readable) break;  // the other pictures no smaller than the tensor needs
+    std::vector<std::string> svgs;
+    for (const StepFigure& f : drawn) svgs.push_back(f.svg);
+    if (svgs == previous) continue;  // this cut leaves the tensor as it was
+    previous = svgs;
+    std::vector<SlidePlan> slides = pack_slides(plan, rest, drawn, first_places, rest_places);
+    std::size_t misfits = 0;
+    for (const SlidePlan& p : slides) misfits += p.fits() ? 0 : 1;
+    if (best.empty() || misfits < best_misfits || (misfits == best_misfits && slides.size() < best.size())) {
+      best = std::move(slides);
+      best_misfits = misfits;
     }
   }
-  return best ? std::move(*best) : plan;
+  return best;
 }
 
-std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type) {
-  const SlidePlan plan = plan_slide(lesson, index, type);
+// The slide's file: step-17.png for a step's first slide, step-17b.png, step-17c.png for the
+// slides that carry on its figures (they sort between step-17.png and step-18.png).
+std::string slide_file(std::size_t step, std::size_t part) {
+  return part == 0 ? fmt::format("step-{:02}.png", step + 1) : fmt::format("step-{:02}{}.png", step + 1, static_cast<char>('a' + part));
+}
+
+// Each line of text a slide draws itself (the crumb, the title, the text column), with its size,
+// face and box; `draw` draws it.
+template <typename Draw>
+void each_slide_line(const Lesson& lesson, std::size_t index, const SlidePlan& plan, const Typeface& type, Draw draw) {
   const PixelBox page{0, 0, kSlideWidth, kSlideHeight};
-  Image image(kSlideWidth, kSlideHeight, kWhite);
   double y = kMargin;
-  type.draw(image, kMargin, y + type.ascent(kCrumbPx), kCrumbPx,
-            fmt::format("{} \u00b7 step {} of {}", lesson.title, index + 1, lesson.steps.size()), kMuted, false, page);
+  std::string crumb = fmt::format("{} \u00b7 step {} of {}", lesson.title, index + 1, lesson.steps.size());
+  if (plan.parts > 1) crumb += fmt::format(" \u00b7 slide {} of {}", plan.part + 1, plan.parts);
+  draw(crumb, kMargin, y + type.ascent(kCrumbPx), kCrumbPx, kMuted, FontFace::Regular, page);
   y += type.line_height(kCrumbPx) + 8;
   for (const std::string& line : plan.title_lines) {
-    type.draw(image, kMargin, y + type.ascent(plan.title_px), plan.title_px, line, kInk, true, page);
+    draw(line, kMargin, y + type.ascent(plan.title_px), plan.title_px, kInk, FontFace::Bold, page);
     y += type.line_height(plan.title_px);
   }
   const Layout& l = plan.layout;
+  if (plan.blocks.empty()) return;
   const double px = l.text_px > 0 ? l.text_px : kSmallestText;
   std::vector<Line> lines;
   lay_out(type, plan.blocks, px, l.text.x1 - l.text.x0, &lines);
-  for (const Line& line : lines) type.draw(image, l.text.x0, l.text.y0 + line.y, px, line.text, line.color, line.code ? FontFace::Mono : FontFace::Regular, l.text);
+  for (const Line& line : lines)
+    draw(line.text, l.text.x0, l.text.y0 + line.y, px, line.color, line.code ? FontFace::Mono : FontFace::Regular, l.text);
+}
+
+std::string slide_png(const Lesson& lesson, std::size_t index, const SlidePlan& plan, const Typeface& type) {
+  Image image(kSlideWidth, kSlideHeight, kWhite);
+  each_slide_line(lesson, index, plan, type,
+                  [&](const std::string& text, double x, double baseline, double px, Rgb color, FontFace face, const PixelBox& clip) {
+                    type.draw(image, x, baseline, px, text, color, face, clip);
+                  });
+  const Layout& l = plan.layout;
   for (std::size_t i = 0; i < plan.pictures.size(); ++i)
     draw_svg(image, plan.figures.pictures[i], type, plan.pictures[i].x, plan.pictures[i].y,
              l.figure_scale * plan.figures.picture_weights[i]);
@@ -421,20 +488,49 @@ std::string slide(const Lesson& lesson, std::size_t index, const Typeface& type)
   return encode_png(image);
 }
 
+std::vector<SlidePlan> checked_plan(const Lesson& lesson, std::size_t step, const Typeface& type) {
+  if (step >= lesson.steps.size()) fail("{}: no step {} (the lesson has {})", lesson.name, step + 1, lesson.steps.size());
+  return plan_step(lesson, step, type);
+}
+
 }  // namespace
 
 std::vector<LessonPage> lesson_slides_png(const Lesson& lesson, const Typeface& type) {
   std::vector<LessonPage> pages;
-  for (std::size_t i = 0; i < lesson.steps.size(); ++i) pages.push_back({slide_file(i), slide(lesson, i, type)});
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    for (const SlidePlan& plan : plan_step(lesson, i, type)) pages.push_back({slide_file(i, plan.part), slide_png(lesson, i, plan, type)});
   return pages;
 }
 
 std::vector<SlideFigureBox> slide_figure_boxes(const Lesson& lesson, std::size_t step, const Typeface& type) {
-  if (step >= lesson.steps.size()) fail("{}: no step {} (the lesson has {})", lesson.name, step + 1, lesson.steps.size());
-  SlidePlan plan = plan_slide(lesson, step, type);
-  std::vector<SlideFigureBox> out = std::move(plan.pictures);
-  out.insert(out.end(), plan.words.begin(), plan.words.end());
+  std::vector<SlideFigureBox> out;
+  for (SlidePlan& plan : checked_plan(lesson, step, type)) {
+    out.insert(out.end(), plan.pictures.begin(), plan.pictures.end());
+    out.insert(out.end(), plan.words.begin(), plan.words.end());
+  }
   return out;
 }
+
+std::vector<SlideText> slide_texts(const Lesson& lesson, std::size_t step, const Typeface& type) {
+  std::vector<SlideText> out;
+  for (const SlidePlan& plan : checked_plan(lesson, step, type)) {
+    each_slide_line(lesson, step, plan, type,
+                    [&](const std::string& text, double x, double baseline, double px, Rgb, FontFace face, const PixelBox& clip) {
+                      const double top = baseline - type.ascent(px);
+                      out.push_back({text, plan.part, "", px, false,
+                                     {x, top, x + type.width(text, px, face), top + type.line_height(px)}, clip});
+                    });
+    const auto figure_texts = [&](const std::string& svg, const SlideFigureBox& b, double scale) {
+      for (SvgTextBox& t : svg_text_boxes(svg, type, b.x, b.y, scale))
+        out.push_back({std::move(t.text), plan.part, b.kind, t.px, t.label, t.box, t.clip});
+    };
+    for (std::size_t i = 0; i < plan.pictures.size(); ++i)
+      figure_texts(plan.figures.pictures[i], plan.pictures[i], plan.layout.figure_scale * plan.figures.picture_weights[i]);
+    for (std::size_t i = 0; i < plan.words.size(); ++i) figure_texts(plan.figures.words[i], plan.words[i], plan.layout.words_scale);
+  }
+  return out;
+}
+
+std::size_t slide_count(const Lesson& lesson, std::size_t step, const Typeface& type) { return checked_plan(lesson, step, type).size(); }
 
 }  // namespace swz

@@ -2,12 +2,13 @@
 //
 // The rasteriser draws exactly the SVG that figure_svg() writes, nothing more:
 //
-//   <svg width="W" height="H" viewBox="0 0 W H">      the canvas (font-family is ignored:
-//                                                      text is always DejaVu Sans, font.h)
+//   <svg width="W" height="H" viewBox="0 0 W H">      the canvas (its font-family is ignored:
+//                                                      text is DejaVu Sans, font.h)
 //   <title>, <desc>                                    metadata, not drawn
 //   <rect x y width height fill stroke                 fill, then a stroke centred on the
 //         stroke-width stroke-dasharray/>              edge (dashes walk clockwise from x, y)
-//   <text x y font-size text-anchor fill font-weight>  one line; y is the baseline
+//   <text x y font-size text-anchor fill font-weight   one line; y is the baseline; a font-family
+//         font-family>                                 naming monospace is DejaVu Sans Mono
 //
 // class and data-* attributes are ignored. Any other element, attribute or value
 // (a <path>, rx="2", fill="red", a viewBox that is not "0 0 W H") is an error
@@ -61,6 +62,17 @@ SvgSize svg_size(std::string_view svg);
 // clipped to its own scaled canvas. Throws swz::Error naming the first element,
 // attribute or value it does not draw.
 void draw_svg(Image& image, std::string_view svg, const Typeface& type, double x, double y, double scale);
+
+// Each <text> of `svg` as draw_svg(image, svg, type, x, y, scale) would draw it: its size in
+// pixels, whether it is a label (class="label": bound to a cell, svg.h), the box its line fills
+// (advance width by ascent plus descent) and the canvas it is clipped to. Throws like draw_svg.
+struct SvgTextBox {
+  std::string text;
+  double px = 0;
+  bool label = false;
+  PixelBox box, clip;
+};
+std::vector<SvgTextBox> svg_text_boxes(std::string_view svg, const Typeface& type, double x, double y, double scale);
 
 // A picture of `svg` alone, `scale` times its size.
 Image render_svg(std::string_view svg, const Typeface& type, double scale = 1.0);

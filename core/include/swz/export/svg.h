@@ -48,24 +48,24 @@ struct FigureOptions {
   // col_count) as drawn (0: every one), for a slide that zooms in on the cells a step is about
   std::int64_t first_row = 0, row_count = 0;
   std::int64_t first_col = 0, col_count = 0;
-  // tensor, writer, reader: the caption's parts ("  |  " between them) one to a line, so a figure
-  // drawn large (a slide) is as wide as its cells, not as its caption
-  bool caption_lines = false;
+  // A slide's figure (0: a page's): title, caption and legend words at this size (SVG units),
+  // wrapped at the grid's width, each caption part ("  |  " between them) on lines of its own, so
+  // the figure is about as wide as its cells and its words as large as its cells. Text bound to a
+  // cell (its number, an axis index, a bit's name) has class="label" and stays as the cells allow.
+  int text_size = 0;
 };
 
 // Throws swz::Error when the view cannot be drawn (matrix-m of a non-linear layout).
 std::string figure_svg(const Problem& problem, FigureView view, const FigureOptions& options = {});
 
 // A panel that is words and numbers (a solver's steps, an access's wavefronts): a bold title,
-// then one <text> per line, code-like lines in a fixed-width face; data-view = `view`.
+// then one <text> per line in a fixed-width face (DejaVu Sans Mono), so columns of numbers line
+// up; data-view = `view`.
 std::string text_figure_svg(std::string_view view, std::string_view title, const std::vector<std::string>& lines);
 // "XOR by the row" on a rows x cols tile: cell (m, n) holds n ^ m, red where it falls outside
 // the tile; data-view = "xor-table".
-std::string xor_table_svg(int rows, int cols);
-
-// Words wrapped at `columns` characters (a longer word stays whole on its own line): captions
-// and text panels drawn large.
-std::vector<std::string> wrap_words(std::string_view text, std::size_t columns);
+// text_size: as FigureOptions::text_size (0: a page's two short lines).
+std::string xor_table_svg(int rows, int cols, int text_size = 0);
 
 FigureView parse_figure_view(std::string_view text);  // throws naming the known views
 std::string_view figure_view_name(FigureView view);

@@ -6,8 +6,10 @@
 //
 // The same pages as PNG slides (1920x1080): the title across the top, the text
 // and claims word-wrapped (powers as superscripts, XOR as ⊕) beside or above the
-// figure, each scaled as large as fits; the figure is the same SVG, rasterised
-// by raster.h. No index: the files sort in step order.
+// figure, each scaled as large as fits; the figure is the same SVG with its words
+// drawn as large as its cells (FigureOptions::text_size), rasterised by raster.h.
+// A step whose figures do not fit one slide at kSlideCellPx cells and kSlideTextPx
+// words goes on over more slides. No index: the files sort in step order.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "swz/export/raster.h"
 #include "swz/teach/lesson.h"
 
 namespace swz {
@@ -49,7 +52,7 @@ struct TensorCut {
   std::int64_t rows = 16, cols = 32;
 };
 std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<TensorCut> cut = std::nullopt);
-// The cuts a slide tries, widest first, until its pictures' cells are kSlideCellPx or more.
+// The cuts a slide tries, widest first: the widest of those that need the fewest slides is kept.
 const std::vector<TensorCut>& slide_tensor_cuts();
 
 struct LessonPage {
@@ -71,18 +74,38 @@ class Typeface;
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080;
 // The smallest cell a slide draws, in px of the 1920x1080 slide: readable from the back of a room.
 inline constexpr double kSlideCellPx = 24;
-// One PNG slide per step, in order. Throws swz::Error like lesson_pages().
+// The smallest words a slide draws (text, claims, code, captions, text panels), in px: the same.
+// Only text bound to a cell (its number, an axis index, a bit's name: svg.h's class="label") is
+// smaller, as large as the cells allow.
+inline constexpr double kSlideTextPx = 24;
+// A step's slides, in order: step-03.png, then step-03b.png, step-03c.png where its figures go
+// on over more slides (the text and claims on the first, each later one under the step's title).
+// Throws swz::Error like lesson_pages().
 std::vector<LessonPage> lesson_slides_png(const Lesson& lesson, const Typeface& type);
 
-// Where a step's slide draws each figure: its panel, its kind (the SVG's data-view), the box it
-// fills on the 1920x1080 slide, and a cell's side there (the SVG's cell times the scale; 0 for a
-// text panel, which has no cells). The slide tries slide_tensor_cuts() in order and keeps the
-// first whose pictures' cells are all kSlideCellPx or more (else the last).
+// Where a step's slides draw each figure: its panel, its kind (the SVG's data-view), which of the
+// step's slides, the box it fills on that 1920x1080 slide, and a cell's side there (the SVG's cell
+// times the scale; 0 for a text panel, which has no cells). Throws swz::Error for a step past the end.
 struct SlideFigureBox {
   std::string panel, kind;
+  std::size_t slide = 0;  // 0: the step's first slide
   double x = 0, y = 0, width = 0, height = 0;
   double cell_px = 0;
 };
 std::vector<SlideFigureBox> slide_figure_boxes(const Lesson& lesson, std::size_t step, const Typeface& type);
+std::size_t slide_count(const Lesson& lesson, std::size_t step, const Typeface& type);
+
+// Every line of text a step's slides draw, as drawn: the crumb, the title, the text column and
+// each figure's <text> (raster.h's svg_text_boxes): its size in px, whether it is a cell's label,
+// the box it fills and the box it is clipped to (the page, the text column, the figure's canvas).
+struct SlideText {
+  std::string text;
+  std::size_t slide = 0;
+  std::string figure;  // the figure kind it belongs to; "" for the slide's own text
+  double px = 0;
+  bool label = false;
+  PixelBox box, clip;
+};
+std::vector<SlideText> slide_texts(const Lesson& lesson, std::size_t step, const Typeface& type);
 
 }  // namespace swz
