@@ -53,9 +53,11 @@ TEST(LessonContent, EachTmaModeIsShownOnABoxItAcceptsAndReadsConflictFree) {
       EXPECT_EQ(a.read.simulated.wavefronts, a.read.simulated.ideal_wavefronts) << step.title;
     }
     // No step puts a mode's masks on a box wider than the mode allows.
-    for (const LessonClaim& c : step.claims)
-      if (c.quantity.rfind("tma(", 0) == 0 && c.quantity.find(".matches_layout") != std::string::npos)
+    for (const LessonClaim& c : step.claims) {
+      if (c.quantity.rfind("tma(", 0) == 0 && c.quantity.find(".matches_layout") != std::string::npos) {
         EXPECT_TRUE(c.expected.get<bool>()) << step.title;
+      }
+    }
   }
   EXPECT_EQ(shown, (std::set<int>{32, 64, 128}));
   expect_backed("tma-swizzle", "32B mode on its own box", "tma(32).inner_box_fits", true);

@@ -251,10 +251,12 @@ TEST(QuizSet, ShippedSetsAreFairToTheRoom) {
     }
     std::string summary = set.summary;
     for (char& ch : summary) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    for (std::size_t n = 0; n < std::size(counts); ++n)
+    for (std::size_t n = 0; n < std::size(counts); ++n) {
       if (summary.find(std::string(counts[n]) + " questions") != std::string::npos ||
-          summary.find(std::to_string(n) + " questions") != std::string::npos)
+          summary.find(std::to_string(n) + " questions") != std::string::npos) {
         EXPECT_EQ(n, set.questions.size()) << set.summary;
+      }
+    }
   }
 }
 
