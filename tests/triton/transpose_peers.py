@@ -41,14 +41,16 @@ import triton.language as tl
 
 SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
-# Our tiles per element width: (rows m, cols n, warps, block order); every lane moves 128 bits per
-# global access. Block order "tuned" lets `swizzle gpu` pick the faster way its blocks walk in its
+# Our tiles per element width: (rows m, cols n, warps, block order, log2 rows per lane); every
+# lane moves 128 bits per global access, in 2^k consecutive rows (transpose_access). Block order "tuned" lets `swizzle gpu` pick the faster way its blocks walk in its
 # own run; "m" fixes blocks down m (the order Triton's fastest kernels take here), which ranks
 # better in this harness than in `swizzle gpu`'s.
-OUR_TILES = {32: [(64, 64, 4, "tuned"), (64, 64, 8, "tuned"), (64, 64, 4, "m"), (64, 64, 8, "m")],
-             16: [(64, 128, 8, "tuned"), (128, 128, 2, "tuned"), (128, 128, 4, "tuned"), (128, 128, 8, "tuned"), (128, 64, 4, "tuned"),
-                  (128, 128, 4, "m"), (128, 128, 2, "m")],
-             8: [(128, 128, 8, "tuned"), (64, 128, 4, "tuned"), (128, 128, 8, "m")]}
+OUR_TILES = {32: [(64, 64, 4, "tuned", 0), (64, 64, 8, "tuned", 0), (64, 64, 4, "m", 0), (64, 64, 8, "m", 0),
+                  (64, 64, 4, "m", 2), (64, 64, 8, "m", 2), (64, 64, 4, "tuned", 2)],
+             16: [(128, 128, 2, "tuned", 0), (128, 128, 4, "tuned", 0), (128, 128, 4, "m", 0), (128, 128, 4, "tuned", 2),
+                  (128, 128, 2, "tuned", 2)],
+             8: [(128, 128, 8, "tuned", 0), (64, 128, 4, "tuned", 0), (128, 128, 8, "m", 0), (64, 128, 4, "tuned", 2),
+                 (128, 128, 8, "tuned", 2), (64, 128, 4, "m", 2)]}
 HEAD_TO_HEAD_ROUNDS = 9
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
@@ -150,40 +152,46 @@ def gbs(nbytes, ms):
     return 2.0 * nbytes / (ms * 1e6)
 
 
-def transpose_access(shape, fast, vec_log2, warps_log2):
-    """Who holds what: 2^vec_log2 elements along dim `fast` per lane, then lanes, warps, registers
-    (tests/gpu/cases.cpp transpose_access)."""
+def transpose_access(shape, fast, vec_log2, warps_log2, rows_log2=0):
+    """Who holds what: 2^vec_log2 elements along dim `fast` per lane (one 16-byte global access),
+    in 2^rows_log2 consecutive rows of the other dim, then lanes, warps, registers
+    (tests/gpu/cases.cpp transpose_access is rows_log2 = 0). With rows in registers a lane holds
+    small square blocks on both sides, so shared memory can move them as 16-byte vectors where a
+    lane holding a single row could only move its elements one by one (8-bit elements)."""
     bits = []
     for dim in (fast, 1 - fast):
         v = 1
         while v < shape[dim]:
             bits.append([v, 0] if dim == 0 else [0, v])
             v <<= 1
-    reg, lane, warp = bits[:vec_log2], bits[vec_log2:vec_log2 + 5], bits[vec_log2 + 5:vec_log2 + 5 + warps_log2]
-    reg += bits[vec_log2 + 5 + warps_log2:]
+    along = (shape[fast] - 1).bit_length()
+    reg = bits[:vec_log2] + bits[along:along + rows_log2]
+    rest = bits[vec_log2:along] + bits[along + rows_log2:]
+    lane, warp = rest[:5], rest[5:5 + warps_log2]
+    reg += rest[5 + warps_log2:]
     return {"reg_bases": reg, "lane_bases": lane, "warp_bases": warp, "block_bases": [], "shape": list(shape)}
 
 
 def ours(swizzle, out_dir, bits, x, y):
     best = None
     runs = []
-    for m, n, warps, order in OUR_TILES[bits]:
+    for m, n, warps, order, rows_log2 in OUR_TILES[bits]:
         vec_log2 = (128 // bits).bit_length() - 1
         warps_log2 = warps.bit_length() - 1
         files = []
         for side, fast in (("src", 1), ("dst", 0)):
-            layout = transpose_access([m, n], fast, vec_log2, warps_log2)
+            layout = transpose_access([m, n], fast, vec_log2, warps_log2, rows_log2)
             layout["element_bits"] = bits
-            path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_{side}.json")
+            path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_r{rows_log2}_{side}.json")
             with open(path, "w") as f:
                 json.dump(layout, f)
             files.append(path)
-        kernel_path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_{order}.cu")
+        kernel_path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_r{rows_log2}_{order}.cu")
         cmd = [swizzle, "gpu", "--src", files[0], "--dst", files[1], "--solve", "--json", "--size", str(SIZE),
                "--repeats", "41", "--rounds", "5", "--transpose-kernel", kernel_path, "--block-order", order]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
-            runs.append({"tile": [m, n], "warps": warps, "block_order": order, "error": (proc.stderr or proc.stdout).strip()[-2000:]})
+            runs.append({"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": 1 << rows_log2, "error": (proc.stderr or proc.stdout).strip()[-2000:]})
             continue
         j = json.loads(proc.stdout)
         t = j["transpose"]
@@ -192,7 +200,7 @@ def ours(swizzle, out_dir, bits, x, y):
         # output are. The comparison layouts are listed beside it; one with no kernel ("ran": false)
         # is not counted either way.
         chosen = variants[0] if variants else {}
-        run = {"tile": [m, n], "warps": warps, "block_order": order, "write": j["store"]["instruction"], "read": j["read"]["instruction"],
+        run = {"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": 1 << rows_log2, "write": j["store"]["instruction"], "read": j["read"]["instruction"],
                "correct": bool(j["correct"] and t.get("ran") and chosen.get("ran", True) and chosen.get("correct")),
                "variants": [{"name": v["name"], "ran": v.get("ran", True), "correct": v.get("correct"),
                              "instructions": "{} / {}".format(v.get("store_instruction", "?"), v.get("read_instruction", "?")),
@@ -345,7 +353,7 @@ def main():
         tri = t["gbs"] if t else None
         md.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["dtype"], cell(ours_gbs),
-            f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['write']} / {o['read']}, blocks along "
+            f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['rows_per_lane']} row(s) per lane, {o['write']} / {o['read']}, blocks along "
             f"{'m' if o['config'].get('blocks_walk_m_first') else 'n'} ({'fixed' if o['block_order'] != 'tuned' else 'tuned'})" if o else "not run",
             f"{cell(o['bandwidth_gbs'])}, {o['percent_of_baseline']:.1f}% of {o['baseline_gbs']:,.0f}" if o else "n/a",
             f"{cell(tri)} ({t['config']})" if t else "n/a",
