@@ -150,18 +150,19 @@ std::vector<Case> preset_cases() {
 namespace {
 
 // A transpose access whose global side walks `fast` (1: n, the input rows; 0: m, the output
-// rows): the low 2^vec_log2 elements along it are one lane's vector, the next 5 bits the lanes,
-// then 2^warps_log2 warps, the remaining bits more registers.
-LinearLayout transpose_access(const std::vector<std::int64_t>& shape, int fast, int vec_log2, int warps_log2) {
-  std::vector<C> bits;
-  for (int dim : {fast, 1 - fast})
-    for (std::int64_t v = 1; v < shape[static_cast<std::size_t>(dim)]; v <<= 1) bits.push_back(dim == 0 ? C{v, 0} : C{0, v});
-  std::vector<C> reg, lane, warp;
-  std::size_t i = 0;
-  for (int k = 0; k < vec_log2; ++k) reg.push_back(bits.at(i++));
-  for (int k = 0; k < 5; ++k) lane.push_back(bits.at(i++));
-  for (int k = 0; k < warps_log2; ++k) warp.push_back(bits.at(i++));
-  for (; i < bits.size(); ++i) reg.push_back(bits[i]);
+// rows): the low 2^vec_log2 elements along it are one lane's vector, in 2^rows_log2 consecutive
+// rows of the other dimension (registers too), the next 5 bits the lanes, then 2^warps_log2
+// warps, the remaining bits more registers.
+LinearLayout transpose_access(const std::vector<std::int64_t>& shape, int fast, int vec_log2, int warps_log2, int rows_log2 = 0) {
+  std::vector<C> along, across;
+  for (std::int64_t v = 1; v < shape[static_cast<std::size_t>(fast)]; v <<= 1) along.push_back(fast == 0 ? C{v, 0} : C{0, v});
+  for (std::int64_t v = 1; v < shape[static_cast<std::size_t>(1 - fast)]; v <<= 1) across.push_back(fast == 0 ? C{0, v} : C{v, 0});
+  std::vector<C> reg(along.begin(), along.begin() + vec_log2);
+  reg.insert(reg.end(), across.begin(), across.begin() + rows_log2);
+  std::vector<C> rest(along.begin() + vec_log2, along.end());
+  rest.insert(rest.end(), across.begin() + rows_log2, across.end());
+  std::vector<C> lane(rest.begin(), rest.begin() + 5), warp(rest.begin() + 5, rest.begin() + 5 + warps_log2);
+  reg.insert(reg.end(), rest.begin() + 5 + warps_log2, rest.end());
   return distributed(shape, reg, lane, warp);
 }
 
@@ -222,19 +223,26 @@ std::vector<Case> transpose_cases() {
   }
   // Tiles moved with 128-bit global accesses on both sides: each lane loads 128 bits of an input
   // row and stores 128 bits of an output row (4 fp32, 8 fp16, 16 fp8); the shared side issues
-  // whatever the solver chose (STS/LDS vectors, stmatrix / ldmatrix).
+  // whatever the solver chose (STS/LDS vectors, stmatrix / ldmatrix). The "_r4" tiles take each
+  // lane's 128 bits from 4 consecutive rows: a lane holds 4 x 4 (fp32), 4 x 8 (fp16) or 4 x 16
+  // (fp8) blocks on both sides, which the solver moves as STS.128 / LDS.128 (fp8 with one row per
+  // lane: 16 STS.U8 per lane and LDSM.x4).
   const struct {
     int ebits;
     std::int64_t m, n;
     int warps_log2;
-  } wide[] = {{32, 64, 64, 2}, {32, 64, 64, 3}, {32, 128, 64, 3}, {16, 64, 128, 3}, {16, 64, 64, 2}, {8, 128, 128, 3}};
+    int rows_log2;
+  } wide[] = {{32, 64, 64, 2, 0}, {32, 64, 64, 3, 0}, {32, 128, 64, 3, 0}, {16, 64, 128, 3, 0}, {16, 64, 64, 2, 0}, {8, 128, 128, 3, 0},
+              {32, 64, 64, 2, 2},  {16, 128, 128, 2, 2}, {8, 64, 128, 2, 2}};
   for (const auto& w : wide) {
     const std::vector<std::int64_t> shape{w.m, w.n};
     const int vec_log2 = std::countr_zero(static_cast<unsigned>(128 / w.ebits));
     const char* type = w.ebits == 32 ? "fp32" : w.ebits == 16 ? "fp16" : "fp8";
-    std::string name = fmt::format("{}_{}x{}_{}w_v128", type, w.m, w.n, 1 << w.warps_log2);
-    std::string text = fmt::format("{}x{} {} tile, {} warps, 128-bit global loads and stores", w.m, w.n, type, 1 << w.warps_log2);
-    Problem p = posed(name, text, shape, w.ebits, transpose_access(shape, 1, vec_log2, w.warps_log2), transpose_access(shape, 0, vec_log2, w.warps_log2));
+    std::string name = fmt::format("{}_{}x{}_{}w_v128{}", type, w.m, w.n, 1 << w.warps_log2, w.rows_log2 ? fmt::format("_r{}", 1 << w.rows_log2) : "");
+    std::string text = fmt::format("{}x{} {} tile, {} warps, 128-bit global loads and stores{}", w.m, w.n, type, 1 << w.warps_log2,
+                                   w.rows_log2 ? fmt::format(" from {} rows per lane", 1 << w.rows_log2) : "");
+    Problem p = posed(name, text, shape, w.ebits, transpose_access(shape, 1, vec_log2, w.warps_log2, w.rows_log2),
+                      transpose_access(shape, 0, vec_log2, w.warps_log2, w.rows_log2));
     out.push_back(transpose_case(name, text, std::move(p), true));
   }
   {
