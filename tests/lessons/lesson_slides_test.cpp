@@ -247,6 +247,27 @@ TEST(LessonSlides, AStepGoesOnOverMoreSlidesWithAPanelsFiguresTogether) {
   EXPECT_TRUE(continued.count("swizzle-by-hand step 23"));
 }
 
+// A step whose view has a picture of cells (tensor, layouts, matrix, XOR table) shows one on its
+// first slide, beside its text: the continuation slides carry what did not fit, not the picture
+// the step is about (TMA step 2 put its conflict tensor on a second slide behind two text panels).
+TEST(LessonSlides, AStepsFirstSlideShowsItsPicture) {
+  const Typeface type = Typeface::load();
+  int pictured = 0;
+  for (const auto& file : lesson_files(SWZ_LESSONS_DIR)) {
+    const Lesson lesson = load_lesson_file(file);
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+      const std::string where = fmt::format("{} step {}", lesson.name, i + 1);
+      bool any = false, first = false;
+      for (const StepFigure& f : step_figures(lesson.steps[i], slide_tensor_cuts().front())) any = any || !f.words;
+      for (const SlideFigureBox& b : slide_figure_boxes(lesson, i, type)) first = first || (b.slide == 0 && b.cell_px > 0);
+      if (!any) continue;
+      EXPECT_TRUE(first) << where << ": its picture is not on its first slide";
+      pictured += first ? 1 : 0;
+    }
+  }
+  EXPECT_GE(pictured, 50);
+}
+
 // Every word on every shipped step's slides (text, claims, code, captions, legends, text panels)
 // is kSlideTextPx (24 px) or more; only a cell's own label (its number, an axis index, a bit's
 // name) is as small as its cell makes it.

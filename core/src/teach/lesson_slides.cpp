@@ -243,7 +243,7 @@ std::vector<Layout> text_places(const Typeface& type, const std::vector<Block>& 
     places.push_back(l);
   }
   // Text across the page, the figure under it: a few splits of the height.
-  for (double text_height : {220.0, 320.0, 420.0}) {
+  for (double text_height : {180.0, 200.0, 220.0, 260.0, 320.0, 420.0}) {
     Layout l;
     l.text = {kMargin, top, right, top + text_height};
     l.figure = {kMargin, top + text_height + kGap / 2, right, bottom};
@@ -338,12 +338,17 @@ void place_boxes(SlidePlan& plan) {
 
 // The step's figures in groups that share a slide: a panel's figures together (the writer and
 // the reader), each XOR table alone.
+// Groups of pictures (cells) come before groups of words, each kind in the view's order: a
+// slide's room goes to the step's picture first.
 std::vector<std::vector<const StepFigure*>> panel_groups(const std::vector<StepFigure>& drawn) {
   std::vector<std::vector<const StepFigure*>> groups;
   for (const StepFigure& f : drawn) {
     if (groups.empty() || f.panel == "card" || groups.back().front()->panel != f.panel) groups.emplace_back();
     groups.back().push_back(&f);
   }
+  std::stable_partition(groups.begin(), groups.end(), [](const std::vector<const StepFigure*>& g) {
+    return std::any_of(g.begin(), g.end(), [](const StepFigure* f) { return !f->words; });
+  });
   return groups;
 }
 
@@ -393,6 +398,12 @@ std::vector<SlidePlan> pack_slides(const SlidePlan& first, const SlidePlan& rest
   return slides;
 }
 
+// Whether the step's first slide shows a picture of cells beside its text.
+bool opens_with_picture(const std::vector<SlidePlan>& slides) {
+  if (slides.empty()) return false;
+  return !slides.front().figures.pictures.empty();
+}
+
 // The step's slides: the text and claims on the first, the figures of its view on as few slides as
 // hold them with every cell kSlideCellPx or more and every word kSlideTextPx or more, a large tensor
 // cut tighter where that saves a slide (the widest cut of those with the fewest slides).
@@ -427,6 +438,7 @@ std::vector<SlidePlan> plan_step(const Lesson& lesson, std::size_t index, const 
   std::optional<std::vector<std::string>> previous;
   std::vector<SlidePlan> best;
   std::size_t best_misfits = 0;
+  bool best_pictured = false;
   for (const TensorCut& cut : slide_tensor_cuts()) {
     const std::vector<StepFigure> drawn = step_figures(s, cut);
     std::vector<std::string> svgs;
@@ -436,9 +448,14 @@ std::vector<SlidePlan> plan_step(const Lesson& lesson, std::size_t index, const 
     std::vector<SlidePlan> slides = pack_slides(plan, rest, drawn, first_places, rest_places);
     std::size_t misfits = 0;
     for (const SlidePlan& p : slides) misfits += p.fits() ? 0 : 1;
-    if (best.empty() || misfits < best_misfits || (misfits == best_misfits && slides.size() < best.size())) {
+    // Fewest slides that do not fit; then a picture beside the step's text where one can be; then
+    // fewest slides.
+    const bool pictured = opens_with_picture(slides);
+    if (best.empty() || misfits < best_misfits ||
+        (misfits == best_misfits && (pictured > best_pictured || (pictured == best_pictured && slides.size() < best.size())))) {
       best = std::move(slides);
       best_misfits = misfits;
+      best_pictured = pictured;
     }
   }
   return best;
