@@ -182,7 +182,7 @@ void write_results(const std::string& dir) {
   md += "| case | held to 95% | elements | tile | kernel configuration | threads | blocks | layout, writer / reader | store / read wf/instr (pred.) | GB/s | % of baseline | "
         "rounds: lowest-highest % | baseline GB/s | correct |\n";
   md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  auto config = [](const auto& t) {
+  auto config = [](const gpu::TransposeSpec& t) {
     return fmt::format("{} tile{}/group, {} group{}/block{}{}{}{}", t.batch, t.batch == 1 ? "" : "s", t.groups, t.groups == 1 ? "" : "s",
                        t.streaming ? ", .cs hint" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
                        t.loads_first ? ", loads first" : "");
@@ -196,8 +196,8 @@ void write_results(const std::string& dir) {
     for (const auto& v : t.variants) {
       const std::string head = fmt::format("| {} | {} | {}x{} {}-bit | {}x{} | {} | {} | {} | {}: {}", rec.c.name, rec.c.near_memcpy ? "yes" : "no",
                                            t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols,
-                                           config(t), t.threads_per_block,
-                                           t.grid_blocks, v.name, v.layout);
+                                           config(t.config), t.threads_per_block,
+                                           t.grid_blocks(), v.name, v.layout);
       if (!v.ran) {
         md += fmt::format("{} (not run: {}) | | | | | | not run |\n", head, v.not_run);
         continue;
@@ -211,7 +211,7 @@ void write_results(const std::string& dir) {
     if (!sorted.empty())
       tuning += fmt::format("| {} | {} | {:.0f} | {:.0f} | {} |\n", rec.c.name, sorted.size(), sorted.front().bandwidth_gbs,
                             sorted.back().bandwidth_gbs,
-                            config(sorted.back()));
+                            config(sorted.back().config));
   }
   md += "\nThe copy baseline per case (cudaMemcpy and the copy kernel timed alternately before the variants):\n\n"
         "| case | cudaMemcpy D2D GB/s | copy kernel GB/s | copy kernel configuration | baseline |\n|---|---|---|---|---|\n" + baselines;
@@ -247,9 +247,9 @@ TEST(TransposeBlockOrder, AFixedOrderIsTheOnlyOneTriedAndRun) {
     const gpu::RunResult r = gpu::run(c.problem, o);
     ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
     const bool along_m = order == gpu::RunOptions::BlockOrder::AlongM;
-    EXPECT_EQ(r.transpose.m_fastest, along_m);
+    EXPECT_EQ(r.transpose.config.m_fastest, along_m);
     ASSERT_FALSE(r.transpose.tuning.empty());
-    for (const gpu::TransposeTuning& t : r.transpose.tuning) EXPECT_EQ(t.m_fastest, along_m);
+    for (const gpu::TransposeTuning& t : r.transpose.tuning) EXPECT_EQ(t.config.m_fastest, along_m);
     ASSERT_FALSE(r.transpose.variants.empty());
     EXPECT_TRUE(r.transpose.variants.front().correct);
   }

@@ -63,6 +63,16 @@ nlohmann::json access_json(const AccessMeasurement& a) {
   return j;
 }
 
+// A transpose kernel configuration's fields, as the result and each tuning entry report them.
+void put_transpose_config(nlohmann::json& j, const TransposeSpec& c) {
+  j["tiles_per_block"] = c.batch;
+  j["evict_first_hint"] = c.streaming;
+  j["blocks_walk_m_first"] = c.m_fastest;
+  j["warp_groups_per_block"] = c.groups;
+  j["grid_stride"] = c.persistent;
+  j["loads_issued_before_stores"] = c.loads_first;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunResult& r) {
@@ -94,21 +104,18 @@ nlohmann::json to_json(const RunResult& r) {
     t["element_bits"] = tr.element_bits;
     t["tile"] = {tr.tile_rows, tr.tile_cols};
     t["threads_per_block"] = tr.threads_per_block;
-    t["tiles_per_block"] = tr.batch;
-    t["evict_first_hint"] = tr.streaming;
-    t["blocks_walk_m_first"] = tr.m_fastest;
-    t["warp_groups_per_block"] = tr.groups;
-    t["grid_stride"] = tr.persistent;
-    t["loads_issued_before_stores"] = tr.loads_first;
-    t["grid_blocks"] = tr.grid_blocks;
+    put_transpose_config(t, tr.config);
+    t["grid_blocks"] = tr.grid_blocks();
     t["launch"] = {{"kernel", "swz_transpose"}, {"grid", {tr.grid_x, tr.grid_y, 1}}, {"threads", tr.threads_per_block},
                    {"dynamic_shared_bytes", tr.shared_bytes}, {"arguments", {"in", "out", "rows", "cols"}}};
     t["timing_rounds"] = tr.rounds;
     t["pairs_per_round"] = tr.repeats;
     nlohmann::json tune = nlohmann::json::array();
-    for (const auto& c : tr.tuning) tune.push_back({{"tiles_per_block", c.batch}, {"evict_first_hint", c.streaming}, {"blocks_walk_m_first", c.m_fastest},
-                     {"warp_groups_per_block", c.groups}, {"grid_stride", c.persistent},
-                     {"loads_issued_before_stores", c.loads_first}, {"bandwidth_gbs", c.bandwidth_gbs}});
+    for (const TransposeTuning& c : tr.tuning) {
+      nlohmann::json one = {{"bandwidth_gbs", c.bandwidth_gbs}};
+      put_transpose_config(one, c.config);
+      tune.push_back(std::move(one));
+    }
     t["tuning"] = tune;
     // The baseline: the faster of cudaMemcpy and the tuned copy kernel; beside bandwidth_gbs, the
     // baseline timed alternately with the chosen layout's kernel.
@@ -173,14 +180,15 @@ std::string to_text(const RunResult& r) {
   if (!r.counters_available) s += fmt::format("counters: unavailable: {}\n", r.counters_reason);
   s += access_line("store", r.store) + "\n" + access_line("read", r.read) + "\n";
   const TransposeResult& t = r.transpose;
+  const TransposeSpec& c = t.config;
   if (!t.ran) {
     s += fmt::format("transpose: not run: {}\n", t.reason);
   } else {
     s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per warp group, {} group{} per block{}{}{}{}, {} blocks)\n"
                      "  baseline: {} (cudaMemcpy D2D {:.0f} GB/s, copy kernel {:.0f} GB/s: {})\n",
-                     t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, t.batch, t.groups, t.groups == 1 ? "" : "s",
-                     t.streaming ? ", evict-first" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "", t.loads_first ? ", loads first" : "",
-                     t.grid_blocks, t.baseline, t.memcpy_gbs, t.copy_kernel_gbs, t.copy_kernel);
+                     t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, c.batch, c.groups, c.groups == 1 ? "" : "s",
+                     c.streaming ? ", evict-first" : "", c.m_fastest ? ", blocks along m" : "", c.persistent ? ", grid-stride" : "", c.loads_first ? ", loads first" : "",
+                     t.grid_blocks(), t.baseline, t.memcpy_gbs, t.copy_kernel_gbs, t.copy_kernel);
     for (const auto& v : t.variants) {
       if (!v.ran) {
         s += fmt::format("  {:<11} not run: {}  ({})\n", v.name, v.not_run, v.layout);

@@ -463,23 +463,15 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     for (std::size_t i : order) gbs[i] = gbs_of(Events::median(finals[i]));
     double best_gbs = -1;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
-      TransposeTuning tt{specs[i].batch, specs[i].streaming, specs[i].m_fastest, specs[i].groups, gbs[i]};
-      tt.persistent = specs[i].persistent;
-      tt.loads_first = specs[i].loads_first;
-      t.tuning.push_back(tt);
+      t.tuning.push_back({specs[i], gbs[i]});
       if (std::find(order.begin(), order.end(), i) != order.end() && gbs[i] > best_gbs) {
         best_gbs = gbs[i];
         best = specs[i];
       }
     }
   }
-  t.groups = best.groups;
   t.threads_per_block = generate_transpose_source(p, p.shared, best).plan.threads;
-  t.batch = best.batch;
-  t.streaming = best.streaming;
-  t.m_fastest = best.m_fastest;
-  t.persistent = best.persistent;
-  t.loads_first = best.loads_first;
+  t.config = best;
 
   // The variants: each checked element for element, then timed against the copy.
   std::vector<std::uint8_t> host_out(bytes);
@@ -517,7 +509,6 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     tv.store_instruction = kernels[i]->source.plan.store_instruction;
     tv.read_instruction = kernels[i]->source.plan.read_instruction;
     if (i == 0) {
-      t.grid_blocks = kernels[i]->gx * kernels[i]->gy;
       t.grid_x = kernels[i]->gx;
       t.grid_y = kernels[i]->gy;
       t.shared_bytes = kernels[i]->source.plan.shared_bytes;

@@ -84,12 +84,16 @@ void move_report_lines(AuditReport& r, int by) {
 
 }  // namespace
 
-void DumpAuditor::check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
+std::pair<std::string, DumpAuditor::Remembered> DumpAuditor::keyed(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span) {
   const ModuleBody body = module_body(text, span);
-  std::string key = path + '\n' + std::string(body.text);
+  return {path + '\n' + std::string(body.text), Remembered{span.first_line + body.lines_before, body.lines_before + body.lines_after, std::nullopt}};
+}
+
+void DumpAuditor::check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
+  auto [key, now] = keyed(text, path, span);
   if (memory_.count(key)) return;  // the same text reads the same way
   (void)ttgir::read_module(text, path, span, index, count);
-  remember(std::move(key), Remembered{span.first_line + body.lines_before, body.lines_before + body.lines_after, std::nullopt});
+  remember(std::move(key), std::move(now));
 }
 
 void DumpAuditor::remember(std::string key, Remembered what) {
@@ -102,9 +106,7 @@ void DumpAuditor::remember(std::string key, Remembered what) {
 }
 
 AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
-  const ModuleBody body = module_body(text, span);
-  const Remembered now{span.first_line + body.lines_before, body.lines_before + body.lines_after, std::nullopt};
-  std::string key = path + '\n' + std::string(body.text);
+  auto [key, now] = keyed(text, path, span);
   const auto known = memory_.find(key);
   if (known != memory_.end() && known->second.report) {
     const Remembered& was = known->second;

@@ -445,7 +445,7 @@ Access issued_access(const Flat& cvt, Bases registers, const Bases& lanes, const
   LinearLayout layout({InDim{"register", coords(registers)}, InDim{"lane", coords(lanes)}, InDim{"warp", coords(cvt.warp)},
                        InDim{"block", {}}},
                       offsets.out_dims());
-  return Access{std::move(layout), kind, matrices, matrices ? 0 : vec_bits, trans};
+  return Access{std::move(layout), kind, matrices, vec_bits, trans};
 }
 
 // Serves one warp request per (warp, instruction); `lane_offset` gives each lane's element offset.

@@ -457,6 +457,8 @@ std::vector<SlidePlan> plan_step(const Lesson& lesson, std::size_t index, const 
       best_misfits = misfits;
       best_pictured = pictured;
     }
+    // Only the tensor is cut: without one every cut draws the same figures.
+    if (std::none_of(drawn.begin(), drawn.end(), [](const StepFigure& f) { return f.panel == "tensor"; })) break;
   }
   return best;
 }

@@ -179,13 +179,8 @@ struct TransposeVariant {
 
 // One kernel configuration tried on the chosen layout before the variants run.
 struct TransposeTuning {
-  int batch = 1;
-  bool streaming = false;
-  bool m_fastest = false;
-  int groups = 1;
+  TransposeSpec config;
   double bandwidth_gbs = 0;   // median over every timed run of this configuration
-  bool persistent = false;
-  bool loads_first = false;
 };
 
 struct TransposeResult {
@@ -195,20 +190,15 @@ struct TransposeResult {
   int element_bits = 0;
   std::int64_t tile_rows = 0, tile_cols = 0;
   int threads_per_block = 0;
-  int batch = 1;              // the configuration every variant ran with (fastest on the chosen layout)
-  bool streaming = false;
-  bool m_fastest = false;
-  int groups = 1;
+  TransposeSpec config;       // the configuration every variant ran with (fastest on the chosen layout)
   std::vector<TransposeTuning> tuning;
-  bool persistent = false;    // grid-stride kernel (see TransposeSpec)
-  bool loads_first = false;   // all loads in flight before the first shared store (see TransposeSpec)
-  unsigned grid_blocks = 0;   // blocks launched
   // The chosen layout's kernel as it ran (CUDA C++, extern "C" swz_transpose(const T* in, T* out,
   // unsigned long long rows, unsigned long long cols)) and its launch: grid, threads, dynamic shared
   // bytes; so another harness can time the very kernel.
   std::string kernel_source;
   unsigned grid_x = 0, grid_y = 0;
   std::uint64_t shared_bytes = 0;
+  unsigned grid_blocks() const { return grid_x * grid_y; }  // blocks launched
   int rounds = 1, repeats = 0;  // timing: rounds x (baseline copy, kernel) pairs per variant
   // The copy a transpose is measured against: the faster of cudaMemcpy device to device and a
   // 128-bit vectorised copy kernel tuned like the transpose (vectors per thread, block size,

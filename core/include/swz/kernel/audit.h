@@ -36,6 +36,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "swz/kernel/ttgir_module.h"
@@ -165,6 +166,8 @@ class DumpAuditor {
     int lines_outside_body = 0;  // the span's header, comment and blank lines around that text
     std::optional<AuditReport> report;  // empty: read and found well formed, not audited yet
   };
+  // The memory's key for module `span` of `text` (path + '\n' + its text) and where that text lies.
+  static std::pair<std::string, Remembered> keyed(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span);
   void remember(std::string key, Remembered what);
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
   std::unordered_map<std::string, Remembered> memory_;  // path + '\n' + module text -> what is known of it
