@@ -6,6 +6,7 @@
 // of layout_io.h: reg_bases, lane_bases, warp_bases, shape, element_bits).
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,7 @@ struct Options {
   bool print_source = false;
   std::string transpose_kernel;  // where the chosen layout's transpose kernel is written
   std::string block_order = "tuned";
+  std::string transpose_config;  // JSON: run this configuration instead of tuning
 };
 
 Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters vs prediction, transpose GB/s", 60, [](CLI::App& sub) {
@@ -51,9 +53,24 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.add_option("--block-order", o->block_order,
                  "Which way consecutive transpose blocks walk: tuned (the faster in this run), n (along rows of the input) or m (down its columns)")
       ->check(CLI::IsMember({"tuned", "n", "m"}));
+  sub.add_option("--transpose-config", o->transpose_config,
+                 "Run this transpose configuration instead of tuning: a JSON object as a transpose.tuning entry of --json "
+                 "writes it, e.g. '{\"tiles_per_block\": 2, \"blocks_walk_m_first\": true}' (keys left out keep their defaults)")
+      ->excludes("--block-order");
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
     if (!o->transpose_kernel.empty() && o->no_transpose) throw Failure(2, "--transpose-kernel needs the transpose; drop --no-transpose");
+    if (!o->transpose_config.empty() && o->no_transpose) throw Failure(2, "--transpose-config needs the transpose; drop --no-transpose");
+    std::optional<gpu::TransposeSpec> config;
+    if (!o->transpose_config.empty()) {
+      const nlohmann::json j = nlohmann::json::parse(o->transpose_config, nullptr, false);
+      if (j.is_discarded()) throw Failure(2, fmt::format("--transpose-config: not JSON: {}", o->transpose_config));
+      try {
+        config = gpu::transpose_config_from_json(j);
+      } catch (const swz::Error& e) {
+        throw Failure(2, fmt::format("--transpose-config: {}", e.what()));
+      }
+    }
     Problem p = load_problem(o->problem);
     // The solver's answer as given: its layout, and each side's instructions (vector widths,
     // ldmatrix / stmatrix, registers renumbered), which the generated kernels issue.
@@ -71,6 +88,7 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
     ro.block_order = o->block_order == "m"   ? gpu::RunOptions::BlockOrder::AlongM
                      : o->block_order == "n" ? gpu::RunOptions::BlockOrder::AlongN
                                              : gpu::RunOptions::BlockOrder::Tuned;
+    ro.transpose_config = config;
     gpu::RunResult r;
     try {
       r = gpu::run(p, ro);

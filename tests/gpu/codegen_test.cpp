@@ -163,6 +163,52 @@ TEST(GpuCodegen, LoadsFirstFencesTheLoadsFromTheSharedStores) {
   EXPECT_NE(gpu::generate_transpose_source(c.problem, c.problem.shared, huge).source.find("const unsigned long long swz_rows"), std::string::npos);
 }
 
+// A configuration reads back from the JSON a run writes for it: every tuning entry of a run
+// (every count and flag) comes back as the configuration it was written from; keys left out keep
+// their defaults; a bad key or value is named.
+TEST(TransposeConfig, ReadsBackEveryConfigurationARunWrites) {
+  gpu::RunResult r;
+  r.transpose.ran = true;
+  for (int batch : gpu::kTransposeCounts)
+    for (int groups : gpu::kTransposeCounts)
+      for (int flags = 0; flags < 16; ++flags) {
+        gpu::TransposeSpec c{8192, 8192, batch, (flags & 1) != 0, (flags & 2) != 0, groups};
+        c.persistent = (flags & 4) != 0;
+        c.loads_first = (flags & 8) != 0;
+        r.transpose.tuning.push_back({c, 1000.0 + flags});
+      }
+  const nlohmann::json j = gpu::to_json(r);
+  ASSERT_EQ(j["transpose"]["tuning"].size(), r.transpose.tuning.size());
+  for (std::size_t i = 0; i < r.transpose.tuning.size(); ++i) {
+    const gpu::TransposeSpec want = r.transpose.tuning[i].config;
+    const gpu::TransposeSpec got = gpu::transpose_config_from_json(j["transpose"]["tuning"][i]);
+    EXPECT_EQ(got.batch, want.batch);
+    EXPECT_EQ(got.groups, want.groups);
+    EXPECT_EQ(got.streaming, want.streaming);
+    EXPECT_EQ(got.m_fastest, want.m_fastest);
+    EXPECT_EQ(got.persistent, want.persistent);
+    EXPECT_EQ(got.loads_first, want.loads_first);
+  }
+  const gpu::TransposeSpec partial = gpu::transpose_config_from_json(nlohmann::json::parse(R"({"tiles_per_block": 4})"));
+  EXPECT_EQ(partial.batch, 4);
+  EXPECT_EQ(partial.groups, 1);
+  EXPECT_FALSE(partial.m_fastest || partial.streaming || partial.persistent || partial.loads_first);
+  const auto expect_refused = [](const char* text, const std::string& why) {
+    std::string message = "accepted";
+    try {
+      (void)gpu::transpose_config_from_json(nlohmann::json::parse(text));
+    } catch (const swz::Error& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find(why), std::string::npos) << text << ": " << message;
+  };
+  expect_refused(R"({"warp_groups_per_block": 16})", "warp_groups_per_block: 16 is not 1, 2, 4 or 8");
+  expect_refused(R"({"tiles_per_block": 2.5})", "tiles_per_block: 2.5 is not 1, 2, 4 or 8");
+  expect_refused(R"({"evict_first_hint": "yes"})", "evict_first_hint: \"yes\" is not true or false");
+  expect_refused(R"({"order": "m"})", "unknown key 'order'");
+  expect_refused("[1, 2]", "is a JSON object");
+}
+
 TEST(GpuCodegen, CalibrationProbesCompileForEveryKind) {
   const std::vector<InstructionKind> kinds = all_instruction_kinds();
   const std::string src = gpu::generate_calibration_source(kinds);

@@ -255,6 +255,39 @@ TEST(TransposeBlockOrder, AFixedOrderIsTheOnlyOneTriedAndRun) {
   }
 }
 
+// A fixed configuration runs as given: no tuning, that configuration in the result, every element
+// right; one with no kernel for the problem is refused before any GPU work.
+TEST(TransposeConfig, AFixedConfigurationRunsAsGiven) {
+  SWZ_REQUIRE_GPU();
+  const Case c = transpose_cases().front();
+  gpu::RunOptions o;
+  o.counters = false;
+  o.transpose_size = 2048;
+  o.repeats = 3;
+  gpu::TransposeSpec fixed;
+  fixed.batch = 2;
+  fixed.m_fastest = true;
+  fixed.loads_first = true;
+  o.transpose_config = fixed;
+  const gpu::RunResult r = gpu::run(c.problem, o);
+  ASSERT_TRUE(r.transpose.ran) << r.transpose.reason;
+  EXPECT_TRUE(r.transpose.tuning.empty());
+  EXPECT_EQ(r.transpose.config.batch, 2);
+  EXPECT_TRUE(r.transpose.config.m_fastest);
+  EXPECT_TRUE(r.transpose.config.loads_first);
+  EXPECT_FALSE(r.transpose.config.streaming);
+  ASSERT_FALSE(r.transpose.variants.empty());
+  EXPECT_TRUE(r.transpose.variants.front().correct);
+  o.transpose_size = 48;  // not a whole number of 2 x 16-row blocks
+  try {
+    (void)gpu::run(c.problem, o);
+    ADD_FAILURE() << "a configuration with no kernel ran";
+  } catch (const swz::Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("the transpose configuration has no kernel for this problem"), std::string::npos) << message;
+  }
+}
+
 TEST(Calibration, ProbeKernelsAreExactlyTheirInstruction) {
   SWZ_REQUIRE_GPU();
   if (std::system("command -v cuobjdump >/dev/null 2>&1") != 0) GTEST_SKIP() << "cuobjdump is not installed";

@@ -1,9 +1,13 @@
 // report.cpp: JSON and text views of a GPU run (no CUDA needed).
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "gpu_internal.h"
+#include "swz/error.h"
 #include "swz/gpu.h"
 
 namespace swz::gpu {
@@ -63,17 +67,54 @@ nlohmann::json access_json(const AccessMeasurement& a) {
   return j;
 }
 
-// A transpose kernel configuration's fields, as the result and each tuning entry report them.
+// A transpose kernel configuration's fields under the names the result, each tuning entry and a
+// fixed configuration (transpose_config_from_json) use.
+struct ConfigCount {
+  const char* key;
+  int TransposeSpec::*field;
+};
+struct ConfigFlag {
+  const char* key;
+  bool TransposeSpec::*field;
+};
+constexpr ConfigCount kConfigCounts[] = {{"tiles_per_block", &TransposeSpec::batch}, {"warp_groups_per_block", &TransposeSpec::groups}};
+constexpr ConfigFlag kConfigFlags[] = {{"evict_first_hint", &TransposeSpec::streaming},
+                                       {"blocks_walk_m_first", &TransposeSpec::m_fastest},
+                                       {"grid_stride", &TransposeSpec::persistent},
+                                       {"loads_issued_before_stores", &TransposeSpec::loads_first}};
+// Keys a run writes beside the configuration that a configuration read back ignores.
+constexpr const char* kConfigReported[] = {"bandwidth_gbs", "threads_per_block", "grid_blocks"};
+
 void put_transpose_config(nlohmann::json& j, const TransposeSpec& c) {
-  j["tiles_per_block"] = c.batch;
-  j["evict_first_hint"] = c.streaming;
-  j["blocks_walk_m_first"] = c.m_fastest;
-  j["warp_groups_per_block"] = c.groups;
-  j["grid_stride"] = c.persistent;
-  j["loads_issued_before_stores"] = c.loads_first;
+  for (const ConfigCount& k : kConfigCounts) j[k.key] = c.*k.field;
+  for (const ConfigFlag& k : kConfigFlags) j[k.key] = c.*k.field;
 }
 
 }  // namespace
+
+TransposeSpec transpose_config_from_json(const nlohmann::json& config) {
+  if (!config.is_object()) fail("a transpose configuration is a JSON object (a transpose.tuning entry of `swizzle gpu --json`), not {}", config.dump());
+  TransposeSpec spec;
+  for (const auto& [key, value] : config.items()) {
+    const auto named = [&key](const auto& k) { return key == k.key; };
+    if (std::any_of(std::begin(kConfigReported), std::end(kConfigReported), [&key](const char* k) { return key == k; })) continue;
+    if (const auto* k = std::find_if(std::begin(kConfigCounts), std::end(kConfigCounts), named); k != std::end(kConfigCounts)) {
+      const bool allowed = value.is_number_integer() &&
+                           std::find(std::begin(kTransposeCounts), std::end(kTransposeCounts), value.get<std::int64_t>()) != std::end(kTransposeCounts);
+      if (!allowed) fail("{}: {} is not 1, 2, 4 or 8", key, value.dump());
+      spec.*k->field = value.get<int>();
+    } else if (const auto* f = std::find_if(std::begin(kConfigFlags), std::end(kConfigFlags), named); f != std::end(kConfigFlags)) {
+      if (!value.is_boolean()) fail("{}: {} is not true or false", key, value.dump());
+      spec.*f->field = value.get<bool>();
+    } else {
+      std::string known;
+      for (const ConfigCount& c : kConfigCounts) known += fmt::format("{}{}", known.empty() ? "" : ", ", c.key);
+      for (const ConfigFlag& c : kConfigFlags) known += fmt::format(", {}", c.key);
+      fail("unknown key '{}' (a configuration has {})", key, known);
+    }
+  }
+  return spec;
+}
 
 nlohmann::json to_json(const RunResult& r) {
   nlohmann::json j;

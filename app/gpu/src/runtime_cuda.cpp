@@ -411,13 +411,16 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   // Kernel configuration: the fastest on the chosen layout; every variant then runs with it. The
   // configurations are timed in interleaved passes, so drift (clocks, temperature) hits all alike.
   TransposeSpec best{size, size, 1, false, o.block_order == RunOptions::BlockOrder::AlongM, 1};
-  if (o.transpose_tune) {
+  if (o.transpose_config) {
+    best = *o.transpose_config;
+    best.rows = best.cols = size;
+  } else if (o.transpose_tune) {
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
     for (bool persistent : {false, true})
       for (bool loads_first : {false, true})
-        for (int groups : {1, 2, 4, 8})
-          for (int batch : {1, 2, 4, 8})
+        for (int groups : kTransposeCounts)
+          for (int batch : kTransposeCounts)
             for (bool streaming : {false, true})
               for (bool m_fastest : {false, true}) {
                 if (o.block_order != RunOptions::BlockOrder::Tuned && m_fastest != (o.block_order == RunOptions::BlockOrder::AlongM)) continue;
@@ -597,6 +600,17 @@ RunResult run(const Problem& problem, const RunOptions& options) {
   const AccessResult rs = simulate(problem.read, problem.shared, problem.element_bits, problem.bank);
   fill_access_prediction(r.store, detail::plan_access(problem.store, problem.shared, problem.element_bits, problem.bank), ss);
   fill_access_prediction(r.read, detail::plan_access(problem.read, problem.shared, problem.element_bits, problem.bank), rs);
+  // A fixed transpose configuration must have a kernel for this problem (tile count, registers,
+  // threads), so a bad one is refused before any GPU work too.
+  if (options.transpose && options.transpose_config && transpose_unsupported_reason(problem).empty()) {
+    TransposeSpec spec = *options.transpose_config;
+    spec.rows = spec.cols = options.transpose_size;
+    try {
+      (void)generate_transpose_source(problem, problem.shared, spec);
+    } catch (const swz::Error& e) {
+      fail("the transpose configuration has no kernel for this problem: {}", e.what());
+    }
+  }
   run_probe(problem, r.device, options, r);
   if (options.transpose) {
     run_transpose(problem, r.device, options, r.transpose);

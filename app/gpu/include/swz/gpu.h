@@ -116,6 +116,9 @@ struct TransposeSpec {
   bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
   bool loads_first = false; // a memory fence after the global loads: all of a block's loads in flight before its first shared store
 };
+// The counts a block may take of tiles per warp group (batch) and of warp groups (groups): the
+// tuning tries each, and a fixed configuration names one.
+inline constexpr int kTransposeCounts[] = {1, 2, 4, 8};
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
 std::string transpose_unsupported_reason(const Problem& problem);
@@ -225,6 +228,9 @@ struct RunOptions {
   // comparing kernels in its own harness can ask for each.
   enum class BlockOrder { Tuned, AlongN, AlongM };
   BlockOrder block_order = BlockOrder::Tuned;
+  // Run this configuration as given instead of tuning (rows and cols are transpose_size):
+  // a configuration an earlier run chose or listed in its tuning, timed again alone.
+  std::optional<TransposeSpec> transpose_config;
 };
 
 struct RunResult {
@@ -253,6 +259,13 @@ RunResult run(const Problem& problem, const RunOptions& options = {});
 // store.{measured,predicted}_wavefronts, read.*, transpose.{bandwidth_gbs,memcpy_gbs}, ...
 nlohmann::json to_json(const RunResult& result);
 nlohmann::json to_json(const DeviceInfo& device);
+// A transpose configuration from the JSON a run writes for it: the keys of the result's transpose
+// object and of each transpose.tuning entry (tiles_per_block, warp_groups_per_block,
+// evict_first_hint, blocks_walk_m_first, grid_stride, loads_issued_before_stores); a key left out
+// keeps its default, and an entry's measured or derived keys (bandwidth_gbs, threads_per_block,
+// grid_blocks) are ignored, so a tuning entry reads as it was written. Throws swz::Error naming
+// the key for an unknown key or a bad value.
+TransposeSpec transpose_config_from_json(const nlohmann::json& config);
 // Human-readable report.
 std::string to_text(const RunResult& result);
 
