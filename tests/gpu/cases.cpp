@@ -209,8 +209,9 @@ std::vector<Case> answer_cases() {
 
 std::vector<Case> transpose_cases() {
   std::vector<Case> out;
-  // The seed's one-warp tile and the reference's 32x8-thread kernel move 4 bytes per lane per
-  // global access: reported beside the others, not held to the 95% target.
+  // Tiles whose lanes move 4 bytes per global access (the seed's one-warp tile, the reference's
+  // 32x8-thread kernel, the 64x64 fp16 tile at the end) are reported beside the others, not held
+  // to the 95% target: the copy they are measured against moves 16 bytes per lane.
   out.push_back(transpose_case("fp32_16x32_1w", "the seed's 16x32 fp32 tile, one warp", make_preset("transpose16x32"), false));
   {
     // 32x32 fp32 tile, 32x8 threads (the reference's throughput kernel): lanes along n to write,
@@ -247,12 +248,12 @@ std::vector<Case> transpose_cases() {
   }
   {
     // 64x64 fp16 tile, 4 warps: each lane holds two fp16 of a row and two rows of one column, so
-    // both global sides move 128 bytes per warp instruction.
+    // both global sides move 4 bytes per lane, 128 bytes per warp instruction.
     const std::vector<std::int64_t> shape{64, 64};
     auto a = distributed(shape, {{0, 1}, {1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, {{16, 0}, {32, 0}});
     auto b = distributed(shape, {{1, 0}, {0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, {{0, 16}, {0, 32}});
     out.push_back(transpose_case("fp16_64x64_4w", "64x64 fp16 tile, 4 warps",
-                                 posed("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b), true));
+                                 posed("transpose64x64_fp16_4w", "64x64 fp16 transpose, 4 warps", shape, 16, a, b), false));
   }
   return out;
 }

@@ -95,7 +95,9 @@ void put_transpose_config(nlohmann::json& j, const TransposeSpec& c) {
 TransposeSpec transpose_config_from_json(const nlohmann::json& config) {
   if (!config.is_object()) fail("a transpose configuration is a JSON object (a transpose.tuning entry of `swizzle gpu --json`), not {}", config.dump());
   TransposeSpec spec;
-  for (const auto& [key, value] : config.items()) {
+  for (const auto& item : config.items()) {
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
     const auto named = [&key](const auto& k) { return key == k.key; };
     if (std::any_of(std::begin(kConfigReported), std::end(kConfigReported), [&key](const char* k) { return key == k; })) continue;
     if (const auto* k = std::find_if(std::begin(kConfigCounts), std::end(kConfigCounts), named); k != std::end(kConfigCounts)) {
