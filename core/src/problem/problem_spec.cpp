@@ -486,7 +486,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
     for (const ProblemFlag& f : kFlags)
       if (f.argument != &ProblemArguments::spec && a.*f.argument)
         fail("--spec gives the whole problem: leave out the other problem flags");
-    s = parse_spec_text(files ? files(*a.spec) : read_text_file(*a.spec), *a.spec);
+    s = parse_spec_text(read_text(*a.spec, files), *a.spec);
     if (check_problem) (void)build_problem(s);  // checked now, before any work
     return s;
   }
