@@ -218,4 +218,35 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.th
   EXPECT_NE(r.accesses[0].note.find("AMD target"), std::string::npos);
 }
 
+// Triton moves sub-byte elements as bytes: their accesses are priced as Triton issues them, but
+// carry no issued access (its addresses are bytes, not this problem's elements), through a buffer
+// and through a convert_layout's scratch alike; 8-bit elements carry one.
+TEST(AuditModule, SubByteElementsHaveNoIssuedAccess) {
+  for (const std::string type : {"i4", "i8"}) {
+    SCOPED_TRACE(type);
+    std::string text =
+        R"(#row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%x: tensor<32x32xT, #row>) {
+    %b = ttg.local_alloc %x : (tensor<32x32xT, #row>) -> !ttg.memdesc<32x32xT, #plain, #smem, mutable>
+    %y = ttg.local_load %b : !ttg.memdesc<32x32xT, #plain, #smem, mutable> -> tensor<32x32xT, #col>
+    %z = ttg.convert_layout %x : tensor<32x32xT, #row> -> tensor<32x32xT, #col>
+    tt.return
+  }
+}
+)";
+    for (std::size_t at = text.find("xT,"); at != std::string::npos; at = text.find("xT,", at)) text.replace(at + 1, 1, type);
+    const auto r = swz::audit_module(text, "sub_byte.ttgir");
+    ASSERT_EQ(r.accesses.size(), 4u);
+    for (const swz::AuditAccess& a : r.accesses) {
+      SCOPED_TRACE(a.op + " " + a.direction.value_or(""));
+      EXPECT_EQ(a.instruction, a.direction == "store" ? "STS.U8" : "LDS.U8");
+      EXPECT_EQ(a.issued.has_value(), type == "i8");
+    }
+  }
+}
+
 }  // namespace
