@@ -3,9 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "swz/sim/bank.h"
 #include "swz/error.h"
 #include "swz/kernel/ttgir.h"
+#include "swz/kernel/ttgir_module.h"
+#include "swz/sim/bank.h"
 
 namespace {
 
@@ -185,6 +186,37 @@ TEST(AuditModule, JsonHasTheDocumentedKeys) {
     EXPECT_TRUE(j["accesses"][0].contains(key)) << key;
   EXPECT_TRUE(j["accesses"][0]["loc"].is_null());
   EXPECT_NE(swz::format_audit(r).find("STSM.x4"), std::string::npos);
+}
+
+// DumpAuditor: a module whose text changed between check() and audit() (its file read again) is
+// audited as it now reads, not taken for the text check() saw at that place.
+TEST(AuditModule, DumpAuditorAuditsTheTextItIsGiven) {
+  const std::string load =
+      "    %y = ttg.local_load %b : !ttg.memdesc<32x32xf32, #L, #smem, mutable> -> tensor<32x32xf32, #col>\n";
+  auto module_with = [&](const std::string& shared) {
+    std::string body =
+        "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #L, #smem, mutable>\n" + load;
+    for (std::size_t at = body.find("#L"); at != std::string::npos; at = body.find("#L", at)) body.replace(at, 2, shared);
+    return kHeader + body + kFooter;
+  };
+  const std::string plain = module_with("#plain"), swizzled = module_with("#xor");
+  const auto plain_span = swz::ttgir::split_modules(plain), swizzled_span = swz::ttgir::split_modules(swizzled);
+  ASSERT_EQ(plain_span.size(), 1u);
+  ASSERT_EQ(swizzled_span.size(), 1u);
+  ASSERT_EQ(plain_span[0].begin, swizzled_span[0].begin);
+  swz::DumpAuditor auditor;
+  auditor.check(plain, "k.ttgir", plain_span[0], 1, 1);
+  const swz::AuditReport now = auditor.audit(swizzled, "k.ttgir", swizzled_span[0], 1, 1);
+  EXPECT_EQ(swz::to_json(now).dump(), swz::to_json(swz::audit_module(swizzled, "k.ttgir")).dump());
+  EXPECT_NE(swz::to_json(now).dump(), swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(auditor.audits_done(), 1u);
+  // The text check() read is still known, and audited once.
+  auditor.check(plain, "k.ttgir", plain_span[0], 1, 1);
+  EXPECT_EQ(swz::to_json(auditor.audit(plain, "k.ttgir", plain_span[0], 1, 1)).dump(),
+            swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(swz::to_json(auditor.audit(plain, "k.ttgir", plain_span[0], 1, 1)).dump(),
+            swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(auditor.audits_done(), 2u);
 }
 
 TEST(AuditModule, MalformedModuleThrowsWithPosition) {
