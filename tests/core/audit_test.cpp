@@ -3,9 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "swz/sim/bank.h"
 #include "swz/error.h"
 #include "swz/kernel/ttgir.h"
+#include "swz/kernel/ttgir_module.h"
+#include "swz/sim/bank.h"
 
 namespace {
 
@@ -187,6 +188,37 @@ TEST(AuditModule, JsonHasTheDocumentedKeys) {
   EXPECT_NE(swz::format_audit(r).find("STSM.x4"), std::string::npos);
 }
 
+// DumpAuditor: a module whose text changed between check() and audit() (its file read again) is
+// audited as it now reads, not taken for the text check() saw at that place.
+TEST(AuditModule, DumpAuditorAuditsTheTextItIsGiven) {
+  const std::string load =
+      "    %y = ttg.local_load %b : !ttg.memdesc<32x32xf32, #L, #smem, mutable> -> tensor<32x32xf32, #col>\n";
+  auto module_with = [&](const std::string& shared) {
+    std::string body =
+        "    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #L, #smem, mutable>\n" + load;
+    for (std::size_t at = body.find("#L"); at != std::string::npos; at = body.find("#L", at)) body.replace(at, 2, shared);
+    return kHeader + body + kFooter;
+  };
+  const std::string plain = module_with("#plain"), swizzled = module_with("#xor");
+  const auto plain_span = swz::ttgir::split_modules(plain), swizzled_span = swz::ttgir::split_modules(swizzled);
+  ASSERT_EQ(plain_span.size(), 1u);
+  ASSERT_EQ(swizzled_span.size(), 1u);
+  ASSERT_EQ(plain_span[0].begin, swizzled_span[0].begin);
+  swz::DumpAuditor auditor;
+  auditor.check(plain, "k.ttgir", plain_span[0], 1, 1);
+  const swz::AuditReport now = auditor.audit(swizzled, "k.ttgir", swizzled_span[0], 1, 1);
+  EXPECT_EQ(swz::to_json(now).dump(), swz::to_json(swz::audit_module(swizzled, "k.ttgir")).dump());
+  EXPECT_NE(swz::to_json(now).dump(), swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(auditor.audits_done(), 1u);
+  // The text check() read is still known, and audited once.
+  auditor.check(plain, "k.ttgir", plain_span[0], 1, 1);
+  EXPECT_EQ(swz::to_json(auditor.audit(plain, "k.ttgir", plain_span[0], 1, 1)).dump(),
+            swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(swz::to_json(auditor.audit(plain, "k.ttgir", plain_span[0], 1, 1)).dump(),
+            swz::to_json(swz::audit_module(plain, "k.ttgir")).dump());
+  EXPECT_EQ(auditor.audits_done(), 2u);
+}
+
 TEST(AuditModule, MalformedModuleThrowsWithPosition) {
   try {
     swz::audit_module("module {\n  %y = ttg.local_load %b : !ttg.memdesc<4x4xf32, #s -> tensor<4x4xf32, #b>\n}\n", "bad.ttgir");
@@ -216,6 +248,37 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.th
   ASSERT_EQ(r.accesses.size(), 1u);
   EXPECT_EQ(r.accesses[0].instruction.rfind("ds_write_b", 0), 0u);
   EXPECT_NE(r.accesses[0].note.find("AMD target"), std::string::npos);
+}
+
+// Triton moves sub-byte elements as bytes: their accesses are priced as Triton issues them, but
+// carry no issued access (its addresses are bytes, not this problem's elements), through a buffer
+// and through a convert_layout's scratch alike; 8-bit elements carry one.
+TEST(AuditModule, SubByteElementsHaveNoIssuedAccess) {
+  for (const std::string type : {"i4", "i8"}) {
+    SCOPED_TRACE(type);
+    std::string text =
+        R"(#row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%x: tensor<32x32xT, #row>) {
+    %b = ttg.local_alloc %x : (tensor<32x32xT, #row>) -> !ttg.memdesc<32x32xT, #plain, #smem, mutable>
+    %y = ttg.local_load %b : !ttg.memdesc<32x32xT, #plain, #smem, mutable> -> tensor<32x32xT, #col>
+    %z = ttg.convert_layout %x : tensor<32x32xT, #row> -> tensor<32x32xT, #col>
+    tt.return
+  }
+}
+)";
+    for (std::size_t at = text.find("xT,"); at != std::string::npos; at = text.find("xT,", at)) text.replace(at + 1, 1, type);
+    const auto r = swz::audit_module(text, "sub_byte.ttgir");
+    ASSERT_EQ(r.accesses.size(), 4u);
+    for (const swz::AuditAccess& a : r.accesses) {
+      SCOPED_TRACE(a.op + " " + a.direction.value_or(""));
+      EXPECT_EQ(a.instruction, a.direction == "store" ? "STS.U8" : "LDS.U8");
+      EXPECT_EQ(a.issued.has_value(), type == "i8");
+    }
+  }
 }
 
 }  // namespace

@@ -154,4 +154,20 @@ TEST(LayoutIo, Files) {
   EXPECT_NE(error_of([] { swz::read_text_file("/proc/self/status", 4); }).find("larger than"), std::string::npos);
 }
 
+// A named text comes from what the caller holds under that name, else from the file of that name,
+// whose errors name it; every reader (layouts, --spec, --solved) goes through read_text.
+TEST(LayoutIo, NamedTextFromMemoryOrFile) {
+  const std::string path = ::testing::TempDir() + "swz_layout_io_named.txt";
+  const swz::TextSource held = [](const std::string& name) { return "held " + name; };
+  EXPECT_EQ(swz::read_text(path, held), "held " + path);
+  std::remove(path.c_str());
+  EXPECT_EQ(error_of([&] { swz::read_text(path, {}); }).rfind("cannot open '" + path + "'", 0), 0u);
+  {
+    std::ofstream out(path);
+    out << "on disk";
+  }
+  EXPECT_EQ(swz::read_text(path, {}), "on disk");
+  std::remove(path.c_str());
+}
+
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string_view>
 
 #include "swz/error.h"
 #include "swz/export/export.h"
@@ -279,6 +281,28 @@ TEST(ProblemSpec, FlagErrorsNameTheFlag) {
   a.mask = "1";
   a.layout = "xor-m";
   EXPECT_EQ(error_of([&] { parse_problem_arguments(a); }), "give only one of --mask, --layout and --shared");
+}
+
+// problem_flags() is the one table of the arguments: each member has one flag, and
+// --spec refuses every other flag (the spec file never gets read).
+TEST(ProblemSpec, SpecRefusesEveryOtherFlagOfTheTable) {
+  const std::vector<ProblemFlag>& flags = problem_flags();
+  EXPECT_EQ(flags.size() * sizeof(std::optional<std::string>), sizeof(ProblemArguments)) << "a member without a flag";
+  std::set<std::optional<std::string>*> members;
+  ProblemArguments filled;
+  for (const ProblemFlag& f : flags) {
+    EXPECT_EQ(&filled.slot(f.flag), &(filled.*f.argument)) << f.flag;
+    members.insert(&(filled.*f.argument));
+  }
+  EXPECT_EQ(members.size(), flags.size());
+  for (const ProblemFlag& f : flags) {
+    if (std::string_view(f.flag) == "--spec") continue;
+    ProblemArguments a;
+    a.spec = "no_such_spec.json";
+    a.*f.argument = "1";
+    EXPECT_EQ(error_of([&] { parse_problem_arguments(a); }), "--spec gives the whole problem: leave out the other problem flags")
+        << f.flag;
+  }
 }
 
 // The regenerating command in an exported header is printed from the spec, and

@@ -158,7 +158,7 @@ SolvedLayout solved_layout_from_json(const nlohmann::json& j, const std::string&
 SolvedLayout load_solved_layout(const std::string& path, const TextSource& files) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(files ? files(path) : read_text_file(path));
+    j = nlohmann::json::parse(read_text(path, files));
   } catch (const nlohmann::json::exception& e) {
     fail("{}: not valid JSON ({})", path, e.what());
   }

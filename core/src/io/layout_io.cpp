@@ -190,12 +190,14 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return s;
 }
 
+std::string read_text(const std::string& path, const TextSource& files) { return files ? files(path) : read_text_file(path); }
+
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints) {
   return parse_layout_text(read_text_file(path), path, hints);
 }
 
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files) {
-  return files ? parse_layout_text(files(path), path, hints) : load_layout_file(path, hints);
+  return parse_layout_text(read_text(path, files), path, hints);
 }
 
 }  // namespace swz

@@ -139,8 +139,7 @@ AuditReport audit(const Module& m) {
       // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
       try {
         const TritonSide t = triton_local_access(regs, s.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
-        fill(a, t);
-        a.issued = bits >= 8 ? std::optional<Access>(t.access) : std::nullopt;  // sub-byte elements travel as bytes
+        fill(a, t, bits);
         fell_back = false;
       } catch (const Error&) {
         // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
@@ -415,10 +414,7 @@ AuditReport audit(const Module& m) {
           if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
           for (const bool store : {true, false}) {
             const TritonSide& t = store ? triton->store : triton->load;
-            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) {
-              fill(x, t);
-              if (bits >= 8) x.issued = t.access;  // sub-byte elements travel as bytes: not this problem's addresses
-            });
+            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t, bits); });
           }
           continue;
         }

@@ -1,5 +1,6 @@
 // audit_dump.cpp: the modules of dump files, each distinct text read and audited once (audit.h, DumpAuditor).
 #include <cctype>
+#include <functional>
 
 #include "swz/kernel/audit.h"
 
@@ -84,35 +85,70 @@ void move_report_lines(AuditReport& r, int by) {
 
 }  // namespace
 
-std::pair<std::string, DumpAuditor::Remembered> DumpAuditor::keyed(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span) {
-  const ModuleBody body = module_body(text, span);
-  return {path + '\n' + std::string(body.text), Remembered{span.first_line + body.lines_before, body.lines_before + body.lines_after, std::nullopt}};
+// The memory's key of a module is path + '\n' + its text; a module is looked up by the hash of
+// its text and compared piece by piece, so its key is copied only when it is remembered.
+struct DumpAuditor::ModuleText {
+  std::string_view path, text;  // text: module_body's
+  int body_first_line = 0, lines_outside_body = 0;
+  std::size_t hash = 0;  // of `text`
+  ModuleText(std::string_view file_text, std::string_view file_path, const ttgir::ModuleSpan& span) : path(file_path) {
+    const ModuleBody body = module_body(file_text, span);
+    text = body.text;
+    body_first_line = span.first_line + body.lines_before;
+    lines_outside_body = body.lines_before + body.lines_after;
+  }
+  bool is_key(const std::string& key) const {
+    return key.size() == path.size() + 1 + text.size() && key.compare(0, path.size(), path) == 0 && key[path.size()] == '\n' &&
+           key.compare(path.size() + 1, text.size(), text) == 0;
+  }
+};
+
+DumpAuditor::Remembered* DumpAuditor::find(const ModuleText& module_text) {
+  const auto [first, last] = memory_.equal_range(module_text.hash);
+  for (auto at = first; at != last; ++at)
+    if (module_text.is_key(at->second.key)) return &at->second;
+  return nullptr;
 }
 
 void DumpAuditor::check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
-  auto [key, now] = keyed(text, path, span);
-  if (memory_.count(key)) return;  // the same text reads the same way
+  ModuleText module_text(text, path, span);
+  module_text.hash = std::hash<std::string_view>{}(module_text.text);
+  checked_hashes_[{path, span.begin}] = module_text.hash;
+  if (find(module_text)) return;  // the same text reads the same way
   (void)ttgir::read_module(text, path, span, index, count);
-  remember(std::move(key), std::move(now));
+  remember(module_text);
 }
 
-void DumpAuditor::remember(std::string key, Remembered what) {
+DumpAuditor::Remembered& DumpAuditor::remember(const ModuleText& module_text) {
+  std::string key;
+  key.reserve(module_text.path.size() + 1 + module_text.text.size());
+  key.append(module_text.path).append(1, '\n').append(module_text.text);
   if (text_held_ + key.size() > text_limit_) {
     memory_.clear();
     text_held_ = 0;
   }
   text_held_ += key.size();
-  memory_.emplace(std::move(key), std::move(what));
+  return memory_
+      .emplace(module_text.hash,
+               Remembered{std::move(key), module_text.body_first_line, module_text.lines_outside_body, std::nullopt})
+      ->second;
 }
 
 AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
-  auto [key, now] = keyed(text, path, span);
-  const auto known = memory_.find(key);
-  if (known != memory_.end() && known->second.report) {
-    const Remembered& was = known->second;
+  ModuleText module_text(text, path, span);
+  // A hash check() left for another text (the file read again, changed) finds no key that matches: audited anew.
+  if (const auto checked = checked_hashes_.find({path, span.begin}); checked != checked_hashes_.end()) {
+    module_text.hash = checked->second;
+    checked_hashes_.erase(checked);
+  } else {
+    module_text.hash = std::hash<std::string_view>{}(module_text.text);
+  }
+  Remembered* const known = find(module_text);
+  if (known && known->report) {
+    const Remembered& was = *known;
     AuditReport r = *was.report;
-    move_report_lines(r, now.body_first_line - was.body_first_line);
-    r.lines += now.lines_outside_body - was.lines_outside_body;
+    move_report_lines(r, module_text.body_first_line - was.body_first_line);
+    r.lines += module_text.lines_outside_body - was.lines_outside_body;
     r.first_line = span.first_line;
     r.module_index = index;
     r.module_count = count;
@@ -122,12 +158,10 @@ AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, c
   AuditReport r = swz::audit(ttgir::read_module(text, path, span, index, count));
   ++audits_done_;
   if (names_a_line_elsewhere(r)) return r;
-  Remembered what = now;
-  what.report = r;
-  if (known != memory_.end())
-    known->second = std::move(what);  // read by check() before
-  else
-    remember(std::move(key), std::move(what));
+  Remembered& entry = known ? *known : remember(module_text);  // known: read by check() before
+  entry.body_first_line = module_text.body_first_line;
+  entry.lines_outside_body = module_text.lines_outside_body;
+  entry.report = r;
   return r;
 }
 

@@ -49,7 +49,8 @@ std::string sass(const char* prefix, int bits) {
   return InstructionKind{op, std::max(1, bits / 8), 0, false}.name();  // the names warp_access.h gives
 }
 
-void fill(AuditAccess& a, const TritonSide& t) {
+void fill(AuditAccess& a, const TritonSide& t, int element_bits) {
+  a.issued = element_bits >= 8 ? std::optional<Access>(t.access) : std::nullopt;
   a.instructions = t.instructions;
   a.wavefronts = t.mean();
   a.ideal_wavefronts = t.ideal;

@@ -151,8 +151,9 @@ std::vector<std::int64_t> trailing(const std::vector<std::int64_t>& shape, std::
 std::string sass(const char* prefix, int bits);
 
 void fill(AuditAccess& a, const AccessResult& r);
-// The same from Triton 3.6's lowering of the access (triton_convert.h).
-void fill(AuditAccess& a, const TritonSide& t);
+// The same from Triton 3.6's lowering of the access (triton_convert.h), and the access as it issues
+// it (`issued`: none for sub-byte `element_bits`, which travel as bytes, not this problem's addresses).
+void fill(AuditAccess& a, const TritonSide& t, int element_bits);
 
 bool is_modelled_op(const std::string& name);
 

@@ -21,25 +21,35 @@ namespace {
 // [SECTION] Fields: the JSON key and the flag of each, so every message names both.
 
 const std::vector<ProblemFlag> kFlags = {
-    {"--spec", "spec", "The whole problem as one JSON object (the keys below), e.g. a session's 'problem'"},
-    {"--preset", "preset", "Preset problem to start from (see `swizzle presets`; default transpose16x32)"},
-    {"--mask", "masks", "Toggle-grid masks C_j per row bit, lowest first (1,2,4,8 = XOR m; 2,4,8,16 = XOR 2m)"},
-    {"--layout", "variant", "A preset's named shared layout (e.g. xor-2m, padded, swizzle323)"},
-    {"--shared", "shared", "Shared layout file (JSON offset_bases, Triton text, a Triton attribute such as #ttg.nvmma_shared, CuTe)"},
-    {"--src", "writer", "Writer (A) layout file (JSON, Triton text, a Triton attribute such as #ttg.blocked<...>)"},
-    {"--dst", "reader", "Reader (B) layout file (JSON, Triton text, a Triton attribute such as #ttg.dot_op<...>)"},
-    {"--shape", "shape",
+    {"--spec", "spec", &ProblemArguments::spec,
+     "The whole problem as one JSON object (the keys below), e.g. a session's 'problem'"},
+    {"--preset", "preset", &ProblemArguments::preset,
+     "Preset problem to start from (see `swizzle presets`; default transpose16x32)"},
+    {"--mask", "masks", &ProblemArguments::mask,
+     "Toggle-grid masks C_j per row bit, lowest first (1,2,4,8 = XOR m; 2,4,8,16 = XOR 2m)"},
+    {"--layout", "variant", &ProblemArguments::layout, "A preset's named shared layout (e.g. xor-2m, padded, swizzle323)"},
+    {"--shared", "shared", &ProblemArguments::shared,
+     "Shared layout file (JSON offset_bases, Triton text, a Triton attribute such as #ttg.nvmma_shared, CuTe)"},
+    {"--src", "writer", &ProblemArguments::src,
+     "Writer (A) layout file (JSON, Triton text, a Triton attribute such as #ttg.blocked<...>)"},
+    {"--dst", "reader", &ProblemArguments::dst,
+     "Reader (B) layout file (JSON, Triton text, a Triton attribute such as #ttg.dot_op<...>)"},
+    {"--shape", "shape", &ProblemArguments::shape,
      "ROWSxCOLS (powers of two from 2 to 1024), e.g. 64x128: the preset redrawn as a transpose of that tile, and the tensor "
      "a bare Triton attribute in a layout file lays out"},
-    {"--bits", "element_bits", "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
-    {"--banks", "banks", "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
-    {"--warp-size", "warp_size", "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
-    {"--write-vec-bits", "write_vec_bits", "Widest vector the writer may use, bits per lane: 8, 16, 32, 64 or 128"},
-    {"--read-vec-bits", "read_vec_bits", "Widest vector the reader may use, bits per lane: 8, 16, 32, 64 or 128"},
-    {"--write-matrix", "write_matrix",
+    {"--bits", "element_bits", &ProblemArguments::bits,
+     "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
+    {"--banks", "banks", &ProblemArguments::banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
+    {"--warp-size", "warp_size", &ProblemArguments::warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
+    {"--write-vec-bits", "write_vec_bits", &ProblemArguments::write_vec_bits,
+     "Widest vector the writer may use, bits per lane: 8, 16, 32, 64 or 128"},
+    {"--read-vec-bits", "read_vec_bits", &ProblemArguments::read_vec_bits,
+     "Widest vector the reader may use, bits per lane: 8, 16, 32, 64 or 128"},
+    {"--write-matrix", "write_matrix", &ProblemArguments::write_matrix,
      "The writer issues stmatrix: x1, x2 or x4 matrices, .trans for the transposing form (x4.trans); its layout gives the "
      "16-byte rows lanes address"},
-    {"--read-matrix", "read_matrix", "The reader issues ldmatrix, as --write-matrix (x1, x2, x4, x4.trans)"},
+    {"--read-matrix", "read_matrix", &ProblemArguments::read_matrix,
+     "The reader issues ldmatrix, as --write-matrix (x1, x2, x4, x4.trans)"},
 };
 
 std::string field(const char* key) {
@@ -213,12 +223,8 @@ json layout_json(const std::optional<SpecLayout>& l) {
 const std::vector<ProblemFlag>& problem_flags() { return kFlags; }
 
 std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
-  std::optional<std::string>* slots[] = {&spec,          &preset,       &mask,       &layout, &shared,
-                                         &src,           &dst,          &shape,      &bits,   &banks,
-                                         &warp_size,     &write_vec_bits, &read_vec_bits, &write_matrix, &read_matrix};
-  static_assert(std::size(slots) == 15);
-  for (std::size_t i = 0; i < kFlags.size(); ++i)
-    if (flag == kFlags[i].flag) return *slots[i];
+  for (const ProblemFlag& f : kFlags)
+    if (flag == f.flag) return this->*f.argument;
   fail("'{}' is not a problem flag", flag);
 }
 
@@ -477,10 +483,10 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
 ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_problem, const TextSource& files) {
   ProblemSpec s;
   if (a.spec) {
-    for (const auto* other : {&a.preset, &a.mask, &a.layout, &a.shared, &a.src, &a.dst, &a.shape, &a.bits, &a.banks, &a.warp_size,
-                              &a.write_vec_bits, &a.read_vec_bits, &a.write_matrix, &a.read_matrix})
-      if (*other) fail("--spec gives the whole problem: leave out the other problem flags");
-    s = parse_spec_text(files ? files(*a.spec) : read_text_file(*a.spec), *a.spec);
+    for (const ProblemFlag& f : kFlags)
+      if (f.argument != &ProblemArguments::spec && a.*f.argument)
+        fail("--spec gives the whole problem: leave out the other problem flags");
+    s = parse_spec_text(read_text(*a.spec, files), *a.spec);
     if (check_problem) (void)build_problem(s);  // checked now, before any work
     return s;
   }

@@ -49,5 +49,8 @@ LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, c
 // Fails naming `origin` when `hints` give a shape the layout does not cover.
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{64} << 20);
+// The text named `path`: what `files` holds under that name, else the file's (read_text_file, whose
+// errors name the file).
+std::string read_text(const std::string& path, const TextSource& files);
 
 }  // namespace swz

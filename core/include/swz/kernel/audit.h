@@ -31,6 +31,7 @@
 // fix_module() writes the chosen suggestions into the module's text.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -162,15 +163,19 @@ class DumpAuditor {
 
  private:
   struct Remembered {
-    int body_first_line = 0;     // the file line where the module's text (the key) begins
+    std::string key;             // path + '\n' + the module's text (dump header and comments aside)
+    int body_first_line = 0;     // the file line where that text begins
     int lines_outside_body = 0;  // the span's header, comment and blank lines around that text
     std::optional<AuditReport> report;  // empty: read and found well formed, not audited yet
   };
-  // The memory's key for module `span` of `text` (path + '\n' + its text) and where that text lies.
-  static std::pair<std::string, Remembered> keyed(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span);
-  void remember(std::string key, Remembered what);
+  struct ModuleText;  // module `span` of a file's text, as the memory looks it up (audit_dump.cpp)
+  Remembered* find(const ModuleText& module_text);
+  Remembered& remember(const ModuleText& module_text);
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
-  std::unordered_map<std::string, Remembered> memory_;  // path + '\n' + module text -> what is known of it
+  std::unordered_multimap<std::size_t, Remembered> memory_;  // the hash of a module's text -> what is known of it
+  // Each module's text is hashed once: check() leaves the hash here, by path and the module's
+  // first byte, for audit() to take.
+  std::map<std::pair<std::string, std::size_t>, std::size_t> checked_hashes_;
 };
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);

@@ -81,7 +81,7 @@ ProblemSpec load_spec_file(const std::string& path);
 struct ProblemArguments {
   std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
       read_vec_bits, write_matrix, read_matrix;
-  // The member a flag fills ("--mask" -> mask); the order of problem_flags().
+  // The member a flag fills ("--mask" -> mask), as problem_flags() pairs them.
   std::optional<std::string>& slot(std::string_view flag);
   bool operator==(const ProblemArguments&) const = default;
 };
@@ -99,9 +99,11 @@ void set_named_layout(ProblemSpec& spec, const std::string& name);
 std::vector<std::string> problem_arguments(const ProblemSpec& spec, const std::string& stem = "layout");
 
 // Every flag parse_problem_arguments reads, with its one-line help, for front ends to list.
+// The one table of the problem's flags: the member each fills, and what --spec excludes.
 struct ProblemFlag {
-  const char* flag;  // "--mask"
-  const char* key;   // "masks"
+  const char* flag;                                        // "--mask"
+  const char* key;                                         // "masks"
+  std::optional<std::string> ProblemArguments::*argument;  // &ProblemArguments::mask
   const char* help;
 };
 const std::vector<ProblemFlag>& problem_flags();
