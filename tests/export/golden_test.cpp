@@ -66,5 +66,17 @@ TEST(Golden, Figures) {
   expect_golden("transpose16x32_xor_2m_matrix_m.svg", figure_svg(seed({2, 4, 8, 16}), FigureView::MatrixM));
 }
 
+// A slide's figures (text_size > 0): the bold title over the wrapped caption that the tensor
+// (each "  |  " part of its caption on lines of its own), the matrices and the XOR table share.
+TEST(Golden, SlideFigureHeadings) {
+  FigureOptions slide;
+  slide.text_size = 22;  // a lesson slide's (lesson_figures.cpp)
+  FigureOptions traced = slide;
+  traced.trace = TracedAccess::Store;
+  expect_golden("toy8x8_tensor_slide.svg", figure_svg(make_preset("toy8x8"), FigureView::Tensor, traced));
+  expect_golden("transpose16x32_xor_2m_matrix_m_slide.svg", figure_svg(seed({2, 4, 8, 16}), FigureView::MatrixM, slide));
+  expect_golden("xor_table_4x8_slide.svg", xor_table_svg(4, 8, /*text_size=*/22));
+}
+
 }  // namespace
 }  // namespace swz::test

@@ -150,6 +150,14 @@ struct Canvas {
     }
     return y;
   }
+  // A slide figure's heading (FigureOptions::text_size): the title in bold over the caption's
+  // paragraphs, each wrapped at `line_width` from the top left at `size` and starting a line of its
+  // own; returns the baseline under the last line.
+  int heading(int size, int line_width, std::string_view title, const std::vector<std::string_view>& caption) {
+    int y = words(8, size + 4, size, title, line_width, kInk, /*bold=*/true);
+    for (const std::string_view paragraph : caption) y = words(8, y, size, paragraph, line_width, kMuted);
+    return y;
+  }
   void fit(int x, int y) {
     width = std::max(width, x);
     height = std::max(height, y);
@@ -236,14 +244,14 @@ GridFrame draw_tensor_axes(Canvas& canvas, const TensorGrid& grid, const FigureO
     // caption on lines of its own.
     const int size = options.text_size;
     const int width = std::max(24 * size, f.left + static_cast<int>(grid.shown_cols) * f.cell);
-    int y = canvas.words(8, size + 4, size, title, width, kInk, /*bold=*/true);
+    std::vector<std::string_view> parts;
     std::size_t start = 0;
     while (start <= caption.size()) {
       const std::size_t end = std::min(caption.find("  |  ", start), caption.size());
-      y = canvas.words(8, y, size, caption.substr(start, end - start), width, kMuted);
+      parts.push_back(caption.substr(start, end - start));
       start = end + 5;
     }
-    f.top = y + 4;
+    f.top = canvas.heading(size, width, title, parts) + 4;
   } else {
     canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
     canvas.text(8, 38, 11, caption, "start", kMuted);
@@ -444,8 +452,7 @@ std::string matrix_figure(std::string_view view, const std::string& title, const
   // A slide's matrix: title and caption wrapped at the matrix's width (at least 24 sizes).
   const int words_width = std::max(24 * text_size, left + cols * kCell);
   if (text_size > 0) {
-    const int y = canvas.words(8, text_size + 4, text_size, title, words_width, kInk, /*bold=*/true);
-    top = canvas.words(8, y, text_size, caption, words_width, kMuted) + 62 - text_size;
+    top = canvas.heading(text_size, words_width, title, {caption}) + 62 - text_size;
   } else {
     canvas.text(8, 20, 14, title, "start", kInk, " font-weight=\"bold\"");
     canvas.text(8, 38, 11, caption, "start", kMuted);
@@ -574,8 +581,7 @@ std::string xor_table_svg(int rows, int cols, int text_size) {
   const std::string caption = fmt::format("red = n \u2295 m is outside columns 0..{}", cols - 1);
   if (text_size > 0) {
     const int width = std::max(20 * text_size, kLeft + cols * kCell);
-    const int y = canvas.words(8, text_size + 4, text_size, title, width, kInk, /*bold=*/true);
-    top = canvas.words(8, y, text_size, caption, width, kMuted) + 32 - text_size;
+    top = canvas.heading(text_size, width, title, {caption}) + 32 - text_size;
   } else {
     // Two short lines, so the table is about as wide as its cells.
     canvas.text(8, 20, 14, fmt::format("XOR by the row on a {}x{} tile:", rows, cols), "start", kInk, " font-weight=\"bold\"");

@@ -165,23 +165,42 @@ std::string svg_kind(const std::string& svg) {
   return svg.substr(begin, svg.find('"', begin) - begin);
 }
 
-SlideFigures measure_figures(const std::vector<const StepFigure*>& drawn) {
+// One of the step's figures, measured once: pack_slides tries it in many groups of figures.
+struct MeasuredFigure {
+  const StepFigure* figure = nullptr;
+  SvgSize size;         // as drawn at scale 1; a picture's weighted
+  double weight = 1.0;  // a picture's weight (SlideFigures::picture_weights); 1 for a text panel
+};
+
+MeasuredFigure measure_figure(const StepFigure& f) {
+  MeasuredFigure m;
+  m.figure = &f;
+  const SvgSize size = svg_size(f.svg);
+  if (f.words) {
+    m.size = size;
+    return m;
+  }
+  const double cell = svg_cell_width(f.svg);
+  m.weight = cell > 0 ? kReferenceCell / cell : 1.0;
+  m.size = {static_cast<int>(std::lround(size.width * m.weight)), static_cast<int>(std::lround(size.height * m.weight))};
+  return m;
+}
+
+// One slide's figures, from the step's measured ones.
+SlideFigures collect_slide_figures(const std::vector<const MeasuredFigure*>& chosen) {
   SlideFigures figures;
-  for (const StepFigure* f : drawn) {
-    const SvgSize size = svg_size(f->svg);
-    if (f->words) {
-      figures.words_sizes.push_back(size);
-      figures.words.push_back(f->svg);
-      figures.words_panels.push_back(f->panel);
+  for (const MeasuredFigure* m : chosen) {
+    const StepFigure& f = *m->figure;
+    if (f.words) {
+      figures.words_sizes.push_back(m->size);
+      figures.words.push_back(f.svg);
+      figures.words_panels.push_back(f.panel);
       continue;
     }
-    const double cell = svg_cell_width(f->svg);
-    const double weight = cell > 0 ? kReferenceCell / cell : 1.0;
-    figures.picture_sizes.push_back(
-        {static_cast<int>(std::lround(size.width * weight)), static_cast<int>(std::lround(size.height * weight))});
-    figures.picture_weights.push_back(weight);
-    figures.pictures.push_back(f->svg);
-    figures.picture_panels.push_back(f->panel);
+    figures.picture_sizes.push_back(m->size);
+    figures.picture_weights.push_back(m->weight);
+    figures.pictures.push_back(f.svg);
+    figures.picture_panels.push_back(f.panel);
   }
   return figures;
 }
@@ -340,14 +359,15 @@ void place_boxes(SlidePlan& plan) {
 // the reader), each XOR table alone.
 // Groups of pictures (cells) come before groups of words, each kind in the view's order: a
 // slide's room goes to the step's picture first.
-std::vector<std::vector<const StepFigure*>> panel_groups(const std::vector<StepFigure>& drawn) {
-  std::vector<std::vector<const StepFigure*>> groups;
-  for (const StepFigure& f : drawn) {
-    if (groups.empty() || f.panel == "card" || groups.back().front()->panel != f.panel) groups.emplace_back();
-    groups.back().push_back(&f);
+std::vector<std::vector<const MeasuredFigure*>> panel_groups(const std::vector<MeasuredFigure>& drawn) {
+  std::vector<std::vector<const MeasuredFigure*>> groups;
+  for (const MeasuredFigure& m : drawn) {
+    const std::string& panel = m.figure->panel;
+    if (groups.empty() || panel == "card" || groups.back().front()->figure->panel != panel) groups.emplace_back();
+    groups.back().push_back(&m);
   }
-  std::stable_partition(groups.begin(), groups.end(), [](const std::vector<const StepFigure*>& g) {
-    return std::any_of(g.begin(), g.end(), [](const StepFigure* f) { return !f->words; });
+  std::stable_partition(groups.begin(), groups.end(), [](const std::vector<const MeasuredFigure*>& g) {
+    return std::any_of(g.begin(), g.end(), [](const MeasuredFigure* m) { return !m->figure->words; });
   });
   return groups;
 }
@@ -357,15 +377,18 @@ std::vector<std::vector<const StepFigure*>> panel_groups(const std::vector<StepF
 // (possibly nothing); a group that fits nowhere gets a slide of its own, as large as it can be.
 std::vector<SlidePlan> pack_slides(const SlidePlan& first, const SlidePlan& rest, const std::vector<StepFigure>& drawn,
                                    const std::vector<Layout>& first_places, const std::vector<Layout>& rest_places) {
-  const auto groups = panel_groups(drawn);
+  std::vector<MeasuredFigure> measured;  // each figure measured once, whatever groups it is tried in
+  measured.reserve(drawn.size());
+  for (const StepFigure& f : drawn) measured.push_back(measure_figure(f));
+  const auto groups = panel_groups(measured);
   std::vector<SlidePlan> slides;
   std::vector<bool> placed(groups.size(), false);
   const auto make = [&](const std::vector<std::size_t>& chosen) {
     const bool opening = slides.empty();
-    std::vector<const StepFigure*> figures;
+    std::vector<const MeasuredFigure*> figures;
     for (const std::size_t g : chosen) figures.insert(figures.end(), groups[g].begin(), groups[g].end());
     SlidePlan plan = opening ? first : rest;
-    plan.figures = measure_figures(figures);
+    plan.figures = collect_slide_figures(figures);
     plan.layout = choose_layout(opening ? first_places : rest_places, plan.figures, !plan.blocks.empty());
     return plan;
   };
