@@ -5,11 +5,15 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "swz/error.h"
 #include "swz/layout/factories.h"
@@ -397,6 +401,31 @@ TEST(CuteSwizzle, BitFormula) {
   EXPECT_THROW(swz::check_cute_swizzle(3, 2, 2), swz::Error);  // |S| < B
   EXPECT_THROW(swz::check_cute_swizzle(-1, 2, 3), swz::Error);
   EXPECT_NO_THROW(swz::check_cute_swizzle(3, 4, 3));
+}
+
+// The one place that says which Swizzle<B,M,S> there are: each limit is the last value taken, and
+// each refusal names the swizzle and why.
+TEST(CuteSwizzle, LimitsAndTheSourceBitRuleAreSaidInOnePlace) {
+  EXPECT_EQ(swz::cute_swizzle_limits_text(), "B 0..16, M 0..24, S -24..24");
+  EXPECT_EQ(swz::cute_swizzle_fault(16, 24, 24), std::nullopt);
+  EXPECT_EQ(swz::cute_swizzle_fault(16, 0, -24), std::nullopt);
+  EXPECT_EQ(swz::cute_swizzle_fault(0, 0, 0), std::nullopt);
+  for (const auto& [b, m, s] : {std::array{17, 0, 24}, std::array{-1, 0, 0}, std::array{0, 25, 0}, std::array{0, -1, 0},
+                                std::array{0, 0, 25}, std::array{0, 0, -25}}) {
+    EXPECT_FALSE(swz::cute_swizzle_within_limits(b, m, s)) << b << "," << m << "," << s;
+    EXPECT_EQ(swz::cute_swizzle_fault(b, m, s),
+              fmt::format("Swizzle<{},{},{}> is out of range (B 0..16, M 0..24, S -24..24)", b, m, s));
+  }
+  // |S| < B is within every limit, and still no swizzle: the fields would overlap.
+  EXPECT_TRUE(swz::cute_swizzle_within_limits(3, 2, -2));
+  EXPECT_EQ(swz::cute_swizzle_fault(3, 2, -2),
+            "Swizzle<3,2,-2>: |S| must be at least B, or the source bits would overlap the bits they change");
+  try {
+    swz::check_cute_swizzle(3, 2, 2);
+    ADD_FAILURE() << "Swizzle<3,2,2> passed the check";
+  } catch (const swz::Error& e) {
+    EXPECT_EQ(std::string(e.what()), *swz::cute_swizzle_fault(3, 2, 2));
+  }
 }
 
 TEST(CuteSwizzle, Swizzle333OnHalfElementsEqualsSwizzle343OnBytes) {

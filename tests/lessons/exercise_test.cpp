@@ -367,6 +367,38 @@ TEST(ExerciseSwizzleMoves, TheLoaderRefusesRangesItCannotSearchOrThatMissTheStep
   EXPECT_NE(exercise_load_error(exercise).find("this step gives no 'shared' CuTe layout"), std::string::npos);
 }
 
+// Every allowed B, M, S counts as searched, those refused on the way (offsets outside the tile) too.
+TEST(ExerciseSwizzleMoves, TheSearchCountsTheSwizzlesItRefusesToo) {
+  // S < 0 folds low bits up into higher ones: no bank bit changes, so none fixes the row read; and
+  // Swizzle<1,4,-2>, <1,5,-1>, <1,5,-2> would send offset bit 6 or 7 past the 64 elements.
+  const Lesson up = cute_exercise({{"B", {0, 1}}, {"M", {0, 5}}, {"S", {-2, -1}}});
+  const LessonStep& s = up.steps[0];
+  EXPECT_THROW((void)exercise_swizzle_state(s, {1, 4, -2}), Error);
+  const ExerciseSearch found = solve_exercise(s);
+  EXPECT_FALSE(found.state.has_value());
+  EXPECT_EQ(found.searched, exercise_swizzle_states(*s.exercise->swizzle));
+  EXPECT_EQ(found.searched, 2 * 6 * 2);
+}
+
+// The loader's limits are Swizzle's own (factories.h): each range may reach every limit, and not one past it.
+TEST(ExerciseSwizzleMoves, TheLoaderTakesRangesUpToSwizzlesOwnLimits) {
+  const Lesson widest = cute_exercise({{"B", {0, 16}}, {"M", {0, 24}}, {"S", {-24, 24}}});
+  // 25 M each; B = 0 takes all 49 S, B = 1..16 leaves out the 2B - 1 with |S| < B: 49 + 16 * 50 - 2 * (1 + ... + 16).
+  EXPECT_EQ(exercise_swizzle_states(*widest.steps[0].exercise->swizzle), 25 * (49 + 16 * 50 - 2 * 136));
+  const nlohmann::json past[] = {{{"B", {-1, 3}}, {"M", {0, 3}}, {"S", {1, 5}}}, {{"B", {0, 3}}, {"M", {0, 25}}, {"S", {1, 5}}},
+                                 {{"B", {0, 3}}, {"M", {0, 3}}, {"S", {-25, 5}}}, {{"B", {0, 3}}, {"M", {0, 3}}, {"S", {1, 25}}}};
+  for (const nlohmann::json& ranges : past) {
+    try {
+      (void)cute_exercise(ranges);
+      ADD_FAILURE() << ranges.dump() << " loaded";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("reaches outside Swizzle's own limits (B 0..16, M 0..24, S -24..24)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(LessonFacts, TmaModeIsThePatternTheLayoutFollowsAndTheBoxMustFitIt) {
   auto on = [](const std::string& preset, const std::vector<std::uint32_t>& masks) {
     ProblemSpec s;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -230,9 +231,32 @@ SharedLayout toggle_grid(const std::vector<std::int64_t>& shape, const std::vect
   return SharedLayout::from_linear(LinearLayout({InDim{"offset", inverse->columns()}}, outs), name);
 }
 
+namespace {
+// The limits of Swizzle<B,M,S>'s parameters (factories.h): B 0..16, M 0..24, S -24..24.
+constexpr int kCuteSwizzleMaxB = 16, kCuteSwizzleMaxM = 24, kCuteSwizzleMaxShift = 24;
+}  // namespace
+
+bool cute_swizzle_within_limits(int b, int m, int s) {
+  return b >= 0 && b <= kCuteSwizzleMaxB && m >= 0 && m <= kCuteSwizzleMaxM && s >= -kCuteSwizzleMaxShift &&
+         s <= kCuteSwizzleMaxShift;
+}
+
+std::string cute_swizzle_limits_text() {
+  return fmt::format("B 0..{}, M 0..{}, S -{}..{}", kCuteSwizzleMaxB, kCuteSwizzleMaxM, kCuteSwizzleMaxShift,
+                     kCuteSwizzleMaxShift);
+}
+
+std::optional<std::string> cute_swizzle_fault(int b, int m, int s) {
+  if (!cute_swizzle_within_limits(b, m, s))
+    return fmt::format("Swizzle<{},{},{}> is out of range ({})", b, m, s, cute_swizzle_limits_text());
+  if (std::abs(s) < b)
+    return fmt::format("Swizzle<{},{},{}>: |S| must be at least B, or the source bits would overlap the bits they change", b,
+                       m, s);
+  return std::nullopt;
+}
+
 void check_cute_swizzle(int b, int m, int s) {
-  if (b < 0 || m < 0 || b > 16 || m > 24 || s < -24 || s > 24) fail("Swizzle<{},{},{}> is out of range", b, m, s);
-  if (std::abs(s) < b) fail("Swizzle<{},{},{}>: |S| must be at least B (the bit fields would overlap)", b, m, s);
+  if (const std::optional<std::string> fault = cute_swizzle_fault(b, m, s)) fail("{}", *fault);
 }
 
 std::uint64_t cute_swizzle_apply(int b, int m, int s, std::uint64_t o) {

@@ -16,6 +16,7 @@
 #include "swz/error.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
+#include "swz/layout/factories.h"
 #include "swz/teach/lesson_exercise.h"
 #include "swz/teach/quiz_set.h"
 #include "lesson_facts.h"
@@ -455,8 +456,9 @@ SwizzleMoves parse_swizzle_moves(const nlohmann::json& moves, const LessonStep& 
     (*range)[1] = int_of(r[1], name.c_str(), where);
     if ((*range)[0] > (*range)[1]) fail("{}'{}' is [{}, {}]: lo must not exceed hi", where, name, (*range)[0], (*range)[1]);
   }
-  if (m.b[0] < 0 || m.b[1] > 16 || m.m[0] < 0 || m.m[1] > 24 || m.s[0] < -24 || m.s[1] > 24)
-    fail("{}'exercise.moves.swizzle' reaches outside Swizzle's own limits (B 0..16, M 0..24, S -24..24)", where);
+  // Each range is lo <= hi, so it stays within the limits when both its ends do.
+  if (!cute_swizzle_within_limits(m.b[0], m.m[0], m.s[0]) || !cute_swizzle_within_limits(m.b[1], m.m[1], m.s[1]))
+    fail("{}'exercise.moves.swizzle' reaches outside Swizzle's own limits ({})", where, cute_swizzle_limits_text());
   if (!s.problem.shared)
     fail("{}'exercise': its moves are a CuTe swizzle's parameters, and this step gives no 'shared' CuTe layout", where);
   if (const std::int64_t n = exercise_swizzle_states(m); n > kExerciseMaxStates)

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 
 #include "swz/error.h"
 #include "swz/io/formats.h"
@@ -71,16 +70,24 @@ LessonStep exercise_goal_step(const LessonStep& step) {
   return g;
 }
 
-// A swizzle the ranges allow and CuTe accepts.
-bool exercise_swizzle_valid(int b, int s) { return std::abs(s) >= b; }
+// Calls `visit(bms)` for each B, M, S the ranges allow that makes a swizzle (cute_swizzle_fault: none),
+// B then M then S ascending, until it returns true; says whether it did.
+template <class Visit>
+bool each_exercise_swizzle(const SwizzleMoves& mv, Visit&& visit) {
+  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
+    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
+      for (int s = mv.s[0]; s <= mv.s[1]; ++s)
+        if (!cute_swizzle_fault(b, m, s) && visit(std::array<int, 3>{b, m, s})) return true;
+  return false;
+}
 
 // Every allowed B, M, S, those that change fewest parameters from the step's first, then ascending.
 std::vector<std::array<int, 3>> exercise_swizzle_candidates(const SwizzleMoves& mv) {
   std::vector<std::array<int, 3>> out;
-  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
-    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
-      for (int s = mv.s[0]; s <= mv.s[1]; ++s)
-        if (exercise_swizzle_valid(b, s)) out.push_back({b, m, s});
+  each_exercise_swizzle(mv, [&](const std::array<int, 3>& bms) {
+    out.push_back(bms);
+    return false;
+  });
   auto changed = [&](const std::array<int, 3>& x) {
     return static_cast<int>(x[0] != mv.start[0]) + static_cast<int>(x[1] != mv.start[1]) + static_cast<int>(x[2] != mv.start[2]);
   };
@@ -141,28 +148,57 @@ void exercise_count_grid_moves(const LessonStep& step, const ProblemSpec& state,
   }
 }
 
+// The state Swizzle<B,M,S> gives (exercise_swizzle_state) with the problem and analysis that vetted it,
+// so the search judges the goal on the one simulation.
+struct ExerciseSwizzleRun {
+  ProblemSpec state;
+  Problem problem;
+  ProblemAnalysis analysis;
+};
+ExerciseSwizzleRun exercise_swizzle_run(const LessonStep& step, const std::array<int, 3>& bms) {
+  if (!step.exercise || !step.exercise->swizzle) fail("step '{}' has no swizzle exercise", step.title);
+  const SwizzleMoves& mv = *step.exercise->swizzle;
+  const char* names[] = {"B", "M", "S"};
+  const std::array<int, 2>* ranges[] = {&mv.b, &mv.m, &mv.s};
+  for (std::size_t i = 0; i < 3; ++i)
+    if (bms[i] < (*ranges[i])[0] || bms[i] > (*ranges[i])[1])
+      fail("{} = {} is outside the exercise's {}..{}", names[i], bms[i], (*ranges[i])[0], (*ranges[i])[1]);
+  if (const std::optional<std::string> fault = cute_swizzle_fault(bms[0], bms[1], bms[2])) fail("{}", *fault);
+  const std::optional<LinearLayout> layout = exercise_swizzled(mv.plain, bms);
+  if (!layout)
+    fail("Swizzle<{},{},{}> would move offsets outside the {}-element tile", bms[0], bms[1], bms[2],
+         std::int64_t{1} << mv.plain.bases("offset").size());
+  ProblemSpec state = exercise_without_layout(step.problem);
+  state.shared = SpecLayout{*layout, exercise_swizzle_name(mv, bms)};
+  try {
+    Problem problem = build_problem(state);
+    ProblemAnalysis analysis = analyze(problem);  // the workbench shows only what the simulator takes
+    return {std::move(state), std::move(problem), std::move(analysis)};
+  } catch (const Error& e) {
+    fail("Swizzle<{},{},{}>: {}", bms[0], bms[1], bms[2], e.what());
+  }
+}
+
 // The swizzle moves' search: every allowed B, M, S, fewest changed parameters first.
 ExerciseSearch solve_swizzle_exercise(const LessonStep& step) {
   const LessonStep goal = exercise_goal_step(step);
   ExerciseSearch out;
   for (const std::array<int, 3>& bms : exercise_swizzle_candidates(*step.exercise->swizzle)) {
     ++out.searched;
-    ProblemSpec state;
+    std::optional<ExerciseSwizzleRun> run;
     try {
-      state = exercise_swizzle_state(step, bms);
+      run = exercise_swizzle_run(step, bms);
     } catch (const Error&) {
       continue;  // a swizzle that leaves the tile, or one the simulator refuses, meets no goal
     }
     try {
-      const Problem p = build_problem(state);
-      const ProblemAnalysis a = analyze(p);
-      const std::vector<ClaimCheck> checks = check_claims(goal, p, a);
+      const std::vector<ClaimCheck> checks = check_claims(goal, run->problem, run->analysis);
       if (!std::all_of(checks.begin(), checks.end(), [](const ClaimCheck& c) { return c.holds; })) continue;
     } catch (const Error&) {
       continue;  // a goal that does not apply to this state is not met there
     }
     out.swizzle = bms;
-    out.state = std::move(state);
+    out.state = std::move(run->state);
     return out;
   }
   return out;
@@ -172,64 +208,41 @@ ExerciseSearch solve_swizzle_exercise(const LessonStep& step) {
 
 std::int64_t exercise_swizzle_states(const SwizzleMoves& mv) {
   std::int64_t n = 0;
-  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
-    for (int s = mv.s[0]; s <= mv.s[1]; ++s) n += exercise_swizzle_valid(b, s) ? mv.m[1] - mv.m[0] + 1 : 0;
+  each_exercise_swizzle(mv, [&](const std::array<int, 3>&) {
+    ++n;
+    return false;
+  });
   return n;
 }
 
 bool find_swizzle_start(SwizzleMoves& mv, const LinearLayout& shared) {
-  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
-    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
-      for (int s = mv.s[0]; s <= mv.s[1]; ++s) {
-        if (!exercise_swizzle_valid(b, s)) continue;
-        const std::optional<LinearLayout> plain = exercise_swizzled(shared, {b, m, s});
-        if (!plain) continue;
-        const std::optional<std::string> text = to_cute(*plain);
-        if (!text || text->rfind("Swizzle<", 0) == 0) continue;
-        mv.plain = *plain;
-        mv.plain_text = *text;
-        mv.start = {b, m, s};
-        return true;
-      }
-  return false;
+  return each_exercise_swizzle(mv, [&](const std::array<int, 3>& bms) {
+    const std::optional<LinearLayout> plain = exercise_swizzled(shared, bms);
+    if (!plain) return false;
+    const std::optional<std::string> text = to_cute(*plain);
+    if (!text || text->rfind("Swizzle<", 0) == 0) return false;
+    mv.plain = *plain;
+    mv.plain_text = *text;
+    mv.start = bms;
+    return true;
+  });
 }
 
 ProblemSpec exercise_swizzle_state(const LessonStep& step, const std::array<int, 3>& bms) {
-  if (!step.exercise || !step.exercise->swizzle) fail("step '{}' has no swizzle exercise", step.title);
-  const SwizzleMoves& mv = *step.exercise->swizzle;
-  const char* names[] = {"B", "M", "S"};
-  const std::array<int, 2>* ranges[] = {&mv.b, &mv.m, &mv.s};
-  for (std::size_t i = 0; i < 3; ++i)
-    if (bms[i] < (*ranges[i])[0] || bms[i] > (*ranges[i])[1])
-      fail("{} = {} is outside the exercise's {}..{}", names[i], bms[i], (*ranges[i])[0], (*ranges[i])[1]);
-  if (!exercise_swizzle_valid(bms[0], bms[2]))
-    fail("Swizzle<{},{},{}>: |S| must be at least B, or the source bits would overlap the bits they change", bms[0], bms[1],
-         bms[2]);
-  const std::optional<LinearLayout> layout = exercise_swizzled(mv.plain, bms);
-  if (!layout)
-    fail("Swizzle<{},{},{}> would move offsets outside the {}-element tile", bms[0], bms[1], bms[2],
-         std::int64_t{1} << mv.plain.bases("offset").size());
-  ProblemSpec out = exercise_without_layout(step.problem);
-  out.shared = SpecLayout{*layout, exercise_swizzle_name(mv, bms)};
-  try {
-    (void)analyze(build_problem(out));  // the workbench shows only what the simulator takes
-  } catch (const Error& e) {
-    fail("Swizzle<{},{},{}>: {}", bms[0], bms[1], bms[2], e.what());
-  }
-  return out;
+  return exercise_swizzle_run(step, bms).state;
 }
 
 std::optional<std::array<int, 3>> exercise_swizzle_of(const LessonStep& step, const ProblemSpec& state) {
   if (!step.exercise || !step.exercise->swizzle || !state.shared) return std::nullopt;
   if (exercise_without_layout(state) != exercise_without_layout(step.problem)) return std::nullopt;
   const SwizzleMoves& mv = *step.exercise->swizzle;
-  for (int b = mv.b[0]; b <= mv.b[1]; ++b)
-    for (int m = mv.m[0]; m <= mv.m[1]; ++m)
-      for (int s = mv.s[0]; s <= mv.s[1]; ++s)
-        if (exercise_swizzle_valid(b, s))
-          if (const auto layout = exercise_swizzled(mv.plain, {b, m, s}); layout && *layout == state.shared->layout)
-            return std::array<int, 3>{b, m, s};
-  return std::nullopt;
+  std::optional<std::array<int, 3>> found;
+  each_exercise_swizzle(mv, [&](const std::array<int, 3>& bms) {
+    const std::optional<LinearLayout> layout = exercise_swizzled(mv.plain, bms);
+    if (layout && *layout == state.shared->layout) found = bms;
+    return found.has_value();
+  });
+  return found;
 }
 
 const ExerciseLockWords& exercise_lock_words() {

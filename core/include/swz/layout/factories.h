@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,17 @@ SharedLayout toggle_grid(const std::vector<std::int64_t>& shape, const std::vect
 
 // CuTe Swizzle<B,M,S>: o ^ ((o & yyy) >> S), yyy = ((1<<B)-1) << (M + max(0,S)); S < 0 shifts left.
 std::uint64_t cute_swizzle_apply(int b, int m, int s, std::uint64_t offset);
+// Which Swizzle<B,M,S> there are, said here alone (cute_swizzle(), lesson exercises, facts and
+// quizzes all ask these):
+//   B in 0..16, M in 0..24, S in -24..24   each parameter within its limits, and
+//   |S| >= B                               the B source bits (YYY) lie clear of the B bits they change (ZZZ).
+// Whether B, M and S each lie within their limits (|S| >= B aside: a range of them may span both).
+bool cute_swizzle_within_limits(int b, int m, int s);
+// Those limits in words: "B 0..16, M 0..24, S -24..24".
+std::string cute_swizzle_limits_text();
+// Why Swizzle<B,M,S> is none, naming it ("Swizzle<3,2,2>: |S| must be at least B, ..."); none when it is one.
+std::optional<std::string> cute_swizzle_fault(int b, int m, int s);
+// Throws swz::Error with cute_swizzle_fault's message.
 void check_cute_swizzle(int b, int m, int s);
 
 // A CuTe shape:stride layout, each output dim a list of (size, stride) sub-modes,
