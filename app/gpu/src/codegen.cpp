@@ -564,9 +564,8 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   check_supported(q);
   const int eb = q.element_bits;
   const int batch = spec.batch, groups = spec.groups;
-  const auto allowed = [](int count) { return std::find(std::begin(kTransposeCounts), std::end(kTransposeCounts), count) != std::end(kTransposeCounts); };
-  if (!allowed(batch)) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
-  if (!allowed(groups)) fail("transpose groups {} is not 1, 2, 4 or 8", groups);
+  if (!is_transpose_count(batch)) fail("transpose batch {} is not 1, 2, 4 or 8", batch);
+  if (!is_transpose_count(groups)) fail("transpose groups {} is not 1, 2, 4 or 8", groups);
   const std::int64_t tm = q.shape[0], tn = q.shape[1];
   const std::int64_t block_rows = tm * batch * groups;
   if (spec.rows <= 0 || spec.cols <= 0 || spec.rows % block_rows || spec.cols % tn)

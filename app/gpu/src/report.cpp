@@ -101,9 +101,7 @@ TransposeSpec transpose_config_from_json(const nlohmann::json& config) {
     const auto named = [&key](const auto& k) { return key == k.key; };
     if (std::any_of(std::begin(kConfigReported), std::end(kConfigReported), [&key](const char* k) { return key == k; })) continue;
     if (const auto* k = std::find_if(std::begin(kConfigCounts), std::end(kConfigCounts), named); k != std::end(kConfigCounts)) {
-      const bool allowed = value.is_number_integer() &&
-                           std::find(std::begin(kTransposeCounts), std::end(kTransposeCounts), value.get<std::int64_t>()) != std::end(kTransposeCounts);
-      if (!allowed) fail("{}: {} is not 1, 2, 4 or 8", key, value.dump());
+      if (!value.is_number_integer() || !is_transpose_count(value.get<std::int64_t>())) fail("{}: {} is not 1, 2, 4 or 8", key, value.dump());
       spec.*k->field = value.get<int>();
     } else if (const auto* f = std::find_if(std::begin(kConfigFlags), std::end(kConfigFlags), named); f != std::end(kConfigFlags)) {
       if (!value.is_boolean()) fail("{}: {} is not true or false", key, value.dump());

@@ -412,8 +412,7 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   // configurations are timed in interleaved passes, so drift (clocks, temperature) hits all alike.
   TransposeSpec best{size, size, 1, false, o.block_order == RunOptions::BlockOrder::AlongM, 1};
   if (o.transpose_config) {
-    best = *o.transpose_config;
-    best.rows = best.cols = size;
+    best = o.fixed_transpose_spec();
   } else if (o.transpose_tune) {
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
@@ -603,10 +602,8 @@ RunResult run(const Problem& problem, const RunOptions& options) {
   // A fixed transpose configuration must have a kernel for this problem (tile count, registers,
   // threads), so a bad one is refused before any GPU work too.
   if (options.transpose && options.transpose_config && transpose_unsupported_reason(problem).empty()) {
-    TransposeSpec spec = *options.transpose_config;
-    spec.rows = spec.cols = options.transpose_size;
     try {
-      (void)generate_transpose_source(problem, problem.shared, spec);
+      (void)generate_transpose_source(problem, problem.shared, options.fixed_transpose_spec());
     } catch (const swz::Error& e) {
       fail("the transpose configuration has no kernel for this problem: {}", e.what());
     }

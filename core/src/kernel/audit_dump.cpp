@@ -96,6 +96,7 @@ struct DumpAuditor::ModuleText {
     text = body.text;
     body_first_line = span.first_line + body.lines_before;
     lines_outside_body = body.lines_before + body.lines_after;
+    hash = std::hash<std::string_view>{}(text);
   }
   bool is_key(const std::string& key) const {
     return key.size() == path.size() + 1 + text.size() && key.compare(0, path.size(), path) == 0 && key[path.size()] == '\n' &&
@@ -111,9 +112,7 @@ DumpAuditor::Remembered* DumpAuditor::find(const ModuleText& module_text) {
 }
 
 void DumpAuditor::check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
-  ModuleText module_text(text, path, span);
-  module_text.hash = std::hash<std::string_view>{}(module_text.text);
-  checked_hashes_[{path, span.begin}] = module_text.hash;
+  const ModuleText module_text(text, path, span);
   if (find(module_text)) return;  // the same text reads the same way
   (void)ttgir::read_module(text, path, span, index, count);
   remember(module_text);
@@ -135,14 +134,7 @@ DumpAuditor::Remembered& DumpAuditor::remember(const ModuleText& module_text) {
 }
 
 AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count) {
-  ModuleText module_text(text, path, span);
-  // A hash check() left for another text (the file read again, changed) finds no key that matches: audited anew.
-  if (const auto checked = checked_hashes_.find({path, span.begin}); checked != checked_hashes_.end()) {
-    module_text.hash = checked->second;
-    checked_hashes_.erase(checked);
-  } else {
-    module_text.hash = std::hash<std::string_view>{}(module_text.text);
-  }
+  const ModuleText module_text(text, path, span);
   Remembered* const known = find(module_text);
   if (known && known->report) {
     const Remembered& was = *known;

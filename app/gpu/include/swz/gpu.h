@@ -119,6 +119,11 @@ struct TransposeSpec {
 // The counts a block may take of tiles per warp group (batch) and of warp groups (groups): the
 // tuning tries each, and a fixed configuration names one.
 inline constexpr int kTransposeCounts[] = {1, 2, 4, 8};
+inline constexpr bool is_transpose_count(std::int64_t count) {
+  for (const int c : kTransposeCounts)
+    if (c == count) return true;
+  return false;
+}
 GeneratedSource generate_transpose_source(const Problem& problem, const SharedLayout& layout, const TransposeSpec& spec);
 // "" when the problem can run as a transpose, else why not.
 std::string transpose_unsupported_reason(const Problem& problem);
@@ -231,6 +236,12 @@ struct RunOptions {
   // Run this configuration as given instead of tuning (rows and cols are transpose_size):
   // a configuration an earlier run chose or listed in its tuning, timed again alone.
   std::optional<TransposeSpec> transpose_config;
+  // That configuration at transpose_size (only when transpose_config is set).
+  TransposeSpec fixed_transpose_spec() const {
+    TransposeSpec spec = *transpose_config;
+    spec.rows = spec.cols = transpose_size;
+    return spec;
+  }
 };
 
 struct RunResult {

@@ -31,13 +31,11 @@
 // fix_module() writes the chosen suggestions into the module's text.
 #pragma once
 
-#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "swz/kernel/ttgir_module.h"
@@ -173,9 +171,6 @@ class DumpAuditor {
   Remembered& remember(const ModuleText& module_text);
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
   std::unordered_multimap<std::size_t, Remembered> memory_;  // the hash of a module's text -> what is known of it
-  // Each module's text is hashed once: check() leaves the hash here, by path and the module's
-  // first byte, for audit() to take.
-  std::map<std::pair<std::string, std::size_t>, std::size_t> checked_hashes_;
 };
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);
