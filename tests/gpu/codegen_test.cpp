@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -161,6 +162,30 @@ TEST(GpuCodegen, LoadsFirstFencesTheLoadsFromTheSharedStores) {
   EXPECT_NE(src.find("const unsigned swz_rows"), std::string::npos);
   const gpu::TransposeSpec huge{65536, 65536, 1, false, false, 1};
   EXPECT_NE(gpu::generate_transpose_source(c.problem, c.problem.shared, huge).source.find("const unsigned long long swz_rows"), std::string::npos);
+}
+
+// The tuning's space: every count, grid-stride and loads-first setting and allowed block order, each
+// once, and never the evict-first hint, whose worth follows where the caller's buffers lie.
+TEST(TransposeConfig, TheTuningTriesEveryConfigurationButTheCacheHint) {
+  using Order = gpu::RunOptions::BlockOrder;
+  const auto key = [](const gpu::TransposeSpec& c) {
+    return std::make_tuple(c.batch, c.groups, c.m_fastest, c.persistent, c.loads_first);
+  };
+  const std::vector<gpu::TransposeSpec> tuned = gpu::transpose_tuning_candidates(4096, Order::Tuned);
+  EXPECT_EQ(tuned.size(), 4u * 4u * 2u * 2u * 2u);
+  std::set<decltype(key(tuned[0]))> seen;
+  for (const gpu::TransposeSpec& c : tuned) {
+    EXPECT_FALSE(c.streaming);
+    EXPECT_EQ(c.rows, 4096);
+    EXPECT_EQ(c.cols, 4096);
+    EXPECT_TRUE(gpu::is_transpose_count(c.batch) && gpu::is_transpose_count(c.groups));
+    EXPECT_TRUE(seen.insert(key(c)).second) << "tried twice: " << c.batch << " tiles, " << c.groups << " groups";
+  }
+  for (const Order order : {Order::AlongM, Order::AlongN}) {
+    const std::vector<gpu::TransposeSpec> fixed = gpu::transpose_tuning_candidates(8192, order);
+    EXPECT_EQ(fixed.size(), tuned.size() / 2);
+    for (const gpu::TransposeSpec& c : fixed) EXPECT_EQ(c.m_fastest, order == Order::AlongM);
+  }
 }
 
 // A configuration reads back from the JSON a run writes for it: every tuning entry of a run

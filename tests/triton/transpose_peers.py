@@ -5,8 +5,8 @@ For fp32, fp16 and fp8 (float8_e4m3fn) this times
   ours     `swizzle gpu --solve` on tiles whose lanes load and store 128 bits of a row
            (the solver's answer as given: its layout and each side's instructions), best tile;
            the two tiles fastest here also run three more configurations of their own tuning
-           (the fastest there, each beside its twin with the cache hint flipped, fixed with
-           `--transpose-config`), and the fastest in this harness is kept, as Triton's search is;
+           (the next fastest there, fixed with `--transpose-config`), and the fastest in this
+           harness is kept, as Triton's search is;
            its own copy baseline (the faster of cudaMemcpy and a tuned 128-bit copy kernel) beside it
   Triton   tiled transpose kernels, searched: tiles BM, BN in 32..128, num_warps 2/4/8, num_stages
            1-3, two forms (load a BM x BN tile and store tl.trans of it; or load through a transposed
@@ -45,13 +45,16 @@ import triton.language as tl
 SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
 # Our tiles per element width: (rows m, cols n, warps, block order, log2 rows per lane); every
-# lane moves 128 bits per global access, in 2^k consecutive rows (transpose_access). Block order "tuned" lets `swizzle gpu` pick the faster way its blocks walk in its
-# own run; "m" fixes blocks down m (the order Triton's fastest kernels take here), which ranks
-# better in this harness than in `swizzle gpu`'s.
+# lane moves 128 bits per global access, in 2^k consecutive rows (transpose_access). With 128 /
+# element bits rows (4 fp32, 8 fp16, 16 fp8) each lane's block is square: its transpose is again
+# 16-byte rows, so both sides move whole 16-byte vectors. Block order "tuned" lets `swizzle gpu`
+# pick the faster way its blocks walk in its own run; "m" fixes blocks down m (the order Triton's
+# fastest fp32 kernels take here), which ranks better in this harness than in `swizzle gpu`'s.
 OUR_TILES = {32: [(64, 64, 4, "tuned", 0), (64, 64, 4, "tuned", 2), (64, 64, 4, "m", 2), (64, 64, 8, "m", 2)],
-             16: [(128, 128, 2, "tuned", 0), (128, 128, 4, "tuned", 0), (128, 128, 4, "tuned", 2), (128, 128, 2, "tuned", 2)],
-             8: [(128, 128, 8, "tuned", 0), (64, 128, 4, "tuned", 0), (64, 128, 4, "tuned", 2), (128, 128, 8, "tuned", 2),
-                 (64, 128, 4, "m", 2)]}
+             16: [(128, 128, 4, "tuned", 0), (128, 128, 4, "tuned", 2), (128, 128, 4, "tuned", 3), (128, 128, 2, "tuned", 3),
+                  (64, 128, 4, "tuned", 3)],
+             8: [(128, 128, 8, "tuned", 0), (128, 128, 8, "tuned", 2), (128, 128, 4, "tuned", 3), (128, 256, 4, "tuned", 4),
+                 (256, 128, 4, "tuned", 4), (128, 128, 2, "tuned", 4)]}
 HEAD_TO_HEAD_ROUNDS = 9
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
@@ -177,11 +180,8 @@ CONFIG_KEYS = ("tiles_per_block", "warp_groups_per_block", "grid_stride", "loads
                "blocks_walk_m_first")
 # After every tile has run, the tiles fastest in this harness also run the next fastest
 # configurations of their own tuning, each fixed with --transpose-config: `swizzle gpu` tunes in
-# its own process and timing, which can rank close configurations differently from this harness,
-# where Triton's search runs. The cache hint is the knob the two disagree on most: on the H100 an
-# evict-first kernel's speed moved by up to 1.6% with where its input and output lie (PyTorch's
-# tensors among the slow placements), its twin without the hint by 0.3%, so each configuration is
-# followed by its twin with the hint flipped.
+# its own process, on its own buffers, which can rank close configurations differently from this
+# harness, where Triton's search runs.
 RETIMED_TILES, RETIMED_CONFIGS = 2, 3
 
 
@@ -257,10 +257,7 @@ def ours(swizzle, out_dir, bits, x, y):
         done = {json.dumps({k: r["config"][k] for k in CONFIG_KEYS}, sort_keys=True) for r in runs
                 if all(r[k] == tile[k] for k in same) and r.get("config")}
         retimed = 0
-        twins = []
         for c in runs[i]["fastest_configs"]:
-            twins += [c, dict(c, evict_first_hint=not c["evict_first_hint"])]
-        for c in twins:
             config = json.dumps({k: c[k] for k in CONFIG_KEYS}, sort_keys=True)
             if config in done or retimed == RETIMED_CONFIGS:
                 continue

@@ -744,4 +744,20 @@ GeneratedSource generate_transpose_source(const Problem& p, const SharedLayout& 
   return g;
 }
 
+std::vector<TransposeSpec> transpose_tuning_candidates(std::int64_t size, RunOptions::BlockOrder block_order) {
+  std::vector<TransposeSpec> specs;
+  for (bool persistent : {false, true})
+    for (bool loads_first : {false, true})
+      for (int groups : kTransposeCounts)
+        for (int batch : kTransposeCounts)
+          for (bool m_fastest : {false, true}) {
+            if (block_order != RunOptions::BlockOrder::Tuned && m_fastest != (block_order == RunOptions::BlockOrder::AlongM)) continue;
+            TransposeSpec spec{size, size, batch, false, m_fastest, groups};
+            spec.persistent = persistent;
+            spec.loads_first = loads_first;
+            specs.push_back(spec);
+          }
+  return specs;
+}
+
 }  // namespace swz::gpu

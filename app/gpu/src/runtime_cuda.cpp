@@ -416,21 +416,11 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
   } else if (o.transpose_tune) {
     std::vector<TransposeSpec> specs;
     std::vector<GeneratedSource> sources;
-    for (bool persistent : {false, true})
-      for (bool loads_first : {false, true})
-        for (int groups : kTransposeCounts)
-          for (int batch : kTransposeCounts)
-            for (bool streaming : {false, true})
-              for (bool m_fastest : {false, true}) {
-                if (o.block_order != RunOptions::BlockOrder::Tuned && m_fastest != (o.block_order == RunOptions::BlockOrder::AlongM)) continue;
-                TransposeSpec spec{size, size, batch, streaming, m_fastest, groups};
-                spec.persistent = persistent;
-                spec.loads_first = loads_first;
-                if (std::optional<GeneratedSource> g = generate(p, spec)) {
-                  specs.push_back(spec);
-                  sources.push_back(std::move(*g));
-                }
-              }
+    for (const TransposeSpec& spec : transpose_tuning_candidates(size, o.block_order))
+      if (std::optional<GeneratedSource> g = generate(p, spec)) {
+        specs.push_back(spec);
+        sources.push_back(std::move(*g));
+      }
     std::vector<Compiled> images = compile_all(sources);
     std::vector<Kernel> kernels;
     for (std::size_t i = 0; i < specs.size(); ++i) kernels.push_back(load(std::move(sources[i]), std::move(images[i]), specs[i]));

@@ -223,8 +223,7 @@ struct RunOptions {
   bool counters = true;          // read the hardware counters
   bool transpose = true;         // run the full-size transpose
   std::int64_t transpose_size = 8192;  // rows = cols
-  bool transpose_tune = true;    // try tiles per warp group 1/2/4/8 x groups per block 1/2/4/8 x cache hint x block order
-                                 // x grid-stride on the chosen layout, keep the fastest
+  bool transpose_tune = true;    // try transpose_tuning_candidates on the chosen layout, keep the fastest
   int repeats = 25;              // timed runs (median reported)
   int warmup = 3;
   int transpose_rounds = 1;      // rounds of `repeats` (memcpy, kernel) pairs per transpose variant, interleaved
@@ -243,6 +242,14 @@ struct RunOptions {
     return spec;
   }
 };
+
+// The kernel configurations the transpose's tuning tries at size x size: tiles per warp group and
+// warp groups per block each 1/2/4/8, grid-stride or not, loads first or not, and the block orders
+// `block_order` allows. None carries the evict-first hint (TransposeSpec::streaming): on the H100
+// the same kernels gained up to 1% from it on the tuning's own buffers and lost 0.3-2.4% on
+// PyTorch's tensors, since its worth follows where the buffers lie, so a choice made here would not
+// hold on the caller's buffers. A fixed configuration (RunOptions::transpose_config) may still set it.
+std::vector<TransposeSpec> transpose_tuning_candidates(std::int64_t size, RunOptions::BlockOrder block_order);
 
 struct RunResult {
   DeviceInfo device;
