@@ -177,7 +177,8 @@ void write_results(const std::string& dir) {
     all.push_back(j);
   }
   md += "\nTranspose throughput (GB/s = bytes read + written / median time; baseline = the faster of cudaMemcpy device to device "
-        "and a tuned 128-bit copy kernel on the same bytes, timed alternately with each kernel, in interleaved rounds; GB/s and % "
+        "and a tuned 128-bit copy kernel on the same bytes, timed alternately with each kernel (each sample a stream of ten launches of "
+        "one kernel after an untimed one), in interleaved rounds; GB/s and % "
         "are medians over the rounds; kernel configuration = the fastest on the chosen layout, used for every variant):\n\n";
   md += "| case | held to 95% | elements | tile | kernel configuration | threads | blocks | layout, writer / reader | store / read wf/instr (pred.) | GB/s | % of baseline | "
         "rounds: lowest-highest % | baseline GB/s | correct |\n";

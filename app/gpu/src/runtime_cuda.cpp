@@ -247,16 +247,14 @@ CopyBaseline tune_copy(const DeviceInfo& dev, void*& in_ptr, void*& out_ptr, std
       launch(fn, grid, 1, threads, 0, {&in_ptr, &out_ptr, n16.get()});
     };
   };
-  // Three interleaved passes over every configuration, each run after a copy (as the transposes are timed).
+  // Three interleaved passes over every configuration, each sample a stream of the copy alone (as
+  // the transposes are timed).
   std::vector<std::vector<float>> samples(configs.size());
   for (int pass = 0; pass < 3; ++pass)
     for (std::size_t i = 0; i < configs.size(); ++i) {
       const auto go = launcher(configs[i]);
       for (int w = 0; w < (pass == 0 ? o.warmup : 1); ++w) go();
-      for (int r = 0; r < std::max(3, o.repeats / 6); ++r) {
-        memcpy_d2d();
-        samples[i].push_back(ev.time_once(go));
-      }
+      for (int r = 0; r < std::max(3, o.repeats / 6); ++r) samples[i].push_back(ev.time_stream(go));
     }
   std::size_t best = 0;
   for (std::size_t i = 1; i < configs.size(); ++i)
@@ -424,21 +422,16 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     std::vector<Compiled> images = compile_all(sources);
     std::vector<Kernel> kernels;
     for (std::size_t i = 0; i < specs.size(); ++i) kernels.push_back(load(std::move(sources[i]), std::move(images[i]), specs[i]));
-    // A sample is ten back-to-back launches behind the GPU spin, divided by ten: a kernel as it runs
-    // in a stream of its own kind (the way tests/triton/transpose_peers.py times every peer). Timing
-    // each launch after a copy instead favoured configurations that gain from the copy's lines left
-    // in L2 and lose in a stream. Stage 1: every configuration; stage 2: the four fastest again,
-    // with more runs, for the choice.
-    constexpr int kBackToBack = 10;
+    // A sample is a stream of the kernel alone (Events::time_stream), the way
+    // tests/triton/transpose_peers.py times every peer. Timing each launch after a copy instead
+    // favoured configurations that gain from the copy's lines left in L2 and lose in a stream.
+    // Stage 1: every configuration; stage 2: the four fastest again, with more runs, for the choice.
     auto measure = [&](const std::vector<std::size_t>& which, int passes, int per_pass, std::vector<std::vector<float>>& samples) {
       for (int pass = 0; pass < passes; ++pass)
         for (std::size_t i : which) {
           const auto go = launcher(kernels[i]);
           for (int w = 0; w < (pass == 0 ? o.warmup : 1); ++w) go();
-          for (int r = 0; r < per_pass; ++r)
-            samples[i].push_back(ev.time_once([&] {
-              for (int k = 0; k < kBackToBack; ++k) go();
-            }) / kBackToBack);
+          for (int r = 0; r < per_pass; ++r) samples[i].push_back(ev.time_stream(go));
         }
     };
     std::vector<std::size_t> all(kernels.size());
@@ -523,8 +516,8 @@ void run_transpose(const Problem& p, const DeviceInfo& dev, const RunOptions& o,
     tv.correct = ok;
     t.variants.push_back(tv);
   }
-  // Timing: rounds x variants, each round of a variant `repeats` pairs of (memcpy, kernel) timed
-  // alternately; the variants' rounds interleave.
+  // Timing: rounds x variants, each round of a variant `repeats` pairs of (baseline, kernel)
+  // samples taken alternately, each a stream of its own kind; the variants' rounds interleave.
   const int rounds = std::max(1, o.transpose_rounds);
   t.rounds = rounds;
   t.repeats = std::max(1, o.repeats);
