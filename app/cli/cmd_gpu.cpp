@@ -44,7 +44,7 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
   sub.add_flag("--no-transpose", o->no_transpose, "Skip the full-size transpose");
   sub.add_option("--size", o->size, "Transpose matrix size (rows = cols; a multiple of the tile)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 15));
   sub.add_option("--repeats", o->repeats, "Timed runs per measurement (median reported)")->check(CLI::Range(1, 1000));
-  sub.add_option("--rounds", o->rounds, "Transpose timing rounds (each --repeats pairs of memcpy and kernel, interleaved)")
+  sub.add_option("--rounds", o->rounds, "Transpose timing rounds (each --repeats pairs of baseline and kernel samples, interleaved)")
       ->check(CLI::Range(1, 100));
   sub.add_flag("--solve", o->solve, "Run the solver's answer as given: its shared layout and each side's instructions (instead of the problem's)");
   sub.add_flag("--print-source", o->print_source, "Print the generated CUDA source and exit (no GPU needed)");
@@ -55,7 +55,8 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
       ->check(CLI::IsMember({"tuned", "n", "m"}));
   sub.add_option("--transpose-config", o->transpose_config,
                  "Run this transpose configuration instead of tuning: a JSON object as a transpose.tuning entry of --json "
-                 "writes it, e.g. '{\"tiles_per_block\": 2, \"blocks_walk_m_first\": true}' (keys left out keep their defaults)")
+                 "writes it, e.g. '{\"tiles_per_block\": 2, \"blocks_walk_m_first\": true}' (keys left out keep their defaults; "
+                 "\"evict_first_hint\": true sets the .cs cache hint, which the tuning leaves out)")
       ->excludes("--block-order");
   sub.footer("Exit status: 0 ran, 2 bad input, 3 no GPU available (no CUDA build, no device or driver).");
   sub.callback([o] {
