@@ -23,7 +23,8 @@ struct Options {
   bool json = false;
 };
 
-void print_text(const SolveResult& r, const std::vector<LayoutMatch>& matches) {
+void print_text(const SolveReport& report) {
+  const SolveResult& r = report.result;
   for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, render_math(st.sentence, MathStyle::Ascii));
   fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
@@ -34,7 +35,17 @@ void print_text(const SolveResult& r, const std::vector<LayoutMatch>& matches) {
   fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
              r.width.common_max_bits);
   fmt::print("lower bound: write {}, read {}: {}\n", r.bound.write_wavefronts, r.bound.read_wavefronts, r.bound.reason);
-  for (const auto& m : matches) fmt::print("equals: {}\n", m.name);
+  for (const auto& m : report.matches) fmt::print("equals: {}\n", m.name);
+  if (const auto& s = report.registers) {
+    const SolveResult& q = s->result;
+    fmt::print("register blocks: with {} rows per lane on both sides (each lane {} elements along its own dim, as now, in {} "
+               "consecutive rows of the other), the answer is {} x{} / {} x{}: {} instructions and {} wavefronts instead of {} and {} "
+               "(the two layouts: --json register_blocks)\n",
+               s->rows, 128 / report.problem.element_bits, s->rows, q.write_cost.instruction, q.write_cost.instructions,
+               q.read_cost.instruction, q.read_cost.instructions, q.write_cost.instructions + q.read_cost.instructions,
+               q.write_cost.total_wavefronts + q.read_cost.total_wavefronts, r.write_cost.instructions + r.read_cost.instructions,
+               r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+  }
 }
 
 Register reg{
@@ -82,7 +93,7 @@ Register reg{
            print_json(to_json(report));
            return;
          }
-         print_text(r, report.matches);
+         print_text(report);
          if (p.grid) {
            const auto& masks = report.masks;
            fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));

@@ -86,6 +86,8 @@ SolveReport solve_problem(Problem problem, const SolveRequest& request) {
   if (request.full_check) opt.check = SolveOptions::Check::Full;
   out.result = solve(p, opt);
   const SolveResult& r = out.result;
+  // Only a side narrower than 16 bytes leaves instructions to save.
+  if (r.write_cost.vec_bits < 128 || r.read_cost.vec_bits < 128) out.registers = suggest_register_blocks(p, r, opt);
   // Naming the layout needs its table: only when the check built one.
   if (!r.sampled) out.matches = recognize(r.shared, p.element_bits);
   if (p.grid) {
@@ -144,6 +146,15 @@ nlohmann::json to_json(const SolveReport& report) {
   j["matches"] = nlohmann::json::array();
   for (const auto& m : report.matches) j["matches"].push_back({{"family", m.family}, {"name", m.name}});
   j["trace"] = trace_json(r, p.store.layout);
+  j["register_blocks"] = nullptr;
+  if (const auto& s = report.registers)
+    j["register_blocks"] = {{"rows_per_lane", s->rows},
+                            {"write_layout", layout_to_json(s->write_layout, p.element_bits)},
+                            {"read_layout", layout_to_json(s->read_layout, p.element_bits)},
+                            {"write", cost_json(s->result.write_cost)},
+                            {"read", cost_json(s->result.read_cost)},
+                            {"instructions", s->result.write_cost.instructions + s->result.read_cost.instructions},
+                            {"total_wavefronts", s->result.write_cost.total_wavefronts + s->result.read_cost.total_wavefronts}};
   if (p.grid) {
     j["masks"] = report.masks ? nlohmann::json(*report.masks) : nlohmann::json(nullptr);
     j["family_size"] = report.family_counted ? nlohmann::json(report.family_both) : nlohmann::json(nullptr);  // = family.both

@@ -5,7 +5,7 @@
 // The JSON is the one `swizzle solve --json` prints (README documents its keys):
 //   {"preset"?, "shared", "vec_bits", "element_bits", "write", "read", "total_wavefronts",
 //    "width_proof", "alternatives", "tradeoff", "check", "lower_bound", "conflict_free",
-//    "fallback", "matches", "trace", "masks"?, "family_size"?, "family"?, "repair"?}
+//    "fallback", "matches", "trace", "register_blocks", "masks"?, "family_size"?, "family"?, "repair"?}
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,23 @@ struct SolveRequest {
   bool count_family = true;   // count a toggle grid's family (seconds on big grids: the workbench does it on a worker)
 };
 
+// Each lane a block along both dims. For a 2-D conversion whose sides move their 16-byte vectors
+// along different dims (a transpose), each side's layout with register bases traded for lane or warp
+// bases, so that every lane holds its 16 bytes along its own dim, as before, in `rows` consecutive
+// rows of the other dim (as many as both sides' registers allow, at most 128 / element bits: a
+// square block); then solved. The lanes and each lane's registers stay as many; the global side
+// keeps its 16-byte vectors. This is the copy's register layout, a change to the kernel's loads and
+// stores that the shared layout alone cannot make.
+struct RegisterSuggestion {
+  int rows = 1;
+  LinearLayout write_layout, read_layout;
+  SolveResult result;  // the answer for those layouts
+};
+// None when the problem is not such a conversion (not 2-D, an ldmatrix / stmatrix or cp.async side,
+// or no side holds 16 bytes along one dim), no register can be traded, or the answer for the blocks
+// would not issue fewer instructions at no more wavefronts.
+std::optional<RegisterSuggestion> suggest_register_blocks(const Problem& problem, const SolveResult& answer, const SolveOptions& options);
+
 struct SolveReport {
   Problem problem;
   SolveResult result;
@@ -42,6 +59,7 @@ struct SolveReport {
   bool family_counted = true;
   std::uint64_t family_both = 0, family_read = 0, family_write = 0;
   std::optional<Repair> repair;  // with repair_masks
+  std::optional<RegisterSuggestion> registers;  // suggest_register_blocks for the problem and its answer
 };
 
 // Throws swz::Error for bad input (naming the field), as build_problem and solve do.
