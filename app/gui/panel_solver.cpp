@@ -50,6 +50,15 @@ std::string solver_cost_line(const SolveResult& r) {
 
 namespace {
 
+// The register blocks `swizzle solve` suggests, in one line ("" when none).
+std::string solver_blocks_line(const std::optional<RegisterSuggestion>& s) {
+  if (!s) return "";
+  const SolveResult& r = s->result;
+  return fmt::format("Register blocks ({} rows a lane): {} x{} + {} x{} = {} wavefronts", s->rows, r.write_cost.instruction,
+                     r.write_cost.instructions, r.read_cost.instruction, r.read_cost.instructions,
+                     r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+}
+
 std::string set_text(const std::vector<BitVec>& v, const LinearLayout& names) {
   if (v.empty()) return "{}";
   std::vector<std::string> parts;
@@ -121,11 +130,13 @@ struct SolverPanel final : Panel {
                         (r.reader.ldmatrix && (r.reader.ldmatrix != own.read.ldmatrix || r.reader.trans != own.read.trans));
     const char* plain = matrix ? "(the other panels simulate this layout with the problem's own instructions)" : "";
     const std::string tradeoff = r.tradeoff.empty() ? std::string() : pretty_xor(fmt::format("Trade-off: {}.", r.tradeoff));
+    const std::string blocks = solver_blocks_line(a.registers);
     const float line_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
     auto lines = [&](const std::string& text) { return std::max(1.0f, std::ceil(ImGui::CalcTextSize(text.c_str()).x / line_w)); };
     const float cost_w = ImGui::CalcTextSize(cost.c_str()).x, plain_w = ImGui::CalcTextSize(plain).x;
     const bool plain_beside = cost_w + ImGui::GetStyle().ItemSpacing.x + plain_w <= line_w;
-    const float answer_lines = lines(answer) + lines(cost) + (plain_beside ? 0.0f : lines(plain)) + (tradeoff.empty() ? 0.0f : lines(tradeoff) + 0.2f);
+    const float answer_lines = lines(answer) + lines(cost) + (plain_beside ? 0.0f : lines(plain)) + (tradeoff.empty() ? 0.0f : lines(tradeoff) + 0.2f) +
+                               (blocks.empty() ? 0.0f : lines(blocks));
     const float bottom_h = ImGui::GetTextLineHeightWithSpacing() * (answer_lines + 2.3f) + ImGui::GetFrameHeightWithSpacing();
     float body_h = std::max(em() * 4.0f, ImGui::GetContentRegionAvail().y - bottom_h);
     // The list as wide as its longest step (with its padding), beside the detail; when it would
@@ -190,6 +201,15 @@ struct SolverPanel final : Panel {
       ImGui::TextDisabled("%s", plain);
     }
     if (!tradeoff.empty()) ImGui::TextColored(ImVec4(0.85f, 0.55f, 0.05f, 1), "%s", tradeoff.c_str());
+    if (!blocks.empty()) {
+      // A change to the kernel's loads and stores (each lane's elements), not to the shared layout: said, not applied.
+      ImGui::TextUnformatted(blocks.c_str());
+      ctx.probe("solver.blocks=" + blocks, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Each lane holds its 16 bytes along its own dim in %d consecutive rows of the other:\n"
+                          "the copy's register layout (swizzle solve --json: register_blocks has both layouts).",
+                          a.registers->rows);
+    }
     const auto apply = solver_command(a);
     const char* locked = answers_locked(ctx.bench);  // a lesson's exercise asks the learner to find it
     const ImVec2 ap = ImGui::GetCursorScreenPos();

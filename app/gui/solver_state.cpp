@@ -28,7 +28,9 @@ const SolverAnswer& SolverState::answer(const Problem& problem, const ProblemSpe
     // family is counted by family() on a worker.
     SolveRequest request;
     request.count_family = false;
-    a.result = solve_spec(key, request).result;
+    SolveReport report = solve_spec(key, request);
+    a.result = std::move(report.result);
+    a.registers = std::move(report.registers);
     if (problem.grid) a.masks = masks_of(problem, a.result->offset_bases);
   } catch (const Error& e) {
     a.error = e.what();

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "session.h"
+#include "swz/solve/solve_report.h"
 #include "swz/solve/solver.h"
 
 namespace swz::gui {
@@ -20,6 +21,7 @@ namespace swz::gui {
 struct SolverAnswer {
   ProblemSpec key;                                   // the problem it answers
   std::optional<SolveResult> result;
+  std::optional<RegisterSuggestion> registers;        // the register blocks `swizzle solve` suggests, if any
   std::string error;                                  // bad input, or a solver bug (simulator vs algebra)
   std::optional<std::vector<std::uint32_t>> masks;    // the answer as grid masks, when it is a grid layout
 };

@@ -53,6 +53,36 @@ TEST_F(GuiTest, SolverPanelShowsTheCliAnswer) {
   }
 }
 
+// The register blocks line: the CLI's register_blocks for a preset that has them, no line for one without.
+TEST_F(GuiTest, SolverPanelShowsTheRegisterBlocks) {
+  for (const char* preset : {"transpose128_fp8_4w", "transpose128_fp16_8w"}) {
+    ProblemSpec spec;
+    spec.preset = preset;
+    Workbench& b = open(spec);
+    ASSERT_TRUE(b.apply(cmd::show_panel("solver", true)));
+    frames(3);
+    const nlohmann::json j = cli_solve(preset);
+    ASSERT_TRUE(j.is_object()) << preset;
+    std::string drawn;
+    for (const std::string& id : b.probe_ids())
+      if (id.rfind("solver.blocks=", 0) == 0) drawn = id.substr(std::string("solver.blocks=").size());
+    const nlohmann::json& blocks = j["register_blocks"];
+    // fp8's STS.U8 writer leaves 480 instructions to save; fp16's STS.128 / LDSM.x4.trans none.
+    EXPECT_EQ(blocks.is_null(), std::string(preset) != "transpose128_fp8_4w") << preset;
+    if (blocks.is_null()) {
+      EXPECT_EQ(drawn, "") << preset;
+      continue;
+    }
+    const auto& w = blocks["write"];
+    const auto& r = blocks["read"];
+    EXPECT_EQ(drawn, fmt::format("Register blocks ({} rows a lane): {} x{} + {} x{} = {} wavefronts", blocks["rows_per_lane"].get<int>(),
+                                 w["instruction"].get<std::string>(), w["instructions"].get<long long>(),
+                                 r["instruction"].get<std::string>(), r["instructions"].get<long long>(),
+                                 blocks["total_wavefronts"].get<long long>()))
+        << preset;
+  }
+}
+
 TEST_F(GuiTest, SolverPanelWritesPowersAsPowers) {
   // A fallback trace names its bound as a power of two: never with a bare '^', which the panel's XOR
   // masks (m0^n3) use too.
