@@ -24,24 +24,33 @@ nlohmann::json cli_solve(const std::string& preset) {
   return nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
 }
 
-// The panel's cost line, from the probe that carries it.
-std::string drawn_cost(const Workbench& b) {
+// A line the panel drew, from the probe that carries it ("solver.cost=", "solver.blocks="); "" when none.
+std::string drawn(const Workbench& b, const std::string& probe) {
   for (const std::string& id : b.probe_ids())
-    if (id.rfind("solver.cost=", 0) == 0) return id.substr(std::string("solver.cost=").size());
+    if (id.rfind(probe, 0) == 0) return id.substr(probe.size());
   return "";
 }
 
 }  // namespace
 
-TEST_F(GuiTest, SolverPanelShowsTheCliAnswer) {
-  for (const char* preset : {"transpose16x32", "mma_to_blocked_fp16", "blocked_to_mma_a_fp16", "transpose128_fp16_8w",
-                             "tma128_fp16"}) {
+// The Solver panel shown on a preset, and `swizzle solve --preset NAME --json` beside it.
+class SolverPanelTest : public GuiTest {
+ protected:
+  nlohmann::json show(const char* preset) {
     ProblemSpec spec;
     spec.preset = preset;
-    Workbench& b = open(spec);
-    ASSERT_TRUE(b.apply(cmd::show_panel("solver", true)));
+    bench_ = &open(spec);
+    EXPECT_TRUE(bench_->apply(cmd::show_panel("solver", true)));
     frames(3);
-    const nlohmann::json j = cli_solve(preset);
+    return cli_solve(preset);
+  }
+  Workbench* bench_ = nullptr;
+};
+
+TEST_F(SolverPanelTest, SolverPanelShowsTheCliAnswer) {
+  for (const char* preset : {"transpose16x32", "mma_to_blocked_fp16", "blocked_to_mma_a_fp16", "transpose128_fp16_8w",
+                             "tma128_fp16"}) {
+    const nlohmann::json j = show(preset);
     ASSERT_TRUE(j.is_object()) << preset;
     const auto& w = j["write"];
     const auto& r = j["read"];
@@ -49,33 +58,26 @@ TEST_F(GuiTest, SolverPanelShowsTheCliAnswer) {
         "{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", w["instruction"].get<std::string>(), w["instructions"].get<long long>(),
         w["wavefronts"].get<int>(), r["instruction"].get<std::string>(), r["instructions"].get<long long>(),
         r["wavefronts"].get<int>(), j["total_wavefronts"].get<long long>());
-    EXPECT_EQ(drawn_cost(b), want) << preset;
+    EXPECT_EQ(drawn(*bench_, "solver.cost="), want) << preset;
   }
 }
 
 // The register blocks line: the CLI's register_blocks for a preset that has them, no line for one without.
-TEST_F(GuiTest, SolverPanelShowsTheRegisterBlocks) {
+TEST_F(SolverPanelTest, SolverPanelShowsTheRegisterBlocks) {
   for (const char* preset : {"transpose128_fp8_4w", "transpose128_fp16_8w"}) {
-    ProblemSpec spec;
-    spec.preset = preset;
-    Workbench& b = open(spec);
-    ASSERT_TRUE(b.apply(cmd::show_panel("solver", true)));
-    frames(3);
-    const nlohmann::json j = cli_solve(preset);
+    const nlohmann::json j = show(preset);
     ASSERT_TRUE(j.is_object()) << preset;
-    std::string drawn;
-    for (const std::string& id : b.probe_ids())
-      if (id.rfind("solver.blocks=", 0) == 0) drawn = id.substr(std::string("solver.blocks=").size());
+    const std::string line = drawn(*bench_, "solver.blocks=");
     const nlohmann::json& blocks = j["register_blocks"];
     // fp8's STS.U8 writer leaves 480 instructions to save; fp16's STS.128 / LDSM.x4.trans none.
     EXPECT_EQ(blocks.is_null(), std::string(preset) != "transpose128_fp8_4w") << preset;
     if (blocks.is_null()) {
-      EXPECT_EQ(drawn, "") << preset;
+      EXPECT_EQ(line, "") << preset;
       continue;
     }
     const auto& w = blocks["write"];
     const auto& r = blocks["read"];
-    EXPECT_EQ(drawn, fmt::format("Register blocks ({} rows a lane): {} x{} + {} x{} = {} wavefronts", blocks["rows_per_lane"].get<int>(),
+    EXPECT_EQ(line, fmt::format("Register blocks ({} rows a lane): {} x{} + {} x{} = {} wavefronts", blocks["rows_per_lane"].get<int>(),
                                  w["instruction"].get<std::string>(), w["instructions"].get<long long>(),
                                  r["instruction"].get<std::string>(), r["instructions"].get<long long>(),
                                  blocks["total_wavefronts"].get<long long>()))
