@@ -30,7 +30,7 @@ void print_text(const SolveReport& report) {
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
     fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
                c.instructions, c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
-  fmt::print("total: {} wavefronts\n", r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+  fmt::print("total: {} wavefronts\n", r.total_wavefronts());
   if (!r.tradeoff.empty()) fmt::print("trade-off: {}\n", r.tradeoff);
   fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
              r.width.common_max_bits);
@@ -42,9 +42,8 @@ void print_text(const SolveReport& report) {
                "consecutive rows of the other), the answer is {} x{} / {} x{}: {} instructions and {} wavefronts instead of {} and {} "
                "(the two layouts: --json register_blocks)\n",
                s->rows, 128 / report.problem.element_bits, s->rows, q.write_cost.instruction, q.write_cost.instructions,
-               q.read_cost.instruction, q.read_cost.instructions, q.write_cost.instructions + q.read_cost.instructions,
-               q.write_cost.total_wavefronts + q.read_cost.total_wavefronts, r.write_cost.instructions + r.read_cost.instructions,
-               r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+               q.read_cost.instruction, q.read_cost.instructions, q.total_instructions(), q.total_wavefronts(), r.total_instructions(),
+               r.total_wavefronts());
   }
 }
 

@@ -45,7 +45,7 @@ std::optional<Command> solver_command(const SolverAnswer& a) {
 std::string solver_cost_line(const SolveResult& r) {
   return fmt::format("{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", r.write_cost.instruction, r.write_cost.instructions,
                      r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.instructions, r.read_cost.wavefronts,
-                     r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+                     r.total_wavefronts());
 }
 
 namespace {
@@ -55,8 +55,7 @@ std::string solver_blocks_line(const std::optional<RegisterSuggestion>& s) {
   if (!s) return "";
   const SolveResult& r = s->result;
   return fmt::format("Register blocks ({} rows a lane): {} x{} + {} x{} = {} wavefronts", s->rows, r.write_cost.instruction,
-                     r.write_cost.instructions, r.read_cost.instruction, r.read_cost.instructions,
-                     r.write_cost.total_wavefronts + r.read_cost.total_wavefronts);
+                     r.write_cost.instructions, r.read_cost.instruction, r.read_cost.instructions, r.total_wavefronts());
 }
 
 std::string set_text(const std::vector<BitVec>& v, const LinearLayout& names) {

@@ -40,8 +40,6 @@ Problem transpose(std::int64_t m, std::int64_t n, int element_bits, int warps_lo
   return p;
 }
 
-int instructions(const SolveResult& r) { return static_cast<int>(r.write_cost.instructions + r.read_cost.instructions); }
-
 // Every block bit is a register basis of both layouts, the lanes and warps are as many as before,
 // and each side's own 16-byte vector is where it was.
 void expect_blocks(const Problem& p, const RegisterSuggestion& s, int rows) {
@@ -68,8 +66,8 @@ TEST(RegisterBlocks, Fp8LanesTakeAsManyRowsAsTheirRegistersHold) {
   EXPECT_EQ(s.rows, 4);
   EXPECT_EQ(s.result.write_cost.instruction, "STS.128");
   EXPECT_EQ(s.result.read_cost.instruction, "LDS.128");
-  EXPECT_EQ(instructions(s.result), 64);
-  EXPECT_EQ(instructions(report.result), 544);
+  EXPECT_EQ(s.result.total_instructions(), 64);
+  EXPECT_EQ(report.result.total_instructions(), 544);
   EXPECT_TRUE(s.result.conflict_free);
   expect_blocks(p, s, 4);
   // 128x256 with 4 warps holds 256 bytes a lane: a square 16 x 16 block.
@@ -89,8 +87,8 @@ TEST(RegisterBlocks, Fp32ReaderTakesSixteenBytesFromFourRows) {
   ASSERT_TRUE(report.registers.has_value());
   EXPECT_EQ(report.registers->rows, 4);
   EXPECT_EQ(report.registers->result.read_cost.instruction, "LDS.128");
-  EXPECT_EQ(instructions(report.registers->result), 64);
-  EXPECT_EQ(instructions(report.result), 160);
+  EXPECT_EQ(report.registers->result.total_instructions(), 64);
+  EXPECT_EQ(report.result.total_instructions(), 160);
   expect_blocks(p, *report.registers, 4);
   // The JSON carries both layouts, which read back as the suggestion's.
   const nlohmann::json j = to_json(report).at("register_blocks");

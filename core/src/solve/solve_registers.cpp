@@ -74,23 +74,29 @@ std::optional<RegisterSuggestion> suggest_register_blocks(const Problem& p, cons
   const int own_w = vector_dim(w.layout, k, -1);
   const int own_r = vector_dim(r.layout, k, own_w);
   if (own_w < 0 || own_r < 0) return std::nullopt;
-  // Both sides take the same number of rows: as many as each side's registers allow, at most k.
-  LinearLayout lw = w.layout, lr = r.layout;
-  const int rows_log2 = std::min(bring_into_registers(lw, own_w, own_r, k, k), bring_into_registers(lr, own_r, own_w, k, k));
-  if (rows_log2 == 0) return std::nullopt;
+  // Both sides take the same number of rows: as many as each side's registers allow, at most k
+  // (a side that took more takes them again, up to the other's).
   RegisterSuggestion s;
-  s.rows = 1 << rows_log2;
   s.write_layout = w.layout;
   s.read_layout = r.layout;
-  bring_into_registers(s.write_layout, own_w, own_r, k, rows_log2);
-  bring_into_registers(s.read_layout, own_r, own_w, k, rows_log2);
+  const int rows_w = bring_into_registers(s.write_layout, own_w, own_r, k, k);
+  const int rows_r = bring_into_registers(s.read_layout, own_r, own_w, k, k);
+  const int rows_log2 = std::min(rows_w, rows_r);
+  if (rows_log2 == 0) return std::nullopt;
+  if (rows_w > rows_log2) {
+    s.write_layout = w.layout;
+    bring_into_registers(s.write_layout, own_w, own_r, k, rows_log2);
+  }
+  if (rows_r > rows_log2) {
+    s.read_layout = r.layout;
+    bring_into_registers(s.read_layout, own_r, own_w, k, rows_log2);
+  }
+  s.rows = 1 << rows_log2;
   Access sw = w, sr = r;
   sw.layout = s.write_layout;
   sr.layout = s.read_layout;
   s.result = solve(sw, sr, p.element_bits, p.bank, options);
-  const auto instructions = [](const SolveResult& x) { return x.write_cost.instructions + x.read_cost.instructions; };
-  const auto wavefronts = [](const SolveResult& x) { return x.write_cost.total_wavefronts + x.read_cost.total_wavefronts; };
-  if (instructions(s.result) >= instructions(answer) || wavefronts(s.result) > wavefronts(answer)) return std::nullopt;
+  if (s.result.total_instructions() >= answer.total_instructions() || s.result.total_wavefronts() > answer.total_wavefronts()) return std::nullopt;
   return s;
 }
 

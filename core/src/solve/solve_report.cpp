@@ -116,7 +116,7 @@ nlohmann::json to_json(const SolveReport& report) {
   j["element_bits"] = p.element_bits;
   j["write"] = side_json(r.write_cost, r.write, r.write_renumbered, r.write_registers);
   j["read"] = side_json(r.read_cost, r.read, r.read_renumbered, r.read_registers);
-  j["total_wavefronts"] = r.write_cost.total_wavefronts + r.read_cost.total_wavefronts;
+  j["total_wavefronts"] = r.total_wavefronts();
   j["width_proof"] = {{"write_max_bits", r.width.write_max_bits},
                       {"read_max_bits", r.width.read_max_bits},
                       {"common_max_bits", r.width.common_max_bits},
@@ -153,8 +153,8 @@ nlohmann::json to_json(const SolveReport& report) {
                             {"read_layout", layout_to_json(s->read_layout, p.element_bits)},
                             {"write", cost_json(s->result.write_cost)},
                             {"read", cost_json(s->result.read_cost)},
-                            {"instructions", s->result.write_cost.instructions + s->result.read_cost.instructions},
-                            {"total_wavefronts", s->result.write_cost.total_wavefronts + s->result.read_cost.total_wavefronts}};
+                            {"instructions", s->result.total_instructions()},
+                            {"total_wavefronts", s->result.total_wavefronts()}};
   if (p.grid) {
     j["masks"] = report.masks ? nlohmann::json(*report.masks) : nlohmann::json(nullptr);
     j["family_size"] = report.family_counted ? nlohmann::json(report.family_both) : nlohmann::json(nullptr);  // = family.both

@@ -162,6 +162,8 @@ struct SolveResult {
   bool write_renumbered = false, read_renumbered = false;
 
   SideCost write_cost, read_cost;    // the chosen pair, from the algebra
+  std::int64_t total_wavefronts() const { return write_cost.total_wavefronts + read_cost.total_wavefronts; }  // both sides
+  std::int64_t total_instructions() const { return write_cost.instructions + read_cost.instructions; }
   WidthProof width;                  // no wider vectors exist
   std::vector<WidthChoice> choices;  // every pair of widths considered for the chosen instructions, widest first
   std::vector<InstructionChoice> instructions;  // every pair of instructions tried (first: plain loads and stores)
