@@ -25,7 +25,7 @@ struct Case {
   std::string description;      // the reference's wording
   Problem problem;
   std::optional<int> reference_store, reference_read;  // wavefronts per instruction from the reference
-  bool near_memcpy = false;     // transpose: held to >= 95% of the device-to-device copy
+  int held_to_percent = 0;      // transpose: held to at least this % of the copy baseline (0: reported only)
   std::optional<Problem> asked = std::nullopt;  // transpose: the problem as posed; `problem` is the solver's answer to it
 };
 

@@ -2,7 +2,8 @@
 """8192 x 8192 transposes on one GPU, in one run: ours beside Triton, PyTorch and a copy.
 
 For fp32, fp16 and fp8 (float8_e4m3fn) this times
-  ours     `swizzle gpu --solve` on tiles whose lanes load and store 128 bits of a row
+  ours     `swizzle gpu --solve` on tiles whose lanes load and store 128 bits of a row, in one
+           or more rows per lane, some as `swizzle solve` suggests them (its register blocks)
            (the solver's answer as given: its layout and each side's instructions), best tile;
            the two tiles fastest here also run three more configurations of their own tuning
            (the next fastest there, fixed with `--transpose-config`), and the fastest in this
@@ -44,17 +45,20 @@ import triton.language as tl
 
 SIZE = 8192
 DTYPES = [("fp32", torch.float32, 32), ("fp16", torch.float16, 16), ("fp8", torch.float8_e4m3fn, 8)]
-# Our tiles per element width: (rows m, cols n, warps, block order, log2 rows per lane); every
-# lane moves 128 bits per global access, in 2^k consecutive rows (transpose_access). With 128 /
-# element bits rows (4 fp32, 8 fp16, 16 fp8) each lane's block is square: its transpose is again
-# 16-byte rows, so both sides move whole 16-byte vectors. Block order "tuned" lets `swizzle gpu`
-# pick the faster way its blocks walk in its own run; "m" fixes blocks down m (the order Triton's
-# fastest fp32 kernels take here), which ranks better in this harness than in `swizzle gpu`'s.
-OUR_TILES = {32: [(64, 64, 4, "tuned", 0), (64, 64, 4, "tuned", 2), (64, 64, 4, "m", 2), (64, 64, 8, "m", 2)],
-             16: [(128, 128, 4, "tuned", 0), (128, 128, 4, "tuned", 2), (128, 128, 4, "tuned", 3), (128, 128, 2, "tuned", 3),
-                  (64, 128, 4, "tuned", 3)],
-             8: [(128, 128, 8, "tuned", 0), (128, 128, 8, "tuned", 2), (128, 128, 4, "tuned", 3), (128, 256, 4, "tuned", 4),
-                 (256, 128, 4, "tuned", 4), (128, 128, 2, "tuned", 4)]}
+# Our tiles per element width: (rows m, cols n, warps, block order, rows per lane); every lane moves
+# 128 bits per global access. Rows per lane: log2 of the consecutive rows of the other dim a lane
+# holds (transpose_access; 0 is Triton's own blocked layout for a 64x64 fp32 tile at 4 warps), or
+# "solver": the register blocks `swizzle solve --json` suggests for the one-row tile (its
+# `register_blocks` layouts, the lanes it picks). With 128 / element bits rows (4 fp32, 8 fp16,
+# 16 fp8) each lane's block is square: its transpose is again 16-byte rows, so both sides move
+# whole 16-byte vectors. Block order "tuned" lets `swizzle gpu` pick the faster way its blocks walk
+# in its own run; "m" fixes blocks down m (the order Triton's fastest fp32 kernels take here),
+# which ranks better in this harness than in `swizzle gpu`'s.
+OUR_TILES = {32: [(64, 64, 4, "m", 0), (64, 64, 4, "m", 2), (64, 64, 8, "m", 2), (64, 64, 4, "tuned", 2),
+                  (64, 64, 4, "m", "solver")],
+             16: [(128, 128, 4, "tuned", 0), (128, 128, 4, "tuned", 2), (128, 128, 4, "tuned", 3)],
+             8: [(256, 128, 4, "tuned", 4), (256, 128, 4, "tuned", "solver"), (128, 128, 8, "tuned", "solver"),
+                 (128, 128, 8, "tuned", 2)]}
 HEAD_TO_HEAD_ROUNDS = 9
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
@@ -231,21 +235,51 @@ def run_ours(swizzle, files, kernel_path, extra, x, y, bits, tile):
     return run, go
 
 
+def solver_blocks(swizzle, out_dir, bits, m, n, warps_log2):
+    """The register blocks `swizzle solve --json` suggests for the one-row tile: (write layout, read
+    layout, rows per lane), or None where it suggests none."""
+    vec_log2 = (128 // bits).bit_length() - 1
+    files = []
+    for side, fast in (("src", 1), ("dst", 0)):
+        layout = dict(transpose_access([m, n], fast, vec_log2, warps_log2), element_bits=bits)
+        path = os.path.join(out_dir, f"one_row_{bits}_{m}x{n}_{1 << warps_log2}w_{side}.json")
+        with open(path, "w") as f:
+            json.dump(layout, f)
+        files.append(path)
+    proc = subprocess.run([swizzle, "solve", "--src", files[0], "--dst", files[1], "--json"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"swizzle solve: {(proc.stderr or proc.stdout).strip()[-500:]}")
+    blocks = json.loads(proc.stdout)["register_blocks"]
+    return (blocks["write_layout"], blocks["read_layout"], blocks["rows_per_lane"]) if blocks else None
+
+
 def ours(swizzle, out_dir, bits, x, y):
     runs, launchers, tiles = [], [], []
-    for m, n, warps, order, rows_log2 in OUR_TILES[bits]:
+    for m, n, warps, order, rows in OUR_TILES[bits]:
         vec_log2 = (128 // bits).bit_length() - 1
         warps_log2 = warps.bit_length() - 1
+        name = f"ours_{bits}_{m}x{n}_{warps}w_r{rows}"
+        if rows == "solver":
+            blocks = solver_blocks(swizzle, out_dir, bits, m, n, warps_log2)
+            if blocks is None:
+                runs.append({"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": None,
+                             "layouts": "solver", "correct": False, "error": "the solver suggests no register blocks"})
+                launchers.append(None)
+                tiles.append(None)
+                continue
+            layouts, rows_per_lane = blocks[:2], blocks[2]
+        else:
+            layouts = [transpose_access([m, n], fast, vec_log2, warps_log2, rows) for fast in (1, 0)]
+            rows_per_lane = 1 << rows
         files = []
-        for side, fast in (("src", 1), ("dst", 0)):
-            layout = transpose_access([m, n], fast, vec_log2, warps_log2, rows_log2)
-            layout["element_bits"] = bits
-            path = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_r{rows_log2}_{side}.json")
+        for side, layout in zip(("src", "dst"), layouts):
+            path = os.path.join(out_dir, f"{name}_{side}.json")
             with open(path, "w") as f:
-                json.dump(layout, f)
+                json.dump(dict(layout, element_bits=bits), f)
             files.append(path)
-        stem = os.path.join(out_dir, f"ours_{bits}_{m}x{n}_{warps}w_r{rows_log2}_{order}")
-        tile = {"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": 1 << rows_log2}
+        stem = os.path.join(out_dir, f"{name}_{order}")
+        tile = {"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": rows_per_lane,
+                "layouts": "solver" if rows == "solver" else "harness"}
         run, go = run_ours(swizzle, files, stem + ".cu", ["--block-order", order], x, y, bits, tile)
         runs.append(run)
         launchers.append(go)
@@ -253,7 +287,7 @@ def ours(swizzle, out_dir, bits, x, y):
     timed = sorted((i for i, r in enumerate(runs) if r["correct"] and r.get("harness_gbs")), key=lambda i: -runs[i]["harness_gbs"])
     for i in timed[:RETIMED_TILES]:
         files, stem, tile = tiles[i]
-        same = ("tile", "warps", "rows_per_lane")
+        same = ("tile", "warps", "rows_per_lane", "layouts")
         done = {json.dumps({k: r["config"][k] for k in CONFIG_KEYS}, sort_keys=True) for r in runs
                 if all(r[k] == tile[k] for k in same) and r.get("config")}
         retimed = 0
@@ -393,9 +427,10 @@ def main():
         o, t = r["ours"], r["triton"]
         ours_gbs = o["harness_gbs"] if o else None
         tri = t["gbs"] if t else None
+        made = " (the solver's register blocks)" if o and o.get("layouts") == "solver" else ""
         md.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             r["dtype"], cell(ours_gbs),
-            f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['rows_per_lane']} row(s) per lane, {o['write']} / {o['read']}, blocks along "
+            f"{o['tile'][0]}x{o['tile'][1]}, {o['warps']} warps, {o['rows_per_lane']} row(s) per lane{made}, {o['write']} / {o['read']}, blocks along "
             f"{'m' if o['config'].get('blocks_walk_m_first') else 'n'} ({'tuned' if o['block_order'] == 'tuned' else 'fixed'}{'; configuration picked in this harness' if o.get('picked_in_harness') else ''})" if o else "not run",
             f"{cell(o['bandwidth_gbs'])}, {o['percent_of_baseline']:.1f}% of {o['baseline_gbs']:,.0f}" if o else "n/a",
             f"{cell(tri)} ({t['config']})" if t else "n/a",
