@@ -20,7 +20,7 @@ Our kernel is the one `swizzle gpu --transpose-kernel` wrote (the chosen layout 
 configuration), compiled with nvcc and launched through the driver API on PyTorch's stream, so all
 four are timed by the same harness below; `swizzle gpu`'s own figure (each run paired with its copy
 baseline) is listed beside it. The two winners, ours and Triton's, are then timed again in
-alternating rounds, and those medians are the table's.
+alternating rounds (each first in every other round), and those medians are the table's.
 Each timed sample is a run of back-to-back launches behind a short GPU sleep, so the time is the
 GPU's and not Python's launch overhead (a ~100 us kernel timed alone between two events also
 counts the tens of microseconds Triton's launcher spends on the CPU while the GPU waits).
@@ -59,7 +59,7 @@ OUR_TILES = {32: [(64, 64, 4, "m", 0), (64, 64, 4, "m", 2), (64, 64, 8, "m", 2),
              16: [(128, 128, 4, "tuned", 0), (128, 128, 4, "tuned", 2), (128, 128, 4, "tuned", 3)],
              8: [(256, 128, 4, "tuned", 4), (256, 128, 4, "tuned", "solver"), (128, 128, 8, "tuned", "solver"),
                  (128, 128, 8, "tuned", 2)]}
-HEAD_TO_HEAD_ROUNDS = 9
+HEAD_TO_HEAD_ROUNDS = 10
 TRITON_SIZES = [32, 64, 128]
 TRITON_WARPS = [2, 4, 8]
 TRITON_STAGES = [1, 2, 3]
@@ -394,9 +394,11 @@ def main():
             # Head to head: the two winners timed in alternating rounds, so drift between the searches
             # (clocks, temperature; about 1-2% run to run) does not decide the comparison.
             ours_ms, triton_ms = [], []
-            for _ in range(HEAD_TO_HEAD_ROUNDS):
-                ours_ms.append(median_ms(ours_go, rounds=1))
-                triton_ms.append(median_ms(triton_go, rounds=1))
+            # Each goes first in every other round, so neither gains from its place in the order.
+            for i in range(HEAD_TO_HEAD_ROUNDS):
+                pair = ((ours_ms, ours_go), (triton_ms, triton_go))
+                for times, go in (pair if i % 2 == 0 else pair[::-1]):
+                    times.append(median_ms(go, rounds=1))
             row["ours"]["harness_gbs"] = gbs(nbytes, statistics.median(ours_ms))
             row["triton"]["gbs"] = gbs(nbytes, statistics.median(triton_ms))
             row["head_to_head_rounds"] = HEAD_TO_HEAD_ROUNDS
