@@ -238,12 +238,24 @@ std::string Emitter::lane_coords(const OffsetFunction& f, const AccessPlan& p, c
   return s;
 }
 
-// Expression: element offset of the coordinate lane coordinate ^ constant `step_coord`.
-std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec step_coord,
-                                 const std::string& table_name) {
-  const std::string c = fmt::format("({} ^ {})", lane_coord, hex(step_coord));
+StepOffset step_offset(const OffsetFunction& f, const AccessPlan& p, int step) {
+  std::uint64_t lanes = 0;  // every offset bit some lane or warp can set
+  for (BitVec c : p.address_lane_images) lanes |= linear_offset(f, c);
+  for (BitVec c : p.warp_images) lanes |= linear_offset(f, c);
+  const std::uint64_t o = linear_offset(f, p.step_coords[static_cast<std::size_t>(step)]);
+  return {o & lanes, o & ~lanes};
+}
+
+// Expression: element offset of instruction `step`, the lane's address coordinate ^ that step's.
+std::string Emitter::offset_expr(const OffsetFunction& f, const AccessPlan& p, int step, const std::string& lane_coord,
+                                 const std::string& lane_off, const std::string& table_name) {
+  const std::string c = fmt::format("({} ^ {})", lane_coord, hex(p.step_coords[static_cast<std::size_t>(step)]));
   switch (f.form) {
-    case OffsetForm::Linear: return fmt::format("({} ^ {})", lane_off, hex(linear_offset(f, step_coord)));
+    case OffsetForm::Linear: {
+      const StepOffset o = step_offset(f, p, step);
+      const std::string x = o.xor_part ? fmt::format("({} ^ {})", lane_off, hex(o.xor_part)) : lane_off;
+      return o.add_part ? fmt::format("({} + {})", x, hex(o.add_part)) : x;
+    }
     case OffsetForm::Affine: {
       std::string e = fmt::format("({}", f.affine_base);
       for (std::size_t d = 0; d < f.affine_strides.size(); ++d) {
@@ -330,7 +342,7 @@ std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f,
     const int r0 = step * p.per_step;
     std::vector<std::string> elems;
     for (int j = 0; j < p.per_step; ++j) elems.push_back(value(r0 + j));
-    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
+    const std::string off = offset_expr(f, p, step, lane_coord, lane_off, "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     std::string operands;
     if (!p.matrices && op.bits < 32) {
@@ -351,7 +363,7 @@ std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, 
   const VectorOp op{p.vector.bits, exact, p.matrices, p.trans};
   for (int step = 0; step < p.steps; ++step) {
     const int r0 = step * p.per_step;
-    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
+    const std::string off = offset_expr(f, p, step, lane_coord, lane_off, "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     if (!p.matrices && op.bits < 32) {
       s += fmt::format("    unsigned short h;\n    asm volatile(\"{}\" : \"=h\"(h) : \"r\"(a) : \"memory\");\n    unsigned w0 = h;\n",
