@@ -246,7 +246,7 @@ std::vector<Case> transpose_cases() {
                       transpose_access(shape, 0, vec_log2, w.warps_log2, w.rows_log2));
     // Targets against the copy baseline (a stream of a tuned 128-bit copy kernel): 95% for the
     // register blocks, the tiles `swizzle solve` suggests where a side is narrower (H100,
-    // 2026-11-27: 95.4-97.0%); 93% for one row per lane (93.6-96.4%), where fp8's writer stores a
+    // 2026-11-27: 95.4-97.1%); 93% for one row per lane (93.6-96.4%), where fp8's writer stores a
     // byte at a time and the 64-wide fp16 tile reads 128 bytes of a row.
     out.push_back(transpose_case(name, text, std::move(p), w.rows_log2 ? 95 : 93));
   }
