@@ -127,8 +127,9 @@ TEST(GpuCodegen, StepOffsetsAddWhatNoLaneSets) {
     for (const Access* a : {&p.store, &p.read}) {
       const gpu::detail::AccessPlan plan = gpu::detail::plan_access(*a, p.shared, p.element_bits, p.bank);
       const int lanes = 1 << plan.address_lane_images.size(), warps = 1 << plan.warp_images.size();
+      const std::vector<gpu::detail::StepOffset> offsets = gpu::detail::step_offsets(f, plan);
       for (int step = 0; step < plan.steps; ++step) {
-        const gpu::detail::StepOffset o = gpu::detail::step_offset(f, plan, step);
+        const gpu::detail::StepOffset o = offsets[static_cast<std::size_t>(step)];
         ++steps;
         with_immediate += o.add_part != 0;
         for (int w = 0; w < warps; ++w) {

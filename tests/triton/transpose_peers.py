@@ -235,17 +235,26 @@ def run_ours(swizzle, files, kernel_path, extra, x, y, bits, tile):
     return run, go
 
 
+def vector_log2(bits):
+    """log2 of the elements in one lane's 16 bytes."""
+    return (128 // bits).bit_length() - 1
+
+
+def write_layouts(stem, layouts, bits):
+    """The writer's and the reader's layouts as STEM_src.json / STEM_dst.json; their paths."""
+    files = []
+    for side, layout in zip(("src", "dst"), layouts):
+        files.append(f"{stem}_{side}.json")
+        with open(files[-1], "w") as f:
+            json.dump(dict(layout, element_bits=bits), f)
+    return files
+
+
 def solver_blocks(swizzle, out_dir, bits, m, n, warps_log2):
     """The register blocks `swizzle solve --json` suggests for the one-row tile: (write layout, read
     layout, rows per lane), or None where it suggests none."""
-    vec_log2 = (128 // bits).bit_length() - 1
-    files = []
-    for side, fast in (("src", 1), ("dst", 0)):
-        layout = dict(transpose_access([m, n], fast, vec_log2, warps_log2), element_bits=bits)
-        path = os.path.join(out_dir, f"one_row_{bits}_{m}x{n}_{1 << warps_log2}w_{side}.json")
-        with open(path, "w") as f:
-            json.dump(layout, f)
-        files.append(path)
+    one_row = [transpose_access([m, n], fast, vector_log2(bits), warps_log2) for fast in (1, 0)]
+    files = write_layouts(os.path.join(out_dir, f"one_row_{bits}_{m}x{n}_{1 << warps_log2}w"), one_row, bits)
     proc = subprocess.run([swizzle, "solve", "--src", files[0], "--dst", files[1], "--json"], capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"swizzle solve: {(proc.stderr or proc.stdout).strip()[-500:]}")
@@ -256,7 +265,6 @@ def solver_blocks(swizzle, out_dir, bits, m, n, warps_log2):
 def ours(swizzle, out_dir, bits, x, y):
     runs, launchers, tiles = [], [], []
     for m, n, warps, order, rows in OUR_TILES[bits]:
-        vec_log2 = (128 // bits).bit_length() - 1
         warps_log2 = warps.bit_length() - 1
         name = f"ours_{bits}_{m}x{n}_{warps}w_r{rows}"
         if rows == "solver":
@@ -269,14 +277,9 @@ def ours(swizzle, out_dir, bits, x, y):
                 continue
             layouts, rows_per_lane = blocks[:2], blocks[2]
         else:
-            layouts = [transpose_access([m, n], fast, vec_log2, warps_log2, rows) for fast in (1, 0)]
+            layouts = [transpose_access([m, n], fast, vector_log2(bits), warps_log2, rows) for fast in (1, 0)]
             rows_per_lane = 1 << rows
-        files = []
-        for side, layout in zip(("src", "dst"), layouts):
-            path = os.path.join(out_dir, f"{name}_{side}.json")
-            with open(path, "w") as f:
-                json.dump(dict(layout, element_bits=bits), f)
-            files.append(path)
+        files = write_layouts(os.path.join(out_dir, name), layouts, bits)
         stem = os.path.join(out_dir, f"{name}_{order}")
         tile = {"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": rows_per_lane,
                 "layouts": "solver" if rows == "solver" else "harness"}
