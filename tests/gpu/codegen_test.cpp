@@ -110,53 +110,6 @@ TEST(GpuCodegen, TransposeVariantsRunWithTheInstructionsThatFit) {
   }
 }
 
-// A linear layout's step offset splits into what XORs into the lane's offset and what adds to it
-// as an address immediate: for every lane and warp of every linear case's accesses, (lane ^ xor)
-// + add is the layout's own offset of the address the instruction takes, and the added bits are
-// ones no lane or warp sets (so the sum never carries).
-TEST(GpuCodegen, StepOffsetsAddWhatNoLaneSets) {
-  int steps = 0, with_immediate = 0;
-  std::vector<Case> cases = all_cases();
-  for (Case& c : answer_cases()) cases.push_back(std::move(c));
-  for (const Case& c : cases) {
-    const Problem& p = c.problem;
-    if (!runnable_on_gpu(p) || !p.shared.is_linear()) continue;
-    SCOPED_TRACE(c.name);
-    const gpu::detail::OffsetFunction f = gpu::detail::offset_function(p.shared);
-    if (f.form != gpu::detail::OffsetForm::Linear) continue;
-    for (const Access* a : {&p.store, &p.read}) {
-      const gpu::detail::AccessPlan plan = gpu::detail::plan_access(*a, p.shared, p.element_bits, p.bank);
-      const int lanes = 1 << plan.address_lane_images.size(), warps = 1 << plan.warp_images.size();
-      const std::vector<gpu::detail::StepOffset> offsets = gpu::detail::step_offsets(f, plan);
-      for (int step = 0; step < plan.steps; ++step) {
-        const gpu::detail::StepOffset o = offsets[static_cast<std::size_t>(step)];
-        ++steps;
-        with_immediate += o.add_part != 0;
-        for (int w = 0; w < warps; ++w) {
-          for (int l = 0; l < lanes; ++l) {
-            BitVec coord = plan.step_coords[static_cast<std::size_t>(step)];
-            std::uint64_t lane_off = 0;
-            for (std::size_t i = 0; i < plan.address_lane_images.size(); ++i)
-              if ((l >> i) & 1) {
-                coord ^= plan.address_lane_images[i];
-                lane_off ^= p.shared.offset(plan.address_lane_images[i]);
-              }
-            for (std::size_t i = 0; i < plan.warp_images.size(); ++i)
-              if ((w >> i) & 1) {
-                coord ^= plan.warp_images[i];
-                lane_off ^= p.shared.offset(plan.warp_images[i]);
-              }
-            ASSERT_EQ(lane_off & o.add_part, 0u) << "step " << step << " lane " << l << " warp " << w;
-            ASSERT_EQ((lane_off ^ o.xor_part) + o.add_part, p.shared.offset(coord)) << "step " << step << " lane " << l << " warp " << w;
-          }
-        }
-      }
-    }
-  }
-  EXPECT_GT(steps, 1000);
-  EXPECT_GT(with_immediate, steps / 4) << "few steps take an immediate: " << with_immediate << " of " << steps;
-}
-
 TEST(GpuCodegen, OffsetFormsFollowTheLayout) {
   Problem p = make_preset("transpose16x32");
   p.apply_variant("xor-2m");

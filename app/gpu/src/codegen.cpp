@@ -238,27 +238,12 @@ std::string Emitter::lane_coords(const OffsetFunction& f, const AccessPlan& p, c
   return s;
 }
 
-std::vector<StepOffset> step_offsets(const OffsetFunction& f, const AccessPlan& p) {
-  std::uint64_t lanes = 0;  // every offset bit some lane or warp can set
-  for (BitVec c : p.address_lane_images) lanes |= linear_offset(f, c);
-  for (BitVec c : p.warp_images) lanes |= linear_offset(f, c);
-  std::vector<StepOffset> out;
-  for (BitVec c : p.step_coords) {
-    const std::uint64_t o = linear_offset(f, c);
-    out.push_back({o & lanes, o & ~lanes});
-  }
-  return out;
-}
-
-// Expression: element offset of an instruction, the lane's address coordinate ^ `step_coord`.
-std::string Emitter::offset_expr(const OffsetFunction& f, BitVec step_coord, StepOffset linear, const std::string& lane_coord,
-                                 const std::string& lane_off, const std::string& table_name) {
+// Expression: element offset of the coordinate lane coordinate ^ constant `step_coord`.
+std::string Emitter::offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec step_coord,
+                                 const std::string& table_name) {
   const std::string c = fmt::format("({} ^ {})", lane_coord, hex(step_coord));
   switch (f.form) {
-    case OffsetForm::Linear: {
-      const std::string x = linear.xor_part ? fmt::format("({} ^ {})", lane_off, hex(linear.xor_part)) : lane_off;
-      return linear.add_part ? fmt::format("({} + {})", x, hex(linear.add_part)) : x;
-    }
+    case OffsetForm::Linear: return fmt::format("({} ^ {})", lane_off, hex(linear_offset(f, step_coord)));
     case OffsetForm::Affine: {
       std::string e = fmt::format("({}", f.affine_base);
       for (std::size_t d = 0; d < f.affine_strides.size(); ++d) {
@@ -341,13 +326,11 @@ std::string Emitter::shared_stores(const AccessPlan& p, const OffsetFunction& f,
                                    const std::string& base) {
   std::string s;
   const VectorOp op{p.vector.bits, exact, p.matrices, p.trans};
-  const std::vector<StepOffset> linear = f.form == OffsetForm::Linear ? step_offsets(f, p) : std::vector<StepOffset>(p.step_coords.size());
   for (int step = 0; step < p.steps; ++step) {
     const int r0 = step * p.per_step;
     std::vector<std::string> elems;
     for (int j = 0; j < p.per_step; ++j) elems.push_back(value(r0 + j));
-    const std::string off = offset_expr(f, p.step_coords[static_cast<std::size_t>(step)], linear[static_cast<std::size_t>(step)],
-                                        lane_coord, lane_off, "swz_offsets");
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     std::string operands;
     if (!p.matrices && op.bits < 32) {
@@ -366,11 +349,9 @@ std::string Emitter::shared_loads(const AccessPlan& p, const OffsetFunction& f, 
                                   bool exact, const std::string& base) {
   std::string s;
   const VectorOp op{p.vector.bits, exact, p.matrices, p.trans};
-  const std::vector<StepOffset> linear = f.form == OffsetForm::Linear ? step_offsets(f, p) : std::vector<StepOffset>(p.step_coords.size());
   for (int step = 0; step < p.steps; ++step) {
     const int r0 = step * p.per_step;
-    const std::string off = offset_expr(f, p.step_coords[static_cast<std::size_t>(step)], linear[static_cast<std::size_t>(step)],
-                                        lane_coord, lane_off, "swz_offsets");
+    const std::string off = offset_expr(f, lane_coord, lane_off, p.step_coords[static_cast<std::size_t>(step)], "swz_offsets");
     s += fmt::format("  {{  // {} step {}\n    const unsigned a = {} + {} * {}u;\n", p.instruction, step, base, off, ebits / 8);
     if (!p.matrices && op.bits < 32) {
       s += fmt::format("    unsigned short h;\n    asm volatile(\"{}\" : \"=h\"(h) : \"r\"(a) : \"memory\");\n    unsigned w0 = h;\n",

@@ -52,15 +52,6 @@ struct AccessPlan {
 };
 AccessPlan plan_access(const Access& access, const SharedLayout& layout, int element_bits, const BankModel& model);
 
-// A linear layout's offset of each instruction for a lane whose lane-constant offset is `lane`
-// (the XOR of its address lane and warp bits' offsets): offset = (lane ^ xor_part) + add_part.
-// add_part holds the step's offset bits that no lane or warp sets, so the sum never carries and
-// the kernel can take it as an address immediate ([R+imm]) instead of a register per step.
-struct StepOffset {
-  std::uint64_t xor_part = 0, add_part = 0;
-};
-std::vector<StepOffset> step_offsets(const OffsetFunction& linear, const AccessPlan& plan);  // one per step
-
 // Who holds what after an ldmatrix (before a stmatrix) whose access layout gives the rows lanes
 // address: lane l's word j of instruction s holds, for .x{m} without .trans, row l/4 elements
 // E*(l%4) .. E*(l%4)+E-1 of matrix j (E = 32 / element bits), and with .trans (16-bit) rows
@@ -76,9 +67,8 @@ struct Emitter {
   // A lane's data coordinate `var` (register 0) and address coordinate `var`_addr (instruction 0), and
   // (linear layouts) the lane-constant part of its offset `off`.
   static std::string lane_coords(const OffsetFunction& f, const AccessPlan& p, const std::string& var, const std::string& off);
-  // `linear`: the step's split offset (linear layouts; step_offsets), else unused.
-  static std::string offset_expr(const OffsetFunction& f, BitVec step_coord, StepOffset linear, const std::string& lane_coord,
-                                 const std::string& lane_off, const std::string& table_name);
+  static std::string offset_expr(const OffsetFunction& f, const std::string& lane_coord, const std::string& lane_off, BitVec step_coord,
+                                 const std::string& table_name);
   static std::string shared_stores(const AccessPlan& p, const OffsetFunction& f, int ebits, const std::string& lane_coord,
                                    const std::string& lane_off, const std::function<std::string(int)>& value, bool exact,
                                    const std::string& base = "swz_sbase");
