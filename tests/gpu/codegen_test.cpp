@@ -110,6 +110,27 @@ TEST(GpuCodegen, TransposeVariantsRunWithTheInstructionsThatFit) {
   }
 }
 
+// A tile no block's shared memory can hold is refused on its bytes before the solver runs: at
+// 16384 x 16384 the solver's full check would stop first on its 2^28-entry table (and at 4096 x
+// 4096 build its 2^24 entries, a second of work, before the kernel could say no).
+TEST(GpuCodegen, ATileNoBlockHoldsIsRefusedBeforeTheSolver) {
+  for (const std::int64_t n : {std::int64_t{4096}, std::int64_t{16384}}) {
+    const std::vector<std::int64_t> shape{n, n};
+    Problem p;
+    p.shape = shape;
+    p.element_bits = 16;
+    p.store = Access{blocked({1, 8}, {1, 32}, {8, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
+    p.read = Access{blocked({8, 1}, {32, 1}, {1, 8}, {0, 1}, shape), AccessKind::Load, 0, 0};
+    const std::string bytes = std::to_string(n * n * 2);
+    try {
+      (void)gpu::solved_problem(p);
+      ADD_FAILURE() << n << ": a " << bytes << "-byte tile was solved for a block";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), "the shared layout needs " + bytes + " bytes; a block gets at most 227 KB");
+    }
+  }
+}
+
 TEST(GpuCodegen, OffsetFormsFollowTheLayout) {
   Problem p = make_preset("transpose16x32");
   p.apply_variant("xor-2m");

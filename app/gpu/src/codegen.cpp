@@ -164,7 +164,13 @@ AccessPlan plan_access(const Access& a, const SharedLayout& s, int ebits, const 
   return p;
 }
 
-void check_supported(const Problem& p) {
+namespace {
+void check_shared_bytes(std::uint64_t bytes) {
+  if (bytes > 227 * 1024) fail("the shared layout needs {} bytes; a block gets at most 227 KB", bytes);
+}
+}  // namespace
+
+void check_runnable(const Problem& p) {
   if (p.element_bits != 8 && p.element_bits != 16 && p.element_bits != 32 && p.element_bits != 64)
     fail("the GPU backend moves 8-, 16-, 32- or 64-bit elements; this problem has {}-bit elements", p.element_bits);
   if (p.bank.banks != 32 || p.bank.bank_bytes != 4 || p.bank.warp_size != 32)
@@ -175,8 +181,15 @@ void check_supported(const Problem& p) {
   const int ws = p.store.layout.in_dim_bits("warp"), wr = p.read.layout.in_dim_bits("warp");
   if (ws != wr) fail("the writer runs on {} warps and the reader on {}; one block needs the same warps", 1 << ws, 1 << wr);
   if ((32 << ws) > 1024) fail("{} warps exceed 1024 threads per block", 1 << ws);
-  const std::uint64_t bytes = p.shared.extent() * static_cast<std::uint64_t>(p.element_bits) / 8;
-  if (bytes > 227 * 1024) fail("the shared layout needs {} bytes; a block gets at most 227 KB", bytes);
+  // Any shared layout of the tile holds each element once at least.
+  std::uint64_t elements = 1;
+  for (const std::int64_t d : p.shape) elements *= static_cast<std::uint64_t>(d);
+  check_shared_bytes(elements * static_cast<std::uint64_t>(p.element_bits) / 8);
+}
+
+void check_supported(const Problem& p) {
+  check_runnable(p);
+  check_shared_bytes(p.shared.extent() * static_cast<std::uint64_t>(p.element_bits) / 8);
   if (p.shared.shape() != p.shape) fail("the shared layout's shape differs from the problem's");
 }
 
@@ -434,6 +447,7 @@ GeneratedSource generate_probe_source(const Problem& p) {
 }
 
 Problem solved_problem(const Problem& problem, std::optional<SolveOptions> options) {
+  check_runnable(problem);  // before the solver's full check, which tables every element
   SolveOptions o = options.value_or(SolveOptions{});
   if (!options) o.check = SolveOptions::Check::Full;
   const SolveResult s = swz::solve(problem.store, problem.read, problem.element_bits, problem.bank, o);

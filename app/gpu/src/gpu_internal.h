@@ -59,7 +59,11 @@ AccessPlan plan_access(const Access& access, const SharedLayout& layout, int ele
 // bits], lanes = [the two lane bits inside a row, the three row bits].
 LinearLayout matrix_fragment(const Access& access, int element_bits);
 
-// Throws swz::Error for problems the backend cannot run.
+// Both throw swz::Error for problems the backend cannot run.
+// What the GPU can run whatever the shared layout: element width, banks and warp size, ldmatrix /
+// stmatrix fragments, warps per block, and the tile's bytes against a block's shared memory.
+void check_runnable(const Problem& problem);
+// check_runnable, and the problem's own shared layout fits a block and covers its shape.
 void check_supported(const Problem& problem);
 
 struct Emitter {
