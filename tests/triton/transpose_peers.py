@@ -252,6 +252,11 @@ def write_layouts(stem, layouts, bits):
     return files
 
 
+def cap_args(write_vec_bits):
+    """`swizzle gpu`'s arguments capping the writer's shared vector (none for no cap)."""
+    return ["--write-vec-bits", str(write_vec_bits)] if write_vec_bits else []
+
+
 def solver_blocks(swizzle, out_dir, bits, m, n, warps_log2):
     """The register blocks `swizzle solve --json` suggests for the one-row tile: (write layout, read
     layout, rows per lane), or None where it suggests none."""
@@ -286,14 +291,13 @@ def ours(swizzle, out_dir, bits, x, y):
         stem = os.path.join(out_dir, f"{name}_{order}")
         tile = {"tile": [m, n], "warps": warps, "block_order": order, "rows_per_lane": rows_per_lane,
                 "write_vec_bits": write_vec_bits, "layouts": "solver" if rows == "solver" else "harness"}
-        cap_args = ["--write-vec-bits", str(write_vec_bits)] if write_vec_bits else []
-        run, go = run_ours(swizzle, files, stem + ".cu", ["--block-order", order] + cap_args, x, y, bits, tile)
+        run, go = run_ours(swizzle, files, stem + ".cu", ["--block-order", order] + cap_args(write_vec_bits), x, y, bits, tile)
         runs.append(run)
         launchers.append(go)
-        tiles.append((files, stem, tile, cap_args))
+        tiles.append((files, stem, tile))
     timed = sorted((i for i, r in enumerate(runs) if r["correct"] and r.get("harness_gbs")), key=lambda i: -runs[i]["harness_gbs"])
     for i in timed[:RETIMED_TILES]:
-        files, stem, tile, cap_args = tiles[i]
+        files, stem, tile = tiles[i]
         same = ("tile", "warps", "rows_per_lane", "write_vec_bits", "layouts")
         done = {json.dumps({k: r["config"][k] for k in CONFIG_KEYS}, sort_keys=True) for r in runs
                 if all(r[k] == tile[k] for k in same) and r.get("config")}
@@ -305,7 +309,7 @@ def ours(swizzle, out_dir, bits, x, y):
             done.add(config)
             retimed += 1
             fixed = dict(tile, picked_in_harness=True)
-            run, go = run_ours(swizzle, files, f"{stem}_config{retimed}.cu", ["--transpose-config", config, "--no-counters"] + cap_args, x, y, bits, fixed)
+            run, go = run_ours(swizzle, files, f"{stem}_config{retimed}.cu", ["--transpose-config", config, "--no-counters"] + cap_args(tile["write_vec_bits"]), x, y, bits, fixed)
             for k in ("wavefronts_match", "store_wavefronts", "read_wavefronts"):  # the same layout and instructions
                 if k in runs[i]:
                     run[k] = runs[i][k]

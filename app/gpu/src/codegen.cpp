@@ -181,10 +181,8 @@ void check_runnable(const Problem& p) {
   const int ws = p.store.layout.in_dim_bits("warp"), wr = p.read.layout.in_dim_bits("warp");
   if (ws != wr) fail("the writer runs on {} warps and the reader on {}; one block needs the same warps", 1 << ws, 1 << wr);
   if ((32 << ws) > 1024) fail("{} warps exceed 1024 threads per block", 1 << ws);
-  // Any shared layout of the tile holds each element once at least.
-  std::uint64_t elements = 1;
-  for (const std::int64_t d : p.shape) elements *= static_cast<std::uint64_t>(d);
-  check_shared_bytes(elements * static_cast<std::uint64_t>(p.element_bits) / 8);
+  // Any shared layout of the tile holds each of its elements (the writer's out space) once at least.
+  check_shared_bytes(static_cast<std::uint64_t>(p.store.layout.out_size()) * static_cast<std::uint64_t>(p.element_bits) / 8);
 }
 
 void check_supported(const Problem& p) {
