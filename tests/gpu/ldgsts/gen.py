@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Case files for the cp.async probe (probe.cu): designed families, not only random draws.
+
+    gen.py SET OUT.txt     writes the probe's case lines and OUT.jsonl (one JSON object per case:
+                           kind, mode, pattern, addresses, global), in the same order.
+"""
+import json
+import random
+import sys
+
+KINDS = {"ca4": ("LDGSTS.32", 4), "ca8": ("LDGSTS.64", 8), "ca16": ("LDGSTS.128", 16), "cg16": ("LDGSTS.BYPASS.128", 16)}
+KINDS.update({k + "n": v for k, v in KINDS.items()})  # the same copies without a src-size operand
+BY_NAME = {v[0]: k for k, v in KINDS.items() if not k.endswith("n")}
+
+
+def shared_patterns(b):
+    lanes = range(32)
+    return {
+        "contig": [l * b for l in lanes],
+        "same": [0 for l in lanes],
+        "pairs": [(l // 2) * b for l in lanes],
+        "stride128": [l * 128 for l in lanes],
+        "stride256": [l * 256 for l in lanes],
+        "rowswz": [((l // 8) * 128) + (((l % 8) ^ (l // 8)) * b) % 128 for l in lanes],
+        "k-walk": [(l % 8) * 128 + (l // 8) * b for l in lanes],
+    }
+
+
+def global_patterns(b, rng):
+    lanes = range(32)
+    return {
+        "contig": [l * b for l in lanes],
+        "l16": [l * 16 for l in lanes],
+        "l128": [l * 128 for l in lanes],
+        "l4096": [l * 4096 for l in lanes],
+        "rows8": [(l // 8) * 4096 + (l % 8) * b for l in lanes],
+        "k-walk": [l * 512 for l in lanes],
+        "rand1M": [rng.randrange(0, 1 << 20, b) for l in lanes],
+        "masked": [-1 for l in lanes],
+        "halfmask": [l * b if l % 2 == 0 else -1 for l in lanes],
+    }
+
+
+def cases(which):
+    rng = random.Random(20261128)
+    out = []
+    if which == "discover":
+        for kind in ("ca16", "cg16", "ca4"):
+            b = KINDS[kind][1]
+            sp = shared_patterns(b)
+            gp = global_patterns(b, rng)
+            for sname in ("contig", "same", "stride128", "pairs", "k-walk"):
+                for gname in ("contig", "l128", "masked"):
+                    out.append((kind, 0, f"{sname} <- {gname}", sp[sname], gp[gname]))
+            for mode in (1, 2):
+                out.append((kind, mode, "contig <- l128", sp["contig"], gp["l128"]))
+                out.append((kind, mode, "contig <- contig", sp["contig"], gp["contig"]))
+        out += out[:6]  # repeats: is the counter the same on a second run?
+    elif which == "forms":
+        for kind in ("ca16", "cg16", "ca16n", "cg16n", "ca4", "ca4n"):
+            b = KINDS[kind][1]
+            sp = shared_patterns(b)
+            gp = global_patterns(b, rng)
+            for sname in ("contig", "stride128", "pairs", "same", "k-walk", "rowswz"):
+                for gname in ("contig", "l16", "l128", "rand1M", "rows8", "halfmask", "masked"):
+                    out.append((kind, 0, f"{sname} <- {gname}", sp[sname], gp[gname]))
+        out += out[:30]
+    elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
+        for line in open(which.split(":", 1)[1]):
+            d = json.loads(line)
+            kind = BY_NAME[d["kind"]]
+            # the 2026-11-25 probe issued "live" copies without a src-size operand
+            if d["pattern"].endswith(", live"):
+                kind += "n"
+            if "global" not in d:
+                continue  # where its copies read from was not recorded
+            g = d["global"]
+            out.append((kind, 0, f"was={d['wavefronts']} {d['pattern']}", d["addresses"], g))
+    else:
+        sys.exit(f"unknown set {which}")
+    return out
+
+
+def main():
+    which, path = sys.argv[1], sys.argv[2]
+    cs = cases(which)
+    if len(sys.argv) > 3:  # a slice of the set: FIRST:COUNT
+        first, count = map(int, sys.argv[3].split(":"))
+        cs = cs[first:first + count]
+    with open(path, "w") as txt, open(path.rsplit(".", 1)[0] + ".jsonl", "w") as js:
+        for kind, mode, pattern, a, g in cs:
+            txt.write(f"{kind} {mode} {' '.join(map(str, a))} {' '.join(map(str, g))}\n")
+            js.write(json.dumps({"kind": KINDS[kind][0], "mode": mode, "pattern": pattern, "addresses": a, "global": g}) + "\n")
+    print(f"{len(cs)} cases")
+
+
+if __name__ == "__main__":
+    main()

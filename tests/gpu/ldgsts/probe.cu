@@ -1,0 +1,113 @@
+// probe.cu: one cp.async per launch, for experiments on the copy's counters.
+//
+// Reads cases from a text file, one per line:
+//   KIND MODE a0 .. a31 g0 .. g31
+// KIND: ca4 ca8 ca16 cg16 (src-size in a register: LDGSTS...ZFILL), ca4n ca8n ca16n cg16n (no
+// src-size: plain LDGSTS). MODE: 0 cold (the copy alone), 1 warm (each live lane first loads
+// its source word with ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy
+// issued twice back to back: the second finds its lines in L1 for .ca).
+// a: shared byte offsets (-1: the lane sits the copy out), g: global byte offsets (-1: the copy
+// moves no data, src-size 0). Each case is one launch of one warp, so a profiler that keeps one
+// row per launch gives one row per case, in file order.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+// Form 0: src-size in a register (LDGSTS...ZFILL, as compilers emit a masked copy); form 1: no
+// src-size (a plain LDGSTS; a lane whose copy moves no data sits it out instead).
+template <int Bytes, bool Bypass, int Form>
+__device__ void copy(unsigned s, const unsigned char* src, bool live) {
+  if constexpr (Form == 1) {
+    if (!live) return;
+    if constexpr (Bypass)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
+    else
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(src), "n"(Bytes) : "memory");
+  } else if constexpr (Bypass) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(src), "r"(live ? 16 : 0) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(s), "l"(src), "n"(Bytes), "r"(live ? Bytes : 0)
+                 : "memory");
+  }
+}
+
+template <int Bytes, bool Bypass, int Form>
+__global__ void __launch_bounds__(32) probe(const int* addr, const long long* gofs, const unsigned char* g, int mode,
+                                            unsigned* sink) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const int a = addr[threadIdx.x];
+  const long long go = gofs[threadIdx.x];
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(a < 0 ? 0 : a);
+  const unsigned char* src = g + (go < 0 ? 0 : go);
+  if (mode == 1 && a >= 0 && go >= 0) {
+    unsigned v, zero;
+    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(src));
+    asm volatile("and.b32 %0, %1, 0;" : "=r"(zero) : "r"(v));  // the copy waits for the load
+    src += zero;
+  }
+  __syncwarp();
+  if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
+  if (mode == 2 && a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  if (a == -2) sink[0] = smem[0];
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: probe CASES\n");
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  const size_t global_bytes = size_t{64} << 20;
+  unsigned char* g;
+  int* addr;
+  long long* gofs;
+  unsigned* sink;
+  cudaMalloc(&g, global_bytes);
+  cudaMemset(g, 1, global_bytes);
+  cudaMalloc(&addr, 32 * sizeof(int));
+  cudaMalloc(&gofs, 32 * sizeof(long long));
+  cudaMalloc(&sink, 32 * sizeof(unsigned));
+  const int shared_bytes = 65536;
+  auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
+#define SWZ_KINDS(X) X(ca4, 4, false, 0) X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) \
+  X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) X(ca16n, 16, false, 1) X(cg16n, 16, true, 1)
+#define SWZ_SET(name, b, bypass, form) set(probe<b, bypass, form>);
+  SWZ_KINDS(SWZ_SET)
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind;
+    int mode;
+    ls >> kind >> mode;
+    std::vector<int> a(32);
+    std::vector<long long> go(32);
+    for (int& v : a) ls >> v;
+    for (long long& v : go) ls >> v;
+    if (!ls) {
+      std::fprintf(stderr, "line %d: bad case\n", n + 1);
+      return 2;
+    }
+    cudaMemcpy(addr, a.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(gofs, go.data(), 32 * sizeof(long long), cudaMemcpyHostToDevice);
+    bool known = false;
+#define SWZ_LAUNCH(name, b, bypass, form) \
+  if (kind == #name) probe<b, bypass, form><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink), known = true;
+    SWZ_KINDS(SWZ_LAUNCH)
+    if (!known) {
+      std::fprintf(stderr, "line %d: unknown kind %s\n", n + 1, kind.c_str());
+      return 2;
+    }
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+      std::fprintf(stderr, "line %d: %s\n", n + 1, cudaGetErrorString(cudaGetLastError()));
+      return 1;
+    }
+    ++n;
+  }
+  std::printf("%d cases\n", n);
+  return 0;
+}

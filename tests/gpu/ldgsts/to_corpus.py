@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""A probe run (run.sh's OUTDIR with the case file's .jsonl beside raw.csv) as a corpus file.
+
+    to_corpus.py OUTDIR CASES.jsonl DATE > corpus.jsonl [--metrics metrics.jsonl]
+
+Each case becomes one corpus line (core/include/swz/sim/corpus.h) with the per-instruction
+counter `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` as "wavefronts". A copy
+issued without a src-size operand whose source is -1 did not run at all: its lane is written as
+inactive (-1). With --metrics, every counter of the run goes to a second file, a line per case.
+"""
+import csv
+import json
+import sys
+
+WAVEFRONTS = "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"
+INSTRUCTIONS = "sm__sass_inst_executed_op_ldgsts.sum"
+
+
+def rows(outdir):
+    table = list(csv.reader(open(f"{outdir}/raw.csv")))
+    head = next(i for i, r in enumerate(table) if r and r[0] == "ID")
+    names = table[head]
+    return [dict(zip(names, r)) for r in table[head + 2:]]
+
+
+def main():
+    outdir, cases_path, date = sys.argv[1:4]
+    metrics_path = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--metrics" else None
+    cases = [json.loads(line) for line in open(cases_path)]
+    measured = rows(outdir)
+    if len(cases) != len(measured):
+        sys.exit(f"{len(cases)} cases but {len(measured)} launches measured")
+    device = open(f"{outdir}/device.txt").read().split(",")
+    metrics = open(metrics_path, "w") if metrics_path else None
+    for i, (c, m) in enumerate(zip(cases, measured)):
+        plain = c["pattern"].endswith(", live") or c.get("form") == "plain"
+        addresses = [a if not (plain and g < 0) else -1 for a, g in zip(c["addresses"], c["global"])]
+        instructions = int(float(m[INSTRUCTIONS]))
+        line = {"device": device[0].strip(), "cc": device[1].strip(), "date": date, "seed": 20261128, "case": i,
+                "kind": c["kind"], "pattern": c["pattern"], "shared_bytes": 65536, "addresses": addresses,
+                "global": c["global"], "wavefronts": int(float(m[WAVEFRONTS])),
+                "instructions": instructions if instructions > 0 else -1}
+        print(json.dumps(line, separators=(",", ":")))
+        if metrics:
+            counters = {k: float(v.replace(",", "")) for k, v in m.items() if "ldgsts" in k or "mem_shared.sum" in k}
+            metrics.write(json.dumps({"case": i, "counters": counters}, separators=(",", ":")) + "\n")
+
+
+if __name__ == "__main__":
+    main()
