@@ -252,7 +252,6 @@ py::dict serve(const std::string& kind, const std::vector<std::int64_t>& address
   out["lanes_per_phase"] = s.lanes_per_phase;
   out["merged"] = s.merged;
   out["modelled"] = s.modelled;
-  out["floor"] = s.floor;
   out["rule"] = s.rule;
   out["pass_wavefronts"] = s.pass_wavefronts;
   out["bank_words"] = s.bank_words;

@@ -2,6 +2,7 @@
 // predict agrees with the H100's counters, and the corpus files are read strictly.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -36,8 +37,6 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
     EXPECT_GE(t.cases, 300) << k.name();
     if (k.bypass)
       EXPECT_EQ(t.not_modelled, t.cases) << k.name();
-    else if (k.op == WarpOp::AsyncCopy)  // a floor for copies that move data: never above the hardware
-      EXPECT_EQ(t.agree + t.above_floor, t.cases) << k.name();
     else
       EXPECT_EQ(t.agree, t.cases) << k.name();
   }
@@ -230,36 +229,70 @@ TEST(Corpus, CpAsyncThatMovesNoDataCostsItsShardWritesExactly) {
       if (k.op != WarpOp::AsyncCopy || k.bypass || c.request.global.empty()) continue;
       if (std::any_of(c.request.global.begin(), c.request.global.end(), [](std::int64_t g) { return g >= 0; })) continue;
       const Service s = serve(c.request, BankModel{});
-      EXPECT_FALSE(s.floor);
       EXPECT_EQ(s.wavefronts, c.wavefronts) << f << ":" << c.line;
       ++masked;
     }
   EXPECT_GE(masked, 288);
 }
 
-// Copies that move data: serve() is a floor, never above the counter, and equal to it in most
-// measured cases (README gives the shares); the store rule it replaced was right in under half.
-TEST(Corpus, CpAsyncFloorHoldsOnEveryMeasuredCopy) {
-  int moving = 0, exact = 0, store_exact = 0;
+// Copies that move data: serve() equals the counter on every measured copy (H100 and H200); the
+// plain store rule was right in under half of them, taking each shared bank's lanes in the order
+// their data arrives (the rule before) in 2,137 of the H100's 3,191.
+TEST(Corpus, CpAsyncIsExactOnEveryMeasuredCopy) {
+  int moving = 0, store_exact = 0;
   for (const std::string& f : corpus_files())
     for (const CorpusCase& c : read_corpus_file(f)) {
       const InstructionKind& k = c.request.kind;
       if (k.op != WarpOp::AsyncCopy || k.bypass) continue;
       if (std::none_of(c.request.global.begin(), c.request.global.end(), [](std::int64_t g) { return g >= 0; })) continue;
       const Service s = serve(c.request, BankModel{});
-      EXPECT_TRUE(s.floor);
-      EXPECT_LE(s.wavefronts, c.wavefronts) << f << ":" << c.line;
+      EXPECT_TRUE(s.modelled);
+      EXPECT_EQ(s.wavefronts, c.wavefronts) << f << ":" << c.line;
       WarpRequest as_store = c.request;
       as_store.kind = {WarpOp::Store, k.bytes};
       as_store.global.clear();
       ++moving;
-      exact += s.wavefronts == c.wavefronts;
       store_exact += serve(as_store, BankModel{}).wavefronts == c.wavefronts;
     }
-  ASSERT_GE(moving, 3000);
-  EXPECT_GE(exact * 100, moving * 60) << exact << " of " << moving;
+  ASSERT_GE(moving, 5000);
   EXPECT_LT(store_exact * 100, moving * 50) << store_exact << " of " << moving;
 }
+
+// The rule's own example, by hand: four 4-byte copies of one phase reading source banks 0,1,0,1.
+// Written to shared banks 0,1,1,0, bank 0's feeder (source 0) first serves its lane bound for bank
+// 1: 3 wavefronts; written to banks 0,1,0,1, each source feeds one bank: 2. Both as measured
+// (h200-sm90-ldgsts-small-20261128.jsonl).
+TEST(Corpus, CpAsyncSharedBankWaitsForItsSourcesOtherLanes) {
+  WarpRequest r;
+  r.kind = {WarpOp::AsyncCopy, 4};
+  r.address.assign(32, -1);
+  r.global.assign(32, -1);
+  const std::int64_t source_bank[4] = {0, 1, 0, 1}, crossed[4] = {0, 1, 1, 0}, straight[4] = {0, 1, 0, 1};
+  for (int lane = 0; lane < 4; ++lane) r.global[static_cast<std::size_t>(lane)] = (lane + 1) * 4096 + source_bank[lane] * 4;
+  for (int lane = 0; lane < 4; ++lane) r.address[static_cast<std::size_t>(lane)] = lane * 512 + crossed[lane] * 4;
+  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 3);
+  for (int lane = 0; lane < 4; ++lane) r.address[static_cast<std::size_t>(lane)] = lane * 512 + straight[lane] * 4;
+  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 2);
+}
+
+// The designed four-lane families (2026-11-28, H200): each lane picks its source bank and its
+// shared bank from two, on lines and words of its own. The count follows from which banks the
+// lanes pair, not from which lanes they are: lanes 0-3 and lanes 3, 9, 20, 31 count the same, and
+// 16-byte copies (bank groups) the same as 4-byte ones.
+TEST(Corpus, CpAsyncCountFollowsTheBankPairsNotTheLanes) {
+  std::map<std::string, std::map<std::string, std::int64_t>> by_family;  // family -> code -> count
+  for (const CorpusCase& c : read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-small-20261128.jsonl")) {
+    std::istringstream words(c.pattern);
+    std::string small, code, lanes_word, lanes;
+    words >> small >> code >> lanes_word >> lanes;
+    by_family[c.request.kind.name() + " " + lanes][code] = c.wavefronts;
+  }
+  ASSERT_EQ(by_family.size(), 3u);
+  const auto& reference = by_family.begin()->second;
+  ASSERT_EQ(reference.size(), 256u);
+  for (const auto& [family, counts] : by_family) EXPECT_EQ(counts, reference) << family;
+}
+
 
 }  // namespace
 }  // namespace swz

@@ -205,9 +205,9 @@ TEST(AuditReports, CpAsyncSaysWhatItsNumberRestsOn) {
   for (const auto& a : r.accesses) {
     if (a.instruction.rfind("LDGSTS", 0) != 0) continue;
     ++copies;
-    // 4-byte copies (.ca) are priced by the cp.async rule, a floor; 16-byte ones (.cg) by the store rule, and say so.
+    // 4-byte copies (.ca) are priced by the cp.async rule, exact; 16-byte ones (.cg) by the store rule, and say so.
     if (a.instruction == "LDGSTS.32")
-      EXPECT_NE(a.note.find("at least these wavefronts: sources read through the banks in turns"), std::string::npos) << a.note;
+      EXPECT_NE(a.note.find("cp.async: each shared bank's writes after its sources' other lanes"), std::string::npos) << a.note;
     else
       EXPECT_NE(a.note.find("cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"),
                 std::string::npos)
@@ -236,7 +236,7 @@ TEST(AuditCopy, Tf32CopyLayoutFixIsWhatTheH100Measured) {
   ASSERT_TRUE(chosen);
   const swz::AuditSuggestion& s = r.suggestions[*chosen];
   EXPECT_EQ(s.target, swz::AuditSuggestion::Target::DistributedLayout);
-  EXPECT_EQ(s.basis, "floor");
+  EXPECT_EQ(s.basis, "modelled");
   ASSERT_EQ(s.patch.size(), 1u);  // the alias line only
   EXPECT_EQ(s.patch[0].line, 2);
   // What --fix writes is the module that ran on the GPU.

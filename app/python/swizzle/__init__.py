@@ -108,7 +108,7 @@ def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_by
     ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive);
     ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy).
     Returns ``{"wavefronts", "ideal", "conflicts", "phases", "lanes_per_phase", "merged",
-    "modelled", "floor", "rule", "pass_wavefronts", "bank_words"}`` (``floor``: at least that many).
+    "modelled", "rule", "pass_wavefronts", "bank_words"}``.
     """
     return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), banks=banks,
                        bank_bytes=bank_bytes, warp_size=warp_size)

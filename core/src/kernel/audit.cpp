@@ -128,9 +128,8 @@ AuditReport audit(const Module& m) {
     if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
     if (access.async_copy)
       a.note = !r.modelled ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
-               : r.floor   ? "cp.async: at least these wavefronts: sources read through the banks in turns (rows taken a multiple of "
-                             "128 bytes apart)"
-                           : "cp.async of no data: its shared writes alone";
+                              : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a multiple of "
+                                "128 bytes apart)";
     a.instruction = !instruction.empty() ? instruction
                                          : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
     bool fell_back = instruction_prefix == "LDSM" && instruction.empty();

@@ -4,7 +4,7 @@
 //
 // The candidates are blocked layouts of the same order and warps: the contiguous dim's
 // sizePerThread (4 to 16 bytes, what one cp.async moves) and threadsPerWarp split over the two
-// fastest dims. Each is priced by the audit's own pricer (serve(): the source banks in turns) and
+// fastest dims. Each is priced by the audit's own pricer (serve(): the cp.async rule) and
 // by the 32-byte global sectors one instruction reads; a candidate must not read more sectors per
 // request than the copy does now (coalescing stays). The patch redefines the pointer tensor's alias,
 // so every op of its address arithmetic follows; an alias that also lays out other memory ops is
@@ -251,7 +251,7 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
 
     // Both knobs may help: the one --fix applies is the lower predicted total, except that a
     // figure from the store rule (cp.async.cg, not modelled) never outranks a modelled one.
-    s.basis = best->priced.note.find("at least") != std::string::npos ? "floor" : "modelled";
+    s.basis = "modelled";
     const std::size_t index = report.suggestions.size();
     if (a.suggestion_index) {
       AuditSuggestion& other_s = report.suggestions[*a.suggestion_index];

@@ -203,7 +203,6 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
   out.wavefronts = service.wavefronts;
   out.ideal = service.ideal;
   out.merged = service.merged;
-  out.floor = service.floor;
   out.modelled = service.modelled;
   out.phase_wavefronts = service.pass_wavefronts;
   out.bank_words = service.bank_words;
@@ -245,7 +244,6 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
     r.total_wavefronts += ir.wavefronts;
     r.total_ideal += ir.ideal;
     r.merged = r.merged || ir.merged;
-    r.floor = r.floor || ir.floor;
     r.modelled = r.modelled && ir.modelled;
     if (ir.wavefronts > r.wavefronts) {
       r.wavefronts = ir.wavefronts;

@@ -246,15 +246,13 @@ void replay_into(ReplayReport& report, const std::vector<CorpusCase>& cases, con
     const std::int64_t instructions = std::max<std::int64_t>(1, c.instructions);
     const std::int64_t predicted = static_cast<std::int64_t>(s.wavefronts) * instructions;
     const bool agree = s.modelled && c.wavefronts == predicted;
-    const bool above_floor = s.modelled && s.floor && c.wavefronts > predicted;
     const std::string name = c.request.kind.name();
     for (ReplayTally* t : {&report.all, &report.by_instruction[name], &report.by_device[c.device][name]}) {
       ++t->cases;
       t->agree += agree ? 1 : 0;
-      t->above_floor += above_floor ? 1 : 0;
       t->not_modelled += s.modelled ? 0 : 1;
     }
-    if (s.modelled && !agree && !above_floor && report.disagree.size() < keep)
+    if (s.modelled && !agree && report.disagree.size() < keep)
       report.disagree.push_back({c.device, c.line, file, c, s.wavefronts, s.rule});
   }
 }
@@ -264,13 +262,11 @@ nlohmann::json to_json(const ReplayReport& r) {
   j["cases"] = r.all.cases;
   j["agree"] = r.all.agree;
   j["not_modelled"] = r.all.not_modelled;
-  j["above_floor"] = r.all.above_floor;
   auto tallies = [](const std::map<std::string, ReplayTally>& m) {
     nlohmann::ordered_json t = nlohmann::ordered_json::object();
     for (const auto& [k, v] : m) {
       t[k] = {{"cases", v.cases}, {"agree", v.agree}};
       if (v.not_modelled) t[k]["not_modelled"] = v.not_modelled;
-      if (v.above_floor) t[k]["above_floor"] = v.above_floor;
     }
     return t;
   };
@@ -282,9 +278,8 @@ nlohmann::json to_json(const ReplayReport& r) {
       sum.cases += v.cases;
       sum.agree += v.agree;
       sum.not_modelled += v.not_modelled;
-      sum.above_floor += v.above_floor;
     }
-    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled}, {"above_floor", sum.above_floor},
+    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled},
                   {"by_instruction", tallies(m)}};
   }
   j["devices"] = devices;
@@ -310,14 +305,11 @@ std::string to_text(const ReplayReport& r) {
     out += fmt::format("{}\n  {:<18} {:>7} {:>7} {:>9}\n", device, "instruction", "cases", "agree", "disagree");
     for (const auto& [k, v] : m) {
       std::string more;
-      if (v.above_floor) more += fmt::format("  {} above the floor", v.above_floor);
       if (v.not_modelled) more += fmt::format("  {} not modelled", v.not_modelled);
       out += fmt::format("  {:<18} {:>7} {:>7} {:>9}{}\n", k, v.cases, v.agree, v.disagree(), more);
     }
   }
   out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
-  if (r.all.above_floor)
-    out += fmt::format(", {} above the floor (cp.async that moves data: the model gives the least it costs)", r.all.above_floor);
   if (r.all.not_modelled)
     out += fmt::format(", {} not modelled (cp.async.cg, or cp.async without its global addresses)", r.all.not_modelled);
   out += "\n";

@@ -139,21 +139,27 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     128-bit load of one address for the whole warp still takes 2 wavefronts.
 //     Stores, cp.async and ldmatrix / stmatrix never widen.
 //  4. cp.async through L1 (.ca: LDGSTS.32, .64, .128) writes shared memory in
-//     the store's phases, but each lane writes only once its global word has
-//     been read, and the global words come through the same 32 banks: lanes
-//     whose sources fall in one bank (source address / 4 mod 32, whatever the
-//     line) are read in turns, the k-th such lane of a phase in turn k. Each
-//     shared bank then takes one lane per wavefront, in the order the data
-//     arrives, and lanes writing one word are not merged. So a phase costs the
-//     last finishing time over its shared banks, and a warp the sum of its
-//     phases. A copy that moves no data (src-size 0) arrives at once: masked
-//     copies cost exactly that (554 of 554 measured), which is the store rule
-//     without merging. Copies that move data were measured at or above this
-//     count in every case (3,287 on the H100), equal in 89% of 4-byte tile copies
-//     and 73-75% of 8- and 16-byte ones: it is a floor, reported as one.
-//     32 lanes copying 4 bytes each from one 16-byte-strided run cost 4, from
-//     128-byte-strided rows 32, from 32 random lines of 1 MB about 4: it is the
-//     source banks, not the lines, that serialize.
+//     the store's phases, each lane once its global word has been read, and
+//     the global words come through the same 32 banks (source bank: source
+//     address / 4 mod 32, whatever the line), one lane of a source bank per
+//     wavefront. A shared bank d takes every lane that writes it, one per
+//     wavefront and none merged, and before the first of them can go, a source
+//     bank s that feeds d may first serve all its lanes bound elsewhere:
+//
+//       phase cost = max over shared banks d of
+//                    writes(d) + max over sources s feeding d of (reads(s) - reads(s) bound for d)
+//
+//     and a warp costs the sum of its phases. Example (4-byte copies, one
+//     phase): lanes 0-3 read source banks 0,1,0,1 and write shared banks
+//     0,1,1,0: bank 0 takes 2 writes, and its feeder source 0 has 1 lane bound
+//     for bank 1: 3 wavefronts; with shared banks 0,1,0,1 instead, 2. A copy
+//     that moves no data (src-size 0) reads nothing, and the rule is the store
+//     rule without merging. Exact on every .ca copy measured: 6,250 on the H100
+//     and an H200 (live, masked, half-masked; random, designed and tile
+//     copies; tests/data/hardware/), the counter the same on both GPUs and from
+//     run to run. So 32 lanes copying 4 bytes from a 16-byte-strided run cost
+//     4, from rows 128 bytes apart 32, from 32 random lines of 1 MB about 4: the
+//     source banks serialize the copy, not the lines.
 //  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128) is counted but not modelled:
 //     the shared write of a live copy does not show on the shared pipe's
 //     wavefront counter, and the per-instruction counter moves with the global
@@ -165,36 +171,42 @@ namespace {
 Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, int lanes) {
   const InstructionKind& k = r.kind;
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
-  s.rule = "cp.async: store phases, each lane after its global word (source banks in turns)";
+  s.rule = "cp.async: each shared bank's writes after its sources' other lanes";
   const auto banks = static_cast<std::size_t>(m.banks);
   const int words = std::max(1, k.bytes / m.bank_bytes);
   auto bank_of = [&](std::int64_t address, int i) {
     return static_cast<std::size_t>((address / m.bank_bytes + i) % m.banks);
   };
+  s.worst_pass_bank_words.assign(banks, 0);
+  int worst = -1;
   for (int first = 0; first < lanes; first += s.lanes_per_phase) {
-    std::vector<int> turns(banks, 0);                 // lanes of this phase read so far from each source bank
-    std::vector<std::vector<int>> arrivals(banks);    // per shared bank: when each lane's data is there
+    std::vector<int> writes(banks, 0), reads(banks, 0);
+    std::vector<int> feeds(banks * banks, 0);  // feeds[source * banks + shared]: lanes reading one, writing the other
     bool any = false;
     for (int lane = first; lane < std::min(lanes, first + s.lanes_per_phase); ++lane) {
       const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
       if (a < 0) continue;
       any = true;
       const std::int64_t g = r.global[static_cast<std::size_t>(lane)];
-      int turn = 0;
-      if (g >= 0) {
-        s.floor = true;
-        for (int i = 0; i < words; ++i) turn = std::max(turn, turns[bank_of(g, i)]);
-        for (int i = 0; i < words; ++i) turns[bank_of(g, i)] = turn + 1;
+      for (int i = 0; i < words; ++i) ++writes[bank_of(a, i)];
+      if (g < 0) continue;  // moves no data: reads nothing
+      for (int i = 0; i < words; ++i) {
+        ++reads[bank_of(g, i)];
+        for (int j = 0; j < words; ++j) ++feeds[bank_of(g, i) * banks + bank_of(a, j)];
       }
-      for (int i = 0; i < words; ++i) arrivals[bank_of(a, i)].push_back(turn);
     }
     int cost = 0;
-    for (std::size_t b = 0; b < banks; ++b) {
-      std::sort(arrivals[b].begin(), arrivals[b].end());
-      int done = 0;
-      for (int t : arrivals[b]) done = std::max(done, t) + 1;
-      cost = std::max(cost, done);
-      s.bank_words[b] += static_cast<int>(arrivals[b].size());
+    for (std::size_t d = 0; d < banks; ++d) {
+      if (!writes[d]) continue;
+      int wait = 0;  // lanes a feeding source bank may serve first, bound elsewhere
+      for (std::size_t src = 0; src < banks; ++src)
+        if (const int f = feeds[src * banks + d]) wait = std::max(wait, reads[src] - f);
+      cost = std::max(cost, writes[d] + wait);
+      s.bank_words[d] += writes[d];
+    }
+    if (cost > worst) {
+      worst = cost;
+      s.worst_pass_bank_words = writes;
     }
     s.pass_wavefronts.push_back(cost);
     s.wavefronts += cost;

@@ -65,6 +65,19 @@ def cases(which):
                 for gname in ("contig", "l16", "l128", "rand1M", "rows8", "halfmask", "masked"):
                     out.append((kind, 0, f"{sname} <- {gname}", sp[sname], gp[gname]))
         out += out[:30]
+    elif which == "small":
+        # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
+        # shared bank group; every source on its own 128-byte line and every shared word its own,
+        # so a count can only come from which lanes share a bank on either side, and in what order.
+        for kind, lanes in (("ca4", (0, 1, 2, 3)), ("ca16", (0, 1, 2, 3)), ("ca4", (3, 9, 20, 31))):
+            b = KINDS[kind][1]
+            for code in range(256):
+                a, g = [-1] * 32, [-1] * 32
+                for i, lane in enumerate(lanes):
+                    src_group, dst_group = (code >> (2 * i)) & 1, (code >> (2 * i + 1)) & 1
+                    g[lane] = (i + 1) * 4096 + src_group * b
+                    a[lane] = i * 128 * 4 + dst_group * b
+                out.append((kind, 0, f"small {code:08b} lanes {'-'.join(map(str, lanes))}", a, g))
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)

@@ -79,7 +79,7 @@ struct AuditSuggestion {
   // What `--fix` applies: one suggestion per access. An alternative (the other knob, when both
   // help) is listed beside it with chosen = false, and what it rests on in `basis`.
   bool chosen = true;
-  std::string basis = "modelled";        // or "floor" (cp.async moving data), "store rule ..." (cp.async.cg)
+  std::string basis = "modelled";        // or "store rule ..." (cp.async.cg)
 };
 
 struct AuditAccess {

@@ -100,7 +100,6 @@ struct InstructionResult {
   int warp = 0, step = 0;
   int wavefronts = 0, ideal = 0;
   bool merged = false;                  // phases widened by paired lanes (warp_access.h)
-  bool floor = false;                   // cp.async moving data: at least `wavefronts` (serve())
   bool modelled = true;                 // false: cp.async.cg, priced by the store rule it is not
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
@@ -121,7 +120,6 @@ struct AccessResult {
   std::int64_t total_wavefronts = 0, total_ideal = 0;
   std::vector<int> per_instruction;  // index = warp * steps + step; empty when sampled
   bool merged = false;
-  bool floor = false;     // some instruction's count is a floor (cp.async moving data)
   bool modelled = true;   // false: cp.async.cg, whose shared side is not modelled
   // A layout with no table (linear, over 2^kTableBits elements) and more than kFullSimulation
   // instructions: a fixed sample of them is simulated (warp 0's first steps, a spread of the

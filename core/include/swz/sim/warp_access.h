@@ -84,8 +84,6 @@ struct Service {
   int lanes_per_phase = 32;
   bool merged = false;               // phases were served together (see serve())
   bool modelled = true;              // false: the model does not predict this request (see serve())
-  bool floor = false;                // true: the hardware spends at least `wavefronts`, maybe more (cp.async
-                                     // copies that move data; see serve())
   std::string rule;                  // which rule decided the count, in a few words
   std::vector<int> pass_wavefronts;  // per pass after merging
   std::vector<int> bank_words;       // distinct words per bank, summed over passes
