@@ -74,13 +74,12 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   std::string stdin_text, last_file, last_text;
                   auto text_of = [&](const std::string& file) -> const std::string& {
                     if (file == "-") {
-                      if (stdin_text.empty())
-                        stdin_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+                      if (stdin_text.empty()) stdin_text = read_text_file("-", kMaxKernelBytes);
                       return stdin_text;
                     }
                     if (file != last_file) {
                       std::string().swap(last_text);  // freed before the next is read
-                      last_text = read_text_file(file, std::size_t{1} << 30);
+                      last_text = read_text_file(file, kMaxKernelBytes);
                       last_file = file;
                     }
                     return last_text;
@@ -131,7 +130,10 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                                      o->output);
                       }
                       if (o->json && several)
-                        std::fputs(fmt::format("{}{}", printed++ ? ",\n" : "", to_json(report).dump(2)).c_str(), stdout);
+                        std::fputs(fmt::format("{}{}", printed++ ? ",\n" : "",
+                                               to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace))
+                                       .c_str(),
+                                   stdout);
                       else if (o->json)
                         print_json(to_json(report));
                       else if (!o->fix)

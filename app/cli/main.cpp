@@ -21,16 +21,20 @@ std::vector<Command>& registry() {
   return commands;
 }
 
-void print_json(const nlohmann::json& j) { std::fputs((j.dump(2) + "\n").c_str(), stdout); }
+// Strings that reached the JSON from outside (a path, a flag's value) may hold bytes that are not
+// UTF-8: they print as U+FFFD rather than stopping the run.
+void print_json(const nlohmann::json& j) {
+  std::fputs((j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), stdout);
+}
 
 void print_failure(bool json, const std::string& prefix, const std::string& message, const nlohmann::json& facts) {
   if (json) {
-    nlohmann::json j = {{"error", message}};
+    nlohmann::json j = {{"error", valid_utf8(message)}};
     j.update(facts);
     print_json(j);
     std::fflush(stdout);
   }
-  fmt::print(stderr, "{}: {}\n", prefix, message);
+  fmt::print(stderr, "{}: {}\n", prefix, valid_utf8(message));
   std::fflush(stderr);
 }
 

@@ -119,13 +119,11 @@ struct KernelPanel final : Panel {
         if (a.suggestion_index) {
           const AuditSuggestion& s = report.suggestions.at(*a.suggestion_index);
           const bool copy = s.target == AuditSuggestion::Target::DistributedLayout;
-          std::string users;
-          for (const auto& c : s.consumers) users += fmt::format("{}line {} {}", users.empty() ? "" : ", ", c.line, c.role);
           cell(ctx, sub, 1, copy ? "suggestion: copy layout" : "suggestion: shared layout", better_color);
           cell(ctx, sub, 3, s.instruction_after, better_color);
           cell(ctx, sub, 4, std::to_string(s.instructions_after), better_color);
           cell(ctx, sub, 5, fmt::format("{:.2f}", s.wavefronts_after), better_color);
-          cell(ctx, sub, 8, fmt::format("{}   (checked against: {})", s.new_layout, users), better_color);
+          cell(ctx, sub, 8, fmt::format("{}   (checked against: {})", s.new_layout, consumers_summary(s)), better_color);
           ctx.probe("kernel.suggestion." + row, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
         } else {
           cell(ctx, sub, 1, "no suggestion", conflict_color);

@@ -9,6 +9,7 @@
 #include "swz/error.h"
 #include "swz/io/atomic_file.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 
 namespace swz::gui {
 
@@ -190,7 +191,7 @@ Session load_session_file(const std::filesystem::path& path) {
   const std::string text = read_text_file(path.string(), std::size_t{16} << 20);
   json j;
   try {
-    j = json::parse(text);
+    j = json::parse(text, nesting_bound(path.string()));
   } catch (const json::exception& e) {
     fail("{}: not a valid session file (broken JSON: {})", path.string(), e.what());
   }

@@ -100,7 +100,7 @@ bool Workbench::open_file(const std::filesystem::path& path) {
   if (ext == ".ttgir" || ext == ".mlir") return open_kernel(path);  // shows the Kernel audit, or the error
   if (ext == ".json") {
     try {
-      const auto text = nlohmann::json::parse(read_text_file(path.string()), nullptr, /*allow_exceptions=*/false);
+      const auto text = parse_json_or_discarded(read_text_file(path.string()), path.string());
       if (text.is_object() && text.contains("problem")) return open_session(path);  // a session names its problem
     } catch (const Error& e) {
       show_error(e.what());

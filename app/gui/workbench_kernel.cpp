@@ -12,7 +12,7 @@ namespace swz::gui {
 
 bool Workbench::open_kernel(const std::filesystem::path& path) {
   try {
-    std::string text = read_text_file(path.string(), std::size_t{1} << 30);
+    std::string text = read_text_file(path.string(), kMaxKernelBytes);
     std::vector<AuditReport> modules = audit_modules(text, path.string());
     kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, ""};
   } catch (const Error& e) {

@@ -23,6 +23,7 @@
 #include "swz/export/export.h"
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 #include "swz/kernel/audit.h"
 #include "swz/problem/problem_spec.h"
 #include "swz/sim/analysis.h"
@@ -35,11 +36,13 @@ namespace {
 
 // [SECTION] JSON both ways
 
-py::object to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+py::object to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 // A Python value as JSON: dicts with str keys, lists, tuples, str, int, float, bool, None.
 nlohmann::json from_python(const py::handle& v, int depth = 0) {
-  if (depth > 64) swz::fail("nested more than 64 deep");
+  swz::check_nesting(depth, "the value");  // the bound every reader keeps (limits.h)
   if (v.is_none()) return nullptr;
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
   if (py::isinstance<py::int_>(v)) {

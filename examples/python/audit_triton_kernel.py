@@ -99,8 +99,8 @@ def report(name, ttgir):
     for a in result["accesses"]:
         wavefronts = "-" if a["wavefronts"] is None else f"{a['wavefronts']:g} (ideal {a['ideal_wavefronts']})"
         print(f"  line {a['line']:4} {a['op']:<28} {a['instruction']:<14} wavefronts {wavefronts}")
-        if a.get("suggestion"):
-            s = a["suggestion"]
+        if a.get("suggestion") is not None:
+            s = result["suggestions"][a["suggestion"]]
             change = s["shared_layout"] or s["distributed_layout"]
             what = "shared layout" if s["shared_layout"] else "copy layout"
             print(f"       suggestion ({a['suggestion_wavefronts']:g} wavefronts, {what}): {change['new']}")

@@ -137,6 +137,23 @@ def test_audit_matches_cli(cli, data):
     assert stores and stores[0]["wavefronts"] is not None
 
 
+def test_audit_refuses_an_alias_cycle_as_the_cli_does(cli, data):
+    # The interpreter died (a stack overflow) on a module whose alias refers to itself.
+    for name in ("alias_cycle_slice.ttgir", "alias_is_itself.ttgir"):
+        path = data / "cli/data" / name
+        message = cli.error("audit", path)
+        assert message.endswith(f"{name}:2: #a refers to itself (#a -> #a): a cycle of aliases")
+        with pytest.raises(ValueError) as raised:
+            swizzle.audit(path.read_text(), path=str(path))
+        assert str(raised.value) == message
+
+
+def test_attribute_nested_past_the_bound_is_a_value_error():
+    deep = "#ttg.blocked<{order = " + "[" * 50000 + "]" * 50000 + "}>"
+    with pytest.raises(ValueError, match="nested more than 256 deep"):
+        swizzle.Layout(deep, shape=[64, 64])
+
+
 def test_fix_matches_cli(cli, data, tmp_path):
     # The tf32 matmul's B copy: the module `swizzle audit --fix -o` writes, byte for byte.
     path = data / "data/ttgir/triton36/matmul_tf32.ttgir"

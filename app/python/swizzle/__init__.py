@@ -67,8 +67,9 @@ def audit(ttgir: str, *, path: str = "<string>") -> dict:
 
     ``ttgir`` is the module's text (``kernel.asm["ttgir"]``); ``path`` names it in messages.
     Returns ``{"accesses": [...], "suggestions": [...], ...}``: each access's op, line,
-    instruction, wavefronts and, where a layout beats it, its ``suggestion`` (the attribute to
-    paste); ``suggestions`` holds one per buffer, with every op using it and the module edits.
+    instruction, wavefronts and, where a layout beats it, its ``suggestion``: the index of its
+    entry in ``suggestions``, which holds one per buffer (the attribute to paste, every op using
+    the buffer and the module edits).
     """
     return _core.audit(ttgir, path=path)
 

@@ -19,6 +19,7 @@
 #include "swz/error.h"
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 #include "swz/layout/recognize.h"
 #include "swz/sim/analysis.h"
 
@@ -156,13 +157,7 @@ SolvedLayout solved_layout_from_json(const nlohmann::json& j, const std::string&
 }
 
 SolvedLayout load_solved_layout(const std::string& path, const TextSource& files) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_text(path, files));
-  } catch (const nlohmann::json::exception& e) {
-    fail("{}: not valid JSON ({})", path, e.what());
-  }
-  return solved_layout_from_json(j, path);
+  return solved_layout_from_json(parse_json(read_text(path, files), path), path);
 }
 
 void use_solved(ProblemArguments& a, const std::string& solved, const TextSource& files) {

@@ -350,9 +350,12 @@ LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
   const char* what = "MLIR layout attribute";
   // Alias lines of a TTGIR dump (#blocked = #ttg.blocked<...>), then the layout.
   ttgir::Aliases aliases;
+  ttgir::AliasPlaces places;  // each alias's line, for messages
   std::string body;
   std::size_t start = 0;
+  int line_no = 0;
   while (start < text.size()) {
+    ++line_no;
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string line = trim(std::string_view(text).substr(start, end - start));
     start = end + 1;
@@ -360,6 +363,7 @@ LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
     const std::string name = line.empty() || line[0] != '#' ? "" : attribute_name(line);
     if (eq != std::string::npos && !name.empty() && name.find('.') == std::string::npos && trim(line.substr(name.size(), eq - name.size())).empty()) {
       aliases[name.substr(1)] = trim(line.substr(eq + 1));
+      places.lines[name.substr(1)] = line_no;
       continue;
     }
     body += line + "\n";
@@ -376,7 +380,7 @@ LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
     } else {
       attribute = ttgir::parse_attribute(body);
     }
-    attribute = ttgir::resolve(attribute, aliases);
+    attribute = ttgir::resolve(attribute, aliases, places);
   } catch (const Error& e) {
     fail("{}: {}", what, e.what());
   }

@@ -137,12 +137,7 @@ LayoutFile parse_any(const std::string& text, const std::string& origin, const L
       fail("{}: {}", origin, e.what());
     }
   }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for numbers that overflow
-    fail("{}: not valid JSON ({})", origin, e.what());
-  }
+  const nlohmann::json j = parse_json(text, origin);
   try {
     // A `swizzle solve --json` result holds its layout under "shared".
     if (j.is_object() && !j.contains("shape") && j.contains("shared") && j.at("shared").is_object()) {
@@ -159,12 +154,25 @@ LayoutFile parse_any(const std::string& text, const std::string& origin, const L
 
 }  // namespace
 
+namespace {
+// Reads `in` to its end or to one byte past `max_bytes`, whichever comes first: a stream with no
+// end (/dev/zero, a pipe that never closes its writer) stops at the cap, never at memory's end.
+std::string read_bounded(std::istream& in, std::size_t max_bytes) {
+  std::string s;
+  char chunk[1 << 16];
+  while (s.size() <= max_bytes && in.read(chunk, sizeof chunk).gcount() > 0) {
+    s.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (!in) break;
+  }
+  return s;
+}
+}  // namespace
+
 std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+  const std::string name = path == "-" ? std::string("<stdin>") : path;
   std::string s;
   if (path == "-") {  // standard input
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    s = ss.str();
+    s = read_bounded(std::cin, max_bytes);
   } else {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) fail("'{}' is a directory, not a file", path);
@@ -172,7 +180,7 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     std::ifstream in(path, std::ios::binary);
     if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
     // A regular file is read straight into a string of its size (a stream's buffer would hold a
-    // large dump about three times over); anything else, as a stream.
+    // large dump about three times over); anything else, as a stream, a chunk at a time.
     const auto size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : std::uintmax_t{0};
     if (!ec && size > 0) {
       if (size > max_bytes) fail("'{}' is larger than {} bytes", path, max_bytes);
@@ -180,12 +188,10 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
       in.read(s.data(), static_cast<std::streamsize>(size));
       s.resize(static_cast<std::size_t>(in.gcount()));
     } else {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      s = ss.str();
+      s = read_bounded(in, max_bytes);
     }
   }
-  if (s.size() > max_bytes) fail("'{}' is larger than {} bytes", path, max_bytes);
+  if (s.size() > max_bytes) fail("'{}' is larger than {} bytes", name, max_bytes);
   if (s.rfind("\xEF\xBB\xBF", 0) == 0) s.erase(0, 3);  // a UTF-8 byte-order mark, as some editors write
   return s;
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "swz/error.h"
+#include "swz/io/limits.h"
 #include "swz/problem/problem.h"
 
 namespace swz {
@@ -196,7 +197,7 @@ WorkbenchLink parse_link(std::string_view url) {
     } catch (const Error& e) {
       fail("link: problem: {}", e.what());
     }
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const json j = parse_json_or_discarded(text, "link: problem");
     if (j.is_discarded()) fail("link: problem: not the JSON of a problem once decoded (the link was cut or changed?)");
     link.problem = spec_from_json(j, "link: 'problem.");
     if (!link.problem->masks.empty() && masks) fail("link: masks: given twice (in problem and masks)");

@@ -60,397 +60,422 @@ std::unordered_map<std::string, PricedAccess>& price_memo() {
   return memo;
 }
 
-}  // namespace
-
-AuditReport audit(const Module& m) {
+// One audit of one module: each kind of op has its step; the state they share is here.
+struct AuditRun {
+  const Module& m;
   AuditReport report;
-  report.path = m.path;
-  report.lines = m.lines;
-  report.first_line = m.first_line;
-  report.module_index = m.index;
-  report.module_count = m.count;
-  report.header = m.header;
-  report.num_warps = m.num_warps;
-  Auditor au(m);
-  au.bank.warp_size = m.threads_per_warp;
+  Auditor au;
   std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
   std::map<std::string, AccessResult> simulations;
+  bool hip = false;
 
-  auto entry = [&](const Op& op) {
+  explicit AuditRun(const Module& module) : m(module), au(module), hip(module.target.rfind("hip", 0) == 0) {
+    report.path = m.path;
+    report.lines = m.lines;
+    report.first_line = m.first_line;
+    report.module_index = m.index;
+    report.module_count = m.count;
+    report.header = m.header;
+    report.num_warps = m.num_warps;
+    au.bank.warp_size = m.threads_per_warp;
+  }
+
+  AuditAccess entry(const Op& op) const {
     AuditAccess a;
     a.op = op.name;
     a.line = op.line;
     a.loc = op.loc;
     return a;
-  };
-  auto not_modelled = [&](const Op& op, const std::string& why) {
+  }
+  void not_modelled(const Op& op, const std::string& why) {
     AuditAccess a = entry(op);
     a.instruction = "not modelled";
     a.note = why;
     report.accesses.push_back(std::move(a));
-  };
-  const bool hip = m.target.rfind("hip", 0) == 0;
-  // Prices an LSU access of `regs` to `s` as the module's lowering issues it (the instruction, its
-  // count and wavefronts into `a`); returns the access simulated and whether an ldmatrix candidate
-  // fell back to vector loads.
-  auto price = [&](AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key, const SharedLayout& s,
-                   const std::string& shared_key, int bits, const std::string& instruction_prefix,
-                   int vec_bits) -> std::pair<Access, bool> {
-    // Pricing is a pure function of these inputs, and dumps repeat them: within a module (every
-    // suggestion candidate prices every access of its buffer) and across the modules of an
-    // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread.
-    const std::string memo_key =
-        fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"), shared_key,
-                    s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear());
-    if (const auto hit = price_memo().find(memo_key); hit != price_memo().end()) {
-      hit->second.copy_to(a);
-      return {hit->second.access, hit->second.fell_back};
-    }
-    Access access{regs, kind, 0, vec_bits};
-    if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
-      access.async_copy = true;
-      access.global_contiguous_dim = global_contiguous_dim(regs_key, static_cast<int>(regs.out_dims().size()));
-    }
-    std::string instruction;
-    if (instruction_prefix == "LDSM") {
-      if (const auto lds = ldmatrix_addresses(regs, s)) {
-        access = Access{lds->first, kind, 4, 0, /*trans=*/lds->second};
-        instruction = instruction_name(access, 128);
-      }
-    }
-    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
-                                        shared_key, s.description(), vec_bits, access.ldmatrix, access.async_copy);
-    auto cached = simulations.find(key);
-    if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
-    const AccessResult& r = cached->second;
-    fill(a, r);
-    a.issued = access;
-    if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
-    if (access.async_copy)
-      a.note = !r.modelled ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
-                              : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a multiple of "
-                                "128 bytes apart)";
-    a.instruction = !instruction.empty() ? instruction
-                                         : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
-    bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
-    if (!hip && instruction_prefix != "LDGSTS" && s.is_linear()) {
-      // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
-      // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
-      try {
-        const TritonSide t = triton_local_access(regs, s.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
-        fill(a, t, bits);
-        fell_back = false;
-      } catch (const Error&) {
-        // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
-      }
-    }
-    // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
-    if (hip) a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
-    if (price_memo().size() > kPriceMemoLimit) price_memo().clear();  // bounded: a long run forgets, never grows
-    price_memo().emplace(memo_key, PricedAccess{a, access, fell_back});
-    return {access, fell_back};
-  };
-  auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
-                 const std::string& instruction_prefix, int vec_bits, const std::string& note) {
-    const Shared& s = *view.layout;
-    AuditAccess a = entry(op);
-    a.direction = kind == AccessKind::Store ? "store" : "load";
-    if (d.layout.shape() != s.layout.shape())
-      fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
-           fmt::join(s.layout.shape(), "x"));
-    const auto [access, fell_back] = price(a, kind, d.layout, d.text, s.layout, s.text, bits, instruction_prefix, vec_bits);
-    a.shared_layout = s.text;
-    a.distributed_layout = d.text;
-    a.element_bits = bits;
-    (kind == AccessKind::Store ? a.writer : a.reader) = d.layout;
-    if (s.layout.is_linear()) a.shared_offsets = offsets_only(s.layout.linear());
-    a.note = fell_back                            ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
-             : instruction_prefix == "LDGSTS"     ? a.note + note
-                                                  : note;
-    if (hip)
-      a.note =
-          "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
-    Pending q{report.accesses.size(), access, view.layout, view.root, view.plain_view, bits, d.layout, instruction_prefix, vec_bits,
-              d.text, &op};
-    pending.push_back(std::move(q));
-    report.accesses.push_back(std::move(a));
-  };
-
-  for (const Op& op : m.ops) {
-    const std::string kind = op.name.substr(op.name.find('.') + 1);
-    try {
-      // Views: remember where each memdesc comes from.
-      if (kind == "memdesc_index" || kind == "memdesc_subview" || kind == "memdesc_subslice" || kind == "memdesc_trans" ||
-          kind == "memdesc_reinterpret") {
-        if (!op.results.empty() && !op.operands.empty()) {
-          View v{op.operands[0], {}, kind == "memdesc_trans"};
-          if (kind == "memdesc_subslice" || kind == "memdesc_subview") {
-            // %x[0, 32] : the static offsets in brackets after the source.
-            std::size_t at = 0;
-            const std::string& idx = op.indices;
-            while (at < idx.size()) {
-              while (at < idx.size() && (idx[at] == ' ' || idx[at] == ',')) ++at;
-              if (at >= idx.size()) break;
-              if (!std::isdigit(static_cast<unsigned char>(idx[at]))) fail("memdesc_subslice with non-constant offsets");
-              std::size_t used = 0;
-              v.origin.push_back(std::stoll(idx.substr(at), &used));
-              at += used;
-            }
-          }
-          au.views[op.results[0]] = v;
-        }
-        continue;
-      }
-      if (is_no_data_op(op.name)) continue;
-      if (op.name == "tt.reduce" || op.name == "tt.scan") {
-        // Along an axis held by one warp Triton 3.6 combines in registers and with shuffles; along
-        // one split across warps the partial results go through its scratch in shared memory.
-        const char* what = kind == "reduce" ? "a reduction" : "a scan";
-        if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor) {
-          not_modelled(op, fmt::format("{}: {} whose operand types were not printed", op.name, what));
-          continue;
-        }
-        const std::size_t at = op.attributes.find("axis = ");
-        if (at == std::string::npos) fail("{} without an axis", op.name);
-        const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
-        const Type& src = op.operand_types[0];
-        if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
-        const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
-        auto along = [&](const char* in) {
-          int n = 0;
-          for (BitVec b : d.layout.bases(in)) n += d.layout.unflatten(b)[axis] != 0;
-          return n;
-        };
-        const int warps = along("warp"), lanes = along("lane");
-        AuditAccess a = entry(op);
-        a.distributed_layout = d.text;
-        if (warps == 0) {
-          a.instruction = lanes ? "shuffle" : "registers";
-          a.note = lanes ? fmt::format("{} along axis {} within each warp: shuffles, no shared memory", what, axis)
-                         : fmt::format("{} along axis {} within each thread: registers only", what, axis);
-          report.accesses.push_back(std::move(a));
-          continue;
-        }
-        a.instruction = "not modelled";
-        a.note = fmt::format(
-            "{} along axis {} across {} warps: partial results go through Triton's reduction scratch in shared "
-            "memory (not modelled)",
-            what, axis, 1 << warps);
-        report.accesses.push_back(std::move(a));
-        continue;
-      }
-      if (op.name.rfind("tt.", 0) == 0) {
-        // tt.gather, tt.histogram, descriptor ops: may go through shared memory, not modelled.
-        not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
-        continue;
-      }
-      if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) {
-        if (kind == "warp_group_dot" || kind == "tc_gen5_mma" || kind == "tc_gen5_mma_scaled") {
-          const bool wgmma = kind == "warp_group_dot";
-          for (std::size_t i = 0; i < op.operand_types.size() && i < 2; ++i) {
-            const Type& t = op.operand_types[i];
-            if (t.kind != Type::Kind::MemDesc || !t.encoding) continue;
-            if (t.memory_space && t.memory_space->kind == AttrNode::Kind::Alias) {
-              auto it = m.aliases.find(t.memory_space->text);
-              if (it != m.aliases.end() && it->second.find("tensor_memory") != std::string::npos) continue;
-            }
-            AuditAccess a = entry(op);
-            a.direction = "load";
-            a.instruction = wgmma ? "wgmma" : "tcgen05.mma";
-            a.shared_layout = attribute_text(*t.encoding, m.aliases);
-            a.note = fmt::format("operand {} read from shared memory by {}: no LSU bank model applies", i == 0 ? "A" : "B",
-                                 wgmma ? "wgmma" : "tcgen05");
-            report.accesses.push_back(std::move(a));
-          }
-          continue;
-        }
-        if (kind.find("barrier") != std::string::npos || kind == "arrive_barrier" || kind == "barrier_expect")
-          not_modelled(op, fmt::format("{}: an mbarrier (8 bytes of shared memory), no tensor data", op.name));
-        else if (kind.find("tma") != std::string::npos)
-          not_modelled(op, fmt::format("{}: TMA moves whole boxes by the copy engine; no LSU bank model applies", op.name));
-        else
-          not_modelled(op, fmt::format("{} is not modelled", op.name));
-        continue;
-      }
-      if (!is_modelled_op(op.name)) {
-        not_modelled(op, fmt::format("{} is not modelled", op.name));
-        continue;
-      }
-      if (kind == "local_alloc") {
-        if (op.operands.empty()) continue;  // an allocation only
-        if (op.operand_types.empty() || op.result_types.empty()) fail("local_alloc with a source needs its types");
-        const Type& src = op.operand_types[0];
-        const Type& dst = op.result_types[0];
-        const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-        const Distributed& d = au.distributed(src, bits);
-        const Auditor::SharedView s =
-            au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
-        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
-        continue;
-      }
-      if (kind == "local_store") {
-        if (op.operand_types.size() < 1 || op.result_types.empty() || op.operands.size() < 2)
-          fail("local_store needs its operands and types");
-        const Type& src = op.operand_types[0];
-        const Type& dst = op.result_types[0];
-        const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-        lsu(op, AccessKind::Store, au.distributed(src, bits),
-            au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0, "");
-        continue;
-      }
-      if (kind == "local_load") {
-        if (op.operand_types.empty() || op.result_types.empty() || op.operands.empty())
-          fail("local_load needs its operand and types");
-        const Type& src = op.operand_types[0];
-        const Type& dst = op.result_types[0];
-        const int bits = src.element_bits ? src.element_bits : dst.element_bits;
-        const Distributed& d = au.distributed(dst, bits);
-        bool ldmatrix = false;
-        if (d.kind == "dot_op" && dst.encoding) {
-          const AttrNode e = ttgir::resolve(*dst.encoding, m.aliases);
-          if (const AttrNode* parent = e.field("parent")) {
-            const AttrNode p = ttgir::resolve(*parent, m.aliases);
-            ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
-          }
-        }
-        lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
-            ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" : "");
-        continue;
-      }
-      if (kind == "async_copy_global_to_local") {
-        if (op.operand_types.empty() || op.result_types.empty() || op.operands.size() < 2)
-          fail("async_copy_global_to_local needs its operands and types");
-        const Type& src = op.operand_types[0];
-        const Type& dst = op.result_types[0];
-        const int bits = dst.element_bits;
-        const Distributed& d = au.distributed(src, bits);
-        const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
-        // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it. Its sources are
-        // read through the banks too (serve()), priced from the register layout's order.
-        int vec_bits = 0;
-        std::string note;
-        if (const int contiguity = pointer_contiguity(op)) {
-          vec_bits = std::clamp(contiguity * bits, 32, 128);
-          const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
-          if (vec_bits > widest.bits) vec_bits = 0;
-          note = fmt::format("; pointer contiguity {}", contiguity);
-        }
-        lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
-        continue;
-      }
-      if (kind == "convert_layout") {
-        if (op.operand_types.empty() || op.result_types.empty()) fail("convert_layout needs its types");
-        const Type& src = op.operand_types[0];
-        const Type& dst = op.result_types[0];
-        const int bits = src.element_bits ? src.element_bits : 32;
-        const Distributed& from = au.distributed(src, bits);
-        const Distributed& to = au.distributed(dst, bits);
-        AuditAccess a = entry(op);
-        a.distributed_layout = from.text + " -> " + to.text;
-        // Which data leaves a warp? Same per-warp element sets (lanes and registers) -> no shared memory.
-        const LinearLayout& S = from.layout;
-        const LinearLayout& D = to.layout;
-        std::vector<BitVec> s_rl = S.bases("register"), d_rl = D.bases("register");
-        const Subspace s_r = Subspace::span(s_rl, S.out_bits()), d_r = Subspace::span(d_rl, D.out_bits());
-        for (BitVec b : S.bases("lane")) s_rl.push_back(b);
-        for (BitVec b : D.bases("lane")) d_rl.push_back(b);
-        const Subspace s_w = Subspace::span(s_rl, S.out_bits()), d_w = Subspace::span(d_rl, D.out_bits());
-        bool in_warp = s_w == d_w && S.bases("warp").size() == D.bases("warp").size();
-        for (std::size_t i = 0; in_warp && i < S.bases("warp").size(); ++i)
-          in_warp = s_w.contains(S.bases("warp")[i] ^ D.bases("warp")[i]);
-        bool in_thread = in_warp && s_r == d_r && S.bases("lane").size() == D.bases("lane").size();
-        for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i)
-          in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
-        // Within a warp Triton 3.6 shuffles only when the permutation of register and lane bits needs
-        // at most one register-lane exchange; from two on it goes through shared memory (triton_convert.h).
-        int exchanges = 0;
-        if (in_warp && !in_thread) {
-          try {
-            exchanges = triton_warp_exchanges(S, D);
-          } catch (const Error&) {
-            exchanges = 0;  // not a permutation of bits: kept as shuffles
-          }
-        }
-        if (in_warp && exchanges < 2) {
-          a.instruction = in_thread ? "registers" : "shuffle";
-          const std::int64_t regs = std::int64_t{1} << S.bases("register").size();
-          a.instructions = in_thread ? 0 : regs * ((bits + 31) / 32) * (std::int64_t{1} << S.bases("warp").size());
-          a.note = in_thread ? "every thread keeps its elements: a register permutation"
-                             : "data stays in its warp: warp shuffles (one SHFL per 32-bit register, an upper bound)";
-          report.accesses.push_back(std::move(a));
-          continue;
-        }
-        a.writer = S;
-        a.reader = D;
-        a.element_bits = bits;
-        // The conversion's two accesses on its line: the writer's stores, then the reader's loads.
-        auto side = [&](const char* direction, const std::string& layout_text, const std::string& scratch,
-                        const std::string& note, auto&& fill_side) {
-          AuditAccess x = a;
-          x.direction = direction;
-          fill_side(x);
-          x.shared_layout = scratch;
-          x.distributed_layout = layout_text;
-          x.note = note;
-          report.accesses.push_back(std::move(x));
-        };
-        std::optional<TritonConversion> triton;
-        std::string refused;
-        try {
-          triton = triton_convert_layout(S, D, bits, au.bank, triton_target(m.target));
-        } catch (const Error& e) {
-          refused = e.what();
-        }
-        if (triton) {
-          // Triton 3.6's own scratch layout and instructions (triton_convert.h).
-          const std::string scratch = ttgir::shared_linear_attribute(triton->scratch);
-          a.shared_offsets = offsets_only(triton->scratch);
-          std::string note = "through shared memory; Triton 3.6's scratch layout";
-          if (in_warp)
-            note = fmt::format("data stays in its warp, but {} register-lane exchanges are too many to shuffle: {}",
-                               exchanges, note);
-          if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
-          if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
-          for (const bool store : {true, false}) {
-            const TritonSide& t = store ? triton->store : triton->load;
-            side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t, bits); });
-          }
-          continue;
-        }
-        // Not a conversion Triton 3.6 lowers this way: the solver's conflict-free layout, with the
-        // registers as the layouts number them, shows what the data movement costs at best.
-        SolveOptions stand_in;
-        stand_in.renumber_registers = false;
-        stand_in.check = SolveOptions::Check::Full;
-        const SolveResult t =
-            solve(Access{S, AccessKind::Store, 0, 0}, Access{D, AccessKind::Load, 0, 0}, bits, au.bank, stand_in);
-        const std::string scratch = ttgir::shared_linear_attribute(t.offset_bases);
-        const std::string note =
-            "through shared memory; scratch layout: the solver's (Triton 3.6's not modelled here: " + refused + ")";
-        a.shared_offsets = offsets_only(t.offset_bases);
-        side("store", from.text, scratch, note, [&](AuditAccess& x) {
-          fill(x, t.write);
-          x.instruction = sass("STS", t.write.vector.bits);
-          x.issued = Access{S, AccessKind::Store, 0, t.write.vector.bits};
-        });
-        side("load", to.text, scratch, note, [&](AuditAccess& x) {
-          fill(x, t.read);
-          x.instruction = sass("LDS", t.read.vector.bits);
-          x.issued = Access{D, AccessKind::Load, 0, t.read.vector.bits};
-        });
-        continue;
-      }
-    } catch (const Error& e) {
-      not_modelled(op, e.what());
-    } catch (const SolverBug& e) {
-      not_modelled(op, e.what());
-    } catch (const std::exception& e) {  // never let one odd op stop the audit of the rest
-      not_modelled(op, fmt::format("internal: {}", e.what()));
-    }
   }
 
-  // [SECTION] Partners: each access also carries its buffer's other side (the first writer for a
-  // load, the first reader for a store; views of the whole buffer only), for the workbench.
+  std::pair<Access, bool> price(AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key,
+                                const SharedLayout& s, const std::string& shared_key, int bits,
+                                const std::string& instruction_prefix, int vec_bits);
+  void lsu(const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
+           const std::string& instruction_prefix, int vec_bits, const std::string& note);
+
+  void audit_op(const Op& op);
+  void view(const Op& op, const std::string& kind);
+  void reduction(const Op& op, const std::string& kind);
+  void nvidia_op(const Op& op, const std::string& kind);
+  void local_alloc(const Op& op);
+  void local_store(const Op& op);
+  void local_load(const Op& op);
+  void async_copy(const Op& op);
+  void convert_layout(const Op& op);
+  void partners();
+};
+
+// Prices an LSU access of `regs` to `s` as the module's lowering issues it (the instruction, its
+// count and wavefronts into `a`); returns the access simulated and whether an ldmatrix candidate
+// fell back to vector loads.
+std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key,
+                                        const SharedLayout& s, const std::string& shared_key, int bits,
+                                        const std::string& instruction_prefix, int vec_bits) {
+  // Pricing is a pure function of these inputs, and dumps repeat them: within a module (every
+  // suggestion candidate prices every access of its buffer) and across the modules of an
+  // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread.
+  const std::string memo_key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"), shared_key,
+                  s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear());
+  if (const auto hit = price_memo().find(memo_key); hit != price_memo().end()) {
+    hit->second.copy_to(a);
+    return {hit->second.access, hit->second.fell_back};
+  }
+  Access access{regs, kind, 0, vec_bits};
+  if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
+    access.async_copy = true;
+    access.global_contiguous_dim = global_contiguous_dim(regs_key, static_cast<int>(regs.out_dims().size()));
+  }
+  std::string instruction;
+  if (instruction_prefix == "LDSM") {
+    if (const auto lds = ldmatrix_addresses(regs, s)) {
+      access = Access{lds->first, kind, 4, 0, /*trans=*/lds->second};
+      instruction = instruction_name(access, 128);
+    }
+  }
+  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
+                                      shared_key, s.description(), vec_bits, access.ldmatrix, access.async_copy);
+  auto cached = simulations.find(key);
+  if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
+  const AccessResult& r = cached->second;
+  fill(a, r);
+  a.issued = access;
+  if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
+  if (access.async_copy)
+    a.note = !r.modelled
+                 ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
+                 : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a multiple of "
+                   "128 bytes apart)";
+  a.instruction =
+      !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
+  bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
+  if (!hip && instruction_prefix != "LDGSTS" && s.is_linear()) {
+    // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
+    // stmatrix / ldmatrix wherever the registers hold its tile, not only for mma operands.
+    try {
+      const TritonSide t =
+          triton_local_access(regs, s.linear(), bits, kind == AccessKind::Load, au.bank, triton_target(m.target));
+      fill(a, t, bits);
+      fell_back = false;
+    } catch (const Error&) {
+      // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
+    }
+  }
+  // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
+  if (hip) a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+  if (price_memo().size() > kPriceMemoLimit) price_memo().clear();  // bounded: a long run forgets, never grows
+  price_memo().emplace(memo_key, PricedAccess{a, access, fell_back});
+  return {access, fell_back};
+}
+
+void AuditRun::lsu(const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
+                   const std::string& instruction_prefix, int vec_bits, const std::string& note) {
+  const Shared& s = *view.layout;
+  AuditAccess a = entry(op);
+  a.direction = kind == AccessKind::Store ? "store" : "load";
+  if (d.layout.shape() != s.layout.shape())
+    fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
+         fmt::join(s.layout.shape(), "x"));
+  const auto [access, fell_back] = price(a, kind, d.layout, d.text, s.layout, s.text, bits, instruction_prefix, vec_bits);
+  a.shared_layout = s.text;
+  a.distributed_layout = d.text;
+  a.element_bits = bits;
+  (kind == AccessKind::Store ? a.writer : a.reader) = d.layout;
+  if (s.layout.is_linear()) a.shared_offsets = offsets_only(s.layout.linear());
+  a.note = fell_back ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
+           : instruction_prefix == "LDGSTS" ? a.note + note
+                                            : note;
+  if (hip)
+    a.note = "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
+  Pending q{report.accesses.size(), access,   view.layout, view.root, view.plain_view, bits, d.layout,
+            instruction_prefix,     vec_bits, d.text,      &op};
+  pending.push_back(std::move(q));
+  report.accesses.push_back(std::move(a));
+}
+
+// One op: its step, or "not modelled" with the reason; one odd op never stops the audit of the rest.
+void AuditRun::audit_op(const Op& op) {
+  const std::string kind = op.name.substr(op.name.find('.') + 1);
+  try {
+    if (kind == "memdesc_index" || kind == "memdesc_subview" || kind == "memdesc_subslice" || kind == "memdesc_trans" ||
+        kind == "memdesc_reinterpret")
+      return view(op, kind);
+    if (is_no_data_op(op.name)) return;
+    if (op.name == "tt.reduce" || op.name == "tt.scan") return reduction(op, kind);
+    // tt.gather, tt.histogram, descriptor ops: may go through shared memory, not modelled.
+    if (op.name.rfind("tt.", 0) == 0)
+      return not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
+    if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) return nvidia_op(op, kind);
+    if (!is_modelled_op(op.name)) return not_modelled(op, fmt::format("{} is not modelled", op.name));
+    if (kind == "local_alloc") return local_alloc(op);
+    if (kind == "local_store") return local_store(op);
+    if (kind == "local_load") return local_load(op);
+    if (kind == "async_copy_global_to_local") return async_copy(op);
+    if (kind == "convert_layout") return convert_layout(op);
+  } catch (const Error& e) {
+    not_modelled(op, e.what());
+  } catch (const SolverBug& e) {
+    not_modelled(op, e.what());
+  } catch (const std::exception& e) {
+    not_modelled(op, fmt::format("internal: {}", e.what()));
+  }
+}
+
+// Views: remember where each memdesc comes from.
+void AuditRun::view(const Op& op, const std::string& kind) {
+  if (op.results.empty() || op.operands.empty()) return;
+  View v{op.operands[0], {}, kind == "memdesc_trans"};
+  if (kind == "memdesc_subslice" || kind == "memdesc_subview") {
+    // %x[0, 32] : the static offsets in brackets after the source.
+    std::size_t at = 0;
+    const std::string& idx = op.indices;
+    while (at < idx.size()) {
+      while (at < idx.size() && (idx[at] == ' ' || idx[at] == ',')) ++at;
+      if (at >= idx.size()) break;
+      if (!std::isdigit(static_cast<unsigned char>(idx[at]))) fail("memdesc_subslice with non-constant offsets");
+      std::size_t used = 0;
+      v.origin.push_back(std::stoll(idx.substr(at), &used));
+      at += used;
+    }
+  }
+  au.views[op.results[0]] = v;
+}
+
+// Along an axis held by one warp Triton 3.6 combines in registers and with shuffles; along one
+// split across warps the partial results go through its scratch in shared memory.
+void AuditRun::reduction(const Op& op, const std::string& kind) {
+  const char* what = kind == "reduce" ? "a reduction" : "a scan";
+  if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor)
+    return not_modelled(op, fmt::format("{}: {} whose operand types were not printed", op.name, what));
+  const std::size_t at = op.attributes.find("axis = ");
+  if (at == std::string::npos) fail("{} without an axis", op.name);
+  const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
+  const Type& src = op.operand_types[0];
+  if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
+  const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
+  auto along = [&](const char* in) {
+    int n = 0;
+    for (BitVec b : d.layout.bases(in)) n += d.layout.unflatten(b)[axis] != 0;
+    return n;
+  };
+  const int warps = along("warp"), lanes = along("lane");
+  AuditAccess a = entry(op);
+  a.distributed_layout = d.text;
+  if (warps == 0) {
+    a.instruction = lanes ? "shuffle" : "registers";
+    a.note = lanes ? fmt::format("{} along axis {} within each warp: shuffles, no shared memory", what, axis)
+                   : fmt::format("{} along axis {} within each thread: registers only", what, axis);
+  } else {
+    a.instruction = "not modelled";
+    a.note = fmt::format(
+        "{} along axis {} across {} warps: partial results go through Triton's reduction scratch in shared "
+        "memory (not modelled)",
+        what, axis, 1 << warps);
+  }
+  report.accesses.push_back(std::move(a));
+}
+
+// wgmma / tcgen05 operands read from shared memory (listed, no LSU bank model), mbarriers, TMA.
+void AuditRun::nvidia_op(const Op& op, const std::string& kind) {
+  if (kind == "warp_group_dot" || kind == "tc_gen5_mma" || kind == "tc_gen5_mma_scaled") {
+    const bool wgmma = kind == "warp_group_dot";
+    for (std::size_t i = 0; i < op.operand_types.size() && i < 2; ++i) {
+      const Type& t = op.operand_types[i];
+      if (t.kind != Type::Kind::MemDesc || !t.encoding) continue;
+      if (t.memory_space && t.memory_space->kind == AttrNode::Kind::Alias) {
+        auto it = m.aliases.find(t.memory_space->text);
+        if (it != m.aliases.end() && it->second.find("tensor_memory") != std::string::npos) continue;
+      }
+      AuditAccess a = entry(op);
+      a.direction = "load";
+      a.instruction = wgmma ? "wgmma" : "tcgen05.mma";
+      a.shared_layout = attribute_text(*t.encoding, m.aliases);
+      a.note = fmt::format("operand {} read from shared memory by {}: no LSU bank model applies", i == 0 ? "A" : "B",
+                           wgmma ? "wgmma" : "tcgen05");
+      report.accesses.push_back(std::move(a));
+    }
+    return;
+  }
+  if (kind.find("barrier") != std::string::npos || kind == "arrive_barrier" || kind == "barrier_expect")
+    not_modelled(op, fmt::format("{}: an mbarrier (8 bytes of shared memory), no tensor data", op.name));
+  else if (kind.find("tma") != std::string::npos)
+    not_modelled(op, fmt::format("{}: TMA moves whole boxes by the copy engine; no LSU bank model applies", op.name));
+  else
+    not_modelled(op, fmt::format("{} is not modelled", op.name));
+}
+
+void AuditRun::local_alloc(const Op& op) {
+  if (op.operands.empty()) return;  // an allocation only
+  if (op.operand_types.empty() || op.result_types.empty()) fail("local_alloc with a source needs its types");
+  const Type& src = op.operand_types[0];
+  const Type& dst = op.result_types[0];
+  const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
+  const Distributed& d = au.distributed(src, bits);
+  const Auditor::SharedView s =
+      au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
+  lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
+}
+
+void AuditRun::local_store(const Op& op) {
+  if (op.operand_types.size() < 1 || op.result_types.empty() || op.operands.size() < 2)
+    fail("local_store needs its operands and types");
+  const Type& src = op.operand_types[0];
+  const Type& dst = op.result_types[0];
+  const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
+  lsu(op, AccessKind::Store, au.distributed(src, bits),
+      au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0, "");
+}
+
+void AuditRun::local_load(const Op& op) {
+  if (op.operand_types.empty() || op.result_types.empty() || op.operands.empty()) fail("local_load needs its operand and types");
+  const Type& src = op.operand_types[0];
+  const Type& dst = op.result_types[0];
+  const int bits = src.element_bits ? src.element_bits : dst.element_bits;
+  const Distributed& d = au.distributed(dst, bits);
+  bool ldmatrix = false;
+  if (d.kind == "dot_op" && dst.encoding) {
+    const AttrNode e = ttgir::resolve(*dst.encoding, m.aliases);
+    if (const AttrNode* parent = e.field("parent"))
+      ldmatrix = parent->layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
+  }
+  lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
+      ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" : "");
+}
+
+void AuditRun::async_copy(const Op& op) {
+  if (op.operand_types.empty() || op.result_types.empty() || op.operands.size() < 2)
+    fail("async_copy_global_to_local needs its operands and types");
+  const Type& src = op.operand_types[0];
+  const Type& dst = op.result_types[0];
+  const int bits = dst.element_bits;
+  const Distributed& d = au.distributed(src, bits);
+  const Auditor::SharedView s = au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits);
+  // cp.async moves 4, 8 or 16 bytes per lane: the pointer contiguity caps it. Its sources are
+  // read through the banks too (serve()), priced from the register layout's order.
+  int vec_bits = 0;
+  std::string note;
+  if (const int contiguity = pointer_contiguity(op)) {
+    vec_bits = std::clamp(contiguity * bits, 32, 128);
+    const VectorChoice widest = choose_vector(Access{d.layout, AccessKind::Store, 0, 0}, s.layout->layout, bits, au.bank);
+    if (vec_bits > widest.bits) vec_bits = 0;
+    note = fmt::format("; pointer contiguity {}", contiguity);
+  }
+  lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
+}
+
+// Registers / shuffles when no data leaves the warp (as Triton 3.6 lowers it), else a store and a
+// load through Triton 3.6's own scratch layout; the solver's layout where that model does not apply.
+void AuditRun::convert_layout(const Op& op) {
+  if (op.operand_types.empty() || op.result_types.empty()) fail("convert_layout needs its types");
+  const Type& src = op.operand_types[0];
+  const Type& dst = op.result_types[0];
+  const int bits = src.element_bits ? src.element_bits : 32;
+  const Distributed& from = au.distributed(src, bits);
+  const Distributed& to = au.distributed(dst, bits);
+  AuditAccess a = entry(op);
+  a.distributed_layout = from.text + " -> " + to.text;
+  // Which data leaves a warp? Same per-warp element sets (lanes and registers) -> no shared memory.
+  const LinearLayout& S = from.layout;
+  const LinearLayout& D = to.layout;
+  std::vector<BitVec> s_rl = S.bases("register"), d_rl = D.bases("register");
+  const Subspace s_r = Subspace::span(s_rl, S.out_bits()), d_r = Subspace::span(d_rl, D.out_bits());
+  for (BitVec b : S.bases("lane")) s_rl.push_back(b);
+  for (BitVec b : D.bases("lane")) d_rl.push_back(b);
+  const Subspace s_w = Subspace::span(s_rl, S.out_bits()), d_w = Subspace::span(d_rl, D.out_bits());
+  bool in_warp = s_w == d_w && S.bases("warp").size() == D.bases("warp").size();
+  for (std::size_t i = 0; in_warp && i < S.bases("warp").size(); ++i)
+    in_warp = s_w.contains(S.bases("warp")[i] ^ D.bases("warp")[i]);
+  bool in_thread = in_warp && s_r == d_r && S.bases("lane").size() == D.bases("lane").size();
+  for (std::size_t i = 0; in_thread && i < S.bases("lane").size(); ++i)
+    in_thread = s_r.contains(S.bases("lane")[i] ^ D.bases("lane")[i]);
+  // Within a warp Triton 3.6 shuffles only when the permutation of register and lane bits needs
+  // at most one register-lane exchange; from two on it goes through shared memory (triton_convert.h).
+  int exchanges = 0;
+  if (in_warp && !in_thread) {
+    try {
+      exchanges = triton_warp_exchanges(S, D);
+    } catch (const Error&) {
+      exchanges = 0;  // not a permutation of bits: kept as shuffles
+    }
+  }
+  if (in_warp && exchanges < 2) {
+    a.instruction = in_thread ? "registers" : "shuffle";
+    const std::int64_t regs = std::int64_t{1} << S.bases("register").size();
+    a.instructions = in_thread ? 0 : regs * ((bits + 31) / 32) * (std::int64_t{1} << S.bases("warp").size());
+    a.note = in_thread ? "every thread keeps its elements: a register permutation"
+                       : "data stays in its warp: warp shuffles (one SHFL per 32-bit register, an upper bound)";
+    report.accesses.push_back(std::move(a));
+    return;
+  }
+  a.writer = S;
+  a.reader = D;
+  a.element_bits = bits;
+  // The conversion's two accesses on its line: the writer's stores, then the reader's loads.
+  auto side = [&](const char* direction, const std::string& layout_text, const std::string& scratch, const std::string& note,
+                  auto&& fill_side) {
+    AuditAccess x = a;
+    x.direction = direction;
+    fill_side(x);
+    x.shared_layout = scratch;
+    x.distributed_layout = layout_text;
+    x.note = note;
+    report.accesses.push_back(std::move(x));
+  };
+  std::optional<TritonConversion> triton;
+  std::string refused;
+  try {
+    triton = triton_convert_layout(S, D, bits, au.bank, triton_target(m.target));
+  } catch (const Error& e) {
+    refused = e.what();
+  }
+  if (triton) {
+    // Triton 3.6's own scratch layout and instructions (triton_convert.h).
+    const std::string scratch = ttgir::shared_linear_attribute(triton->scratch);
+    a.shared_offsets = offsets_only(triton->scratch);
+    std::string note = "through shared memory; Triton 3.6's scratch layout";
+    if (in_warp)
+      note = fmt::format("data stays in its warp, but {} register-lane exchanges are too many to shuffle: {}", exchanges, note);
+    if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
+    if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
+    for (const bool store : {true, false}) {
+      const TritonSide& t = store ? triton->store : triton->load;
+      side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t, bits); });
+    }
+    return;
+  }
+  // Not a conversion Triton 3.6 lowers this way: the solver's conflict-free layout, with the
+  // registers as the layouts number them, shows what the data movement costs at best.
+  SolveOptions stand_in;
+  stand_in.renumber_registers = false;
+  stand_in.check = SolveOptions::Check::Full;
+  const SolveResult t = solve(Access{S, AccessKind::Store, 0, 0}, Access{D, AccessKind::Load, 0, 0}, bits, au.bank, stand_in);
+  const std::string scratch = ttgir::shared_linear_attribute(t.offset_bases);
+  const std::string note =
+      "through shared memory; scratch layout: the solver's (Triton 3.6's not modelled here: " + refused + ")";
+  a.shared_offsets = offsets_only(t.offset_bases);
+  side("store", from.text, scratch, note, [&](AuditAccess& x) {
+    fill(x, t.write);
+    x.instruction = sass("STS", t.write.vector.bits);
+    x.issued = Access{S, AccessKind::Store, 0, t.write.vector.bits};
+  });
+  side("load", to.text, scratch, note, [&](AuditAccess& x) {
+    fill(x, t.read);
+    x.instruction = sass("LDS", t.read.vector.bits);
+    x.issued = Access{D, AccessKind::Load, 0, t.read.vector.bits};
+  });
+  return;
+}
+
+// [SECTION] Partners: each access also carries its buffer's other side (the first writer for a
+// load, the first reader for a store; views of the whole buffer only), for the workbench.
+void AuditRun::partners() {
   std::map<std::string, std::pair<const Pending*, const Pending*>> sides;
   for (const Pending& q : pending) {
     if (!q.plain_view || q.root.empty()) continue;
@@ -467,11 +492,21 @@ AuditReport audit(const Module& m) {
     if (!a.writer && writer && writer->access.layout.shape() == p.access.layout.shape())
       a.writer = report.accesses[writer->index].writer;
   }
+}
 
+}  // namespace
+
+AuditReport audit(const Module& m) {
+  AuditRun run(m);
+  for (const Op& op : m.ops) run.audit_op(op);
+  run.partners();
   // [SECTION] Suggestions: a layout for each conflicted buffer that all its users accept.
-  suggest(report, m, au, pending, uses_of_buffers(m, au), price);
-  suggest_copy_layouts(report, m, au, pending, price);
-  return report;
+  const Pricer price = [&run](AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key,
+                              const SharedLayout& s, const std::string& shared_key, int bits, const std::string& prefix,
+                              int vec_bits) { return run.price(a, kind, regs, regs_key, s, shared_key, bits, prefix, vec_bits); };
+  suggest(run.report, m, run.au, run.pending, uses_of_buffers(m, run.au), price);
+  suggest_copy_layouts(run.report, m, run.au, run.pending, price);
+  return std::move(run.report);
 }
 
 AuditReport audit_module(const std::string& text, const std::string& path) {

@@ -74,7 +74,9 @@ nlohmann::json to_json(const AuditReport& report) {
     j["conflicts"] = opt(a.conflicts);
     j["shared_layout"] = a.shared_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.shared_layout);
     j["distributed_layout"] = a.distributed_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.distributed_layout);
-    j["suggestion"] = a.suggestion_index ? suggestion_json(report.suggestions.at(*a.suggestion_index)) : nlohmann::json(nullptr);
+    // An index into "suggestions": a buffer's suggestion lists every op using it, so one copy per
+    // access would grow with the square of the accesses.
+    j["suggestion"] = opt(a.suggestion_index);
     j["suggestion_wavefronts"] = opt(a.suggestion_wavefronts);
     j["no_suggestion"] = a.no_suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.no_suggestion);
     j["note"] = a.note;
@@ -97,6 +99,16 @@ nlohmann::json to_json(const AuditReport& report) {
           {"suggestions", suggestions},
           {"summary",
            {{"modelled", c.modelled}, {"conflicted", c.conflicted}, {"not_modelled", c.not_modelled}, {"other", c.other}}}};
+}
+
+std::string consumers_summary(const AuditSuggestion& s, std::size_t shown) {
+  std::string users;
+  for (std::size_t i = 0; i < s.consumers.size() && i < shown; ++i)
+    users += fmt::format("{}line {} {}", i ? ", " : "", s.consumers[i].line, s.consumers[i].role);
+  if (s.consumers.size() > shown)
+    users += fmt::format(", and {} more op{} ({} in all)", s.consumers.size() - shown, s.consumers.size() - shown == 1 ? "" : "s",
+                         s.consumers.size());
+  return users;
 }
 
 std::optional<int> instruction_vector_bits(const std::string& instruction) {
@@ -185,9 +197,7 @@ std::string format_audit(const AuditReport& report) {
     if (a.suggestion_index) {
       const AuditSuggestion& g = report.suggestions.at(*a.suggestion_index);
       s += fmt::format("        suggestion ({} wavefronts): {}\n", num(a.suggestion_wavefronts), *a.suggestion);
-      std::string users;
-      for (const auto& c : g.consumers) users += fmt::format("{}line {} {}", users.empty() ? "" : ", ", c.line, c.role);
-      s += fmt::format("        checked against: {}\n", users);
+      s += fmt::format("        checked against: {}\n", consumers_summary(g));
       if (a.alternative_index) {
         const AuditSuggestion& alt = report.suggestions.at(*a.alternative_index);
         s += fmt::format("        alternative ({:.2f} wavefronts, {} x{}, {}): {} {}\n", alt.wavefronts_after, alt.instruction_after,

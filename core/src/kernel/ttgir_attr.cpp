@@ -7,9 +7,11 @@
 #include <bit>
 #include <cctype>
 #include <numeric>
+#include <set>
 
 #include "swz/error.h"
 #include "swz/io/formats.h"
+#include "swz/io/limits.h"
 #include "swz/kernel/ttgir.h"
 #include "ttgir_named.h"
 
@@ -21,6 +23,18 @@ namespace {
 struct Parser {
   std::string_view text;
   std::size_t pos = 0;
+  int depth = 0;  // values open around `pos` (bounded by kMaxNesting)
+
+  // One more value open while it lives; deeper than kMaxNesting is an error at its column.
+  struct Nested {
+    Parser& p;
+    explicit Nested(Parser& parser) : p(parser) {
+      if (++p.depth > kMaxNesting) check_nesting(p.depth, fmt::format("the attribute at column {}", p.pos + 1));
+    }
+    ~Nested() { --p.depth; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+  };
 
   [[noreturn]] void error(const std::string& expected) const {
     std::string found = pos >= text.size() ? "end of text" : std::string(text.substr(pos, 16));
@@ -94,6 +108,7 @@ struct Parser {
   }
 
   AttrNode value() {
+    const Nested nested(*this);
     skip_ws();
     if (pos >= text.size()) error("a value");
     AttrNode n;
@@ -231,15 +246,107 @@ AttrNode parse_attribute(const std::string& text) {
   return n;
 }
 
-AttrNode resolve(const AttrNode& node, const Aliases& aliases) {
-  AttrNode n = node;
-  for (int hops = 0; n.kind == AttrNode::Kind::Alias; ++hops) {
-    if (hops > 16) fail("alias #{} refers to itself", node.text);
-    auto it = aliases.find(n.text);
-    if (it == aliases.end()) fail("#{} is not defined", n.text);
-    n = parse_attribute(it->second);
+// [SECTION] Aliases: the one place references resolve
+
+namespace {
+
+void collect_references(const AttrNode& node, std::vector<std::string>& out) {
+  if (node.kind == AttrNode::Kind::Alias) out.push_back(node.text);
+  for (const AttrNode& item : node.items) collect_references(item, out);
+  for (const AttrField& field : node.fields) collect_references(field.second, out);
+}
+
+// Alias references with the chain being expanded as the visited set: an alias met again inside its
+// own expansion is a cycle, named with the place of the definition that closes it. Each definition
+// is parsed once. resolve() expands; check() walks the whole graph of references once (each alias
+// visited once), as a module is read.
+struct Resolver {
+  // Aliases referring to each other many times over (#b = #x<{p = #a, q = #a}>, #c = #x<{p = #b, q = #b}>, ...)
+  // expand to 2^depth values: the expansion stops here rather than at the end of memory.
+  static constexpr std::size_t kMaxAttributeValues = std::size_t{1} << 20;
+  const Aliases& aliases;
+  const AliasPlaces& places;
+  std::map<std::string, std::optional<AttrNode>> parsed;  // nullopt: not attribute syntax we read
+  std::vector<std::string> chain;                         // aliases being expanded, outermost first
+  std::set<std::string> checked;                          // check(): aliases whose references are known to end
+  std::size_t values = 0;
+
+  std::string place_of(const std::string& name) const {
+    const auto line = places.lines.find(name);
+    if (line != places.lines.end())
+      return places.path.empty() ? fmt::format("line {}: ", line->second) : fmt::format("{}:{}: ", places.path, line->second);
+    return places.path.empty() ? std::string() : places.path + ": ";
   }
-  return n;
+  std::string place() const { return chain.empty() ? place_of("") : place_of(chain.back()); }
+  [[noreturn]] void cycle(const std::string& name) const {
+    std::vector<std::string> loop(std::find(chain.begin(), chain.end(), name), chain.end());
+    loop.push_back(name);
+    for (auto& a : loop) a = "#" + a;
+    fail("{}#{} refers to itself ({}): a cycle of aliases", place(), name, fmt::join(loop, " -> "));
+  }
+  void enter(const std::string& name) {
+    if (std::find(chain.begin(), chain.end(), name) != chain.end()) cycle(name);
+    if (static_cast<int>(chain.size()) >= kMaxNesting) check_nesting(kMaxNesting + 1, place() + "aliases");
+    chain.push_back(name);
+  }
+  // The parsed definition; throws for an undefined alias or one whose text does not parse when `strict`.
+  const std::optional<AttrNode>& definition(const std::string& name, bool strict) {
+    auto it = parsed.find(name);
+    if (it == parsed.end()) {
+      const auto text = aliases.find(name);
+      if (text == aliases.end()) {
+        if (strict) fail("{}#{} is not defined", place(), name);
+        return parsed.emplace(name, std::nullopt).first->second;
+      }
+      try {
+        it = parsed.emplace(name, parse_attribute(text->second)).first;
+      } catch (const Error& e) {
+        if (strict) fail("{}#{}: {}", place_of(name), name, e.what());
+        it = parsed.emplace(name, std::nullopt).first;
+      }
+    }
+    return it->second;
+  }
+  AttrNode expand(const AttrNode& node, int depth) {
+    if (depth > kMaxNesting) check_nesting(depth, place() + "the attribute with its aliases");
+    if (++values > kMaxAttributeValues)
+      fail("{}the aliases expand to more than {} attribute values", place(), kMaxAttributeValues);
+    if (node.kind == AttrNode::Kind::Alias) {
+      const AttrNode& target = *definition(node.text, /*strict=*/true);
+      enter(node.text);
+      AttrNode out = expand(target, depth + 1);
+      chain.pop_back();
+      return out;
+    }
+    AttrNode out = node;
+    for (AttrNode& item : out.items) item = expand(item, depth + 1);
+    for (AttrField& field : out.fields) field.second = expand(field.second, depth + 1);
+    return out;
+  }
+  // Every chain of references from `name` ends (no cycle), at most kMaxNesting aliases long.
+  void check(const std::string& name) {
+    if (checked.count(name)) return;
+    enter(name);
+    if (const auto& target = definition(name, /*strict=*/false)) {
+      std::vector<std::string> references;
+      collect_references(*target, references);
+      for (const std::string& r : references) check(r);
+    }
+    chain.pop_back();
+    checked.insert(name);
+  }
+};
+
+}  // namespace
+
+AttrNode resolve(const AttrNode& node, const Aliases& aliases, const AliasPlaces& places) {
+  Resolver r{aliases, places, {}, {}, {}, 0};
+  return r.expand(node, 1);
+}
+
+void check_aliases(const Aliases& aliases, const AliasPlaces& places) {
+  Resolver r{aliases, places, {}, {}, {}, 0};
+  for (const auto& [name, text] : aliases) r.check(name);
 }
 
 // [SECTION] Convert

@@ -281,108 +281,107 @@ bool known_layout_attribute(std::string_view value) {
   return false;
 }
 
-}  // namespace
-
-Module read_module(std::string_view text, const std::string& path) {
-  return read_module(text, path, ModuleSpan{0, text.size(), 1, ""}, 1, 1);
-}
-
-Module read_module(std::string_view file_text, const std::string& path, const ModuleSpan& span, int index, int count) {
-  const std::string_view text = file_text.substr(span.begin, span.end - span.begin);
+// Reads one module line by line: each kind of line has its step, and finish() checks what only
+// the whole module shows (regions closed, aliases defined and free of cycles, attributes valid).
+struct ModuleReader {
   Module m;
-  m.path = path;
-  m.first_line = span.first_line;
-  m.index = index;
-  m.count = count;
-  m.header = span.header;
-  Context ctx{path};
+  Context ctx;
   Brackets brackets;
   std::unordered_map<std::string, LocDef> locs;
   std::unordered_map<std::string, Type> types;
   std::unordered_map<std::string, Reference> references;  // alias name -> its first use
   std::vector<CheckedAttribute> checked;                   // layout attributes to verify once the module line is read
-  std::size_t start = 0;
-  int line_no = span.first_line - 1;
+  std::vector<std::pair<std::size_t, int>> region_ops;     // tt.reduce / tt.scan waiting for their "})" line
   bool saw_module = false;
-  std::vector<std::pair<std::size_t, int>> region_ops;  // tt.reduce / tt.scan waiting for their "})" line
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string_view raw(text.data() + start, end - start);
-    start = end + 1;
-    ctx.line = ++line_no;
+
+  explicit ModuleReader(const std::string& path) : ctx{path} {}
+
+  void read_line(std::string_view raw) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     const std::string_view line = trim(raw);
-    if (line.empty() || line.substr(0, 2) == "//") continue;
+    if (line.empty() || line.substr(0, 2) == "//") return;
     const std::size_t indent = static_cast<std::size_t>(line.data() - raw.data());
     check_line_brackets(line, indent, brackets, ctx);
-    scan_references(line, indent, line_no, references, ctx);
-    if (line.front() == '#') {
-      const std::size_t eq = line.find(" = ");
-      if (eq == std::string_view::npos) ctx.error(indent + line.size(), "' = ' after an alias name");
-      const std::string name(trim(line.substr(1, eq - 1)));
-      const std::string_view value = trim(line.substr(eq + 3));
-      if (value.substr(0, 4) == "loc(") {
-        locs[name] = parse_loc(value);
-        continue;
-      }
-      // MLIR refuses a second definition of an alias, even with the same text.
-      if (const auto earlier = m.alias_lines.find(name); earlier != m.alias_lines.end())
-        ctx.error(indent + 1, fmt::format("a new alias name (#{} is already defined on line {})", name, earlier->second));
-      // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
-      if (known_layout_attribute(value)) {
-        try {
-          checked.push_back({line_no, indent + eq + 3, line, indent, parse_attribute(std::string(value))});
-        } catch (const Error& e) {
-          ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
-        }
-      }
-      m.aliases[name] = std::string(value);
-      m.alias_lines[name] = line_no;
-      continue;
-    }
-    if (line.substr(0, 6) == "module") {
-      saw_module = true;
-      if (const std::size_t a = line.find("attributes {"); a != std::string_view::npos) {
-        const std::size_t close = line.rfind('}');
-        try {
-          const AttrNode dict = parse_attribute(std::string(line.substr(a + 11, close - a - 10)));
-          for (const auto& [k, v] : dict.fields) {
-            if (k == "ttg.num-warps" || k == "triton_gpu.num-warps") m.num_warps = static_cast<int>(v.integer);
-            if (k == "ttg.threads-per-warp" || k == "triton_gpu.threads-per-warp")
-              m.threads_per_warp = static_cast<int>(v.integer);
-            if (k == "ttg.num-ctas" || k == "triton_gpu.num-ctas") m.num_ctas = static_cast<int>(v.integer);
-            if (k == "ttg.target" || k == "triton_gpu.target") m.target = v.text;
-          }
-        } catch (const Error& e) {
-          ctx.error(indent + a + 11, fmt::format("module attributes ({})", e.what()));
-        }
-      }
-      continue;
-    }
+    scan_references(line, indent, ctx.line, references, ctx);
+    if (line.front() == '#') return alias_line(line, indent);
+    if (line.substr(0, 6) == "module") return module_line(line, indent);
     // "}) : (types) -> types loc(...)": the end of a tt.reduce / tt.scan region, which prints the
     // op's types and location there.
-    if (line.substr(0, 2) == "})" && !region_ops.empty() && brackets.braces == region_ops.back().second - 1) {
-      Op& op = m.ops[region_ops.back().first];
-      region_ops.pop_back();
-      std::string_view body = line.substr(2);
-      take_trailing_loc(body, op);
-      if (const std::size_t colon = find_top(body, " : "); colon != std::string_view::npos) {
-        const std::string_view sig = trim(body.substr(colon + 3));
-        const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
-        const std::size_t arrow = find_top(sig, " -> ");
-        op.operand_types = parse_types(arrow == std::string_view::npos ? sig : sig.substr(0, arrow), column0, ctx, types);
-        if (arrow != std::string_view::npos) {
-          // A scalar result (f32) is no type we model: only tensor results are kept.
-          try {
-            op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
-          } catch (const Error&) {
-          }
-        }
-      }
-      continue;
+    if (line.substr(0, 2) == "})" && !region_ops.empty() && brackets.braces == region_ops.back().second - 1)
+      return region_end_line(line, indent);
+    op_line(line, indent);
+  }
+
+  // "#name = value": a location, or an alias (kept as text; layout attributes parsed to be checked).
+  void alias_line(std::string_view line, std::size_t indent) {
+    const std::size_t eq = line.find(" = ");
+    if (eq == std::string_view::npos) ctx.error(indent + line.size(), "' = ' after an alias name");
+    const std::string name(trim(line.substr(1, eq - 1)));
+    const std::string_view value = trim(line.substr(eq + 3));
+    if (value.substr(0, 4) == "loc(") {
+      locs[name] = parse_loc(value);
+      return;
     }
-    // An op: [%r, ... =] name ...
+    // MLIR refuses a second definition of an alias, even with the same text.
+    if (const auto earlier = m.alias_lines.find(name); earlier != m.alias_lines.end())
+      ctx.error(indent + 1, fmt::format("a new alias name (#{} is already defined on line {})", name, earlier->second));
+    // Layout attributes we model must parse; other dialects' (debug info, ...) are kept as text.
+    if (known_layout_attribute(value)) {
+      try {
+        checked.push_back({ctx.line, indent + eq + 3, line, indent, parse_attribute(std::string(value))});
+      } catch (const Error& e) {
+        ctx.error(indent + eq + 3, fmt::format("an attribute ({})", e.what()));
+      }
+    }
+    m.aliases[name] = std::string(value);
+    m.alias_lines[name] = ctx.line;
+  }
+
+  // "module attributes {...} {": warps, lanes, CTAs and target.
+  void module_line(std::string_view line, std::size_t indent) {
+    saw_module = true;
+    const std::size_t a = line.find("attributes {");
+    if (a == std::string_view::npos) return;
+    const std::size_t close = line.rfind('}');
+    try {
+      const AttrNode dict = parse_attribute(std::string(line.substr(a + 11, close - a - 10)));
+      for (const auto& [k, v] : dict.fields) {
+        if (k == "ttg.num-warps" || k == "triton_gpu.num-warps") m.num_warps = static_cast<int>(v.integer);
+        if (k == "ttg.threads-per-warp" || k == "triton_gpu.threads-per-warp") m.threads_per_warp = static_cast<int>(v.integer);
+        if (k == "ttg.num-ctas" || k == "triton_gpu.num-ctas") m.num_ctas = static_cast<int>(v.integer);
+        if (k == "ttg.target" || k == "triton_gpu.target") m.target = v.text;
+      }
+    } catch (const Error& e) {
+      ctx.error(indent + a + 11, fmt::format("module attributes ({})", e.what()));
+    }
+  }
+
+  // An op's signature: "(operands) -> results" after its " : ", into the op.
+  void signature(Op& op, std::string_view sig, std::size_t column0, bool results_may_be_scalar) {
+    const std::size_t arrow = find_top(sig, " -> ");
+    op.operand_types = parse_types(arrow == std::string_view::npos ? sig : sig.substr(0, arrow), column0, ctx, types);
+    if (arrow == std::string_view::npos) return;
+    try {
+      op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
+    } catch (const Error&) {
+      if (!results_may_be_scalar) throw;  // a scalar result (f32) is no type we model: only tensor results are kept
+    }
+  }
+
+  void region_end_line(std::string_view line, std::size_t indent) {
+    Op& op = m.ops[region_ops.back().first];
+    region_ops.pop_back();
+    std::string_view body = line.substr(2);
+    take_trailing_loc(body, op);
+    if (const std::size_t colon = find_top(body, " : "); colon != std::string_view::npos) {
+      const std::string_view sig = trim(body.substr(colon + 3));
+      signature(op, sig, indent + static_cast<std::size_t>(sig.data() - line.data()), /*results_may_be_scalar=*/true);
+    }
+  }
+
+  // "[%r, ... =] name operands {attributes} : types loc(...)"; ops of dialects that cannot touch
+  // shared memory are skipped.
+  void op_line(std::string_view line, std::size_t indent) {
     std::string_view rest = line;
     std::vector<std::string> results;
     if (rest.front() == '%') {
@@ -406,94 +405,142 @@ Module read_module(std::string_view file_text, const std::string& path, const Mo
     }
     if (op_name.empty()) {
       if (!results.empty()) ctx.error(indent + static_cast<std::size_t>(rest.data() - line.data()), "an op name after '='");
-      continue;  // "} loc(...)", "^bb0(...)", ...
+      return;  // "} loc(...)", "^bb0(...)", ...
     }
-    if (!interesting(op_name)) continue;
+    if (!interesting(op_name)) return;
     Op op;
-    op.line = line_no;
+    op.line = ctx.line;
     op.column = static_cast<int>(indent + static_cast<std::size_t>(rest.data() - line.data())) + 1;
     op.name = std::string(op_name);
     op.results = std::move(results);
     std::string_view body = rest.substr(op_name.size() + (rest.front() == '"' ? 2 : 0));
     take_trailing_loc(body, op);
     const std::size_t colon = find_top(body, " : ");
-    const std::string_view head = colon == std::string_view::npos ? body : body.substr(0, colon);
+    operands(op, colon == std::string_view::npos ? body : body.substr(0, colon), line, indent);
+    if (colon != std::string_view::npos && op.name != "tt.reduce" && op.name != "tt.scan") {
+      const std::string_view sig = body.substr(colon + 3);
+      signature(op, sig, indent + static_cast<std::size_t>(sig.data() - line.data()), /*results_may_be_scalar=*/false);
+    }
+    const bool opens_region = (op.name == "tt.reduce" || op.name == "tt.scan") && line.substr(line.size() - 2) == "({";
+    m.ops.push_back(std::move(op));
+    if (opens_region) region_ops.emplace_back(m.ops.size() - 1, brackets.braces);
+  }
+
+  // The operands before the " : ", the static indices after the first ("%x[0, 32]"), the attributes.
+  void operands(Op& op, std::string_view head, std::string_view line, std::size_t indent) {
     for (std::size_t i = 0; i < head.size(); ++i) {
       if (head[i] == '{' || (head[i] == '<' && i + 1 < head.size() && head[i + 1] == '{')) {
         const std::size_t close = head.rfind('}');
         if (close != std::string_view::npos && close > i) op.attributes = std::string(head.substr(i, close - i + 1));
         break;
       }
-      if (head[i] == '%') {
-        std::size_t p = i + 1;
-        while (p < head.size() && (std::isalnum(static_cast<unsigned char>(head[p])) || head[p] == '_' || head[p] == '#')) ++p;
-        op.operands.emplace_back(head.substr(i, p - i));
-        std::size_t q = p;
-        while (q < head.size() && head[q] == ' ') ++q;
-        if (op.operands.size() == 1 && q < head.size() && head[q] == '[') {
-          p = q;
-          const std::size_t close = head.find(']', p);
-          if (close == std::string_view::npos) ctx.error(indent + static_cast<std::size_t>(head.data() - line.data()) + p, "']'");
-          op.indices = std::string(head.substr(p + 1, close - p - 1));
-        }
-        i = p - 1;
+      if (head[i] != '%') continue;
+      std::size_t p = i + 1;
+      while (p < head.size() && (std::isalnum(static_cast<unsigned char>(head[p])) || head[p] == '_' || head[p] == '#')) ++p;
+      op.operands.emplace_back(head.substr(i, p - i));
+      std::size_t q = p;
+      while (q < head.size() && head[q] == ' ') ++q;
+      if (op.operands.size() == 1 && q < head.size() && head[q] == '[') {
+        p = q;
+        const std::size_t close = head.find(']', p);
+        if (close == std::string_view::npos) ctx.error(indent + static_cast<std::size_t>(head.data() - line.data()) + p, "']'");
+        op.indices = std::string(head.substr(p + 1, close - p - 1));
       }
+      i = p - 1;
     }
-    if (colon != std::string_view::npos && op.name != "tt.reduce" && op.name != "tt.scan") {
-      const std::string_view sig = body.substr(colon + 3);
-      const std::size_t column0 = indent + static_cast<std::size_t>(sig.data() - line.data());
-      const std::size_t arrow = find_top(sig, " -> ");
-      if (arrow == std::string_view::npos) {
-        op.operand_types = parse_types(sig, column0, ctx, types);
-      } else {
-        op.operand_types = parse_types(sig.substr(0, arrow), column0, ctx, types);
-        op.result_types = parse_types(sig.substr(arrow + 4), column0 + arrow + 4, ctx, types);
-      }
-    }
-    const bool opens_region = (op.name == "tt.reduce" || op.name == "tt.scan") && line.substr(line.size() - 2) == "({";
-    m.ops.push_back(std::move(op));
-    if (opens_region) region_ops.emplace_back(m.ops.size() - 1, brackets.braces);
   }
-  m.lines = line_no - span.first_line + 1;
-  if (brackets.braces != 0)
-    fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces, brackets.braces == 1 ? "" : "s");
-  if (!saw_module && m.ops.empty() && m.aliases.empty())
-    fail("{}:{}:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path, span.first_line);
-  // What Triton's verifier would refuse: an alias never defined, a layout attribute it does not
-  // have or whose keys or values no layout of its kind has. The first in file order is reported.
-  const Reference* undefined = nullptr;
-  for (const auto& [name, use] : references)
-    if (!m.aliases.count(name) && !locs.count(name) && (!undefined || use < *undefined)) undefined = &use;
-  if (undefined) fail("{}:{}:{}: #{} is used but never defined", path, undefined->line, undefined->column0 + 1, undefined->name);
-  for (const Op& op : m.ops)
-    for (const auto* list : {&op.operand_types, &op.result_types})
-      for (const Type& t : *list)
-        if (t.encoding && t.encoding->kind == AttrNode::Kind::Dialect)
-          checked.push_back({op.line, static_cast<std::size_t>(op.column - 1), {}, 0, *t.encoding});
-  for (const CheckedAttribute& c : checked)
-    if (const auto problem = check_attribute(c.attribute, m.threads_per_warp)) {
-      std::size_t column0 = c.column0;
-      // Point at the key when the line shows it.
-      if (!problem->key.empty())
-        if (const std::size_t at = c.line_text.find(problem->key + " ="); at != std::string_view::npos)
-          column0 = c.indent + at;
-      fail("{}:{}:{}: {}", path, c.line, column0 + 1, problem->message);
-    }
-  // Resolve locations (definitions may follow their uses).
-  auto resolve_loc = [&](std::string ref) -> std::string {
-    for (int hops = 0; hops < 32 && !ref.empty(); ++hops) {
-      auto it = locs.find(ref.substr(1));
-      if (it == locs.end()) return "";
-      if (!it->second.direct.empty()) return it->second.direct;
-      ref = it->second.ref;
-    }
-    return "";
-  };
-  for (auto& op : m.ops)
-    if (op.loc.empty() && !op.loc_ref.empty() && op.loc_ref.front() == '#') op.loc = resolve_loc(op.loc_ref);
-  return m;
+
+  // What only the whole module shows, then the locations resolved.
+  void finish(const ModuleSpan& span) {
+    const std::string& path = ctx.path;
+    const int line_no = ctx.line;
+    if (brackets.braces != 0)
+      fail("{}:{}:1: expected '}}' to close {} open region{}", path, line_no + 1, brackets.braces,
+           brackets.braces == 1 ? "" : "s");
+    if (!saw_module && m.ops.empty() && m.aliases.empty())
+      fail("{}:{}:1: expected a TTGIR module (module attributes {{...}} {{ ... }})", path, span.first_line);
+    // Definitions and no module: a file cut before its module line audits nothing, which is no answer.
+    if (!saw_module && m.ops.empty())
+      fail(
+          "{}:{}:1: expected the module line (module attributes {{...}} {{) after {} alias definition{}: the text ends before "
+          "its module",
+          path, line_no + 1, m.aliases.size(), m.aliases.size() == 1 ? "" : "s");
+    check_references();
+    check_attributes();
+    resolve_locations();
+  }
+
+  // What Triton's verifier would refuse: an alias never defined (the first in file order), aliases
+  // that refer to themselves (ttgir::check_aliases, at the line that closes the cycle).
+  void check_references() const {
+    const Reference* undefined = nullptr;
+    for (const auto& [name, use] : references)
+      if (!m.aliases.count(name) && !locs.count(name) && (!undefined || use < *undefined)) undefined = &use;
+    if (undefined)
+      fail("{}:{}:{}: #{} is used but never defined", ctx.path, undefined->line, undefined->column0 + 1, undefined->name);
+    check_aliases(m.aliases, AliasPlaces{ctx.path, m.alias_lines});
+  }
+
+  // A layout attribute Triton does not have, or whose keys or values no layout of its kind has.
+  void check_attributes() {
+    for (const Op& op : m.ops)
+      for (const auto* list : {&op.operand_types, &op.result_types})
+        for (const Type& t : *list)
+          if (t.encoding && t.encoding->kind == AttrNode::Kind::Dialect)
+            checked.push_back({op.line, static_cast<std::size_t>(op.column - 1), {}, 0, *t.encoding});
+    for (const CheckedAttribute& c : checked)
+      if (const auto problem = check_attribute(c.attribute, m.threads_per_warp)) {
+        std::size_t column0 = c.column0;
+        // Point at the key when the line shows it.
+        if (!problem->key.empty())
+          if (const std::size_t at = c.line_text.find(problem->key + " ="); at != std::string_view::npos) column0 = c.indent + at;
+        fail("{}:{}:{}: {}", ctx.path, c.line, column0 + 1, problem->message);
+      }
+  }
+
+  // #locN references to file:line:col (definitions may follow their uses; chains end within 32 hops).
+  void resolve_locations() {
+    auto resolve_loc = [&](std::string ref) -> std::string {
+      for (int hops = 0; hops < 32 && !ref.empty(); ++hops) {
+        auto it = locs.find(ref.substr(1));
+        if (it == locs.end()) return "";
+        if (!it->second.direct.empty()) return it->second.direct;
+        ref = it->second.ref;
+      }
+      return "";
+    };
+    for (auto& op : m.ops)
+      if (op.loc.empty() && !op.loc_ref.empty() && op.loc_ref.front() == '#') op.loc = resolve_loc(op.loc_ref);
+  }
+};
+
+}  // namespace
+
+Module read_module(std::string_view text, const std::string& path) {
+  return read_module(text, path, ModuleSpan{0, text.size(), 1, ""}, 1, 1);
 }
 
+Module read_module(std::string_view file_text, const std::string& path, const ModuleSpan& span, int index, int count) {
+  const std::string_view text = file_text.substr(span.begin, span.end - span.begin);
+  ModuleReader reader(path);
+  Module& m = reader.m;
+  m.path = path;
+  m.first_line = span.first_line;
+  m.index = index;
+  m.count = count;
+  m.header = span.header;
+  reader.ctx.line = span.first_line - 1;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    ++reader.ctx.line;
+    reader.read_line(text.substr(start, end - start));
+    start = end + 1;
+  }
+  m.lines = reader.ctx.line - span.first_line + 1;
+  reader.finish(span);
+  return std::move(reader.m);
+}
 
 std::vector<ModuleSpan> split_modules(std::string_view text) {
   std::vector<ModuleSpan> spans;

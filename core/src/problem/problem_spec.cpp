@@ -6,11 +6,12 @@
 #include <bit>
 #include <charconv>
 
+#include "../int_bits.h"
 #include "swz/error.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 #include "swz/layout/factories.h"
-#include "../int_bits.h"
 
 namespace swz {
 
@@ -448,13 +449,7 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
 namespace {
 // A spec file's text, read from `path` (which names it in messages).
 ProblemSpec parse_spec_text(const std::string& text, const std::string& path) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    fail("{}: not valid JSON ({})", path, e.what());
-  }
-  return spec_from_json(j, path + ": '");
+  return spec_from_json(parse_json(text, path), path + ": '");
 }
 }  // namespace
 

@@ -1,17 +1,18 @@
 #include "swz/sim/corpus.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
-#include <filesystem>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <numeric>
 
-#include <fmt/format.h>
-
 #include "swz/error.h"
+#include "swz/io/limits.h"
 
 namespace swz {
 
@@ -42,7 +43,7 @@ const std::vector<std::string> kKeys = {"device", "cc", "date", "seed", "case", 
 CorpusCase parse_line(const std::string& text, const BankModel& model) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, nesting_bound("the line"));
   } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
     fail("not JSON ({})", e.what());
   }

@@ -13,13 +13,14 @@
 #include <set>
 #include <utility>
 
+#include "lesson_facts.h"
 #include "swz/error.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 #include "swz/layout/factories.h"
 #include "swz/teach/lesson_exercise.h"
 #include "swz/teach/quiz_set.h"
-#include "lesson_facts.h"
 
 namespace swz {
 
@@ -661,13 +662,7 @@ Lesson load_lesson_file(const std::filesystem::path& path) {
   } catch (const Error& e) {
     fail("{}: {}", origin, e.what());
   }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    fail("{}: not valid JSON ({})", origin, e.what());
-  }
-  return parse_lesson(j, path.stem().string(), origin);
+  return parse_lesson(parse_json(text, origin), path.stem().string(), origin);
 }
 
 std::vector<std::filesystem::path> lesson_files(const std::filesystem::path& dir) {

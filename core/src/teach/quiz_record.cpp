@@ -14,6 +14,7 @@
 #include "swz/error.h"
 #include "swz/io/atomic_file.h"
 #include "swz/io/json_describe.h"
+#include "swz/io/limits.h"
 
 namespace swz {
 
@@ -102,7 +103,7 @@ QuizRecord parse_quiz_record(const std::string& text, const std::string& origin)
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = fmt::format("{}: line {}", origin, number);
-    const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    const json j = parse_json_or_discarded(line, where);
     if (j.is_discarded() || !j.is_object()) fail("{}: not a JSON object (a record has one object a line)", where);
     const RecordLine f{j, where};
     if (!header) {

@@ -7,6 +7,7 @@
 
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "swz/io/limits.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_paths.h"
 
@@ -224,13 +225,7 @@ QuizSet load_quiz_set_file(const fs::path& path) {
   } catch (const Error& e) {
     fail("{}: {}", origin, e.what());
   }
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    fail("{}: not valid JSON ({})", origin, e.what());
-  }
-  return parse_quiz_set(j, path.stem().string(), origin);
+  return parse_quiz_set(parse_json(text, origin), path.stem().string(), origin);
 }
 
 std::optional<fs::path> find_quizzes_dir(std::string& why) {

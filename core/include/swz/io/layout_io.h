@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "swz/io/limits.h"
 #include "swz/layout/layout.h"
 
 namespace swz {
@@ -48,7 +49,9 @@ using TextSource = std::function<std::string(const std::string& name)>;
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files);
 // Fails naming `origin` when `hints` give a shape the layout does not cover.
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
-std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{64} << 20);
+// The whole text of the file at `path` ("-": standard input), at most `max_bytes` of it: a longer
+// file or stream is refused once that much is read (limits.h). A UTF-8 byte-order mark is dropped.
+std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxInputBytes);
 // The text named `path`: what `files` holds under that name, else the file's (read_text_file, whose
 // errors name the file).
 std::string read_text(const std::string& path, const TextSource& files);

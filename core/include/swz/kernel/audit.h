@@ -189,6 +189,12 @@ ProblemSpec audit_problem(const AuditReport& report, std::size_t index);
 // nothing for ldmatrix / stmatrix and for names that are not LSU instructions.
 std::optional<int> instruction_vector_bits(const std::string& instruction);
 
+// The ops a suggestion was checked against, for one line of text: the first `shown` ("line 12
+// store, line 14 ldmatrix operand A"), then how many more. Every access of a buffer repeats it, so
+// it stays short whatever the buffer's number of users (the whole list is in `consumers`).
+std::string consumers_summary(const AuditSuggestion& suggestion, std::size_t shown = 8);
+
+// The report as one JSON object; an access's "suggestion" is an index into "suggestions" (or null).
 nlohmann::json to_json(const AuditReport& report);
 // The terminal table.
 std::string format_audit(const AuditReport& report);

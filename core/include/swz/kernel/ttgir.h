@@ -102,8 +102,21 @@ Layout convert(const AttrNode& attribute, const std::vector<std::int64_t>& shape
 Layout convert(const std::string& attribute, const std::vector<std::int64_t>& shape, int element_bits,
                const Aliases& aliases = {});
 
-// The attribute an alias reference stands for (follows chains); a Dialect node is returned as is.
-AttrNode resolve(const AttrNode& node, const Aliases& aliases);
+// Where aliases are defined, for messages: "path:line: ..." (either may be empty).
+struct AliasPlaces {
+  std::string path;
+  std::map<std::string, int> lines;  // alias name -> 1-based line of its definition
+};
+
+// The attribute with every alias reference in it replaced by its definition, at any depth: the one
+// place references resolve. An undefined alias, a cycle (#a = #a; #a = #ttg.slice<{dim = 0, parent
+// = #a}>; #a -> #b -> #a), nesting deeper than kMaxNesting (limits.h) or an expansion past a
+// million values throws swz::Error naming the alias and, with `places`, the line of the definition
+// that closes the cycle.
+AttrNode resolve(const AttrNode& node, const Aliases& aliases, const AliasPlaces& places = {});
+// Throws as resolve() would for any of `aliases` that is part of a cycle or nests too deep; an
+// alias whose text is no attribute we read (debug info) is opaque. Each alias is visited once.
+void check_aliases(const Aliases& aliases, const AliasPlaces& places);
 
 // -- types -------------------------------------------------------------------
 //   tensor<128x64xf16, #blocked>
