@@ -46,7 +46,8 @@ LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints = 
 // caller already holds under that name (the Python module's Layout objects, no file written).
 using TextSource = std::function<std::string(const std::string& name)>;
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files);
-// Fails naming `origin` when `hints` give a shape the layout does not cover.
+// Fails naming `origin` when `hints` give a shape the layout does not cover, or an element width
+// other than the one the layout states (its element_bits, its type's element, its elementBitWidth).
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
 std::string read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{64} << 20);
 // The text named `path`: what `files` holds under that name, else the file's (read_text_file, whose
