@@ -34,10 +34,15 @@ std::vector<std::string> meant(const std::string& unknown, const std::vector<std
   for (const std::string& k : known) names.push_back(std::string_view(k).substr(2));
   const std::size_t limit = bare.size() <= 4 ? 1 : bare.size() <= 9 ? 2 : 3;
   if (const std::string_view near = closest_name(bare, names, limit); !near.empty()) return {"--" + std::string(near)};
-  std::vector<std::string> out;
-  for (std::string_view k : names)
-    if (ends_with_words(bare, k) || ends_with_words(k, bare)) out.push_back("--" + std::string(k));
-  return out;
+  // A longer flag ending in the unknown one's words (--vec-bits: --write-vec-bits) before a shorter one
+  // its words end in (--element-bits: --bits).
+  for (const bool longer : {true, false}) {
+    std::vector<std::string> out;
+    for (std::string_view k : names)
+      if (longer ? ends_with_words(k, bare) : ends_with_words(bare, k)) out.push_back("--" + std::string(k));
+    if (!out.empty()) return out;
+  }
+  return {};
 }
 
 }  // namespace
