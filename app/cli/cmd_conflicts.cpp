@@ -93,7 +93,12 @@ void one_access(const Options& o) {
   if (dist.layout.shape() != shared.shape())
     fail("the access covers a {} tensor but the shared layout is {}", fmt::join(dist.layout.shape(), "x"),
          fmt::join(shared.shape(), "x"));
-  int bits = checked.element_bits;
+  if (const std::string gap = coverage_gap(dist.layout); !gap.empty())
+    fail("{}: the access does not cover the tensor: {}", o.dist, gap);
+  if (dist.element_bits && shared_file.element_bits && *dist.element_bits != *shared_file.element_bits)
+    fail("{} states {}-bit elements but {} states {}-bit ones", *o.problem.shared, *shared_file.element_bits, o.dist,
+         *dist.element_bits);
+  int bits = checked.element_bits;  // the files agree with it (load_layout_file checks a given width)
   if (!bits) bits = dist.element_bits.value_or(shared_file.element_bits.value_or(32));
   BankModel model;
   if (checked.banks) model.banks = checked.banks;

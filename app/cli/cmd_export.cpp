@@ -50,6 +50,10 @@ Register reg{{"export", "Write the layout as a C++ header, Triton, CuTe or JSON"
                   request.output = o->output.empty() ? "-" : o->output;
                   const std::string text = export_text(request, format);
                   if (!o->output.empty()) write_file_atomically(o->output, text);
+                  // A solver's answer is the least there is; any other conflicted layout is written with a word.
+                  if (o->solved.empty())
+                    if (const std::string warning = export_conflict_warning(request); !warning.empty())
+                      fmt::print(stderr, "swizzle export: warning: {}\n", warning);
                   if (o->json) {
                     nlohmann::json j = {{"format", o->format}, {"name", o->name}, {"bytes", text.size()}};
                     if (o->output.empty()) j["text"] = text;

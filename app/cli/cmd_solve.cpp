@@ -23,14 +23,23 @@ struct Options {
   bool json = false;
 };
 
-void print_text(const SolveReport& report) {
+// The answer first (the layout, each side's instructions and cost, the masks of a grid), then why.
+void print_answer(const SolveReport& report) {
   const SolveResult& r = report.result;
-  for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, render_math(st.sentence, MathStyle::Ascii));
-  fmt::print("\nshared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
+  fmt::print("shared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
     fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
                c.instructions, c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
   fmt::print("total: {} wavefronts\n", r.total_wavefronts());
+  if (report.problem.grid)
+    fmt::print("masks: {}\n",
+               report.masks ? format_masks(*report.masks) : std::string("none (no toggle grid is conflict-free here)"));
+}
+
+void print_proof(const SolveReport& report) {
+  const SolveResult& r = report.result;
+  fmt::print("\nwhy (the construction, the width proof, the bound):\n");
+  for (const auto& st : r.trace) fmt::print("{}: {}\n", st.title, render_math(st.sentence, MathStyle::Ascii));
   if (!r.tradeoff.empty()) fmt::print("trade-off: {}\n", r.tradeoff);
   fmt::print("widest possible: writer {} bits, reader {} bits, both {} bits\n", r.width.write_max_bits, r.width.read_max_bits,
              r.width.common_max_bits);
@@ -92,10 +101,9 @@ Register reg{
            print_json(to_json(report));
            return;
          }
-         print_text(report);
+         print_answer(report);
+         print_proof(report);
          if (p.grid) {
-           const auto& masks = report.masks;
-           fmt::print("masks: {}\n", masks ? format_masks(*masks) : std::string("none (no toggle grid is conflict-free here)"));
            if (report.family_counted)
              fmt::print("conflict-free family ({} both conflict-free): {} mask sets; {} alone: {}, {} alone: {}\n",
                         sides_name(AccessSides::Both), report.family_both, sides_name(AccessSides::Read), report.family_read,

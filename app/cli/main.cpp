@@ -1,4 +1,6 @@
 // swizzle: the command-line face of the core, for scripts and CI.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -8,11 +10,10 @@
 #include <exception>
 #include <string_view>
 
-#include <fmt/format.h>
-
 #include "command.h"
 #include "swz/error.h"
 #include "swz/gpu.h"
+#include "unknown_flags.h"
 
 namespace swz::cli {
 
@@ -130,6 +131,11 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    // An unknown flag, beside the one it most likely meant.
+    const std::string guesses = swz::cli::flag_suggestions(app, argc, argv);
+    return fail_with(json, 2, "swizzle: error",
+                     guesses.empty() ? parse_error_message(app, e, subcommands) : fmt::format("{} ({})", e.what(), guesses));
   } catch (const CLI::ParseError& e) {
     // One line, like every other bad input (CLI11's own exit() adds a second, "Run with --help").
     return fail_with(json, 2, "swizzle: error", parse_error_message(app, e, subcommands));

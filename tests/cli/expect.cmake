@@ -2,12 +2,13 @@
 #
 #   cmake -DSTATUS=2 -DSTDERR_REGEX=<regex> -P expect.cmake -- <command> [args...]
 #   cmake -DSTATUS=0 -DSTDOUT_REGEX=<regex> -P expect.cmake -- <command> [args...]
+#   cmake -DSTATUS=0 -DSTDOUT_REGEX=<regex> -DSTDERR_REGEX=<regex> -P expect.cmake -- ...   (a warning)
 #   cmake -DSTATUS=2 -DSTDERR_REGEX=<regex> -DJSON_ERROR=ON -P expect.cmake -- <command> --json [args...]
 #
 # With a nonzero STATUS the command must print exactly one line on stderr, matching
 # STDERR_REGEX, and nothing on stdout; with JSON_ERROR, stdout is instead one JSON object
 # whose "error" is that line's message (the line ends ": <error>"). With STATUS 0, stdout
-# must match STDOUT_REGEX and stderr must be empty.
+# must match STDOUT_REGEX and stderr must be empty, or with STDERR_REGEX be one line matching it.
 set(cmd)
 set(after_dashes OFF)
 math(EXPR last "${CMAKE_ARGC} - 1")
@@ -29,7 +30,13 @@ if(NOT "${rc}" STREQUAL "${STATUS}")
 endif()
 
 if(STATUS EQUAL 0)
-  if(NOT "${err}" STREQUAL "")
+  if(DEFINED STDERR_REGEX)
+    string(REGEX MATCHALL "\n" newlines "${err}")
+    list(LENGTH newlines lines)
+    if(NOT lines EQUAL 1 OR NOT "${err}" MATCHES "${STDERR_REGEX}")
+      message(FATAL_ERROR "${shown}\nstderr is not one line matching '${STDERR_REGEX}': ${err}")
+    endif()
+  elseif(NOT "${err}" STREQUAL "")
     message(FATAL_ERROR "${shown}\nunexpected stderr: ${err}")
   endif()
   if(DEFINED STDOUT_REGEX AND NOT "${out}" MATCHES "${STDOUT_REGEX}")

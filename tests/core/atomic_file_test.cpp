@@ -94,6 +94,36 @@ TEST(AtomicFile, RefusesDirectoriesAndMissingFolders) {
   fs::remove_all(d);
 }
 
+// A new file's mode is what the umask leaves of the mode asked for, as for any program's file
+// (open(2) with O_CREAT); before, every new file was 0644 whatever the umask.
+TEST(AtomicFile, NewFilesHonourTheUmask) {
+  const fs::path d = fresh_dir("umask");
+  const mode_t saved = ::umask(027);
+  const auto mode_of = [](const fs::path& f) {
+    struct stat st {};
+    EXPECT_EQ(::stat(f.c_str(), &st), 0);
+    return st.st_mode & 0777;
+  };
+  EXPECT_EQ(process_umask(), 027u);
+  write_file_atomically((d / "group.h").string(), "x");
+  EXPECT_EQ(mode_of(d / "group.h"), 0640u);
+  ::umask(077);
+  EXPECT_EQ(process_umask(), 077u);
+  write_file_atomically((d / "mine.h").string(), "x");
+  EXPECT_EQ(mode_of(d / "mine.h"), 0600u);
+  ::umask(022);
+  write_file_atomically((d / "private.jsonl").string(), "x", kPrivateFileMode);
+  EXPECT_EQ(mode_of(d / "private.jsonl"), 0600u) << "a private file stays the owner's under a lax umask";
+  write_file_atomically((d / "ordinary.h").string(), "x");
+  EXPECT_EQ(mode_of(d / "ordinary.h"), 0644u);
+  // A file already there keeps its mode: the umask and the mode asked for are for new files.
+  ::chmod((d / "mine.h").c_str(), 0664);
+  write_file_atomically((d / "mine.h").string(), "y", kPrivateFileMode);
+  EXPECT_EQ(mode_of(d / "mine.h"), 0664u);
+  ::umask(saved);
+  fs::remove_all(d);
+}
+
 }  // namespace
 }  // namespace swz
 

@@ -141,7 +141,7 @@ TEST(ProblemSpec, WrongTypesSayWhatWasGiven) {
   };
   EXPECT_NE(error("banks", "16").find("'banks' must be a whole number from 0 to 1024, not the string \"16\""), std::string::npos);
   EXPECT_NE(error("banks", 2048).find("not the number 2048"), std::string::npos);
-  EXPECT_NE(error("shape", "16x32").find("'shape' must be a list of whole numbers from 0 to 1024, not the string \"16x32\""),
+  EXPECT_NE(error("shape", "16x32").find("'shape' must be a list of whole numbers from 0 to 32768, not the string \"16x32\""),
             std::string::npos);
   EXPECT_NE(error("masks", {1, true}).find("one item is true"), std::string::npos);
   EXPECT_NE(error("preset", 5).find("'preset' must be a string, not the number 5"), std::string::npos);
@@ -157,8 +157,9 @@ TEST(ProblemSpec, ErrorsNameTheFieldAndItsFlag) {
   EXPECT_EQ(error_of([&] { build_problem(s); }), "masks (--mask): mask 64 (row bit 0) is wider than the 32 columns");
   s = {};
   s.writer = SpecLayout{make_preset("toy8x8").store.layout, "toy.json"};
-  EXPECT_EQ(error_of([&] { build_problem(s); }),
-            "writer (--src): toy.json covers a 8x8 tensor but the problem's tensor is 16x32");
+  EXPECT_EQ(
+      error_of([&] { build_problem(s); }),
+      "writer (--src): toy.json covers a 8x8 tensor but the problem's tensor is 16x32 (preset transpose16x32, the default)");
   s = {};
   s.preset = "";
   EXPECT_NE(error_of([&] { build_problem(s); }).find("preset (--preset): a custom problem"), std::string::npos);
@@ -168,7 +169,7 @@ TEST(ProblemSpec, ErrorsNameTheFieldAndItsFlag) {
             "read_vec_bits (--read-vec-bits): a 16-bit vector is narrower than one 32-bit element");
   s = {};
   s.shape = {64, 48};
-  EXPECT_EQ(error_of([&] { build_problem(s); }), "shape (--shape): 48 is not a power of two from 2 to 1024");
+  EXPECT_EQ(error_of([&] { build_problem(s); }), "shape (--shape): 48 is not a power of two from 2 to 32768");
 }
 
 // A side may issue ldmatrix / stmatrix: its layout then gives the rows lanes address. The form
@@ -337,7 +338,7 @@ TEST(ProblemSpec, ExportedCommandReproducesTheHeaderByteForByte) {
 TEST(ProblemSpec, ShapeTextIsReadStrictly) {
   EXPECT_EQ(parse_shape("64x128"), (std::vector<std::int64_t>{64, 128}));
   EXPECT_NE(error_of([] { parse_shape("64x"); }).find("is not ROWSxCOLS"), std::string::npos);
-  EXPECT_NE(error_of([] { parse_shape("2048x2"); }).find("2048 is not a power of two from 2 to 1024"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_shape("65536x2"); }).find("65536 is not a power of two from 2 to 32768"), std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "swz/teach/quiz_record.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -93,6 +94,34 @@ TEST(QuizRecord, NewSittingNeverTakesAnExistingFile) {
   EXPECT_THROW(new_quiz_record_path(sub, " !? "), Error);
   { std::ofstream(folder.dir / "a-file") << "x"; }
   EXPECT_THROW(new_quiz_record_path(folder.dir / "a-file", "Ana"), Error);
+}
+
+// A record holds a student's name and answers: a new file is the student's alone (0600) whatever
+// the umask allows, unless SWZ_QUIZ_RECORDS_MODE asks for another mode (before: 0644 always).
+TEST(QuizRecord, NewRecordFilesArePrivateUnlessAskedOtherwise) {
+  RecordFolder folder;
+  const mode_t saved = ::umask(022);
+  const auto mode_of = [](const fs::path& f) {
+    struct stat st {};
+    EXPECT_EQ(::stat(f.c_str(), &st), 0);
+    return st.st_mode & 0777;
+  };
+  ::unsetenv("SWZ_QUIZ_RECORDS_MODE");
+  save_quiz_record(folder.dir / "ana.jsonl", sample_record("Ana", {true}));
+  EXPECT_EQ(mode_of(folder.dir / "ana.jsonl"), 0600u);
+  ::setenv("SWZ_QUIZ_RECORDS_MODE", "0640", 1);
+  save_quiz_record(folder.dir / "bo.jsonl", sample_record("Bo", {true}));
+  EXPECT_EQ(mode_of(folder.dir / "bo.jsonl"), 0640u);
+  ::setenv("SWZ_QUIZ_RECORDS_MODE", "rw-r-----", 1);
+  try {
+    save_quiz_record(folder.dir / "cy.jsonl", sample_record("Cy", {true}));
+    ADD_FAILURE() << "a mode that is not octal was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SWZ_QUIZ_RECORDS_MODE: 'rw-r-----' is not a file mode"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(folder.dir / "cy.jsonl"));
+  ::unsetenv("SWZ_QUIZ_RECORDS_MODE");
+  ::umask(saved);
 }
 
 TEST(QuizRecord, FolderSummaryCountsStudentsAndQuestions) {

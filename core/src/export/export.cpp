@@ -167,6 +167,21 @@ void use_solved(ProblemArguments& a, const std::string& solved, const TextSource
   a.shared = solved;
 }
 
+std::string export_conflict_warning(const ExportRequest& request) {
+  if (!request.problem) return "";
+  const ProblemAnalysis a = analyze(*request.problem);
+  std::vector<std::string> sides;
+  for (const auto& [side, access] : {std::pair{"the store", &a.store}, std::pair{"the read", &a.read}})
+    if (access->simulated.wavefronts > access->simulated.ideal_wavefronts)
+      sides.push_back(fmt::format("{} takes {} wavefronts per instruction (ideal {})", side, access->simulated.wavefronts,
+                                  access->simulated.ideal_wavefronts));
+  if (sides.empty()) return "";
+  return fmt::format(
+      "the layout written has bank conflicts: {}; `swizzle solve` with the same problem flags finds the least, "
+      "and `swizzle export --solved RESULT.json` writes it",
+      fmt::join(sides, ", "));
+}
+
 ExportRequest export_request(const ProblemArguments& a, std::string name, const TextSource& files) {
   if (a.shared && !a.preset && !a.src && !a.dst && !a.spec) {
     // A layout on its own: any shape, no accesses to analyze.

@@ -6,8 +6,11 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "swz/error.h"
 
@@ -43,7 +46,17 @@ void write_all(int fd, std::string_view contents, const std::string& path) {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view contents) {
+unsigned process_umask() {
+  // Linux says it in /proc/self/status ("Umask:\t0022") since 4.7.
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Umask:", 0) == 0) return static_cast<unsigned>(std::strtoul(line.c_str() + 6, nullptr, 8)) & 0777u;
+  const mode_t mask = ::umask(0);  // elsewhere: read it by setting it, and put it back at once
+  ::umask(mask);
+  return static_cast<unsigned>(mask) & 0777u;
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents, unsigned new_file_mode) {
   if (path.empty()) fail("no output file given");
   // stat() follows every link the kernel can, /dev/stdout -> /proc/self/fd/1 -> a pipe included.
   struct stat st {};
@@ -77,8 +90,8 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
     ::unlink(temp.c_str());
     throw;
   }
-  // mkstemp creates 0600: keep the replaced file's permissions, or make an ordinary 0644 file.
-  ::fchmod(fd, exists ? (st.st_mode & 07777) : mode_t{0644});
+  // mkstemp creates 0600: keep the replaced file's permissions, or give what a new file of this kind gets.
+  ::fchmod(fd, exists ? (st.st_mode & 07777) : static_cast<mode_t>(new_file_mode & 0777u & ~process_umask()));
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp.c_str());

@@ -391,7 +391,7 @@ LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
   if ((attribute.text == "ttg.linear" || attribute.text == "ttg.shared_linear") && aliases.empty())
     return parse_linear_mlir(body, hints);
   std::vector<std::int64_t> shape = hints.shape;
-  std::optional<int> element_bits = hints.element_bits;
+  std::optional<int> element_bits;  // what the text states (its type's element, its elementBitWidth), over a given width
   if (type) {
     if (!hints.shape.empty() && hints.shape != type->shape)
       fail("{}: the type gives the shape {} but the given shape is {}", name, fmt::join(type->shape, "x"), fmt::join(hints.shape, "x"));
@@ -400,12 +400,21 @@ LayoutFile parse_mlir(const std::string& text, const LayoutHints& hints) {
       fail("{}: element type '{}' is not 4, 8, 16, 32 or 64 bits wide", name, type->element);
     element_bits = type->element_bits;
   }
+  if (const ttgir::AttrNode* width = attribute.field("elementBitWidth")) {
+    if (element_bits && *element_bits != width->integer)
+      fail("{}: elementBitWidth = {} but the type's elements ({}) are {}-bit", name, width->integer, type->element,
+           *element_bits);
+    element_bits = static_cast<int>(width->integer);
+  }
+  if (element_bits && hints.element_bits && *element_bits != *hints.element_bits)
+    fail("{}: {} {} but the given element width is {} (--bits)", name, type ? "the type's elements are" : "elementBitWidth =",
+         type ? fmt::format("{}-bit", *element_bits) : std::to_string(*element_bits), *hints.element_bits);
+  if (!element_bits) element_bits = hints.element_bits;
   if (shape.empty())
     fail("{} carries no shape: give the tensor's shape (--shape ROWSxCOLS) or write the attribute inside its type, e.g. "
          "tensor<64x64xf16, {}<...>> or !ttg.memdesc<64x64xf16, {}<...>, #ttg.shared_memory>",
          name, name, name);
   const std::string kind = attribute.layout_kind();
-  if (const ttgir::AttrNode* width = attribute.field("elementBitWidth"); width && !element_bits) element_bits = static_cast<int>(width->integer);
   if ((kind == "nvmma_shared" || kind == "shared") && !element_bits)
     fail("{} needs the element width: its elementBitWidth, an element type (!ttg.memdesc<64x64xf16, ...>) or --bits", name);
   ttgir::Layout l;

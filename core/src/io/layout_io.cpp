@@ -111,10 +111,13 @@ LayoutFile parse_layout_text(const std::string& text, const std::string& origin,
 }
 
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin) {
-  // A given shape is a claim about every form, not only the ones that need it.
+  // A given shape is a claim about every form, not only the ones that need it; so is a given width.
   if (!hints.shape.empty() && file.layout.shape() != hints.shape)
     fail("{}: the layout covers a {} tensor but the given shape is {}", origin, fmt::join(file.layout.shape(), "x"),
          fmt::join(hints.shape, "x"));
+  if (hints.element_bits && file.element_bits && *file.element_bits != *hints.element_bits)
+    fail("{}: the layout states {}-bit elements but the given element width is {}", origin, *file.element_bits,
+         *hints.element_bits);
 }
 
 namespace {

@@ -180,6 +180,8 @@ WorkbenchLink parse_link(std::string_view url) {
   if (preset && problem) fail("link: preset and problem: give one of them");
   if (layout && !preset) fail("link: layout: names a layout of a preset; give preset too (or put it in problem)");
   if (masks && !preset && !problem) fail("link: masks: give the preset or problem they fold");
+  if (masks && layout)
+    fail("link: masks: given beside layout '{}': the shared layout is one of them (a named layout, or masks)", *layout);
   if (preset) {
     check_link_name("preset", *preset);
     ProblemSpec spec;

@@ -16,7 +16,9 @@ AuditCounts count_accesses(const AuditReport& report) {
   for (const auto& a : report.accesses) {
     if (a.wavefronts) {
       ++c.modelled;
-      c.conflicted += a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
+      const bool conflicted = a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
+      c.conflicted += conflicted;
+      c.at_optimum += conflicted && a.at_optimum && !a.suggestion;
     } else if (a.instruction == "not modelled") {
       ++c.not_modelled;
     } else {
@@ -79,6 +81,7 @@ nlohmann::json to_json(const AuditReport& report) {
     j["suggestion"] = opt(a.suggestion_index);
     j["suggestion_wavefronts"] = opt(a.suggestion_wavefronts);
     j["no_suggestion"] = a.no_suggestion.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.no_suggestion);
+    j["at_optimum"] = a.at_optimum && !a.suggestion;
     j["note"] = a.note;
     list.push_back(std::move(j));
   }
@@ -209,7 +212,9 @@ std::string format_audit(const AuditReport& report) {
     }
   }
   const AuditCounts c = count_accesses(report);
-  s += fmt::format("{} of {} modelled accesses have bank conflicts; {} not modelled", c.conflicted, c.modelled, c.not_modelled);
+  s += fmt::format("{} of {} modelled accesses have bank conflicts{}; {} not modelled", c.conflicted, c.modelled,
+                   c.at_optimum ? fmt::format(" ({} at the optimum: no legal layout does better)", c.at_optimum) : "",
+                   c.not_modelled);
   if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma operands, shuffles, registers)", c.other);
   s += "\n";
   return s;

@@ -239,7 +239,8 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
               texts.push_back(fmt::format("#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>", vec,
                                           per_phase, max_phase, order));
     // The solver's layout for the buffer's first writer and first reader (the access itself stands
-    // in for a side the module lacks).
+    // in for a side the module lacks): the least any shared layout costs them, proven (solver.h).
+    bool optimum_weighed = false;
     {
       const Pending* writer = nullptr;
       const Pending* reader = nullptr;
@@ -261,6 +262,7 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
           as_written.check = SolveOptions::Check::Full;
           const SolveResult r = solve(w, rd, bits, au.bank, as_written);
           texts.push_back(ttgir::shared_linear_attribute(r.offset_bases));
+          optimum_weighed = true;
         } catch (const Error&) {
         } catch (const SolverBug&) {
         }
@@ -292,7 +294,10 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
                                   : "no shared layout does better for every access of this buffer";
       for (const Pending* p : accesses) {
         AuditAccess& a = report.accesses[p->index];
-        if (a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9) a.no_suggestion = why;
+        if (a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9) {
+          a.no_suggestion = why;
+          a.at_optimum = optimum_weighed;
+        }
       }
       continue;
     }

@@ -8,6 +8,7 @@
 #include <array>
 #include <numeric>
 
+#include "swz/io/nearest_name.h"
 #include "swz/kernel/ttgir.h"
 
 namespace swz::ttgir {
@@ -55,30 +56,6 @@ constexpr std::array<std::string_view, 15> kKnownKinds = {
     "amd_wmma",     "linear",         "swizzled_shared", "shared",            "nvmma_shared",
     "amd_rotating_shared", "shared_linear", "padded_shared", "shared_memory", "mma"};
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// The known name closest to `name` within `limit` edits, or "".
-std::string_view closest(std::string_view name, const std::vector<std::string_view>& known, std::size_t limit) {
-  std::string_view best;
-  std::size_t best_distance = limit + 1;
-  for (std::string_view k : known)
-    if (const std::size_t d = edit_distance(name, k); d < best_distance) best = k, best_distance = d;
-  return best;
-}
-
 std::optional<std::int64_t> integer_of(const AttrNode& a, std::string_view key) {
   const AttrNode* f = a.field(std::string(key));
   if (!f || f->kind != AttrNode::Kind::Integer) return std::nullopt;
@@ -107,7 +84,7 @@ bool is_permutation(std::vector<std::int64_t> order) {
 
 std::optional<std::string> misspelled_attribute_kind(std::string_view kind) {
   if (std::find(kKnownKinds.begin(), kKnownKinds.end(), kind) != kKnownKinds.end()) return std::nullopt;
-  const std::string_view best = closest(kind, {kKnownKinds.begin(), kKnownKinds.end()}, /*limit=*/2);
+  const std::string_view best = closest_name(kind, {kKnownKinds.begin(), kKnownKinds.end()}, /*limit=*/2);
   if (best.empty()) return std::nullopt;  // a kind this reader does not know: listed as not modelled where used
   return std::string(best);
 }
@@ -123,7 +100,7 @@ std::optional<AttrProblem> check_attribute(const AttrNode& a, int threads_per_wa
   if (entry != kind_keys().end())
     for (const auto& [key, value] : a.fields)
       if (std::find(entry->keys.begin(), entry->keys.end(), key) == entry->keys.end()) {
-        const std::string_view near = closest(key, entry->keys, /*limit=*/3);
+        const std::string_view near = closest_name(key, entry->keys, /*limit=*/3);
         return AttrProblem{key, fmt::format("#{} has no key '{}'{}", a.text, key,
                                             near.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", near))};
       }

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "../int_bits.h"
+#include "spec_fields.h"
 #include "swz/error.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
@@ -16,6 +17,8 @@
 namespace swz {
 
 using nlohmann::json;
+using spec_detail::parse_spec_text;
+using spec_detail::refused_field;
 
 namespace {
 
@@ -36,7 +39,7 @@ const std::vector<ProblemFlag> kFlags = {
     {"--dst", "reader", &ProblemArguments::dst,
      "Reader (B) layout file (JSON, Triton text, a Triton attribute such as #ttg.dot_op<...>)"},
     {"--shape", "shape", &ProblemArguments::shape,
-     "ROWSxCOLS (powers of two from 2 to 1024), e.g. 64x128: the preset redrawn as a transpose of that tile, and the tensor "
+     "ROWSxCOLS (powers of two from 2 to 32768), e.g. 64x128: the preset redrawn as a transpose of that tile, and the tensor "
      "a bare Triton attribute in a layout file lays out"},
     {"--bits", "element_bits", &ProblemArguments::bits,
      "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
@@ -99,12 +102,13 @@ std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
   if (shape.size() != 2) return fmt::format("a tile is ROWSxCOLS; {} sizes given", shape.size());
   for (auto s : shape)
-    if (!pow2(s) || s < 2 || s > 1024) return fmt::format("{} is not a power of two from 2 to 1024", s);
+    if (!pow2(s) || s < 2 || s > kMaxTileSide) return fmt::format("{} is not a power of two from 2 to {}", s, kMaxTileSide);
   return "";
 }
 
-// Every field of a spec against its range: the first refused one, as (key, why).
-std::optional<std::pair<const char*, std::string>> refused_field(const ProblemSpec& s) {
+}  // namespace
+
+std::optional<std::pair<const char*, std::string>> spec_detail::refused_field(const ProblemSpec& s) {
   const std::pair<const char*, std::string> checks[] = {
       {"shape", shape_problem(s.shape)},
       {"element_bits", element_bits_problem(s.element_bits)},
@@ -120,19 +124,63 @@ std::optional<std::pair<const char*, std::string>> refused_field(const ProblemSp
   return std::nullopt;
 }
 
+namespace {
+
 void check_shape(const std::vector<std::int64_t>& shape) {
   if (const std::string why = shape_problem(shape); !why.empty()) field_error("shape", why);
 }
 
-Access replaced_access(const SpecLayout& l, AccessKind kind, const std::vector<std::int64_t>& shape, const char* key) {
+std::string name_of(const SpecLayout& l) { return l.origin.empty() ? "the layout" : l.origin; }
+
+// "the problem's tensor is 16x32 (preset transpose16x32, the default)": where the tensor a layout
+// must cover comes from, so a user who named no preset learns which one the problem is.
+std::string problem_tensor(const std::vector<std::int64_t>& shape, const ProblemSpec& s) {
+  const std::string from = !s.shape.empty() ? field("shape")
+                           : s.preset.empty()
+                               ? std::string("the writer's")
+                               : fmt::format("preset {}{}", s.preset, s.preset == kDefaultPreset ? ", the default" : "");
+  return fmt::format("the problem's tensor is {} ({})", fmt::join(shape, "x"), from);
+}
+
+Access replaced_access(const SpecLayout& l, AccessKind kind, const std::vector<std::int64_t>& shape, const char* key,
+                       const ProblemSpec& s) {
   if (!l.layout.has_in_dim("register") || !l.layout.has_in_dim("lane"))
-    field_error(key, fmt::format("{} is not a distributed layout (register/lane/warp bases)",
-                                 l.origin.empty() ? "the layout" : l.origin));
+    field_error(key, fmt::format("{} is not a distributed layout (register/lane/warp bases)", name_of(l)));
   if (l.layout.shape() != shape)
-    field_error(key,
-                fmt::format("{} covers a {} tensor but the problem's tensor is {}", l.origin.empty() ? "the layout" : l.origin,
-                            fmt::join(l.layout.shape(), "x"), fmt::join(shape, "x")));
+    field_error(
+        key, fmt::format("{} covers a {} tensor but {}", name_of(l), fmt::join(l.layout.shape(), "x"), problem_tensor(shape, s)));
   return Access{l.layout, kind, /*ldmatrix=*/0, /*vec_bits=*/0};
+}
+
+// The element width the spec's layouts state, all agreeing with each other and with `element_bits`
+// (--bits) when given; 0 when none states one.
+int stated_element_bits(const ProblemSpec& s) {
+  int stated = 0;
+  const char* stated_by = nullptr;
+  for (const auto& [l, key] : {std::pair{&s.writer, "writer"}, std::pair{&s.reader, "reader"}, std::pair{&s.shared, "shared"}}) {
+    if (!*l || !(*l)->element_bits) continue;
+    const int bits = *(*l)->element_bits;
+    if (s.element_bits && bits != s.element_bits)
+      field_error(
+          key, fmt::format("{} states {}-bit elements but {} is {}", name_of(**l), bits, field("element_bits"), s.element_bits));
+    if (stated && bits != stated)
+      field_error(
+          key, fmt::format("{} states {}-bit elements but {} states {}-bit ones", name_of(**l), bits, field(stated_by), stated));
+    stated = bits;
+    stated_by = key;
+  }
+  return stated;
+}
+
+// The shared layout is one choice: a second one beside it would be dropped without a word.
+void check_one_shared_choice(const ProblemSpec& s) {
+  std::vector<std::string> given;
+  if (s.shared) given.push_back(fmt::format("{} {}", field("shared"), name_of(*s.shared)));
+  if (!s.variant.empty()) given.push_back(fmt::format("{} '{}'", field("variant"), s.variant));
+  if (!s.masks.empty()) given.push_back(fmt::format("{} {}", field("masks"), format_masks(s.masks)));
+  if (given.size() > 1)
+    fail("{} given beside {}: the shared layout is one of shared (--shared), variant (--layout) and masks (--mask)", given[1],
+         given[0]);
 }
 
 SpecLayout read_layout(const std::string& path, bool shared, const char* key, std::optional<int>& element_bits,
@@ -151,72 +199,7 @@ SpecLayout read_layout(const std::string& path, bool shared, const char* key, st
       field_error(key, fmt::format("{}: element_bits {} differs from the other file's {}", path, *f.element_bits, *element_bits));
     element_bits = f.element_bits;
   }
-  return SpecLayout{std::move(f.layout), path};
-}
-
-// [SECTION] JSON reading: every key optional, every present key type-checked.
-
-struct JsonFields {
-  const json& j;
-  const std::string& where;
-
-  [[noreturn]] void bad(const char* key, const std::string& what) const { fail("{}{}' {}", where, key, what); }
-  const json* find(const char* key) const {
-    auto it = j.find(key);
-    return it == j.end() || it->is_null() ? nullptr : &*it;
-  }
-  void get(const char* key, std::string& out) const {
-    if (const json* v = find(key)) {
-      if (!v->is_string()) bad(key, "must be a string, not " + describe_json_value(*v));
-      out = v->get<std::string>();
-    }
-  }
-  void get(const char* key, int& out) const {
-    if (const json* v = find(key)) {
-      if (!v->is_number_integer() || v->get<std::int64_t>() < 0 || v->get<std::int64_t>() > 1024)
-        bad(key, "must be a whole number from 0 to 1024, not " + describe_json_value(*v));
-      out = v->get<int>();
-    }
-  }
-  template <class T>
-  void list(const char* key, std::vector<T>& out, std::uint64_t most) const {
-    if (const json* v = find(key)) {
-      if (!v->is_array()) bad(key, fmt::format("must be a list of whole numbers from 0 to {}, not {}", most, describe_json_value(*v)));
-      for (const auto& x : *v) {
-        if (!x.is_number_integer() || x.get<std::int64_t>() < 0 || x.get<std::uint64_t>() > most)
-          bad(key, fmt::format("must be a list of whole numbers from 0 to {}; one item is {}", most, describe_json_value(x)));
-        out.push_back(static_cast<T>(x.get<std::uint64_t>()));
-      }
-    }
-  }
-  // `hints`: the spec's shape, for a layout given as Triton attribute text.
-  std::optional<SpecLayout> layout(const char* key, bool shared, const LayoutHints& hints) const {
-    const json* v = find(key);
-    if (!v) return std::nullopt;
-    if (!v->is_object() || !v->contains("layout"))
-      bad(key, "must be an object with 'origin' and 'layout', not " + describe_json_value(*v));
-    for (auto it = v->begin(); it != v->end(); ++it)
-      if (it.key() != "origin" && it.key() != "layout")
-        bad(key, fmt::format("has an unknown key '{}' (known: origin, layout)", it.key()));
-    SpecLayout l;
-    JsonFields{*v, where}.get("origin", l.origin);
-    LayoutFile f;
-    try {
-      // The layout as JSON bases, or as text in any form a layout file takes ("#ttg.blocked<...>", CuTe, ...).
-      const json& text = v->at("layout");
-      f = text.is_string() ? parse_layout_text(text.get<std::string>(), "text", hints) : layout_from_json(text);
-    } catch (const Error& e) {
-      bad(key, fmt::format("is not a layout: {}", e.what()));
-    }
-    if ((f.kind == LayoutKind::Shared) != shared) bad(key, fmt::format("must be a {} layout", shared ? "shared" : "distributed"));
-    l.layout = std::move(f.layout);
-    return l;
-  }
-};
-
-json layout_json(const std::optional<SpecLayout>& l) {
-  if (!l) return nullptr;
-  return json{{"origin", l->origin}, {"layout", layout_to_json(l->layout)}};
+  return SpecLayout{std::move(f.layout), path, f.element_bits};
 }
 
 }  // namespace
@@ -256,8 +239,14 @@ Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
   return p;
 }
 
-Problem build_problem(const ProblemSpec& s) {
-  if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
+Problem build_problem(const ProblemSpec& given) {
+  if (const auto refused = refused_field(given)) field_error(refused->first, refused->second);
+  check_one_shared_choice(given);
+  ProblemSpec s = given;  // the element width the layouts state stands for --bits left out
+  if (!s.element_bits)
+    s.element_bits = stated_element_bits(given);
+  else
+    (void)stated_element_bits(given);
   Problem p;
   bool regrid = false;
   if (s.preset.empty()) {
@@ -270,8 +259,8 @@ Problem build_problem(const ProblemSpec& s) {
     p.name = "custom";
     p.shape = s.writer->layout.shape();
     p.element_bits = s.element_bits ? s.element_bits : 16;
-    p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer");
-    p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader");
+    p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer", s);
+    p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader", s);
     p.description =
         fmt::format("{} {}-bit: writer {}, reader {}", fmt::join(p.shape, "x"), p.element_bits,
                     s.writer->origin.empty() ? "given" : s.writer->origin, s.reader->origin.empty() ? "given" : s.reader->origin);
@@ -293,14 +282,18 @@ Problem build_problem(const ProblemSpec& s) {
       regrid = true;
     }
     if (s.writer) {
-      p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer");
+      p.store = replaced_access(*s.writer, AccessKind::Store, p.shape, "writer", s);
       regrid = true;
     }
     if (s.reader) {
-      p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader");
+      p.read = replaced_access(*s.reader, AccessKind::Load, p.shape, "reader", s);
       regrid = true;
     }
   }
+  // Every element needs a thread to write it and one to read it (the solver refuses the same, in the same words).
+  for (const auto& [access, key] : {std::pair{&p.store, "writer"}, std::pair{&p.read, "reader"}})
+    if (const std::string gap = coverage_gap(access->layout); !gap.empty())
+      field_error(key, fmt::format("the {} does not cover the tensor: {}", key, gap));
   if (s.banks) p.bank.banks = s.banks;
   if (s.warp_size) p.bank.warp_size = s.warp_size;
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
@@ -340,9 +333,8 @@ Problem build_problem(const ProblemSpec& s) {
     if (p.grid) p.set_masks({});
   }
   if (s.shared && s.shared->layout.shape() != p.shape)  // before the layout's tables are built (2^24 elements take a second)
-    field_error("shared", fmt::format("{} covers a {} tensor but the problem's tensor is {}",
-                                      s.shared->origin.empty() ? "the layout" : s.shared->origin,
-                                      fmt::join(s.shared->layout.shape(), "x"), fmt::join(p.shape, "x")));
+    field_error("shared", fmt::format("{} covers a {} tensor but {}", name_of(*s.shared),
+                                      fmt::join(s.shared->layout.shape(), "x"), problem_tensor(p.shape, s)));
   try {
     if (s.shared) {
       p.set_shared(SharedLayout::from_linear(s.shared->layout, s.shared->origin));
@@ -397,63 +389,6 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
   }
   return std::nullopt;
 }
-
-// [SECTION] JSON
-
-json to_json(const ProblemSpec& s) {
-  return json{{"preset", s.preset},
-              {"shape", s.shape},
-              {"element_bits", s.element_bits},
-              {"banks", s.banks},
-              {"warp_size", s.warp_size},
-              {"write_vec_bits", s.write_vec_bits},
-              {"read_vec_bits", s.read_vec_bits},
-              {"write_matrix", s.write_matrix},
-              {"read_matrix", s.read_matrix},
-              {"writer", layout_json(s.writer)},
-              {"reader", layout_json(s.reader)},
-              {"shared", layout_json(s.shared)},
-              {"variant", s.variant},
-              {"masks", s.masks}};
-}
-
-ProblemSpec spec_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
-  static const char* known[] = {"preset",        "shape",        "element_bits", "banks",  "warp_size",
-                                "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
-                                "reader",        "shared",       "variant",      "masks"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
-      fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
-  const JsonFields f{j, where};
-  ProblemSpec s;
-  f.get("preset", s.preset);
-  f.list("shape", s.shape, 1024);
-  f.get("element_bits", s.element_bits);
-  f.get("banks", s.banks);
-  f.get("warp_size", s.warp_size);
-  f.get("write_vec_bits", s.write_vec_bits);
-  f.get("read_vec_bits", s.read_vec_bits);
-  f.get("write_matrix", s.write_matrix);
-  f.get("read_matrix", s.read_matrix);
-  const LayoutHints hints{s.shape, s.element_bits ? std::optional<int>(s.element_bits) : std::nullopt};
-  s.writer = f.layout("writer", false, hints);
-  s.reader = f.layout("reader", false, hints);
-  s.shared = f.layout("shared", true, hints);
-  f.get("variant", s.variant);
-  f.list("masks", s.masks, 0xffffffffu);
-  if (const auto refused = refused_field(s)) fail("{}{}': {}", where, refused->first, refused->second);
-  return s;
-}
-
-namespace {
-// A spec file's text, read from `path` (which names it in messages).
-ProblemSpec parse_spec_text(const std::string& text, const std::string& path) {
-  return spec_from_json(parse_json(text, path), path + ": '");
-}
-}  // namespace
-
-ProblemSpec load_spec_file(const std::string& path) { return parse_spec_text(read_text_file(path), path); }
 
 // [SECTION] Command line
 

@@ -35,6 +35,15 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
   if (a.layout.in_bits() > max_in_bits) fail("the access has 2^{} lane-elements: too large", a.layout.in_bits());
 }
 
+}  // namespace
+
+std::string coverage_gap(const LinearLayout& layout) {
+  if (layout.is_surjective()) return "";
+  return fmt::format("its bases reach 2^{} of the 2^{} elements", layout.image().dim(), layout.out_bits());
+}
+
+namespace {
+
 struct Geometry {
   int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
 };

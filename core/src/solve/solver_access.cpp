@@ -32,8 +32,7 @@ void check_access(const Access& a, const char* role, int ebits, const BankModel&
 // same one: the nonzero bases are independent (zero bases are broadcast and fine).
 void check_coverage(const Access& a, const char* role) {
   const LinearLayout& l = a.layout;
-  if (!l.is_surjective())
-    fail("the {} does not cover the tensor: its bases reach 2^{} of the 2^{} elements", role, l.image().dim(), l.out_bits());
+  if (const std::string gap = coverage_gap(l); !gap.empty()) fail("the {} does not cover the tensor: {}", role, gap);
   Subspace seen(l.out_bits());
   for (const auto& d : l.in_dims()) {
     if (d.name == "block") continue;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 
 #include "swz/error.h"
@@ -167,7 +168,20 @@ fs::path new_quiz_record_path(const fs::path& dir, const std::string& student) {
   }
 }
 
-void save_quiz_record(const fs::path& path, const QuizRecord& record) { write_file_atomically(path.string(), quiz_record_text(record)); }
+unsigned quiz_record_file_mode() {
+  const char* env = std::getenv("SWZ_QUIZ_RECORDS_MODE");
+  if (!env || !*env) return kPrivateFileMode;
+  const std::string_view text = env;
+  unsigned mode = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), mode, 8);
+  if (ec != std::errc() || end != text.data() + text.size() || mode > 0777)
+    fail("SWZ_QUIZ_RECORDS_MODE: '{}' is not a file mode in octal (0600, 0640, ...)", text);
+  return mode;
+}
+
+void save_quiz_record(const fs::path& path, const QuizRecord& record) {
+  write_file_atomically(path.string(), quiz_record_text(record), quiz_record_file_mode());
+}
 
 QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, QuizRecord>>& records) {
   QuizSummary s;

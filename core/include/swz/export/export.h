@@ -62,6 +62,11 @@ struct ExportRequest {
 
 // The output in one format (dispatches to the functions below).
 std::string export_text(const ExportRequest& request, ExportFormat format);
+// One line when the request's problem has bank conflicts, "" when it has none or no accesses (a
+// layout on its own): each conflicted side's wavefronts against its ideal, and how to get the least
+// (`swizzle solve`, then `export --solved`). Export writes the layout all the same; a front end
+// shows the line beside it, so a conflicted layout is never handed over without a word.
+std::string export_conflict_warning(const ExportRequest& request);
 
 std::string export_header(const ExportRequest& request);
 std::string export_triton(const ExportRequest& request);

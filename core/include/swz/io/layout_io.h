@@ -47,7 +47,8 @@ LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints = 
 // caller already holds under that name (the Python module's Layout objects, no file written).
 using TextSource = std::function<std::string(const std::string& name)>;
 LayoutFile load_layout_file(const std::string& path, const LayoutHints& hints, const TextSource& files);
-// Fails naming `origin` when `hints` give a shape the layout does not cover.
+// Fails naming `origin` when `hints` give a shape the layout does not cover, or an element width
+// other than the one the layout states (its element_bits, its type's element, its elementBitWidth).
 void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const std::string& origin);
 // The whole text of the file at `path` ("-": standard input), at most `max_bytes` of it: a longer
 // file or stream is refused once that much is read (limits.h). A UTF-8 byte-order mark is dropped.

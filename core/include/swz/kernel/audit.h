@@ -98,6 +98,9 @@ struct AuditAccess {
   std::optional<std::size_t> suggestion_index;    // into AuditReport::suggestions
   std::optional<std::size_t> alternative_index;   // the other knob's suggestion, not applied by --fix
   std::string no_suggestion;  // a conflicted access without a suggestion: which consumer and rule forbid one
+  // Conflicted, and no legal shared layout does better: the candidates weighed held the solver's
+  // proven optimum for the buffer's writer and reader (`--fail-on-conflict` lets it pass).
+  bool at_optimum = false;
   std::string note;                               // assumptions and reasons, one line
   // The access as a workbench problem, when it was simulated: the buffer's writer and reader
   // (this access is one of them; the other when the module has one) and its layout, one CTA.
@@ -125,6 +128,7 @@ struct AuditReport {
 // Counts for the summary line: accesses simulated, with conflicts, and listed as not modelled.
 struct AuditCounts {
   int modelled = 0, conflicted = 0, not_modelled = 0, other = 0;  // other: wgmma operands, shuffles, registers
+  int at_optimum = 0;  // of the conflicted: at the best legal layout (AuditAccess::at_optimum, no suggestion)
 };
 AuditCounts count_accesses(const AuditReport& report);
 

@@ -18,9 +18,12 @@
 //   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes address
 //   --spec P.json                                    all of the above as one JSON object
 //
-// The shared layout is `shared` if given, else the named layout `variant`,
-// else the grid `masks` (empty: the preset's default). Every error names its
-// field as "key (--flag)", the same words in the CLI and the GUI.
+// The shared layout is one of `shared`, the named layout `variant` and the grid
+// `masks` (none: the preset's default); a spec giving two is refused. The element
+// width is `element_bits`, else the one the layouts' sources state (they must
+// agree), else the preset's; a layout stating another width than the problem's
+// is refused. Every error names its field as "key (--flag)", the same words in
+// the CLI and the GUI.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +43,16 @@ namespace swz {
 struct SpecLayout {
   LinearLayout layout;  // distributed (register, lane, warp) or shared (offset)
   std::string origin;   // the file it was read from, or a description ("solver's answer"); "" = given inline
+  // The element width its source states (a file's element_bits, an attribute's elementBitWidth or
+  // element type); none when it states none. A claim: build_problem refuses a problem of another width.
+  std::optional<int> element_bits = std::nullopt;
   bool operator==(const SpecLayout&) const = default;
 };
 
 struct ProblemSpec {
   std::string preset = kDefaultPreset;  // "" = custom: writer and reader both given
   std::vector<std::int64_t> shape;      // a 2-D tile: the preset's transpose redrawn at this size; empty = the preset's
-  int element_bits = 0;                 // 0 = the preset's (custom: the files', else 16)
+  int element_bits = 0;                 // 0 = what the layouts state, else the preset's (custom: 16)
   int banks = 0;                        // 0 = the preset's
   int warp_size = 0;                    // 0 = the preset's
   int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
@@ -108,7 +114,9 @@ struct ProblemFlag {
 };
 const std::vector<ProblemFlag>& problem_flags();
 
-// "64x128" -> {64, 128}; throws on malformed text or sizes outside 2..65536 that are not powers of two.
+// The longest side of a tile: a 32768x32768 tile holds 2^30 elements, as far as problems go.
+inline constexpr std::int64_t kMaxTileSide = 32768;
+// "64x128" -> {64, 128}; throws on malformed text, or sizes that are not powers of two from 2 to kMaxTileSide.
 std::vector<std::int64_t> parse_shape(const std::string& text);
 
 // A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out.

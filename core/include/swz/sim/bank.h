@@ -66,6 +66,11 @@ struct Access {
   bool async_copy = false;
   int global_contiguous_dim = 0;
 };
+// "" when `layout` (an access: register, lane, warp -> coords) holds every element of its tensor;
+// else how far it reaches: "its bases reach 2^9 of the 2^10 elements". An access that leaves
+// elements out is no access to the tensor: build_problem and the solver refuse it, in these words.
+std::string coverage_gap(const LinearLayout& layout);
+
 // Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor.
 std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits);
 

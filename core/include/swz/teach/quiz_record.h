@@ -63,8 +63,12 @@ std::filesystem::path quiz_records_dir();
 // the name in lower case, letters and digits kept, the rest '-'. Throws naming the folder when
 // it cannot be created, or when the name has no letter or digit.
 std::filesystem::path new_quiz_record_path(const std::filesystem::path& dir, const std::string& student);
-// Writes the record atomically.
+// Writes the record atomically. A new file gets quiz_record_file_mode() (a file already there keeps its own).
 void save_quiz_record(const std::filesystem::path& path, const QuizRecord& record);
+// The mode a new record file gets (it names a student): $SWZ_QUIZ_RECORDS_MODE, in octal (0640 lets the
+// teacher's group read it), else 0600, the student alone; less the umask either way. Throws naming the
+// variable when it is not a mode.
+unsigned quiz_record_file_mode();
 
 // What a teacher reads from a folder of records.
 struct QuizSummary {
