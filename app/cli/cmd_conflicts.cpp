@@ -9,6 +9,7 @@
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/matrix_rows.h"
 #include "swz/sim/warp_access.h"
 
 namespace swz::cli {
@@ -113,7 +114,9 @@ void one_access(const Options& o) {
   if (warp_size != 0 && warp_size != lanes) fail("{}: the access has {} lanes but --warp-size is {}", o.dist, lanes, warp_size);
   model.warp_size = lanes;
   check_bank_model(model);
-  const Access access = access_for(o, dist.layout);
+  // A matrix instruction on a layout of what the lanes hold reads the rows they address (matrix_rows.h).
+  Access access = access_for(o, dist.layout);
+  if (access.ldmatrix) access = issue_matrix(access, shared, bits, model);
   const AccessAnalysis a = analyze_access(access, shared, bits, model);
   if (o.json) {
     nlohmann::json j = to_json(a, shared.coords());
@@ -153,7 +156,7 @@ Register reg{
            ->check(CLI::IsMember({8, 16, 32, 64, 128}));
        sub.add_option("--ldmatrix", o->ldmatrix,
                       "With --dist: read with ldmatrix: 1, 2 or 4 matrices, .trans for the transposing form (x4, x4.trans); "
-                      "the layout gives the row addresses");
+                      "the layout gives the row addresses, or (x4) what each lane holds, as solve reads it");
        sub.add_option("--stmatrix", o->stmatrix, "With --dist: write with stmatrix, as --ldmatrix (x1, x2, x4, x4.trans)");
        sub.add_option("--instruction", o->instruction,
                       "With --dist: the instruction by its SASS name, as `swizzle solve --json` prints it (STS.128, LDS.U16, "

@@ -126,7 +126,13 @@ int parse_launch_options(int argc, char** argv, LaunchOptions& o, bool& exit_now
       if (!o.link.empty()) fail("give the link once: as the argument or as --open-link");
       o.link = open_link_flag;
     }
-    if (!o.link.empty()) check_launch_link(o);
+    if (!o.link.empty()) {
+      try {
+        check_launch_link(o);
+      } catch (const Error& e) {
+        if (!start_despite_bad_link(e.what())) throw;
+      }
+    }
   } catch (const Error& e) {
     exit_now = true;
     std::fprintf(stderr, "swizzle-workbench: error: %s\n", e.what());
@@ -269,7 +275,8 @@ int run(const LaunchOptions& o) {
     bench.apply_pending();
   }
   if (!o.link.empty()) {
-    if (!apply_link(bench, o.link, error)) {  // checked above; a lesson file may have changed since
+    // Checked above; a lesson file may have changed since.
+    if (!apply_link(bench, o.link, error) && !start_despite_bad_link(error)) {
       std::fprintf(stderr, "swizzle-workbench: error: %s\n", error.c_str());
       return 2;
     }

@@ -77,6 +77,8 @@ void run_frames(std::unique_ptr<FrameLoop> loop) {
 
 void hand_over_saved_file(const std::filesystem::path&) {}
 
+bool start_despite_bad_link(const std::string&) { return false; }
+
 #else
 
 namespace {
@@ -128,6 +130,15 @@ void hand_over_saved_file(const std::filesystem::path& path) {
         setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 0);
       },
       path.string().c_str());
+}
+
+bool start_despite_bad_link(const std::string& reason) {
+  EM_ASM(
+      {
+        if (Module.showLinkError) Module.showLinkError(UTF8ToString($0));
+      },
+      reason.c_str());
+  return true;
 }
 
 extern "C" {

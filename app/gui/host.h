@@ -10,6 +10,8 @@
 //   files out     where the user asked               the same, then downloaded by the browser
 //   CUDA          app/gpu's backend, when built      none (the GPU panel says why)
 //   test hook     GuiTest drives the Workbench       swz_web_state(): what the page shows, as JSON
+//   a bad link    at start: one line, exit 2         shown on the page (and in the error bar), the
+//                                                    workbench starts without it; the same on a hash change
 #pragma once
 
 #include <filesystem>
@@ -36,6 +38,11 @@ void run_frames(std::unique_ptr<FrameLoop> loop);
 
 // A file the user just saved: the browser downloads it; on the desktop it is already where asked.
 void hand_over_saved_file(const std::filesystem::path& path);
+
+// A link the workbench starts with cannot be opened (malformed, or naming a missing lesson step):
+// false on the desktop (the caller says why in one line and exits 2); in the browser the page
+// shows `reason` above the canvas and the workbench goes on without the link (true).
+bool start_despite_bad_link(const std::string& reason);
 
 // What the workbench shows now, as one JSON object: the problem and masks, each side's wavefronts
 // and verdict, the open lesson and step, the kernel audit's rows, the status line and error, and

@@ -106,7 +106,7 @@ class Workbench {
   bool open_file(const std::filesystem::path& path);
 
   // The solver's answer for the current problem (cached), and the grid family in the background.
-  const SolverAnswer& solver_answer() { return solver_.answer(model_->problem, session_.problem); }
+  const SolverAnswer& solver_answer() { return solver_.answer(model_->problem, solver_question()); }
   std::optional<FamilyAnswer> solver_family() { return solver_.family(model_->problem, session_.problem); }
   const SolverState& solver() const { return solver_; }
 
@@ -136,6 +136,8 @@ class Workbench {
     int module = 0;                    // the one shown
     int selected = -1;                 // its access loaded into the workbench, or -1
     std::string error;                 // why the last file could not be read
+    ProblemSpec loaded;                // the problem that access loaded as (audit_problem)
+    ProblemSpec question;              // what the solver answers for it (audit_layouts)
   };
   const KernelAudit& kernel_audit() const { return kernel_; }
   bool open_kernel(const std::filesystem::path& path);  // reads, audits, loads the first conflicted access
@@ -143,6 +145,10 @@ class Workbench {
   // Makes access `index` of the module shown the workbench's problem (one undoable edit): its
   // shape, element width, writer, reader and shared layout, the vector widths of its instructions.
   bool load_kernel_access(int index);
+  // What the Solver answers: the session's problem; while it is a loaded kernel access with its
+  // layouts as loaded (any shared layout), the kernel's layouts with no instruction fixed, as
+  // `swizzle solve --src --dst` on them answers (audit_layouts), not the instructions it issues now.
+  ProblemSpec solver_question() const;
   // The module shown with its chosen suggestions applied (core fix_module), written atomically
   // to `path`; the source file only when `path` names it.
   bool save_kernel_fix(const std::filesystem::path& path);

@@ -14,7 +14,7 @@ bool Workbench::open_kernel(const std::filesystem::path& path) {
   try {
     std::string text = read_text_file(path.string(), kMaxKernelBytes);
     std::vector<AuditReport> modules = audit_modules(text, path.string());
-    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, ""};
+    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, "", {}, {}};
   } catch (const Error& e) {
     kernel_.error = e.what();
     show_error(e.what());
@@ -49,14 +49,28 @@ bool Workbench::load_kernel_access(int index) {
   const AuditReport& report = kernel_.modules[static_cast<std::size_t>(kernel_.module)];
   try {
     ProblemSpec spec = audit_problem(report, static_cast<std::size_t>(index));
+    ProblemSpec question = audit_layouts(report, static_cast<std::size_t>(index));
     const int line = report.accesses.at(static_cast<std::size_t>(index)).line;
-    if (!apply(cmd::set_problem(fmt::format("Load kernel line {}", line), std::move(spec)))) return false;
+    if (!apply(cmd::set_problem(fmt::format("Load kernel line {}", line), spec))) return false;
     kernel_.selected = index;
+    kernel_.loaded = std::move(spec);
+    kernel_.question = std::move(question);
     return true;
   } catch (const Error& e) {
     show_error(e.what());
   }
   return false;
+}
+
+ProblemSpec Workbench::solver_question() const {
+  if (kernel_.selected < 0) return session_.problem;
+  const auto layouts = [](ProblemSpec s) {  // the solver finds the shared layout: any one asks the same
+    s.shared.reset();
+    s.variant.clear();
+    s.masks.clear();
+    return s;
+  };
+  return layouts(session_.problem) == layouts(kernel_.loaded) ? kernel_.question : session_.problem;
 }
 
 std::filesystem::path Workbench::proposed_fix_path() const {

@@ -4,7 +4,8 @@
 
 # %% [markdown]
 # A 16x32 fp32 tile is written row by row (each thread stores a row segment) and read
-# column by column. Row-major shared memory puts a whole column in one bank: a 16-way conflict.
+# column by column. Row-major shared memory puts a column's elements in few banks, so the reads
+# conflict; the next cell says how many ways, as the core counts them (no number here to go stale).
 
 # %%
 import swizzle

@@ -1,20 +1,24 @@
 // The Solver panel shows the answer `swizzle solve` prints: each side's instruction, instruction
 // count and wavefronts, read from the line the panel drew and compared with the CLI's JSON.
 #include <cstdio>
+#include <filesystem>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "gui_fixture.h"
+#include "swz/io/layout_io.h"
+#include "swz/kernel/audit.h"
 #include "swz/teach/math_text.h"
 
 namespace swz::gui::test {
 
 namespace {
 
-// `swizzle solve --preset NAME --json`, run as a user would.
-nlohmann::json cli_solve(const std::string& preset) {
-  const std::string command = fmt::format("'{}' solve --preset {} --json", SWZ_CLI_EXE, preset);
+// `swizzle solve ARGS --json`, run as a user would.
+nlohmann::json cli_solve(const std::string& args) {
+  const std::string command = fmt::format("'{}' solve {} --json", SWZ_CLI_EXE, args);
   std::string out;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[4096];
@@ -31,6 +35,15 @@ std::string drawn(const Workbench& b, const std::string& probe) {
   return "";
 }
 
+// The panel's cost line for a `swizzle solve --json` answer.
+std::string cost_line(const nlohmann::json& j) {
+  const auto& w = j["write"];
+  const auto& r = j["read"];
+  return fmt::format("{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", w["instruction"].get<std::string>(),
+                     w["instructions"].get<long long>(), w["wavefronts"].get<int>(), r["instruction"].get<std::string>(),
+                     r["instructions"].get<long long>(), r["wavefronts"].get<int>(), j["total_wavefronts"].get<long long>());
+}
+
 }  // namespace
 
 // The Solver panel shown on a preset, and `swizzle solve --preset NAME --json` beside it.
@@ -42,7 +55,7 @@ class SolverPanelTest : public GuiTest {
     bench_ = &open(spec);
     EXPECT_TRUE(bench_->apply(cmd::show_panel("solver", true)));
     frames(3);
-    return cli_solve(preset);
+    return cli_solve(fmt::format("--preset {}", preset));
   }
   Workbench* bench_ = nullptr;
 };
@@ -52,13 +65,7 @@ TEST_F(SolverPanelTest, SolverPanelShowsTheCliAnswer) {
                              "tma128_fp16"}) {
     const nlohmann::json j = show(preset);
     ASSERT_TRUE(j.is_object()) << preset;
-    const auto& w = j["write"];
-    const auto& r = j["read"];
-    const std::string want = fmt::format(
-        "{} x{} ({} each) + {} x{} ({} each) = {} wavefronts", w["instruction"].get<std::string>(), w["instructions"].get<long long>(),
-        w["wavefronts"].get<int>(), r["instruction"].get<std::string>(), r["instructions"].get<long long>(),
-        r["wavefronts"].get<int>(), j["total_wavefronts"].get<long long>());
-    EXPECT_EQ(drawn(*bench_, "solver.cost="), want) << preset;
+    EXPECT_EQ(drawn(*bench_, "solver.cost="), cost_line(j)) << preset;
   }
 }
 
@@ -83,6 +90,32 @@ TEST_F(SolverPanelTest, SolverPanelShowsTheRegisterBlocks) {
                                  blocks["total_wavefronts"].get<long long>()))
         << preset;
   }
+}
+
+// A dropped kernel (transpose_conflict.ttgir, as issue 41 found it): the Solver panel answers what
+// `swizzle solve --src W --dst R` answers on the kernel's layouts (64 wavefronts), not a question
+// with the kernel's current instructions fixed.
+TEST_F(GuiTest, SolverPanelOnAnOpenedKernelShowsTheCliAnswerForItsLayouts) {
+  Workbench& b = open();
+  const auto dir = temp_dir("kernel-solver");
+  const auto kernel = dir / "transpose_conflict.ttgir";
+  std::filesystem::copy_file(std::string(SWZ_TEST_DATA_DIR) + "/ttgir/transpose_conflict.ttgir", kernel);
+  ASSERT_TRUE(b.open_file(kernel)) << b.error();
+  ASSERT_TRUE(b.apply(cmd::show_panel("solver", true)));
+  frames(3);
+  const AuditReport& report = b.kernel_audit().modules.at(0);
+  const AuditAccess& access = report.accesses.at(static_cast<std::size_t>(b.kernel_audit().selected));
+  for (const auto& [name, layout] : {std::pair{"writer.json", *access.writer}, std::pair{"reader.json", *access.reader}}) {
+    std::FILE* f = std::fopen((dir / name).c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(layout_to_json(layout, access.element_bits).dump().c_str(), f);
+    std::fclose(f);
+  }
+  const nlohmann::json j = cli_solve(fmt::format("--src '{}' --dst '{}' --bits {}", (dir / "writer.json").string(),
+                                                 (dir / "reader.json").string(), access.element_bits));
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["total_wavefronts"].get<long long>(), 64);
+  EXPECT_EQ(drawn(b, "solver.cost="), cost_line(j));
 }
 
 TEST_F(GuiTest, SolverPanelWritesPowersAsPowers) {

@@ -6,6 +6,8 @@ checks what the workbench shows through its test hook (swz_web_state, host.h):
   Web.SeedVerdicts   the seed example (transpose16x32) draws with the core's verdicts
   Web.GridClick      a real mouse click on the toggle grid's cell changes the read wavefronts
   Web.LinkStep       a link with a lesson step opens that step, at start and on a hash change
+  Web.BadLink*       a malformed link or a step out of range, at start and on a hash change: the reason
+                     on the page, the workbench running on, no exception in the page
   Web.CopyLink       Edit > Copy link gives the page's address and the fragment of what is on show
   Web.DropTtgir      a TTGIR file dropped onto the canvas is audited
   Web.CoreTimes      the 2^20 sweep and the solver, timed in the page (printed, for README)
@@ -54,6 +56,7 @@ class Browser:
         self.buffer = b""
         self.session = None
         self.console = []
+        self.exceptions = []  # uncaught exceptions in the page (Runtime.exceptionThrown)
         targets = self.call("Target.getTargets")["targetInfos"]
         page = next(t for t in targets if t["type"] == "page")
         self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
@@ -76,6 +79,9 @@ class Browser:
             reply = json.loads(raw)
             if reply.get("method") == "Runtime.consoleAPICalled":
                 self.console.append(" ".join(str(a.get("value", "")) for a in reply["params"]["args"]))
+            if reply.get("method") == "Runtime.exceptionThrown":
+                details = reply["params"]["exceptionDetails"]
+                self.exceptions.append(details.get("exception", {}).get("description", details.get("text", "")))
             if reply.get("id") == self.next_id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error'].get('message')}")
@@ -225,6 +231,38 @@ def main(argv):
             browser.click(*centre(copy_at))
             copied = browser.evaluate("Module.copiedText")
         check("Web.CopyLink", copied == base + "#v=1&lesson=toy-gpu&step=2", f"copied {copied!r}")
+
+        # Bad links: the reason on the page, the workbench running on, at start and on a hash change.
+        def notice():
+            return browser.evaluate("document.getElementById('notice').hidden ? null : "
+                                    "document.getElementById('notice-text').textContent")
+
+        def frames():
+            browser.evaluate("new Promise(r => { let n = 5; const f = () => --n ? requestAnimationFrame(f) : r(); f(); })")
+
+        before = state()["lesson"]
+        for name, fragment, reason in (("Web.BadLinkHashChange", "#v=1&lesson=toy-gpu&step=99", "step"),
+                                       ("Web.BadLinkHashChangeNoVersion", "#lesson=toy-gpu&step=2", "v=1")):
+            browser.evaluate(f"location.hash = {json.dumps(fragment)}")
+            frames()
+            s, shown = state(), notice()
+            check(name, shown is not None and reason in shown and s["lesson"] == before and "Cannot open the link" in s["error"]
+                  and s["read"]["wavefronts"] > 0 and not browser.exceptions,
+                  f"{fragment}: on the page {shown!r}; lesson {s['lesson']} (before {before}); exceptions {browser.exceptions}")
+        for name, fragment, reason in (("Web.BadLinkAtStart", "#lesson=toy-gpu&step=2", "v=1"),
+                                       ("Web.BadLinkAtStartStep", "#v=1&lesson=toy-gpu&step=99", "step")):
+            browser.call("Page.navigate", url="about:blank")
+            load(base + fragment)
+            s, shown = state(), notice()
+            browser.screenshot(os.path.join(shots, f"web-{name[4:].lower()}.png"))
+            check(name, shown is not None and reason in shown and s["problem"] == "transpose16x32" and s["read"]["wavefronts"] == 16
+                  and not browser.exceptions,
+                  f"{fragment}: on the page {shown!r}; {s['problem']} read {s['read']['wavefronts']}; exceptions {browser.exceptions}")
+        browser.evaluate("location.hash = '#v=1&lesson=toy-gpu&step=3'")
+        frames()
+        s = state()
+        check("Web.GoodLinkAfterBad", notice() is None and s["lesson"] is not None and s["lesson"]["step"] == 3,
+              f"#v=1&lesson=toy-gpu&step=3 after a bad link: lesson {s['lesson']}, on the page {notice()!r}")
 
         times = json.loads(browser.evaluate("Module.ccall('swz_web_time_core', 'string', [], [])"))
         check("Web.CoreTimes", times["sweep_configs"] == 1 << 20 and times["sweep_both_conflict_free"] > 0 and times["solve_conflict_free"],

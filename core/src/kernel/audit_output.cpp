@@ -123,7 +123,7 @@ std::optional<int> instruction_vector_bits(const std::string& instruction) {
   return std::stoi(width);
 }
 
-ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
+ProblemSpec audit_layouts(const AuditReport& report, std::size_t index) {
   const AuditAccess& a = report.accesses.at(index);
   if (!a.writer || !a.reader || !a.shared_offsets)
     fail("{}:{}: {} has no writer, reader and linear shared layout to load", report.path, a.line, a.op);
@@ -135,6 +135,13 @@ ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
   spec.writer = SpecLayout{*a.writer, origin + " writer"};
   spec.reader = SpecLayout{*a.reader, origin + " reader"};
   spec.shared = SpecLayout{*a.shared_offsets, origin + " shared"};
+  return spec;
+}
+
+ProblemSpec audit_problem(const AuditReport& report, std::size_t index) {
+  const AuditAccess& a = report.accesses.at(index);
+  ProblemSpec spec = audit_layouts(report, index);
+  const std::string origin = fmt::format("{}:{}", report.path.substr(report.path.find_last_of('/') + 1), a.line);
   const bool store = a.direction == std::optional<std::string>("store");
   // The other side: on a convert_layout's own line, else the buffer's access of the other direction
   // whose layout this one carries as its partner.

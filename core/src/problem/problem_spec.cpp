@@ -13,6 +13,7 @@
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
 #include "swz/layout/factories.h"
+#include "swz/solve/solver.h"
 
 namespace swz {
 
@@ -345,6 +346,19 @@ Problem build_problem(const ProblemSpec& given) {
     }
   } catch (const Error& e) {
     field_error(s.shared ? "shared" : !s.variant.empty() ? "variant" : "masks", e.what());
+  }
+  // A side whose instruction the user named issues it under the shared layout as the solver reads
+  // its answer (solver.h: issue_as_named), so analyze prices that answer on these layouts.
+  const std::vector<BitVec> held[2] = {p.read.layout.bases("register"), p.store.layout.bases("register")};
+  for (const bool load : {false, true}) {
+    const bool matrix = !(load ? s.read_matrix : s.write_matrix).empty();
+    if (!matrix && !(load ? s.read_vec_bits : s.write_vec_bits)) continue;
+    Access& side = load ? p.read : p.store;
+    try {
+      side = issue_as_named(side, p.shared, p.element_bits, p.bank, &held[load ? 1 : 0]);
+    } catch (const Error& e) {
+      field_error(load ? (matrix ? "read_matrix" : "read_vec_bits") : (matrix ? "write_matrix" : "write_vec_bits"), e.what());
+    }
   }
   return p;
 }

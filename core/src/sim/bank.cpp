@@ -146,7 +146,9 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
   if (wanted >= 0) {
     if (wanted > max_by_width) fail("vector of {} bits is wider than 128", a.vec_bits);
     if (!valid(wanted)) {
-      if (a.ldmatrix) fail("ldmatrix needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it");
+      if (a.ldmatrix)
+        fail("{} needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it",
+             instruction_name(a, 128));
       fail("a {}-bit vector needs {} consecutive registers at consecutive aligned offsets; this layout has fewer", a.vec_bits,
            1 << wanted);
     }

@@ -1,7 +1,10 @@
 #include "swz/solve/solve_report.h"
 
+#include <fmt/format.h>
+
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "swz/sim/warp_access.h"
 
 namespace swz {
 namespace {
@@ -170,6 +173,20 @@ nlohmann::json to_json(const SolveReport& report) {
     }
   }
   return j;
+}
+
+ProblemSpec answered_spec(ProblemSpec spec, const SolveResult& answer) {
+  spec.shared = SpecLayout{answer.offset_bases, "solver's answer"};
+  spec.variant.clear();
+  spec.masks.clear();
+  for (const bool load : {false, true}) {
+    const SideCost& cost = load ? answer.read_cost : answer.write_cost;
+    const InstructionKind kind = instruction_kind_named(cost.instruction);
+    (load ? spec.read_matrix : spec.write_matrix) =
+        kind.is_matrix() ? fmt::format("x{}{}", kind.matrices, kind.trans ? ".trans" : "") : std::string();
+    (load ? spec.read_vec_bits : spec.write_vec_bits) = kind.is_matrix() ? 0 : cost.vec_bits;
+  }
+  return spec;
 }
 
 }  // namespace swz

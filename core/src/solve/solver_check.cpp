@@ -8,6 +8,7 @@
 
 #include "solver_access.h"
 #include "swz/error.h"
+#include "swz/sim/matrix_rows.h"
 #include "swz/solve/solver.h"
 
 namespace swz {
@@ -32,6 +33,26 @@ Access issue_under(const Access& x, const LinearLayout& offset_bases, int ebits,
   if (!rn.identity) out.layout = x.layout.with_in_dim("register", rn.regs);
   if (!x.ldmatrix) out.vec_bits = (1 << k) * ebits;
   return out;
+}
+
+Access issue_as_named(const Access& side, const SharedLayout& shared, int ebits, const BankModel& model,
+                      const std::vector<BitVec>* other_registers) {
+  if (side.ldmatrix) return issue_matrix(side, shared, ebits, model, other_registers);
+  try {
+    (void)choose_vector(side, shared, ebits, model);
+    return side;
+  } catch (const Error&) {
+    if (!side.vec_bits || !shared.is_linear()) throw;
+  }
+  Access renumbered;
+  try {
+    renumbered = issue_under(side, shared.linear(), ebits, side.vec_bits);
+  } catch (const Error&) {
+    (void)choose_vector(side, shared, ebits, model);  // the simulator's own message
+    throw;
+  }
+  (void)choose_vector(renumbered, shared, ebits, model);
+  return renumbered;
 }
 
 // [SECTION] Check

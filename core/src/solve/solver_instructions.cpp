@@ -1,59 +1,19 @@
 // solver_instructions.cpp: which instructions each side issues. Plain loads
 // and stores, or ldmatrix / stmatrix where a side's registers and lanes have an
-// 8x8 b16 matrix's shape; every pair is built (solver.cpp) and the cheapest kept.
+// 8x8 b16 matrix's shape (sim/matrix_rows.h); every pair is built (solver.cpp)
+// and the cheapest kept.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "solver_access.h"
 #include "swz/error.h"
+#include "swz/sim/matrix_rows.h"
 #include "swz/solve/solver.h"
 
 namespace swz {
 
 using namespace solve_detail;
-
-namespace {
-
-// The access d (who holds what) issued as ldmatrix / stmatrix .x4 on b16 units:
-// the layout of the 16-byte rows its lanes address (registers = a row's
-// elements, then further instructions; lanes = 8 rows x 4 matrices), or nullopt
-// when d's registers and lanes do not have that shape. `regs` are d's registers
-// in the order the kernel numbers them (any order of d's own).
-//
-//   plain:  a lane's 32-bit word j of matrix m = row (lane / 4), word (lane % 4)
-//           row    = [word-internal registers, lane 0, lane 1]   (16 contiguous bytes)
-//           rows   = [lane 2, lane 3, lane 4], matrices = the next 2 registers
-//   .trans (16-bit): the lane receives a column pair of the stored matrix
-//           row    = [lane 2, lane 3, lane 4]
-//           rows   = [register 0, lane 0, lane 1], matrices = registers 1, 2
-std::optional<Access> matrix_access(const Access& d, int ebits, bool trans, const std::vector<BitVec>& regs) {
-  if (d.ldmatrix || d.vec_bits || ebits < 8 || ebits > 32 || (trans && ebits != 16)) return std::nullopt;
-  const auto& lanes = d.layout.bases("lane");
-  const std::size_t word = static_cast<std::size_t>(ilog2(static_cast<std::uint64_t>(32 / ebits)));
-  if (lanes.size() != 5 || regs.size() < word + 2) return std::nullopt;
-  std::vector<BitVec> row, addr;
-  if (!trans) {
-    row.assign(regs.begin(), regs.begin() + static_cast<std::ptrdiff_t>(word));
-    row.insert(row.end(), {lanes[0], lanes[1]});
-    addr = {lanes[2], lanes[3], lanes[4], regs[word], regs[word + 1]};
-  } else {
-    row = {lanes[2], lanes[3], lanes[4]};
-    addr = {regs[0], lanes[0], lanes[1], regs[1], regs[2]};
-  }
-  if (std::find(row.begin(), row.end(), BitVec{0}) != row.end() || std::find(addr.begin(), addr.end(), BitVec{0}) != addr.end())
-    return std::nullopt;
-  std::vector<BitVec> registers = row;
-  registers.insert(registers.end(), regs.begin() + static_cast<std::ptrdiff_t>(word + 2), regs.end());
-  Access out = d;
-  out.layout = d.layout.with_in_dim("register", registers).with_in_dim("lane", addr);
-  out.ldmatrix = 4;
-  out.trans = trans;
-  return out;
-}
-
-
-}  // namespace
 
 SolveResult construct(const Access& writer, const Access& reader, int ebits, const BankModel& model, const SolveOptions& opt) {
   // The plain loads and stores first: bad input is reported for the accesses as given.
@@ -75,19 +35,11 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   if (opt.matrix_instructions) {
     std::vector<Access> ws{writer}, rs{reader};
     // Each side's registers as numbered, and with the ones the other side also holds first
-    // (so a matrix row can be a vector of the other side too).
+    // (so a matrix row can be a vector of the other side too): matrix_rows.h, as analyze issues them.
     auto variants = [&](const Access& x, const Access& other, std::vector<Access>& out) {
-      const std::vector<BitVec> regs = x.layout.bases("register");
-      const Subspace theirs = Subspace::span(other.layout.bases("register"), x.layout.out_bits());
-      std::vector<BitVec> shared_first;  // const, like regs, once filled
-      for (bool in : {true, false})
-        for (BitVec r : regs)
-          if (theirs.contains(r) == in) shared_first.push_back(r);
+      const std::vector<BitVec> theirs = other.layout.bases("register");
       for (bool trans : {false, true})
-        for (int which = 0; which < 2; ++which) {
-          if (which == 1 && shared_first == regs) continue;
-          if (auto m = matrix_access(x, ebits, trans, which == 0 ? regs : shared_first)) out.push_back(std::move(*m));
-        }
+        for (Access& m : matrix_row_forms(x, ebits, trans, &theirs)) out.push_back(std::move(m));
     };
     variants(writer, reader, ws);
     variants(reader, writer, rs);

@@ -189,6 +189,11 @@ AuditReport audit(const ttgir::Module& module);
 // the widest vector it allows. Throws swz::Error for an access with no writer, reader or linear
 // shared layout.
 ProblemSpec audit_problem(const AuditReport& report, std::size_t index);
+// The question the solver answers for access `index`: its writer and reader as the kernel holds
+// them (register layouts, no instruction fixed: the solver picks widths, ldmatrix and stmatrix), its
+// shape and element width, its shared layout. `swizzle solve --src W --dst R` on the same layouts
+// asks the same; the workbench's Solver asks it of a loaded kernel access. Throws as audit_problem.
+ProblemSpec audit_layouts(const AuditReport& report, std::size_t index);
 // The bits per lane an LSU instruction name moves ("STS.128" 128, "LDS.U16" 16, "LDGSTS.32" 32);
 // nothing for ldmatrix / stmatrix and for names that are not LSU instructions.
 std::optional<int> instruction_vector_bits(const std::string& instruction);

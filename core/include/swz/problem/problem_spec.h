@@ -15,7 +15,8 @@
 //   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
 //   ... --banks 16 --warp-size 64                    the bank model
 //   ... --write-vec-bits 64 --read-vec-bits 32       the widest vector each side may use
-//   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes address
+//   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes
+//                                                    address, or (x4) what they hold, as the solver reads it (matrix_rows.h)
 //   --spec P.json                                    all of the above as one JSON object
 //
 // The shared layout is one of `shared`, the named layout `variant` and the grid

@@ -69,4 +69,9 @@ SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request = {}
 SolveReport solve_problem(Problem problem, const SolveRequest& request = {});
 nlohmann::json to_json(const SolveReport& report);
 
+// `spec` stating its answer: the answer's shared layout, and each side's instruction as a user
+// gives it to analyze (write_matrix / read_matrix "x4[.trans]" for stmatrix / ldmatrix, else
+// write_vec_bits / read_vec_bits), so that build_problem and analyze price what solve answered.
+ProblemSpec answered_spec(ProblemSpec spec, const SolveResult& answer);
+
 }  // namespace swz

@@ -197,6 +197,15 @@ SolveResult construct(const Access& writer, const Access& reader, int element_bi
 // Throws swz::Error when a requested width does not fit the layout.
 Access issue_under(const Access& access, const LinearLayout& offset_bases, int element_bits, int cap_bits = 128);
 
+// `side` issuing the instruction a user named for it (a width in vec_bits, or ldmatrix / stmatrix)
+// under `shared`, read as the solver reads its answer: unchanged where the layout as given serves
+// it; an .x4 matrix side holding its data in the lanes as matrix_rows.h derives the rows; a
+// width its registers as numbered do not give, with its registers renumbered (issue_under) where
+// `shared` is linear. So analyze prices solve's answer on the layouts solve was given. Throws
+// swz::Error with the simulator's message when neither serves.
+Access issue_as_named(const Access& side, const SharedLayout& shared, int element_bits, const BankModel& model,
+                      const std::vector<BitVec>* other_registers = nullptr);
+
 // A sample of the answer's warp instructions, both sides (warp 0's first 8
 // steps and the last instruction; every instruction of a linear layout costs
 // the same): what `swizzle solve --probe-cases` writes for a GPU to measure.
