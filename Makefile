@@ -8,7 +8,7 @@ SETUP = bash third_party/setup-deps.sh
 # Debian's interpreter: the one its python3-build, pybind11 and pytest belong to.
 PYTHON ?= /usr/bin/python3
 
-.PHONY: all setup configure build run test web test-web test-sanitize test-scalar test-asan fuzz fuzz-long bench clean
+.PHONY: all setup configure build run test web test-web test-sanitize test-scalar test-asan fuzz fuzz-long bench wheel clean
 
 all: build
 
@@ -122,8 +122,18 @@ web:
 test-web: web
 	python3 tests/web/browser_test.py $(WEB_BUILD)/site
 
+# The Python module as a wheel in dist/ (pyproject.toml, setup.py): the same CMake target,
+# swz_python, built in $(BUILD) (configured again, so a tree configured before pybind11 was there
+# gets the module), packaged by setuptools offline from Debian's packages.
+wheel:
+	@$(SETUP) wheel
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS); \
+	else $(CONFIGURE) -DSWZ_BUILD_TESTS=OFF -DSWZ_BUILD_BENCH=OFF $(CMAKE_FLAGS); fi
+	SWZ_CMAKE_BUILD_DIR=$(CURDIR)/$(BUILD) CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
+	  $(PYTHON) -m build --wheel --no-isolation --outdir dist .
+
 bench: build
 	$(BUILD)/tests/bench/swz_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz $(WEB_BUILD)
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz $(WEB_BUILD) build-python dist
