@@ -38,6 +38,20 @@ def test_solve_result_shows_its_layout(cli, tmp_path):
     assert banks != cells(cli.json("figure", "--preset", "transpose16x32", "--mask", "1,2,4,8"), "bank")
 
 
+def test_solve_of_a_spec_shows_the_dict(cli, tmp_path):
+    # As in the CLI, --solved does not combine with --spec: no picture (None: the notebook shows
+    # the dict), and figure() says why with the CLI's line.
+    spec = tmp_path / "problem.json"
+    spec.write_text('{"preset": "transpose16x32"}')
+    solved = tmp_path / "solved.json"
+    solved.write_text(cli.json("solve", "--spec", spec, "--json"))
+    result = swizzle.solve(spec={"preset": "transpose16x32"})
+    assert result._repr_svg_() is None and result._repr_html_() is None
+    with pytest.raises(ValueError) as raised:
+        result.figure()
+    assert str(raised.value) == cli.error("figure", "--spec", spec, "--solved", solved)
+
+
 def test_shared_layout_shows_its_banks(cli, data):
     # The layout alone is drawn as the CLI draws a problem holding it (32-bit elements: the
     # file gives no width, and the seed problem's are 32-bit).

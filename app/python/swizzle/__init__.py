@@ -44,11 +44,16 @@ class Result(dict):
         """The SVG of ``swizzle figure --view VIEW`` on this result's problem (solve: its layout)."""
         return _core.figure(view=view, **self._figure_arguments)
 
+    def _drawable(self):
+        # A solve() of a spec has no picture, as in the CLI: --solved does not combine with --spec
+        # (figure() says so); the notebook shows the dict instead.
+        return not ("solved" in self._figure_arguments and self._figure_arguments["spec"] is not None)
+
     def _repr_svg_(self):
-        return self.figure()
+        return self.figure() if self._drawable() else None
 
     def _repr_html_(self):
-        return _core.inline_svg(self.figure())
+        return _core.inline_svg(self.figure()) if self._drawable() else None
 
 
 def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
