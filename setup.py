@@ -6,7 +6,9 @@ Where CMake builds:
   SWZ_CMAKE_BUILD_DIR=<dir>  a tree already configured (make's build/, CI's): only swz_python is
                              built there, for the interpreter that tree was configured for
   (unset)                    build-python/ in the source tree, configured for this interpreter with
-                             the module alone (no GUI, tests, benchmarks or CUDA)
+                             the module alone (no GUI, tests, benchmarks or CUDA), RelWithDebInfo as
+                             make's build (-O3 adds nothing but GCC 12's false -Wrestrict warnings)
+The packaged module is stripped of its debug info.
 setuptools' own files (build/, *.egg-info) go into that folder too, never into the sources.
 """
 import os
@@ -55,7 +57,7 @@ class CMakeBuild(build_ext):
             subprocess.run(["strip", "--strip-debug", str(target)], check=True)
 
     def configure(self):
-        flags = [f"-DPython_EXECUTABLE={sys.executable}", "-DCMAKE_BUILD_TYPE=Release", "-DSWZ_PYTHON=ON",
+        flags = [f"-DPython_EXECUTABLE={sys.executable}", "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DSWZ_PYTHON=ON",
                  "-DSWZ_BUILD_GUI=OFF", "-DSWZ_BUILD_TESTS=OFF", "-DSWZ_BUILD_BENCH=OFF", "-DSWZ_ENABLE_CUDA=OFF"]
         try:  # Debian's python3-pybind11 names its CMake package; pybind11-dev's is found without it
             import pybind11
