@@ -71,6 +71,9 @@ class CMakeBuild(build_ext):
 BUILD_DIR.mkdir(parents=True, exist_ok=True)
 setup(
     version=project_version(),
+    packages=["swizzle"],
+    package_dir={"swizzle": "app/python/swizzle"},
+    package_data={"swizzle": ["__init__.pyi", "py.typed"]},
     ext_modules=[Extension("swizzle._core", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": str(BUILD_DIR / "setuptools")}, "egg_info": {"egg_base": str(BUILD_DIR)}},
