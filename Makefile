@@ -1,21 +1,35 @@
-# Two commands: `make run` and `make test`. Both set up, configure and build.
+# Two commands: `make run` and `make test`. Both set up, configure and build. Each target installs
+# what it needs and no more (third_party/setup-deps.sh TARGET): make run the workbench's and the
+# CLI's packages, make test adds the tests', make web emscripten and Chromium, make test-sanitize clang.
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+SETUP = bash third_party/setup-deps.sh
+# Debian's interpreter: the one its python3-build, pybind11 and pytest belong to.
+PYTHON ?= /usr/bin/python3
 
-.PHONY: all setup configure build run test web test-web test-sanitize test-scalar test-asan fuzz fuzz-long bench clean
+.PHONY: all setup configure build run test web test-web test-sanitize test-scalar test-asan fuzz fuzz-long bench wheel clean
 
 all: build
 
+# Every target's packages at once.
 setup:
-	@bash third_party/setup-deps.sh
+	@$(SETUP) all
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+# The first configure of $(BUILD) (make run's leaves the tests out: they need packages it does not
+# install); later ones keep its cache, and what a user set there.
+CONFIGURE = cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+configure:
+	@$(SETUP) run
+	@[ -f $(BUILD)/CMakeCache.txt ] || $(CONFIGURE) -DSWZ_BUILD_TESTS=OFF -DSWZ_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 
-configure: setup $(BUILD)/CMakeCache.txt
-
-build: configure
+# Everything, tests included: a tree make run configured turns its tests on here (configured again,
+# which also finds the Python module's packages the test setup just installed).
+build:
+	@$(SETUP) test
+	@if [ ! -f $(BUILD)/CMakeCache.txt ]; then $(CONFIGURE) $(CMAKE_FLAGS); \
+	elif grep -q '^SWZ_BUILD_TESTS:BOOL=OFF' $(BUILD)/CMakeCache.txt; then \
+	  cmake -S . -B $(BUILD) -DSWZ_BUILD_TESTS=ON -DSWZ_BUILD_BENCH=ON $(CMAKE_FLAGS); fi
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The window first: only the workbench (or, without the GUI, the CLI) is built, not the tests.
@@ -43,7 +57,8 @@ SANITIZE_FLAGS = -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo 
 	"-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DSWZ_FUZZ=ON -DSWZ_SIMD=OFF \
 	-DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF -DSWZ_PYTHON=OFF
 SANITIZE_ENV = UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
-test-sanitize: setup
+test-sanitize:
+	@$(SETUP) sanitize
 	cmake -S . -B $(BUILD)-sanitize $(SANITIZE_FLAGS) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-sanitize -j $(JOBS)
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
@@ -54,14 +69,16 @@ test-sanitize: setup
 
 # The core, the CLI and their tests with the portable scalar sweep only (no x86 intrinsics: the
 # build an aarch64 machine gets).
-test-scalar: setup
+test-scalar:
+	@$(SETUP) test
 	cmake -S . -B $(BUILD)-scalar -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_SIMD=OFF -DSWZ_BUILD_GUI=OFF -DSWZ_BUILD_BENCH=OFF \
 	  -DSWZ_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-scalar -j $(JOBS)
 	cd $(BUILD)-scalar && ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
 
 # The whole suite under ASan + UBSan (the CUDA backend is left out: its runtime and ASan do not mix).
-test-asan: setup
+test-asan:
+	@$(SETUP) test
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_SANITIZE=ON -DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
@@ -76,7 +93,8 @@ test-asan: setup
 # or at least a million executions each (make fuzz-long).
 FUZZ_FLAGS = -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_FUZZ=ON -DSWZ_BUILD_GUI=OFF \
 	-DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF
-fuzz: setup
+fuzz:
+	@$(SETUP) sanitize
 	cmake -S . -B $(BUILD)-fuzz $(FUZZ_FLAGS) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target $$(cd tests/fuzz && ls fuzz_*.cpp | sed 's/\.cpp//')
 	cd $(BUILD)-fuzz && ctest -L fuzz --output-on-failure
@@ -95,7 +113,8 @@ fuzz-long: fuzz
 # (nodesource's) does not look for in /usr/share/nodejs.
 WEB_BUILD ?= build-web
 WEB_ENV = NODE_PATH=/usr/share/nodejs
-web: setup
+web:
+	@$(SETUP) web
 	$(WEB_ENV) emcmake cmake -S app/web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	$(WEB_ENV) cmake --build $(WEB_BUILD) -j $(JOBS)
 
@@ -103,8 +122,18 @@ web: setup
 test-web: web
 	python3 tests/web/browser_test.py $(WEB_BUILD)/site
 
+# The Python module as a wheel in dist/ (pyproject.toml, setup.py): the same CMake target,
+# swz_python, built in $(BUILD) (configured again, so a tree configured before pybind11 was there
+# gets the module), packaged by setuptools offline from Debian's packages.
+wheel:
+	@$(SETUP) wheel
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS); \
+	else $(CONFIGURE) -DSWZ_BUILD_TESTS=OFF -DSWZ_BUILD_BENCH=OFF $(CMAKE_FLAGS); fi
+	SWZ_CMAKE_BUILD_DIR=$(CURDIR)/$(BUILD) CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) \
+	  $(PYTHON) -m build --wheel --no-isolation --outdir dist .
+
 bench: build
 	$(BUILD)/tests/bench/swz_bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz $(WEB_BUILD)
+	rm -rf $(BUILD) $(BUILD)-sanitize $(BUILD)-asan $(BUILD)-scalar $(BUILD)-fuzz $(WEB_BUILD) build-python dist

@@ -21,6 +21,8 @@
 
 #include "swz/error.h"
 #include "swz/export/export.h"
+#include "swz/export/layout_figure.h"
+#include "swz/export/svg.h"
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
@@ -79,6 +81,10 @@ struct Layout {
   std::string origin;  // the file it came from, or "" (given as text or a dict)
 
   std::string json_text() const { return swz::layout_to_json(file.layout, file.element_bits).dump(); }
+  // The core's figure of the layout alone, titled by its file ("layout" when it has none).
+  std::string svg(int element_bits = 0) const {
+    return swz::layout_figure_svg(file, origin.empty() ? "layout" : origin, element_bits);
+  }
 };
 
 swz::LayoutHints hints_of(const std::optional<std::vector<std::int64_t>>& shape, std::optional<int> bits) {
@@ -228,6 +234,18 @@ std::string export_layout(const py::object& solved, const std::string& name, con
   return swz::export_text(request, format);
 }
 
+// `swizzle figure` to stdout: the SVG of one view of the problem (with `solved`, of a solve() result's layout).
+std::string figure(const py::object& solved, const std::string& view_name, const py::kwargs& problem) {
+  const swz::FigureView view = swz::parse_figure_view(view_name);
+  GivenTexts given;
+  swz::ProblemArguments a = problem_arguments(problem, given);
+  if (const auto solved_name = json_flag(solved, "the solved argument", given)) swz::use_solved(a, *solved_name, given.source());
+  return swz::figure_svg(swz::build_problem(swz::parse_problem_arguments(a, /*check_problem=*/true, given.source())), view);
+}
+
+// An SVG document as HTML's inline <svg> (no XML declaration), for notebooks that show HTML.
+std::string inline_svg(const std::string& svg) { return svg.substr(std::min(svg.find("<svg"), svg.size())); }
+
 py::object audit(const std::string& text, const std::string& path) {
   return to_python(swz::to_json(swz::audit_module(text, path)));
 }
@@ -330,6 +348,14 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
              return "Layout(" + std::string(l.file.kind == swz::LayoutKind::Shared ? "shared " : "distributed ") + shape +
                     (l.origin.empty() ? "" : ", '" + l.origin + "'") + ")";
            })
+      .def(
+          "figure", [](const Layout& l, std::optional<int> bits) { return l.svg(bits.value_or(0)); }, py::kw_only(),
+          py::arg("bits") = py::none(),
+          "SVG: a shared layout's tensor colored by bank (its element width, else `bits`, else 32), a distributed one's owners")
+      .def(
+          "_repr_svg_", [](const Layout& l) { return l.svg(); }, "Jupyter's picture of the layout: figure()")
+      .def(
+          "_repr_html_", [](const Layout& l) { return inline_svg(l.svg()); }, "figure() as inline HTML")
       .def("__eq__",
            [](const Layout& a, const Layout& b) { return a.file.kind == b.file.kind && a.file.layout == b.file.layout; })
       .def("__str__", [](const Layout& l) { return swz::to_triton_text(l.file.layout); });
@@ -340,6 +366,9 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
         "The problem's keyword arguments, as `swizzle solve --json`");
   m.def("export_header", &export_layout, py::kw_only(), py::arg("solved") = py::none(), py::arg("name") = "tile_swizzle",
         py::arg("format") = "header", "The problem's keyword arguments, as `swizzle export`");
+  m.def("figure", &figure, py::kw_only(), py::arg("solved") = py::none(), py::arg("view") = "tensor",
+        "The problem's keyword arguments, as `swizzle figure` (SVG)");
+  m.def("inline_svg", &inline_svg, py::arg("svg"));
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),

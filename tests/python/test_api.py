@@ -123,7 +123,8 @@ def test_every_problem_flag_of_the_cli_is_an_argument(cli):
         return {word.strip(",") for line in out.splitlines() for word in line.split()[:2] if word.startswith("--")}
     problem_flags = flags("analyze") - {"--help", "--json"}
     assert {"--preset", "--src", "--write-matrix", "--read-matrix", "--spec"} <= problem_flags
-    for command, function in (("analyze", swizzle.analyze), ("solve", swizzle.solve), ("export", swizzle.export_header)):
+    for command, function in (("analyze", swizzle.analyze), ("solve", swizzle.solve), ("export", swizzle.export_header),
+                              ("figure", swizzle.figure)):
         taken = {flag[2:].replace("-", "_") for flag in flags(command) & problem_flags}
         assert taken <= set(inspect.signature(function).parameters), command
 
@@ -250,6 +251,7 @@ def test_bad_python_values_raise_value_error():
 
 
 def test_docstrings_and_version():
-    for f in (swizzle.analyze, swizzle.solve, swizzle.audit, swizzle.export_header, swizzle.serve, swizzle.Layout):
+    for f in (swizzle.analyze, swizzle.solve, swizzle.figure, swizzle.audit, swizzle.export_header, swizzle.serve, swizzle.Layout,
+              swizzle.Result):
         assert f.__doc__ and len(f.__doc__) > 80, f
     assert swizzle.__version__

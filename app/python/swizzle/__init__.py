@@ -8,6 +8,7 @@ The same core as the ``swizzle`` command line, one import away::
     r = swizzle.solve(src, dst, bits=16)           # the optimal layout, its instructions and proof
     print(swizzle.export_header(solved=r, name="tile_swizzle"))
     swizzle.audit(kernel.asm["ttgir"])["accesses"]  # every shared-memory access of a Triton kernel
+    swizzle.Layout.load("smem.json")               # in a notebook: the tensor colored by bank
 
 Results are the dicts the CLI prints with ``--json`` (README documents the keys); bad input raises
 ``ValueError`` with the line the CLI prints after ``swizzle: error:``. A ``RuntimeError`` starting
@@ -24,11 +25,35 @@ problem as one dict, or the name of a file holding it, as ``--spec``; not with t
 
 from . import _core
 
-__all__ = ["Layout", "analyze", "solve", "audit", "fix", "export_header", "serve", "__version__"]
+__all__ = ["Layout", "Result", "analyze", "solve", "figure", "audit", "fix", "export_header", "serve", "__version__"]
 __version__ = _core.version
 
 
 Layout = _core.Layout
+
+
+class Result(dict):
+    """What :func:`analyze` and :func:`solve` return: the dict ``--json`` prints, which a notebook
+    shows as the tensor colored by bank (``swizzle figure``'s tensor view; :meth:`figure`)."""
+
+    def __init__(self, result, figure_arguments):
+        super().__init__(result)
+        self._figure_arguments = figure_arguments
+
+    def figure(self, view="tensor") -> str:
+        """The SVG of ``swizzle figure --view VIEW`` on this result's problem (solve: its layout)."""
+        return _core.figure(view=view, **self._figure_arguments)
+
+    def _drawable(self):
+        # A solve() of a spec has no picture, as in the CLI: --solved does not combine with --spec
+        # (figure() says so); the notebook shows the dict instead.
+        return not ("solved" in self._figure_arguments and self._figure_arguments["spec"] is not None)
+
+    def _repr_svg_(self):
+        return self.figure() if self._drawable() else None
+
+    def _repr_html_(self):
+        return _core.inline_svg(self.figure()) if self._drawable() else None
 
 
 def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
@@ -40,10 +65,10 @@ def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=N
     (``src`` writer, ``dst`` reader), with ``shared`` the layout between them.
     Returns ``{"problem", "shared_layout", "store", "read", ...}`` (README: JSON output).
     """
-    return _core.analyze(src=src, dst=dst, shared=shared, preset=preset, mask=mask, layout=layout, shape=shape,
-                         bits=bits, banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits,
-                         read_vec_bits=read_vec_bits, write_matrix=write_matrix, read_matrix=read_matrix,
-                         spec=spec)
+    problem = dict(src=src, dst=dst, shared=shared, preset=preset, mask=mask, layout=layout, shape=shape, bits=bits,
+                   banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
+                   write_matrix=write_matrix, read_matrix=read_matrix, spec=spec)
+    return Result(_core.analyze(**problem), problem)
 
 
 def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, banks=None, warp_size=None,
@@ -56,10 +81,27 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
     ``trace``; for toggle-grid presets ``masks``, ``family`` and, with ``mask``, its ``repair``.
     ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors.
     """
-    return _core.solve(src=src, dst=dst, preset=preset, mask=mask, shape=shape, bits=bits, banks=banks,
-                       warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
-                       write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, ldmatrix=ldmatrix,
-                       vec_bits=vec_bits, keep_register_order=keep_register_order)
+    problem = dict(src=src, dst=dst, preset=preset, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                   write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
+                   read_matrix=read_matrix, spec=spec)
+    result = _core.solve(mask=mask, ldmatrix=ldmatrix, vec_bits=vec_bits, keep_register_order=keep_register_order,
+                         **problem)
+    # Drawn as `swizzle figure --solved`: the answer's layout replaces the masks repaired.
+    return Result(result, dict(problem, solved=result))
+
+
+def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", preset=None, mask=None, layout=None,
+           shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
+           write_matrix=None, read_matrix=None, spec=None) -> str:
+    """One view of a problem as SVG: `swizzle figure` (to stdout).
+
+    ``view``: "tensor" (colored by bank), "writer", "reader", "matrix-a", "matrix-b", "matrix-m".
+    The problem as in :func:`analyze`; ``solved``, a :func:`solve` result, gives its layout.
+    """
+    return _core.figure(src=src, dst=dst, shared=shared, solved=solved, view=view, preset=preset, mask=mask,
+                        layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                        write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
+                        read_matrix=read_matrix, spec=spec)
 
 
 def audit(ttgir: str, *, path: str = "<string>") -> dict:
