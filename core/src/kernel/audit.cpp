@@ -17,6 +17,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "audit_global.h"
 #include "audit_parts.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
@@ -75,6 +76,7 @@ AuditReport audit(const Module& m) {
   au.bank.warp_size = m.threads_per_warp;
   std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
   std::map<std::string, AccessResult> simulations;
+  const ttgir::PointerReader pointers(m);  // the kernel's address arithmetic: copies' global side (audit_global.h)
 
   auto entry = [&](const Op& op) {
     AuditAccess a;
@@ -109,7 +111,8 @@ AuditReport audit(const Module& m) {
     Access access{regs, kind, 0, vec_bits};
     if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
       access.async_copy = true;
-      access.global_contiguous_dim = global_contiguous_dim(regs_key, static_cast<int>(regs.out_dims().size()));
+      access.global_contiguous_dim = global_contiguous_dim(layout_text_of(regs_key), static_cast<int>(regs.out_dims().size()));
+      access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
     }
     std::string instruction;
     if (instruction_prefix == "LDSM") {
@@ -128,8 +131,9 @@ AuditReport audit(const Module& m) {
     if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
     if (access.async_copy)
       a.note = !r.modelled ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
-               : r.floor   ? "cp.async: at least these wavefronts: sources read through the banks in turns (rows taken a multiple of "
-                             "128 bytes apart)"
+               : r.floor   ? (access.global_bytes ? "cp.async: at least these wavefronts: sources read through the banks in turns"
+                                                  : "cp.async: at least these wavefronts: sources read through the banks in turns (rows "
+                                                    "taken a multiple of 128 bytes apart)")
                            : "cp.async of no data: its shared writes alone";
     a.instruction = !instruction.empty() ? instruction
                                          : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
@@ -152,14 +156,14 @@ AuditReport audit(const Module& m) {
     return {access, fell_back};
   };
   auto lsu = [&](const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
-                 const std::string& instruction_prefix, int vec_bits, const std::string& note) {
+                 const std::string& instruction_prefix, int vec_bits, const std::string& note, const std::string& global_suffix = "") {
     const Shared& s = *view.layout;
     AuditAccess a = entry(op);
     a.direction = kind == AccessKind::Store ? "store" : "load";
     if (d.layout.shape() != s.layout.shape())
       fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
            fmt::join(s.layout.shape(), "x"));
-    const auto [access, fell_back] = price(a, kind, d.layout, d.text, s.layout, s.text, bits, instruction_prefix, vec_bits);
+    const auto [access, fell_back] = price(a, kind, d.layout, d.text + global_suffix, s.layout, s.text, bits, instruction_prefix, vec_bits);
     a.shared_layout = s.text;
     a.distributed_layout = d.text;
     a.element_bits = bits;
@@ -172,7 +176,7 @@ AuditReport audit(const Module& m) {
       a.note =
           "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
     Pending q{report.accesses.size(), access, view.layout, view.root, view.plain_view, bits, d.layout, instruction_prefix, vec_bits,
-              d.text, &op};
+              d.text + global_suffix, &op};
     pending.push_back(std::move(q));
     report.accesses.push_back(std::move(a));
   };
@@ -286,7 +290,7 @@ AuditReport audit(const Module& m) {
         const Distributed& d = au.distributed(src, bits);
         const Auditor::SharedView s =
             au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
-        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
+        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, load_global_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
         continue;
       }
       if (kind == "local_store") {
@@ -295,8 +299,9 @@ AuditReport audit(const Module& m) {
         const Type& src = op.operand_types[0];
         const Type& dst = op.result_types[0];
         const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-        lsu(op, AccessKind::Store, au.distributed(src, bits),
-            au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0, "");
+        const Distributed& d = au.distributed(src, bits);
+        lsu(op, AccessKind::Store, d, au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0,
+            load_global_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
         continue;
       }
       if (kind == "local_load") {
@@ -336,7 +341,10 @@ AuditReport audit(const Module& m) {
           if (vec_bits > widest.bits) vec_bits = 0;
           note = fmt::format("; pointer contiguity {}", contiguity);
         }
-        lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
+        Access copy{d.layout, AccessKind::Store, 0, vec_bits};
+        copy.async_copy = true;
+        const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank);
+        lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
         continue;
       }
       if (kind == "convert_layout") {

@@ -408,7 +408,11 @@ Module read_module(std::string_view file_text, const std::string& path, const Mo
       if (!results.empty()) ctx.error(indent + static_cast<std::size_t>(rest.data() - line.data()), "an op name after '='");
       continue;  // "} loc(...)", "^bb0(...)", ...
     }
-    if (!interesting(op_name)) continue;
+    if (!interesting(op_name)) {
+      if (op_name.substr(0, 3) == "tt." || op_name.substr(0, 6) == "arith." || op_name == "scf.for")
+        m.arithmetic.emplace_back(line_no, std::string(line));  // read by ttgir_pointer.h
+      continue;
+    }
     Op op;
     op.line = line_no;
     op.column = static_cast<int>(indent + static_cast<std::size_t>(rest.data() - line.data())) + 1;
