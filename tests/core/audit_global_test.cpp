@@ -70,12 +70,42 @@ TEST(AuditGlobal, TheUneditedKernelKeepsItsCopyPrices) {
     EXPECT_TRUE(has(a.note, "global side from the kernel's pointers")) << a.note;
     if (a.instruction == "LDGSTS.32") {
       EXPECT_EQ(a.wavefronts, 10.0) << a.note;
-      EXPECT_TRUE(has(a.note, "4.0 sectors per request")) << a.note;
+      // H100, 64x64x32: 8,388,608 sectors for 557,056 .ca requests (tests/data/triton/fixes/h100-20261126/tf32_variants.json).
+      EXPECT_TRUE(has(a.note, "16.0 sectors per request")) << a.note;
     } else {
       EXPECT_EQ(a.instruction, "LDGSTS.128");
       EXPECT_EQ(a.wavefronts, 4.0);
     }
   }
+}
+
+// A tt.load that a local_alloc writes: 8 lanes of 4 bytes (2 fp16) cover each 32-byte row of the 16x16
+// tile, 4 rows a warp: 4 sectors per request, the least 128 bytes can take.
+TEST(AuditGlobal, ALoadIntoSharedMemorySaysItsSectorsPerRequest) {
+  const auto r = swz::audit_module(read("triton36/dot_16x16_fp16.ttgir"), "dot_16x16_fp16.ttgir");
+  int loads = 0;
+  for (const auto& a : r.accesses)
+    if (a.op == "ttg.local_alloc" && (a.line == 24 || a.line == 30)) {
+      ++loads;
+      EXPECT_TRUE(has(a.note, "sectors per request of 4 bytes a lane (ideal 4)")) << a.note;
+      EXPECT_EQ(a.note.rfind("global side (tt.load of %", 0), 0u) << a.note;
+      EXPECT_TRUE(has(a.note, "): 4.0 sectors")) << a.note;
+    }
+  EXPECT_EQ(loads, 2);
+}
+
+// The local_load whose tensor a tt.store writes: a warp's 32 lanes store one 128-byte row, 4 sectors.
+TEST(AuditGlobal, AStoreFromSharedMemorySaysItsSectorsPerRequest) {
+  const auto r = swz::audit_module(read("copy_pointers.ttgir"), "copy_pointers.ttgir");
+  int loads = 0;
+  for (const auto& a : r.accesses)
+    if (a.op == "ttg.local_load") {
+      ++loads;
+      EXPECT_EQ(a.note,
+                "global side (tt.store to %p): 4.0 sectors per request of 4 bytes a lane (ideal 4); %pitch taken as 128 (a "
+                "128-byte pitch)");
+    }
+  EXPECT_EQ(loads, 1);
 }
 
 TEST(AuditGlobal, KnownStridesNeedNoAssumption) {
@@ -111,7 +141,7 @@ TEST(AuditGlobal, ArithmeticNotFollowedFallsBackAndSaysWhere) {
   const swz::AuditAccess a = the_copy("%off = arith.addi %rr, %cc", "%off = arith.remsi %rr, %cc");
   EXPECT_TRUE(has(a.note,
                   "rows taken a multiple of 128 bytes apart along the layout's order[0] (the pointers %p were not "
-                  "followed: line 19: arith.remsi is not followed)"))
+                  "followed: line 20: arith.remsi is not followed)"))
       << a.note;
 }
 

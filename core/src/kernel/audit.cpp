@@ -290,7 +290,7 @@ AuditReport audit(const Module& m) {
         const Distributed& d = au.distributed(src, bits);
         const Auditor::SharedView s =
             au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
-        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, load_global_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
+        lsu(op, AccessKind::Store, d, s, bits, "STS", 0, global_request_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
         continue;
       }
       if (kind == "local_store") {
@@ -301,7 +301,7 @@ AuditReport audit(const Module& m) {
         const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
         const Distributed& d = au.distributed(src, bits);
         lsu(op, AccessKind::Store, d, au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0,
-            load_global_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
+            global_request_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
         continue;
       }
       if (kind == "local_load") {
@@ -319,8 +319,9 @@ AuditReport audit(const Module& m) {
             ldmatrix = p.layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
           }
         }
+        const std::string stored = global_request_note(pointers, op.results.empty() ? "" : op.results[0], d.layout, bits, m.threads_per_warp);
         lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
-            ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" : "");
+            ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" + (stored.empty() ? "" : "; " + stored) : stored);
         continue;
       }
       if (kind == "async_copy_global_to_local") {

@@ -211,12 +211,14 @@ CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::strin
   return out;
 }
 
-std::string load_global_note(const ttgir::PointerReader& reader, const std::string& value, const LinearLayout& registers,
-                             int bits, int warp_size) {
-  const auto [op, pointer] = reader.definition(value);
-  if (op != "tt.load" || pointer.empty()) return "";
+std::string global_request_note(const ttgir::PointerReader& reader, const std::string& value, const LinearLayout& registers,
+                                int bits, int warp_size) {
+  std::string pointer = reader.definition(value).first == "tt.load" ? reader.definition(value).second : std::string();
+  const char* what = "tt.load of";
+  if (pointer.empty()) pointer = reader.stored_through(value), what = "tt.store to";
+  if (pointer.empty()) return "";
   const ttgir::Followed followed = reader.follow(pointer);
-  if (!followed.value) return fmt::format("; global side of the tt.load not read ({})", followed.why_not);
+  if (!followed.value) return fmt::format("global side of the {} {} not read ({})", what, pointer, followed.why_not);
   const ttgir::Affine& f = *followed.value;
   if (!f.pointee_bytes || f.shape != registers.shape()) return "";
   std::map<std::string, std::int64_t> values;
@@ -247,8 +249,8 @@ std::string load_global_note(const ttgir::PointerReader& reader, const std::stri
     }
   const double mean = static_cast<double>(sectors) / static_cast<double>(warps * steps);
   const std::int64_t ideal = (lanes * width + 31) / 32;
-  std::string note = fmt::format("; global side (tt.load of {}): {:.1f} sectors per request of {} bytes a lane (ideal {})",
-                                 pointer, mean, width, ideal);
+  std::string note = fmt::format("global side ({} {}): {:.1f} sectors per request of {} bytes a lane (ideal {})", what, pointer,
+                                 mean, width, ideal);
   for (const Stride& s : strides)
     note += fmt::format("; {} taken as {} (a {}-byte pitch)", s.name, s.typical, s.typical * s.bytes);
   return note;

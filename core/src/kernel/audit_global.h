@@ -38,9 +38,10 @@ std::shared_ptr<const std::vector<std::int64_t>> global_bytes_of(const std::stri
 // Mean distinct 32-byte global sectors one instruction of a copy reads.
 double sectors_per_request(const Access& access, const SharedLayout& shared, int element_bits, const BankModel& bank);
 
-// The global side of a tt.load whose result `value` a local_store / local_alloc writes (`registers`:
-// its layout): sectors per request, as a note ("" when `value` is not a tt.load).
-std::string load_global_note(const ttgir::PointerReader& reader, const std::string& value, const LinearLayout& registers,
-                             int element_bits, int warp_size);
+// The global side of the tensor `value` a local_store / local_alloc writes or a local_load reads
+// (`registers`: its layout), when a tt.load made it or a tt.store writes it: sectors per request, as
+// the line's note ("" when neither).
+std::string global_request_note(const ttgir::PointerReader& reader, const std::string& value, const LinearLayout& registers,
+                                int element_bits, int warp_size);
 
 }  // namespace swz::audit_parts

@@ -241,6 +241,12 @@ PointerReader::PointerReader(const Module& m) : module_(m) {
         }
       continue;
     }
+    if (op == "tt.store") {  // tt.store %pointers, %value[, %mask]
+      const std::vector<std::string> operands =
+          operands_of(body.substr(name_end == std::string_view::npos ? body.size() : name_end));
+      if (operands.size() >= 2) stores_.emplace(operands[1], operands[0]);
+      continue;
+    }
     if (result.empty() || name_end == std::string_view::npos) continue;
     body = body.substr(name_end);
     const std::size_t colon = body.rfind(" : ");
@@ -258,6 +264,11 @@ std::pair<std::string, std::string> PointerReader::definition(const std::string&
   if (it == definitions_.end()) return {};
   const std::vector<std::string> operands = operands_of(it->second.head);
   return {it->second.op, operands.empty() ? std::string() : operands.front()};
+}
+
+std::string PointerReader::stored_through(const std::string& name) const {
+  const auto it = stores_.find(name);
+  return it == stores_.end() ? std::string() : it->second;
 }
 
 Followed PointerReader::follow(const std::string& name) const {

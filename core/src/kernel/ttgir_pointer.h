@@ -65,6 +65,8 @@ class PointerReader {
   const std::map<std::string, Argument>& arguments() const { return arguments_; }
   // The op that defines `name` ("tt.load") and its first operand, or empty strings.
   std::pair<std::string, std::string> definition(const std::string& name) const;
+  // The pointers a tt.store writes the value `name` through, or an empty string.
+  std::string stored_through(const std::string& name) const;
 
  private:
   struct Line {
@@ -77,6 +79,7 @@ class PointerReader {
   std::map<std::string, std::string> pointer_arguments_;  // name -> its type
   std::unordered_map<std::string, Line> definitions_;
   std::unordered_map<std::string, std::string> same_as_;  // loop values -> their first iteration's value
+  std::unordered_map<std::string, std::string> stores_;   // value -> the pointers a tt.store writes it through
   mutable std::unordered_map<std::string, std::shared_ptr<const Affine>> memo_;
 };
 
