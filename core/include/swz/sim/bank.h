@@ -68,7 +68,7 @@ struct Access {
   int global_contiguous_dim = 0;
   // cp.async: each element's global byte address, by flat tensor coordinate, where it is known
   // (the audit reads it from the kernel's pointer arithmetic); null: placed as above.
-  std::shared_ptr<const std::vector<std::int64_t>> global_bytes;
+  std::shared_ptr<const std::vector<std::int64_t>> global_bytes = nullptr;
 };
 // Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor.
 std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits);
