@@ -17,6 +17,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "audit_global.h"
 #include "audit_parts.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
@@ -68,8 +69,10 @@ struct AuditRun {
   std::vector<Pending> pending;  // simulated LSU accesses, for suggestions
   std::map<std::string, AccessResult> simulations;
   bool hip = false;
+  const ttgir::PointerReader pointers;  // the kernel's address arithmetic: copies' global side (audit_global.h)
 
-  explicit AuditRun(const Module& module) : m(module), au(module), hip(module.target.rfind("hip", 0) == 0) {
+  explicit AuditRun(const Module& module)
+      : m(module), au(module), hip(module.target.rfind("hip", 0) == 0), pointers(module) {
     report.path = m.path;
     report.lines = m.lines;
     report.first_line = m.first_line;
@@ -98,7 +101,7 @@ struct AuditRun {
                                 const SharedLayout& s, const std::string& shared_key, int bits,
                                 const std::string& instruction_prefix, int vec_bits);
   void lsu(const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
-           const std::string& instruction_prefix, int vec_bits, const std::string& note);
+           const std::string& instruction_prefix, int vec_bits, const std::string& note, const std::string& global_suffix = "");
 
   void audit_op(const Op& op);
   void view(const Op& op, const std::string& kind);
@@ -131,7 +134,8 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   Access access{regs, kind, 0, vec_bits};
   if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
     access.async_copy = true;
-    access.global_contiguous_dim = global_contiguous_dim(regs_key, static_cast<int>(regs.out_dims().size()));
+    access.global_contiguous_dim = global_contiguous_dim(layout_text_of(regs_key), static_cast<int>(regs.out_dims().size()));
+    access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
   }
   std::string instruction;
   if (instruction_prefix == "LDSM") {
@@ -151,8 +155,9 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   if (access.async_copy)
     a.note = !r.modelled
                  ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
-                 : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a multiple of "
-                   "128 bytes apart)";
+                 : access.global_bytes ? "cp.async: each shared bank's writes after its sources' other lanes"
+                                       : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a "
+                                         "multiple of 128 bytes apart)";
   a.instruction =
       !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
   bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
@@ -176,14 +181,14 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
 }
 
 void AuditRun::lsu(const Op& op, AccessKind kind, const Distributed& d, const Auditor::SharedView& view, int bits,
-                   const std::string& instruction_prefix, int vec_bits, const std::string& note) {
+                   const std::string& instruction_prefix, int vec_bits, const std::string& note, const std::string& global_suffix) {
   const Shared& s = *view.layout;
   AuditAccess a = entry(op);
   a.direction = kind == AccessKind::Store ? "store" : "load";
   if (d.layout.shape() != s.layout.shape())
     fail("the register tensor is {} but the shared view is {}", fmt::join(d.layout.shape(), "x"),
          fmt::join(s.layout.shape(), "x"));
-  const auto [access, fell_back] = price(a, kind, d.layout, d.text, s.layout, s.text, bits, instruction_prefix, vec_bits);
+  const auto [access, fell_back] = price(a, kind, d.layout, d.text + global_suffix, s.layout, s.text, bits, instruction_prefix, vec_bits);
   a.shared_layout = s.text;
   a.distributed_layout = d.text;
   a.element_bits = bits;
@@ -195,7 +200,7 @@ void AuditRun::lsu(const Op& op, AccessKind kind, const Distributed& d, const Au
   if (hip)
     a.note = "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
   Pending q{report.accesses.size(), access,   view.layout, view.root, view.plain_view, bits, d.layout,
-            instruction_prefix,     vec_bits, d.text,      &op};
+            instruction_prefix,     vec_bits, d.text + global_suffix, &op};
   pending.push_back(std::move(q));
   report.accesses.push_back(std::move(a));
 }
@@ -320,7 +325,7 @@ void AuditRun::local_alloc(const Op& op) {
   const Distributed& d = au.distributed(src, bits);
   const Auditor::SharedView s =
       au.shared(dst, op.results.empty() ? "" : op.results[0], trailing(dst.shape, src.shape.size()), bits);
-  lsu(op, AccessKind::Store, d, s, bits, "STS", 0, "");
+  lsu(op, AccessKind::Store, d, s, bits, "STS", 0, global_request_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
 }
 
 void AuditRun::local_store(const Op& op) {
@@ -329,8 +334,9 @@ void AuditRun::local_store(const Op& op) {
   const Type& src = op.operand_types[0];
   const Type& dst = op.result_types[0];
   const int bits = dst.element_bits ? dst.element_bits : src.element_bits;
-  lsu(op, AccessKind::Store, au.distributed(src, bits),
-      au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0, "");
+  const Distributed& d = au.distributed(src, bits);
+  lsu(op, AccessKind::Store, d, au.shared(dst, op.operands[1], trailing(dst.shape, src.shape.size()), bits), bits, "STS", 0,
+      global_request_note(pointers, op.operands[0], d.layout, bits, m.threads_per_warp));
 }
 
 void AuditRun::local_load(const Op& op) {
@@ -345,8 +351,9 @@ void AuditRun::local_load(const Op& op) {
     if (const AttrNode* parent = e.field("parent"))
       ldmatrix = parent->layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
   }
+  const std::string stored = global_request_note(pointers, op.results.empty() ? "" : op.results[0], d.layout, bits, m.threads_per_warp);
   lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
-      ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" : "");
+      ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" + (stored.empty() ? "" : "; " + stored) : stored);
 }
 
 void AuditRun::async_copy(const Op& op) {
@@ -367,7 +374,10 @@ void AuditRun::async_copy(const Op& op) {
     if (vec_bits > widest.bits) vec_bits = 0;
     note = fmt::format("; pointer contiguity {}", contiguity);
   }
-  lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note);
+  Access copy{d.layout, AccessKind::Store, 0, vec_bits};
+  copy.async_copy = true;
+  const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank);
+  lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
 }
 
 // Registers / shuffles when no data leaves the warp (as Triton 3.6 lowers it), else a store and a

@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "audit_global.h"
 #include "audit_parts.h"
 #include "swz/error.h"
 
@@ -58,21 +59,6 @@ std::string text_of(const Blocked& b) {
   return fmt::format("#{}.blocked<{{sizePerThread = [{}], threadsPerWarp = [{}], warpsPerCTA = [{}], order = [{}]}}>", b.dialect,
                      fmt::join(b.size_per_thread, ", "), fmt::join(b.threads_per_warp, ", "), fmt::join(b.warps_per_cta, ", "),
                      fmt::join(b.order, ", "));
-}
-
-// Mean distinct 32-byte global sectors one instruction of the copy reads.
-double sectors_per_request(const Access& access, const SharedLayout& shared, int bits, const BankModel& bank) {
-  const AccessResult r = simulate(access, shared, bits, bank);
-  std::int64_t sectors = 0;
-  for (int w = 0; w < r.warps; ++w)
-    for (int st = 0; st < r.steps; ++st) {
-      const WarpRequest q = warp_request(access, shared, bits, bank, w, st);
-      std::set<std::int64_t> seen;
-      for (std::int64_t g : q.global)
-        if (g >= 0) seen.insert(g / 32);
-      sectors += static_cast<std::int64_t>(seen.size());
-    }
-  return static_cast<double>(sectors) / static_cast<double>(std::max(1, r.instructions()));
 }
 
 // A copy-layout candidate over a pointer shape and shared layout (suggest_copy_layouts).
@@ -153,7 +139,9 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
     auto evaluate = [&](const std::string& text, int& vec_bits, AuditAccess& priced, double& sectors) -> bool {
       // The candidates repeat for every copy of every module: each is converted and its global
       // sectors counted once per thread (the price itself is memoized by `price`).
-      const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", text, fmt::join(pointers.shape, "x"), bits, shared.description(),
+      // The copy's global side (audit_global.h) travels with the layout's text: a candidate keeps the pointers' addresses.
+      const std::string keyed = text + global_suffix_of(p.registers_key);
+      const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", keyed, fmt::join(pointers.shape, "x"), bits, shared.description(),
                                           vec_bits, m.threads_per_warp, m.target);
       auto& memo = copy_candidate_memo();
       auto it = memo.find(key);
@@ -172,7 +160,7 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
       CopyCandidate& c = it->second;
       if (!c.layout) return false;
       priced = a;
-      const auto [access, fell_back] = price(priced, AccessKind::Store, *c.layout, text, shared, p.shared->text, bits, "LDGSTS", c.vec_bits);
+      const auto [access, fell_back] = price(priced, AccessKind::Store, *c.layout, keyed, shared, p.shared->text, bits, "LDGSTS", c.vec_bits);
       (void)fell_back;
       if (!priced.wavefronts) return false;
       if (!c.sectors) c.sectors = sectors_per_request(access, shared, bits, au.bank);

@@ -407,7 +407,11 @@ struct ModuleReader {
       if (!results.empty()) ctx.error(indent + static_cast<std::size_t>(rest.data() - line.data()), "an op name after '='");
       return;  // "} loc(...)", "^bb0(...)", ...
     }
-    if (!interesting(op_name)) return;
+    if (!interesting(op_name)) {
+      if (op_name.substr(0, 3) == "tt." || op_name.substr(0, 6) == "arith." || op_name == "scf.for")
+        m.arithmetic.emplace_back(ctx.line, std::string(line));  // read by ttgir_pointer.h
+      return;
+    }
     Op op;
     op.line = ctx.line;
     op.column = static_cast<int>(indent + static_cast<std::size_t>(rest.data() - line.data())) + 1;

@@ -191,7 +191,9 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
     if (a.async_copy) {
       request.global.resize(request.address.size(), -1);
-      if (active) request.global[static_cast<std::size_t>(lane)] = global_source_address(a.layout, coord, a.global_contiguous_dim, ebits);
+      if (active)
+        request.global[static_cast<std::size_t>(lane)] = a.global_bytes ? (*a.global_bytes)[coord]
+                                                                         : global_source_address(a.layout, coord, a.global_contiguous_dim, ebits);
     }
     if (trace) {
       const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);

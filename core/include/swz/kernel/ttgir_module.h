@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "swz/kernel/ttgir.h"
@@ -57,6 +58,9 @@ struct Module {
   Aliases aliases;
   std::map<std::string, int> alias_lines;  // alias name -> 1-based line of its definition
   std::vector<Op> ops;  // ops of the dialects above, in file order
+  // Every other tt. / arith. / scf. line, (1-based line, its text): the address arithmetic that
+  // ttgir_pointer.h follows (make_range, splat, addptr, the kernel's arguments on tt.func, ...).
+  std::vector<std::pair<int, std::string>> arithmetic;
 };
 
 // One module's text in a file that may hold several.

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,9 @@ struct Access {
   // choice), narrower ones .ca.
   bool async_copy = false;
   int global_contiguous_dim = 0;
+  // cp.async: each element's global byte address, by flat tensor coordinate, where it is known
+  // (the audit reads it from the kernel's pointer arithmetic); null: placed as above.
+  std::shared_ptr<const std::vector<std::int64_t>> global_bytes = nullptr;
 };
 // "" when `layout` (an access: register, lane, warp -> coords) holds every element of its tensor;
 // else how far it reaches: "its bases reach 2^9 of the 2^10 elements". An access that leaves

@@ -1,0 +1,86 @@
+// ttgir_pointer.h (private to core/src/kernel): a module's address arithmetic, followed.
+//
+// Triton builds a tile's pointers from a few integer ops. The audit reads them to know where each
+// element of a cp.async or a tt.load comes from in global memory, instead of guessing it from the
+// register layout:
+//
+//   %r = tt.make_range {end = 32, start = 0}      r[i] = i                      (32)
+//   %e = tt.expand_dims %r {axis = 1}             e[k][0] = r[k]                (32x1)
+//   %s = tt.splat %N                              s[k][0] = N   (N: an argument, a stride)
+//   %m = arith.muli %e, %s                        m[k][0] = k * N
+//   %b = tt.broadcast %m                          b[k][n] = m[k][0]             (32x64)
+//   %p = tt.addptr %base_tile, %b                 bytes: p + b * sizeof(element)
+//
+// A value is an affine form over the function's integer arguments (the strides), per element e
+// of its tensor, elements in row-major order:
+//
+//   v[e] = constant[e] + sum over arguments a of coefficient_a[e] * a  (+ u)
+//
+// u is a *uniform unknown*: program ids, loop bounds, a pointer argument's base, any scalar the
+// reader does not compute. It is the same for every element, so it moves every lane's address
+// alike: the source banks only rotate (bank = address / 4 mod 32), which changes no count of lanes
+// per bank. A pointer's form is in bytes. Loops: an scf.for's induction variable is its lower bound
+// and its iter_args their initial values (the first iteration: enough for bank pricing, whatever a
+// loop-carried pointer is advanced by). What is not one of the ops above, or multiplies two
+// lane-varying unknowns, is not followed: the reader says which op at which line stopped it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "swz/kernel/ttgir_module.h"
+
+namespace swz::ttgir {
+
+// An integer argument of the kernel: an unknown the caller passes (a stride, a size).
+struct Argument {
+  std::string name;                          // "%N"
+  std::optional<std::int64_t> divisibility;  // tt.divisibility: the value is a multiple of it; none printed
+};
+
+struct Affine {
+  std::vector<std::int64_t> shape;                               // {} for a scalar
+  std::vector<std::int64_t> constant;                            // per element, row-major
+  std::map<std::string, std::vector<std::int64_t>> coefficient;  // argument -> per element
+  bool uniform_unknown = false;                                  // + one value the same for every element
+  int pointee_bytes = 0;  // a pointer (the form in bytes) to elements of this size; 0: an integer
+  std::size_t size() const { return constant.size(); }
+};
+
+// The value or why it could not be followed ("line 40: arith.remsi is not followed").
+struct Followed {
+  std::optional<Affine> value;
+  std::string why_not;
+};
+
+class PointerReader {
+ public:
+  explicit PointerReader(const Module& m);
+  Followed follow(const std::string& name) const;
+  const std::map<std::string, Argument>& arguments() const { return arguments_; }
+  // The op that defines `name` ("tt.load") and its first operand, or empty strings.
+  std::pair<std::string, std::string> definition(const std::string& name) const;
+  // The pointers a tt.store writes the value `name` through, or an empty string.
+  std::string stored_through(const std::string& name) const;
+
+ private:
+  struct Line {
+    int line = 0;
+    std::string op, head, type;  // head: operands and attributes; type: the result's
+  };
+  Affine evaluate(const std::string& name, int depth) const;
+  const Module& module_;
+  std::map<std::string, Argument> arguments_;
+  std::map<std::string, std::string> pointer_arguments_;  // name -> its type
+  std::unordered_map<std::string, Line> definitions_;
+  std::unordered_map<std::string, std::string> same_as_;  // loop values -> their first iteration's value
+  std::unordered_map<std::string, std::string> stores_;   // value -> the pointers a tt.store writes it through
+  mutable std::unordered_map<std::string, std::shared_ptr<const Affine>> memo_;
+};
+
+}  // namespace swz::ttgir
