@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "audit_parts.h"
+#include "audit_scratch.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
 #include "swz/solve/solver.h"
@@ -203,41 +204,8 @@ AuditReport audit(const Module& m) {
         continue;
       }
       if (is_no_data_op(op.name)) continue;
-      if (op.name == "tt.reduce" || op.name == "tt.scan") {
-        // Along an axis held by one warp Triton 3.6 combines in registers and with shuffles; along
-        // one split across warps the partial results go through its scratch in shared memory.
-        const char* what = kind == "reduce" ? "a reduction" : "a scan";
-        if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor) {
-          not_modelled(op, fmt::format("{}: {} whose operand types were not printed", op.name, what));
-          continue;
-        }
-        const std::size_t at = op.attributes.find("axis = ");
-        if (at == std::string::npos) fail("{} without an axis", op.name);
-        const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
-        const Type& src = op.operand_types[0];
-        if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
-        const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
-        auto along = [&](const char* in) {
-          int n = 0;
-          for (BitVec b : d.layout.bases(in)) n += d.layout.unflatten(b)[axis] != 0;
-          return n;
-        };
-        const int warps = along("warp"), lanes = along("lane");
-        AuditAccess a = entry(op);
-        a.distributed_layout = d.text;
-        if (warps == 0) {
-          a.instruction = lanes ? "shuffle" : "registers";
-          a.note = lanes ? fmt::format("{} along axis {} within each warp: shuffles, no shared memory", what, axis)
-                         : fmt::format("{} along axis {} within each thread: registers only", what, axis);
-          report.accesses.push_back(std::move(a));
-          continue;
-        }
-        a.instruction = "not modelled";
-        a.note = fmt::format(
-            "{} along axis {} across {} warps: partial results go through Triton's reduction scratch in shared "
-            "memory (not modelled)",
-            what, axis, 1 << warps);
-        report.accesses.push_back(std::move(a));
+      if (is_scratch_op(op.name)) {  // tt.reduce / tt.scan / tt.gather / tt.histogram: audit_scratch.cpp
+        for (AuditAccess& a : scratch_accesses(op, au, entry(op))) report.accesses.push_back(std::move(a));
         continue;
       }
       if (op.name.rfind("tt.", 0) == 0) {

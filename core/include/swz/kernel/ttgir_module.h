@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,7 @@ struct Module {
   Aliases aliases;
   std::map<std::string, int> alias_lines;  // alias name -> 1-based line of its definition
   std::vector<Op> ops;  // ops of the dialects above, in file order
+  std::set<std::string> used_values;  // every %value an op of any dialect reads ("%3#1"), for dead results
 };
 
 // One module's text in a file that may hold several.
