@@ -127,11 +127,11 @@ struct Pricer {
     ++n;
     w += s.wavefronts;
   }
-  void end_step(const std::string& what) {
+  void end_step(const std::string& stored, const std::string& loaded) {
     for (auto& [key, nw] : step)
       if (nw.first)
-        by_side[key].steps.push_back(
-            fmt::format("{} {} at {:.2f}", nw.first, what, static_cast<double>(nw.second) / static_cast<double>(nw.first)));
+        by_side[key].steps.push_back(fmt::format("{} {} at {:.2f}", nw.first, key.first == "store" ? stored : loaded,
+                                                 static_cast<double>(nw.second) / static_cast<double>(nw.first)));
     step.clear();
   }
 };
@@ -228,7 +228,7 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
         }
         pricer.issue(/*store=*/true, bytes[i], address);
       }
-  pricer.end_step("partials stored");
+  pricer.end_step("partials stored", "");
 
   // 2-3. Threads combine the W partials of each element: read t + k T, write back from t % W == 0.
   const std::int64_t threads = static_cast<std::int64_t>(lanes) * num_warps;
@@ -244,8 +244,8 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
           }
           pricer.issue(store, bytes[i], address);
         }
-      pricer.end_step(store ? "combined partials written back" : "partials read to combine");
     }
+  pricer.end_step("combined partials written back", "partials read to combine");
 
   // 4. Every thread reads its results at [0][element]; results nobody reads are not loaded.
   const std::string result = op.results.empty() ? "" : op.results[0].substr(0, op.results[0].find(':'));
@@ -269,15 +269,16 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
         pricer.issue(/*store=*/false, bytes[i], address);
       }
   }
-  pricer.end_step("results read");
+  pricer.end_step("", "results read");
 
   // The scratch as Triton declares it, for the note.
   std::vector<std::int64_t> dims_in_order;
   for (auto it = scratch.order.rbegin(); it != scratch.order.rend(); ++it)
     dims_in_order.push_back(scratch.shape[static_cast<std::size_t>(*it)]);
   const std::string where = fmt::format(
-      "{} along axis {} across {} warps through Triton 3.6's scratch [{}] (each element's warp partials side by side)", what,
-      axis, warps_along, fmt::join(dims_in_order, " x "));
+      "{} along axis {} across {} warps through Triton 3.6's scratch [{}] (slowest dim first: each element's warp partials side "
+      "by side)",
+      what, axis, warps_along, fmt::join(dims_in_order, " x "));
   std::vector<AuditAccess> out;
   for (const auto& key : pricer.side_order) {
     const Tally& t = pricer.by_side.at(key);
@@ -290,7 +291,9 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
     x.worst_wavefronts = t.worst;
     x.conflicts = static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions);
     x.element_bits = bytes[0] * 8;
-    x.note = fmt::format("{}: {}", where, fmt::join(t.steps, ", "));
+    x.note =
+        fmt::format("{}{}: {}", module.target.rfind("hip", 0) == 0 ? "AMD target: LDS modelled with the NVIDIA bank rules; " : "",
+                    where, fmt::join(t.steps, ", "));
     if (t.wavefronts > t.ideal_total) {
       const double padded = static_cast<double>(pricer.padded_wavefronts.at(key)) / static_cast<double>(t.instructions);
       x.no_suggestion =
