@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "conversion_data.h"
+#include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 
 namespace {
@@ -217,6 +219,27 @@ TEST(AuditScratch, WarpLocalReductionsAreShuffles) {
   const swz::AuditReport r = swz::audit_module(module_text(c), "rows.ttgir");
   ASSERT_EQ(r.accesses.size(), 1u);
   EXPECT_EQ(r.accesses[0].instruction, "shuffle");
+}
+
+// tests/data/ttgir/triton36/gather_rows.ttgir gathers along axis 0, which each warp holds whole:
+// Triton 3.6 shuffles (the H100 counts no shared traffic beyond the three conversions). With the
+// gathered layout's warps moved onto axis 0, the source goes through a scratch and each lane loads
+// the element its index names: listed as not modelled, with why.
+TEST(AuditScratch, GatherWithinAWarpIsShufflesAcrossWarpsNotModelled) {
+  const std::string path = swz::test::kData + "/ttgir/triton36/gather_rows.ttgir";
+  std::string text = swz::read_text_file(path);
+  auto gather_of = [](const swz::AuditReport& r) {
+    for (const auto& a : r.accesses)
+      if (a.op == "tt.gather") return a;
+    ADD_FAILURE() << "no tt.gather row";
+    return swz::AuditAccess{};
+  };
+  EXPECT_EQ(gather_of(swz::audit_module(text, path)).instruction, "shuffle");
+  const std::string from = "sizePerThread = [2, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4]";
+  text.replace(text.find(from), from.size(), "sizePerThread = [2, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1]");
+  const swz::AuditAccess across = gather_of(swz::audit_module(text, path));
+  EXPECT_EQ(across.instruction, "not modelled");
+  EXPECT_NE(across.note.find("depend on the index values"), std::string::npos) << across.note;
 }
 
 }  // namespace

@@ -152,13 +152,28 @@ struct ReduceScratch {
   std::int64_t elements() const { return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>()); }
 };
 
-std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const AuditAccess& entry, bool scan) {
-  const char* what = scan ? "a scan" : "a reduction";
+// The op's `axis = N`, checked against its first operand's rank.
+std::size_t axis_of(const Op& op) {
   const std::size_t at = op.attributes.find("axis = ");
   if (at == std::string::npos) fail("{} without an axis", op.name);
-  const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
+  std::size_t used = 0;
+  long long axis = -1;
+  try {
+    axis = std::stoll(op.attributes.substr(at + 7), &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::size_t rank = op.operand_types[0].shape.size();
+  if (used == 0 || axis < 0 || static_cast<std::size_t>(axis) >= rank)
+    fail("{}: axis {} of a rank-{} tensor", op.name,
+         op.attributes.substr(at + 7, op.attributes.find_first_of(" ,}", at + 7) - at - 7), rank);
+  return static_cast<std::size_t>(axis);
+}
+
+std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const AuditAccess& entry, bool scan) {
+  const char* what = scan ? "a scan" : "a reduction";
+  const std::size_t axis = axis_of(op);
   const Type& src = op.operand_types[0];
-  if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
   const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
   const LinearLayout& l = d.layout;
   int warp_bits = 0, lane_bits = 0;
@@ -308,6 +323,56 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
   return out;
 }
 
+// [SECTION] tt.gather
+
+// Triton 3.6 gathers within each warp by shuffles when the warp that owns an index also owns every
+// source element it may name (GatherLoweringHelper::isWarpLocal): no warp basis moves along the
+// axis in either tensor, both tensors map warps and lanes to the other dims alike, and the source
+// layout is invertible. Otherwise the source goes to a scratch and each lane loads the element its
+// index names: addresses that depend on the index values, which no layout fixes.
+std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const AuditAccess& entry) {
+  AuditAccess a = entry;
+  a.instruction = "not modelled";
+  if (op.operand_types.size() < 2 || op.operand_types[0].kind != Type::Kind::Tensor ||
+      op.operand_types[1].kind != Type::Kind::Tensor) {
+    a.note = "tt.gather whose operand types were not printed";
+    return {a};
+  }
+  const std::size_t axis = axis_of(op);
+  const Type& src_type = op.operand_types[0];
+  const Distributed& src = au.distributed(src_type, std::max(8, src_type.element_bits));
+  const Distributed& idx = au.distributed(op.operand_types[1], std::max(8, op.operand_types[1].element_bits));
+  a.distributed_layout = src.text;
+  auto along_axis = [&](const LinearLayout& l, const char* in) {
+    return std::any_of(l.bases(in).begin(), l.bases(in).end(), [&](BitVec b) { return l.unflatten(b)[axis] != 0; });
+  };
+  // The bases of `in` with the axis coordinate dropped: which other-dim positions it reaches.
+  auto off_axis = [&](const LinearLayout& l, const char* in) {
+    std::vector<Coords> out;
+    for (BitVec b : l.bases(in)) {
+      Coords c = l.unflatten(b);
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(axis));
+      out.push_back(c);
+    }
+    return out;
+  };
+  const bool warp_local = !along_axis(src.layout, "warp") && !along_axis(idx.layout, "warp") &&
+                          off_axis(src.layout, "warp") == off_axis(idx.layout, "warp") &&
+                          off_axis(src.layout, "lane") == off_axis(idx.layout, "lane") && src.layout.is_injective() &&
+                          src.layout.is_surjective();
+  if (warp_local) {
+    a.instruction = "shuffle";
+    a.note = fmt::format("tt.gather along axis {} within each warp: shuffles (Triton 3.6's warp-local gather), no shared memory",
+                         axis);
+    return {a};
+  }
+  a.note = fmt::format(
+      "tt.gather along axis {} across warps: Triton 3.6 stores the source to its scratch and each lane loads the element its "
+      "index names; those addresses depend on the index values (not modelled)",
+      axis);
+  return {a};
+}
+
 }  // namespace
 
 bool is_scratch_op(const std::string& name) {
@@ -325,6 +390,7 @@ std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const
     }
     return reduce_accesses(op, au, entry, op.name == "tt.scan");
   }
+  if (op.name == "tt.gather") return gather_accesses(op, au, entry);
   a.instruction = "not modelled";
   a.note = fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name);
   return {a};

@@ -20,6 +20,10 @@
 // widest first. Instructions that no lane of a warp executes are not issued by that warp (the
 // H100's counters on softmax and layer_norm: ptxas branches around them). Each instruction is
 // priced by serve() (warp_access.h) on its lanes' byte addresses.
+//
+// A tt.gather along an axis each warp holds whole is shuffles (GatherLoweringHelper::isWarpLocal);
+// across warps its loads go where the index values say, and it stays "not modelled", as do scans
+// across warps and histograms (shared-memory atomics).
 #pragma once
 
 #include <vector>

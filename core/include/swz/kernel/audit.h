@@ -13,7 +13,9 @@
 //                                               across warps a store and a load through Triton 3.6's
 //                                               own reduction scratch (audit_scratch.h), STS/LDS of the
 //                                               element's width, every instruction priced
-//   tt.scan, tt.gather, tt.histogram            "not modelled" across warps (counted in the summary)
+//   tt.gather                                   "shuffle" when each warp holds the axis whole (Triton
+//                                               3.6's warp-local gather), else "not modelled"
+//   tt.scan, tt.histogram                       "not modelled" across warps (counted in the summary)
 //   ttg.async_copy_global_to_local              store   LDGSTS.<bits> (cp.async)
 //   ttg.convert_layout                          registers / shuffle when no data leaves the warp
 //                                               (as Triton 3.6 lowers it), else a store and a load
