@@ -347,8 +347,8 @@ Predicted predict(const Kernel& k) {
 }
 
 // Measured == predicted for every kind of LSU access the audit fully accounts for: all of the
-// kernel's shared-memory ops are modelled (cross-warp reductions, scans, gathers and histograms
-// are not). Narrow, named exceptions below.
+// kernel's shared-memory ops are modelled (cross-warp scans and gathers, and histograms, are not).
+// Narrow, named exceptions below.
 TEST(AuditMeasured, EveryFullyModelledKernelMatchesTheCounters) {
   const auto ncu = load_ncu();
   int compared = 0;
@@ -380,7 +380,10 @@ TEST(AuditMeasured, EveryFullyModelledKernelMatchesTheCounters) {
     EXPECT_EQ(get(p.instructions, "STSM"), m.at(kStsmInst));
     ++compared;
   }
-  EXPECT_EQ(compared, 17);
+  // 22: the 17 without reductions, scans, gathers or histograms, and since Triton's reduction
+  // scratch is modelled (audit_scratch.h) reduce_axis0, argmax_axis0, softmax and layer_norm, and
+  // gather_rows (its gather is warp-local: shuffles).
+  EXPECT_EQ(compared, 22);
 }
 
 // Where a kernel has cross-warp reductions or scans (not modelled), the kinds those cannot issue

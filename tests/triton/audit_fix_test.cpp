@@ -191,12 +191,14 @@ TEST(AuditFix, NothingToFixIsAnError) {
   EXPECT_THROW((void)swz::fix_module(text, r, {}), swz::Error);
 }
 
+// A kernel whose only shared traffic is a scan Triton sends through its scratch (not modelled):
+// the summary counts it, never "0 of 0 ... 0 not modelled".
 TEST(AuditReports, SummaryCountsWhatIsNotModelled) {
-  const auto r = swz::audit_module(ttgir_text("triton36/softmax.ttgir"), "softmax.ttgir");
+  const auto r = swz::audit_module(ttgir_text("triton36/cumsum_1d.ttgir"), "cumsum_1d.ttgir");
   const auto c = swz::count_accesses(r);
-  EXPECT_EQ(c.not_modelled, 2);
+  EXPECT_EQ(c.not_modelled, 1);
   const std::string table = swz::format_audit(r);
-  EXPECT_NE(table.find("2 not modelled"), std::string::npos) << table;
+  EXPECT_NE(table.find("0 of 0 modelled accesses have bank conflicts; 1 not modelled"), std::string::npos) << table;
 }
 
 TEST(AuditReports, CpAsyncSaysWhatItsNumberRestsOn) {

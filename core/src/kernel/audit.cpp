@@ -19,6 +19,7 @@
 
 #include "audit_global.h"
 #include "audit_parts.h"
+#include "audit_scratch.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
 #include "swz/solve/solver.h"
@@ -105,7 +106,6 @@ struct AuditRun {
 
   void audit_op(const Op& op);
   void view(const Op& op, const std::string& kind);
-  void reduction(const Op& op, const std::string& kind);
   void nvidia_op(const Op& op, const std::string& kind);
   void local_alloc(const Op& op);
   void local_store(const Op& op);
@@ -213,8 +213,11 @@ void AuditRun::audit_op(const Op& op) {
         kind == "memdesc_reinterpret")
       return view(op, kind);
     if (is_no_data_op(op.name)) return;
-    if (op.name == "tt.reduce" || op.name == "tt.scan") return reduction(op, kind);
-    // tt.gather, tt.histogram, descriptor ops: may go through shared memory, not modelled.
+    if (is_scratch_op(op.name)) {  // tt.reduce / tt.scan / tt.gather / tt.histogram: audit_scratch.cpp
+      for (AuditAccess& a : scratch_accesses(op, au, entry(op))) report.accesses.push_back(std::move(a));
+      return;
+    }
+    // Descriptor ops and the rest of tt.: may go through shared memory, not modelled.
     if (op.name.rfind("tt.", 0) == 0)
       return not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
     if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) return nvidia_op(op, kind);
@@ -251,40 +254,6 @@ void AuditRun::view(const Op& op, const std::string& kind) {
     }
   }
   au.views[op.results[0]] = v;
-}
-
-// Along an axis held by one warp Triton 3.6 combines in registers and with shuffles; along one
-// split across warps the partial results go through its scratch in shared memory.
-void AuditRun::reduction(const Op& op, const std::string& kind) {
-  const char* what = kind == "reduce" ? "a reduction" : "a scan";
-  if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor)
-    return not_modelled(op, fmt::format("{}: {} whose operand types were not printed", op.name, what));
-  const std::size_t at = op.attributes.find("axis = ");
-  if (at == std::string::npos) fail("{} without an axis", op.name);
-  const std::size_t axis = static_cast<std::size_t>(std::stoi(op.attributes.substr(at + 7)));
-  const Type& src = op.operand_types[0];
-  if (axis >= src.shape.size()) fail("axis {} of a rank-{} tensor", axis, src.shape.size());
-  const Distributed& d = au.distributed(src, std::max(8, src.element_bits));
-  auto along = [&](const char* in) {
-    int n = 0;
-    for (BitVec b : d.layout.bases(in)) n += d.layout.unflatten(b)[axis] != 0;
-    return n;
-  };
-  const int warps = along("warp"), lanes = along("lane");
-  AuditAccess a = entry(op);
-  a.distributed_layout = d.text;
-  if (warps == 0) {
-    a.instruction = lanes ? "shuffle" : "registers";
-    a.note = lanes ? fmt::format("{} along axis {} within each warp: shuffles, no shared memory", what, axis)
-                   : fmt::format("{} along axis {} within each thread: registers only", what, axis);
-  } else {
-    a.instruction = "not modelled";
-    a.note = fmt::format(
-        "{} along axis {} across {} warps: partial results go through Triton's reduction scratch in shared "
-        "memory (not modelled)",
-        what, axis, 1 << warps);
-  }
-  report.accesses.push_back(std::move(a));
 }
 
 // wgmma / tcgen05 operands read from shared memory (listed, no LSU bank model), mbarriers, TMA.

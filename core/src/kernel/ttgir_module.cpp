@@ -394,6 +394,12 @@ struct ModuleReader {
       }
       rest = trim(rest.substr(eq + 3));
     }
+    // Every value the line reads: a reduction result nobody reads is never loaded (audit_scratch.cpp).
+    for (std::size_t p = rest.find('%'); p != std::string_view::npos; p = rest.find('%', p + 1)) {
+      std::size_t e = p + 1;
+      while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_' || rest[e] == '#')) ++e;
+      m.used_values.emplace(rest.substr(p, e - p));
+    }
     std::string_view op_name;
     if (!rest.empty() && rest.front() == '"') {
       const std::size_t q = rest.find('"', 1);

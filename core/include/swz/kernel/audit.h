@@ -9,8 +9,13 @@
 //   ttg.local_store / ttg.local_alloc %src      store   STSM[.trans] where the registers hold its tile,
 //                                               else STS.<bits> (Triton 3.6's lowering, triton_convert.h)
 //   ttg.local_load                              load    LDSM[.trans] likewise, else LDS.<bits>
-//   tt.reduce / tt.scan                         "shuffle" / "registers" along an axis within each warp;
-//                                               across warps "not modelled" (Triton's scratch)
+//   tt.reduce                                   "shuffle" / "registers" along an axis within each warp;
+//                                               across warps a store and a load through Triton 3.6's
+//                                               own reduction scratch (audit_scratch.h), STS/LDS of the
+//                                               element's width, every instruction priced
+//   tt.gather                                   "shuffle" when each warp holds the axis whole (Triton
+//                                               3.6's warp-local gather), else "not modelled"
+//   tt.scan, tt.histogram                       "not modelled" across warps (counted in the summary)
 //   ttg.async_copy_global_to_local              store   LDGSTS.<bits> (cp.async)
 //   ttg.convert_layout                          registers / shuffle when no data leaves the warp
 //                                               (as Triton 3.6 lowers it), else a store and a load

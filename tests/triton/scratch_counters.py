@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""The shared-memory traffic of Triton's reductions, scans, gathers and histograms: measured by Nsight
+Compute against what `swizzle audit` predicts from the same kernels' TTGIR (run on a machine with a
+GPU, Triton 3.6, PyTorch and ncu).
+
+  python3 tests/triton/scratch_counters.py SWIZZLE OUT_DIR [--ncu PATH] [--only NAME,NAME]
+
+SWIZZLE is the built command-line tool (build/app/cli/swizzle). For each kernel of CASES the script
+runs itself once under ncu (`--child NAME`), which compiles the kernel (one CTA), launches it once and
+writes OUT_DIR/NAME.ttgir; ncu reads the counters below for that launch. Then `swizzle audit
+OUT_DIR/NAME.ttgir --json` predicts them: instructions, wavefronts and bank conflicts of every STS
+and LDS the audit prices (ldmatrix / stmatrix wavefronts and conflicts count with the loads and
+stores, as ncu counts them; their instructions are listed apart). OUT_DIR/scratch_counters.json
+holds, per kernel, the measured and predicted numbers, whether they are equal, and the ops the
+audit lists as not modelled (a kernel with one of those cannot be expected to match).
+"""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+METRICS = {
+    "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "ld_instructions": "smsp__inst_executed_op_shared_ld.sum",
+    "st_instructions": "smsp__inst_executed_op_shared_st.sum",
+    "ld_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "st_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+}
+
+# name -> (kernel, constexpr arguments, warps, element type). Row and column sums in fp16 and fp32
+# on 4 and 8 warps: Triton's default layout puts warps along dim 0 for a 64x128 tile (the column
+# sum crosses them) and along dim 1 for a 4x2048 one (the row sum crosses them).
+CASES = {
+    "colsum_64x128_f32_w4": ("reduce", dict(R=64, C=128, AXIS=0), 4, "float32"),
+    "colsum_64x128_f16_w4": ("reduce", dict(R=64, C=128, AXIS=0), 4, "float16"),
+    "colsum_64x128_f32_w8": ("reduce", dict(R=64, C=128, AXIS=0), 8, "float32"),
+    "colsum_128x64_f16_w8": ("reduce", dict(R=128, C=64, AXIS=0), 8, "float16"),
+    "rowsum_4x2048_f32_w4": ("reduce", dict(R=4, C=2048, AXIS=1), 4, "float32"),
+    "rowsum_4x2048_f16_w4": ("reduce", dict(R=4, C=2048, AXIS=1), 4, "float16"),
+    "rowsum_8x1024_f32_w8": ("reduce", dict(R=8, C=1024, AXIS=1), 8, "float32"),
+    "rowsum_8x1024_f16_w8": ("reduce", dict(R=8, C=1024, AXIS=1), 8, "float16"),
+    "argmax_64x128_f32_w4": ("argmax", dict(R=64, C=128), 4, "float32"),
+    "cumsum_1024_f32_w4": ("cumsum_1d", dict(B=1024), 4, "float32"),
+    "cumsum_128x32_f32_w4": ("cumsum_axis0", dict(R=128, C=32), 4, "float32"),
+    "gather_64x32_f32_w4": ("gather", dict(R=64, C=32), 4, "float32"),
+    "histogram_1024_w4": ("histogram", dict(B=1024, BINS=64), 4, "int32"),
+}
+
+
+def define(tl, triton):
+    @triton.jit
+    def reduce(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr, AXIS: tl.constexpr):
+        r = tl.arange(0, R)
+        c = tl.arange(0, C)
+        x = tl.load(x_ptr + r[:, None] * C + c[None, :])
+        s = tl.sum(x, axis=AXIS)
+        if AXIS == 0:
+            tl.store(y_ptr + c, s)
+        else:
+            tl.store(y_ptr + r, s)
+
+    @triton.jit
+    def argmax(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+        r = tl.arange(0, R)
+        c = tl.arange(0, C)
+        tl.store(y_ptr + c, tl.argmax(tl.load(x_ptr + r[:, None] * C + c[None, :]), axis=0))
+
+    @triton.jit
+    def cumsum_1d(x_ptr, y_ptr, B: tl.constexpr):
+        i = tl.arange(0, B)
+        tl.store(y_ptr + i, tl.cumsum(tl.load(x_ptr + i), axis=0))
+
+    @triton.jit
+    def cumsum_axis0(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+        offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+        tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=0))
+
+    @triton.jit
+    def gather(x_ptr, idx_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+        offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+        tl.store(y_ptr + offs, tl.gather(tl.load(x_ptr + offs), tl.load(idx_ptr + offs), axis=0))
+
+    @triton.jit
+    def histogram(x_ptr, y_ptr, B: tl.constexpr, BINS: tl.constexpr):
+        x = tl.load(x_ptr + tl.arange(0, B))
+        tl.store(y_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
+
+    return dict(reduce=reduce, argmax=argmax, cumsum_1d=cumsum_1d, cumsum_axis0=cumsum_axis0, gather=gather,
+                histogram=histogram)
+
+
+def child(name, out_dir):
+    """Compiles and launches one case (one CTA), writing its TTGIR."""
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+    import torch
+    import triton
+    import triton.language as tl
+    kernel, args, warps, dtype = CASES[name]
+    fn = define(tl, triton)[kernel]
+    dt = getattr(torch, dtype)
+    size = max(args.get("R", 1) * args.get("C", 1) * args.get("B", 1), 4096)
+    if dt.is_floating_point:
+        x = torch.randn(size, device="cuda", dtype=dt)
+    else:
+        x = torch.randint(0, args.get("BINS", 64), (size,), device="cuda", dtype=dt)
+    out_type = {"reduce": dt, "argmax": torch.int32, "histogram": torch.int32}.get(kernel, torch.float32)
+    y = torch.zeros(size, device="cuda", dtype=out_type)
+    if kernel == "gather":
+        idx = torch.randint(0, args["R"], (size,), device="cuda", dtype=torch.int32)
+        compiled = fn[(1,)](x, idx, y, num_warps=warps, **args)
+    else:
+        compiled = fn[(1,)](x, y, num_warps=warps, **args)
+    torch.cuda.synchronize()
+    with open(os.path.join(out_dir, f"{name}.ttgir"), "w") as f:
+        f.write(compiled.asm["ttgir"])
+    with open(os.path.join(out_dir, f"{name}.meta.json"), "w") as f:
+        json.dump({"function": compiled.metadata.name, "num_warps": compiled.metadata.num_warps,
+                   "shared_bytes": compiled.metadata.shared, "triton": triton.__version__,
+                   "device": torch.cuda.get_device_name()}, f)
+
+
+def measure(ncu, name, out_dir):
+    """Runs the child under ncu; returns {key: value} for METRICS."""
+    # Only the case's own kernel: the tensors' fill kernels launched beside it are left out.
+    cmd = [ncu, "--csv", "--target-processes", "all", "-k", f"regex:^{CASES[name][0]}$", "--metrics", ",".join(METRICS.values()),
+           sys.executable, os.path.abspath(__file__), "--child", name, out_dir]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if run.returncode != 0:
+        raise RuntimeError(f"ncu failed ({run.returncode}): {run.stderr[-2000:]}")
+    lines = [l for l in run.stdout.splitlines() if l.startswith('"')]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    if not rows:
+        raise RuntimeError("ncu printed no counters:\n" + run.stdout[-2000:])
+    header = rows[0]
+    at = {h: i for i, h in enumerate(header)}
+    values = {}
+    for row in rows[1:]:
+        metric = row[at["Metric Name"]]
+        for key, full in METRICS.items():
+            if metric == full:
+                values[key] = values.get(key, 0.0) + float(row[at["Metric Value"]].replace(",", ""))
+    return values
+
+
+def predict(swizzle, path):
+    """What the audit prices, summed the way ncu counts it."""
+    run = subprocess.run([swizzle, "audit", path, "--json"], capture_output=True, text=True, timeout=300)
+    if run.returncode != 0:
+        raise RuntimeError(f"swizzle audit failed ({run.returncode}): {run.stderr[-2000:]}")
+    report = json.loads(run.stdout)
+    p = {key: 0.0 for key in METRICS}
+    p.update(ldsm_instructions=0.0, stsm_instructions=0.0)
+    not_modelled, lines = [], []
+    for a in report["accesses"]:
+        if a["instruction"] == "not modelled":
+            not_modelled.append(f"{a['line']}: {a['op']}: {a.get('note', '')}")
+            continue
+        if a.get("wavefronts") is None:
+            continue
+        kind = a["instruction"].split(".")[0]
+        side = "st" if kind in ("STS", "STSM") else "ld" if kind in ("LDS", "LDSM") else None
+        if side is None:
+            continue
+        n = a["instructions"]
+        p[f"{side}_wavefronts"] += a["wavefronts"] * n
+        p[f"{side}_conflicts"] += (a.get("conflicts") or 0.0) * n
+        if kind in ("STS", "LDS"):
+            p[f"{side}_instructions"] += n
+        else:
+            p[f"{kind.lower()}_instructions"] += n
+        lines.append({"line": a["line"], "op": a["op"], "direction": a.get("direction"), "instruction": a["instruction"],
+                      "instructions": n, "wavefronts": a["wavefronts"]})
+    return p, not_modelled, lines
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--child":
+        child(args[1], args[2])
+        return 0
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    swizzle, out_dir = os.path.abspath(args[0]), os.path.abspath(args[1])
+    ncu = args[args.index("--ncu") + 1] if "--ncu" in args else "ncu"
+    only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
+    if not os.access(swizzle, os.X_OK):
+        print(f"error: {swizzle} is not an executable swizzle tool", file=sys.stderr)
+        return 2
+    os.makedirs(out_dir, exist_ok=True)
+    results = {"metrics": METRICS, "cases": {}}
+    for name in CASES:
+        if only and name not in only:
+            continue
+        entry = {"kernel": CASES[name][0], "args": CASES[name][1], "num_warps": CASES[name][2], "dtype": CASES[name][3]}
+        try:
+            entry["measured"] = measure(ncu, name, out_dir)
+            with open(os.path.join(out_dir, f"{name}.meta.json")) as f:
+                entry["compiled"] = json.load(f)
+            predicted, not_modelled, lines = predict(swizzle, os.path.join(out_dir, f"{name}.ttgir"))
+            entry.update(predicted=predicted, not_modelled=not_modelled, lines=lines)
+            entry["equal"] = {k: abs(predicted[k] - entry["measured"].get(k, float("nan"))) < 1e-6 for k in METRICS}
+            entry["all_equal"] = all(entry["equal"].values())
+        except Exception as e:  # one case that fails does not stop the others
+            entry["error"] = f"{type(e).__name__}: {str(e)[:2000]}"
+        results["cases"][name] = entry
+        status = entry.get("error") or ("equal" if entry.get("all_equal") else "differs")
+        print(f"{name}: {status}", flush=True)
+    with open(os.path.join(out_dir, "scratch_counters.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    equal = sum(1 for e in results["cases"].values() if e.get("all_equal"))
+    print(f"{equal} of {len(results['cases'])} kernels: every counter equal to the audit's prediction "
+          f"({os.path.join(out_dir, 'scratch_counters.json')})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
