@@ -121,8 +121,9 @@ TEST(LessonContent, MmaFragmentThreadHoldsN0AndM3AndStmatrixGathersTheRow) {
 TEST(LessonContent, AlgebraWinsSixteenBanksIdealIsTheBytesOverAWavefront) {
   const std::string title = "Sixteen banks: the bound decides";
   expect_backed("algebra-wins", title, "wavefront_bytes", 16 * 4);
-  expect_backed("algebra-wins", title, "store.bytes_per_instruction", 4 * 8 * 16);  // 4 matrices of 8 rows of 16 bytes
-  expect_backed("algebra-wins", title, "solve.write.ideal_wavefronts", (4 * 8 * 16) / (16 * 4));
+  expect_backed("algebra-wins", title, "store.bytes_per_instruction", 32 * 4);  // the fragments' STS.32: 32 lanes of 4 bytes
+  expect_backed("algebra-wins", title, "read.bytes_per_instruction", 32 * 16);  // LDS.128
+  expect_backed("algebra-wins", title, "solve.write.ideal_wavefronts", (4 * 8 * 16) / (16 * 4));  // stmatrix.x4: 4 x 8 rows of 16 bytes
   expect_backed("algebra-wins", title, "solve.conflict_free", true);
   expect_backed("algebra-wins", title, "solve.fallback", false);
   expect_backed("algebra-wins", title, "solve.write.wavefronts", 8);
