@@ -26,8 +26,9 @@ using swz::WarpOp;
 using swz::WarpRequest;
 
 // Bytes one instruction moves with every lane at its own address: 16 per matrix row, 8 rows a
-// matrix; else every lane of the warp moves its own bytes.
-int bytes_moved(const InstructionKind& k) { return k.is_matrix() ? 16 * 8 * k.matrices : 32 * k.bytes; }
+// matrix; else every lane of the warp its own bytes, a lane narrower than a bank word taking the
+// word's slot (a bank serves one word a wavefront, so 1- and 2-byte lanes count 4 bytes each).
+int bytes_moved(const InstructionKind& k) { return k.is_matrix() ? 16 * 8 * k.matrices : 32 * std::max(k.bytes, 4); }
 
 int expected_ideal(const InstructionKind& k, int banks) {
   const int wavefront_bytes = banks * 4;  // one 4-byte word from each bank
@@ -58,22 +59,24 @@ TEST(IdealWavefronts, EveryInstructionAtEveryBankCountIsItsBytesOverAWavefront) 
 }
 
 TEST(IdealWavefronts, TheMmaStoreOnSixteenBanksIsEightNotFour) {
-  // mma_to_blocked_fp16: stmatrix.x4 writes 4 x 8 rows of 16 bytes, 512 bytes; 16 banks of 4 bytes
-  // move 64 a wavefront, so no layout serves it in fewer than 8.
+  // mma_to_blocked_fp16: the fragments' own store is STS.32, 32 lanes of 4 bytes; the solver
+  // stores with stmatrix.x4, 4 x 8 rows of 16 bytes. 16 banks of 4 bytes move 64 a wavefront.
   swz::ProblemSpec spec;
   spec.preset = "mma_to_blocked_fp16";
   spec.banks = 16;
   const swz::Problem p = swz::build_problem(spec);
   const swz::AccessResult store = swz::simulate(p.store, p.shared, p.element_bits, p.bank);
-  EXPECT_EQ(store.ideal_wavefronts, 512 / 64);
+  EXPECT_EQ(store.ideal_wavefronts, (32 * 4) / 64);
   const swz::AccessGeometry g = swz::access_geometry(p.store, p.element_bits, /*vector_bits=*/0, p.bank);
-  EXPECT_EQ(g.phases, 512 / 64) << "the lemma, the sweep and the solver read the ideal here";
+  EXPECT_EQ(g.phases, (32 * 4) / 64) << "the lemma, the sweep and the solver read the ideal here";
   const swz::SolveResult r = swz::solve(p);
   EXPECT_EQ(r.write_cost.instruction, "STSM.x4");
-  EXPECT_EQ(r.write_cost.ideal_wavefronts, 512 / 64);
-  // At 32 banks, as measured on the H100 (tests/data/hardware): one wavefront per matrix.
+  EXPECT_EQ(r.write_cost.ideal_wavefronts, (4 * 8 * 16) / 64) << "was 4: one phase per matrix whatever the banks";
+  EXPECT_EQ(r.read_cost.ideal_wavefronts, (32 * 16) / 64);
+  // At 32 banks, as measured on the H100 (tests/data/hardware): STS.32 in one wavefront, stmatrix.x4 in 4.
   const swz::Problem h100 = swz::make_preset("mma_to_blocked_fp16");
-  EXPECT_EQ(swz::simulate(h100.store, h100.shared, h100.element_bits, h100.bank).ideal_wavefronts, 512 / 128);
+  EXPECT_EQ(swz::simulate(h100.store, h100.shared, h100.element_bits, h100.bank).ideal_wavefronts, 1);
+  EXPECT_EQ(swz::solve(h100).write_cost.ideal_wavefronts, (4 * 8 * 16) / 128);
 }
 
 }  // namespace
