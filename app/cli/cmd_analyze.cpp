@@ -25,7 +25,7 @@ void print_access(const char* title, const AccessAnalysis& a, const LinearLayout
   if (a.lemma.applies) {
     std::vector<std::string> basis;
     for (BitVec v : a.lemma.intersection_basis) basis.push_back(names.describe_out(v));
-    fmt::print("  algebra: dim(span(M_Seg) ∩ span(Thr)) = {} {{{}}}, predicted {} x 2^{} = {} wavefronts {}\n",
+    fmt::print("  algebra: dim(span(M_Seg) ∩ span(Thr)) = {} {{{}}}, predicted {} x 2**{} = {} wavefronts {}\n",
                a.lemma.intersection_dim, fmt::join(basis, ", "), a.lemma.phases, a.lemma.intersection_dim,
                a.lemma.predicted_wavefronts, a.agrees() ? "(agrees)" : "(differs)");
   }

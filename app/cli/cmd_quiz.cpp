@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/teach/math_text.h"
 #include "swz/teach/quiz_record.h"
 #include "swz/teach/quiz_set.h"
@@ -40,6 +41,7 @@ void show(const Options& o) {
   if (o.set.empty() == !o.seed) fail("give a quiz set (a file or a name) or --seed N, one of them");
   std::vector<QuizQuestion> questions;
   std::string title;
+  std::vector<std::string> assumes;  // a set's lessons
   if (o.seed) {
     std::optional<QuizKind> kind;
     if (!o.kind.empty()) {
@@ -55,15 +57,17 @@ void show(const Options& o) {
     if (!o.kind.empty()) fail("--kind applies to --seed; a set's questions are the set's");
     QuizSet set = load_quiz_set_file(resolve_quiz_set(o.set));
     title = set.title;
+    assumes = set.assumes;
     questions = std::move(set.questions);
   }
   if (o.json) {
-    nlohmann::json j = {{"title", title}, {"questions", nlohmann::json::array()}};
+    nlohmann::json j = {{"title", title}, {"assumes", assumes}, {"questions", nlohmann::json::array()}};
     for (const QuizQuestion& q : questions) j["questions"].push_back(to_json(q));
     print_json(j);
     return;
   }
-  std::string text = fmt::format("{} ({} questions)\n\n", title, questions.size());
+  std::string text = fmt::format("{} ({})\n{}\n", title, counted(static_cast<std::int64_t>(questions.size()), "question"),
+                                 assumes.empty() ? "" : fmt::format("after the lessons {}\n", fmt::join(assumes, ", ")));
   for (std::size_t i = 0; i < questions.size(); ++i) text += key_text(questions[i], i + 1) + "\n";
   std::fputs(text.c_str(), stdout);
 }
@@ -85,7 +89,8 @@ void check(const Options& o) {
       }
     report["sets"].push_back(
         {{"file", path.string()}, {"title", set.title}, {"questions", set.questions.size()}, {"kinds", by_kind}});
-    text += fmt::format("{}: {} questions ({}), all load\n", path.string(), set.questions.size(), counts);
+    text += fmt::format("{}: {} ({}), all load\n", path.string(),
+                        counted(static_cast<std::int64_t>(set.questions.size()), "question"), counts);
   }
   report["ok"] = true;
   if (o.json)

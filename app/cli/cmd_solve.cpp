@@ -3,11 +3,12 @@
 
 #include "command.h"
 #include "common.h"
-#include "swz/io/atomic_file.h"
-#include "swz/sim/corpus.h"
 #include "swz/error.h"
+#include "swz/export/english.h"
+#include "swz/io/atomic_file.h"
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
+#include "swz/sim/corpus.h"
 #include "swz/solve/solve_report.h"
 #include "swz/teach/math_text.h"
 
@@ -28,8 +29,9 @@ void print_answer(const SolveReport& report) {
   const SolveResult& r = report.result;
   fmt::print("shared layout (offset -> coords):\n{}", to_triton_text(r.offset_bases));
   for (const auto& [name, c] : {std::pair{"write:", r.write_cost}, std::pair{"read: ", r.read_cost}})
-    fmt::print("{} {} ({}-bit vectors), {} instructions x {} wavefront(s) (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
-               c.instructions, c.wavefronts, c.ideal_wavefronts, c.total_wavefronts);
+    fmt::print("{} {} ({}-bit vectors), {} x {} (ideal {}) = {}\n", name, c.instruction, c.vec_bits,
+               counted(c.instructions, "instruction"), counted(c.wavefronts, "wavefront"), c.ideal_wavefronts,
+               c.total_wavefronts);
   fmt::print("total: {} wavefronts\n", r.total_wavefronts());
   if (report.problem.grid)
     fmt::print("masks: {}\n",

@@ -175,7 +175,6 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
   c.score = {};
   c.answer.reset();
   c.set_index = 0;
-  c.set_skipped = 0;
   c.record.reset();  // a new sitting: a new file at its first answer
   c.record_path.clear();
   c.record_error.clear();
@@ -186,27 +185,45 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
     c.question.reset();  // the panel draws a random one
 }
 
-void answer_quiz(Workbench& bench, int choice) {
+namespace {
+// One line of the sitting's record (an answer or a skip), written at once when a student is named.
+void record_quiz_line(Workbench& bench, QuizAnswerRecord line) {
   Classroom& c = classroom();
-  if (!c.question || c.answer) return;
-  const QuizQuestion& q = *c.question;
-  c.answer = choice;
-  c.score.record(choice == q.answer);
   if (c.student.empty()) return;
   try {
     if (!c.record) {
       c.record_path = new_quiz_record_path(c.records_dir.empty() ? quiz_records_dir() : c.records_dir, c.student);
       c.record = QuizRecord{c.student, c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}};
     }
-    const std::string id = c.quiz_set ? quiz_set_question_id(c.quiz_set->name, c.set_index) : quiz_seed_question_id(c.question_seed);
-    c.record->answers.push_back(
-        {id, q.prompt, choice, q.choices[static_cast<std::size_t>(choice)], choice == q.answer, utc_timestamp()});
+    line.question = c.quiz_set ? quiz_set_question_id(c.quiz_set->name, c.set_index) : quiz_seed_question_id(c.question_seed);
+    line.time = utc_timestamp();
+    c.record->answers.push_back(std::move(line));
     save_quiz_record(c.record_path, *c.record);
     c.record_error.clear();
   } catch (const Error& e) {
     c.record_error = e.what();
     bench.show_error(fmt::format("Your answer was not recorded: {}", e.what()));
   }
+}
+}  // namespace
+
+void answer_quiz(Workbench& bench, int choice) {
+  Classroom& c = classroom();
+  if (!c.question || c.answer) return;
+  const QuizQuestion& q = *c.question;
+  c.answer = choice;
+  c.score.record(choice == q.answer);
+  record_quiz_line(bench, {"", q.prompt, choice, q.choices[static_cast<std::size_t>(choice)], choice == q.answer, ""});
+}
+
+void skip_quiz_question(Workbench& bench) {
+  Classroom& c = classroom();
+  if (!c.question || c.answer) return;
+  c.score.record_skip();  // the one rule (quiz_score.h): a skip counts against the score, and the record keeps it
+  QuizAnswerRecord skip;
+  skip.prompt = c.question->prompt;
+  skip.skipped = true;
+  record_quiz_line(bench, std::move(skip));
 }
 
 bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error) {

@@ -71,7 +71,6 @@ struct Classroom {
   std::uint64_t question_seed = 0;  // a random question on show is make_quiz_question(question_seed)
   std::optional<QuizSet> quiz_set;  // a fixed set: its questions in order, then the final score
   int set_index = 0;                // the set's question on show, from 0; == its size: the final score
-  int set_skipped = 0;              // questions of the set passed without an answer
   FileDialog quiz_dialog;           // Classroom > Open quiz set...
   // A student's record (quiz_record.h): once a name is given on the card, every answer is written.
   std::string student;                       // "" = answers not recorded
@@ -135,6 +134,9 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set);
 // The learner picks choice `choice` of the question on show: scores it and, when a student name
 // is given, adds it to the sitting's record file (a new file at the sitting's first answer).
 void answer_quiz(Workbench& bench, int choice);
+// The learner passes the question on show without an answer: it counts against the score and is
+// recorded as skipped (quiz_score.h), like an answer.
+void skip_quiz_question(Workbench& bench);
 // Loads set WHAT (a .json path or a name in the quizzes folder) and starts it; false with the
 // one-line reason in `error` when it does not load.
 bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error);

@@ -11,6 +11,7 @@
 #include "classroom.h"
 #include "commands.h"
 #include "swz/error.h"
+#include "swz/export/svg.h"
 #include "swz/teach/lesson_exercise.h"
 #include "swz/teach/math_text.h"
 #include "theme.h"
@@ -337,7 +338,7 @@ struct LessonPanel final : Panel {
       const float numbers = size_of_numbers(c);
       float x = 0, row_top = 0, row_h = 0;
       for (const auto& [rows, cols] : tables) {
-        const float w = font->CalcTextSizeA(numbers, FLT_MAX, 0.0f, fmt::format("m{}", rows - 1).c_str()).x + em() * 0.4f +
+        const float w = font->CalcTextSizeA(numbers, FLT_MAX, 0.0f, xor_table_row_label(rows - 1).c_str()).x + em() * 0.4f +
                         static_cast<float>(cols) * c;
         if (x > 0 && x + w > avail_w) {
           row_top += row_h + spacing_y;
@@ -358,7 +359,7 @@ struct LessonPanel final : Panel {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     float x = start.x, bottom = start.y;
     for (const auto& [rows, cols] : tables) {
-      const float label = text_size(fmt::format("m{}", rows - 1)).x + em() * 0.4f;
+      const float label = text_size(xor_table_row_label(rows - 1)).x + em() * 0.4f;
       const float table_w = label + static_cast<float>(cols) * cell;
       if (x > start.x && x + table_w > start.x + ImGui::GetContentRegionAvail().x) {  // no room beside: the next row
         x = start.x;
@@ -367,6 +368,8 @@ struct LessonPanel final : Panel {
       const ImVec2 o(x, ImGui::GetCursorScreenPos().y);
       dl->AddText(ImVec2(o.x, o.y), kTextDim, fmt::format("{}x{}", rows, cols).c_str());
       const float head = o.y + title_h;
+      const std::string_view axis = xor_table_column_axis();
+      dl->AddText(font, number_size, ImVec2(o.x, head), kTextDim, axis.data(), axis.data() + axis.size());
       for (int n = 0; n < cols; ++n) {
         const std::string h = std::to_string(n);
         dl->AddText(font, number_size, ImVec2(o.x + label + (static_cast<float>(n) + 0.5f) * cell - text_size(h).x * 0.5f, head),
@@ -375,7 +378,7 @@ struct LessonPanel final : Panel {
       const float top = head + number_size + 2.0f;
       for (int m = 0; m < rows; ++m) {
         const float y = top + static_cast<float>(m) * cell;
-        dl->AddText(font, number_size, ImVec2(o.x, y + (cell - number_size) * 0.5f), kTextDim, fmt::format("m{}", m).c_str());
+        dl->AddText(font, number_size, ImVec2(o.x, y + (cell - number_size) * 0.5f), kTextDim, xor_table_row_label(m).c_str());
         const auto row = xor_swizzle_row(m, cols);
         for (int n = 0; n < cols; ++n) {
           const ImVec2 a(o.x + label + static_cast<float>(n) * cell, y), b(a.x + cell, a.y + cell);

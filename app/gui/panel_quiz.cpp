@@ -35,10 +35,12 @@ struct QuizPanel final : Panel {
 
     if (c.quiz_set) {
       ImGui::TextWrapped("%s", c.quiz_set->title.c_str());
-      ImGui::TextDisabled("Question %d of %zu  %s  score %d / %d", c.set_index + 1, c.quiz_set->questions.size(),
-                          sym("\xc2\xb7", "-"), c.score.correct, c.score.passed());
+      if (!c.quiz_set->assumes.empty())
+        ImGui::TextDisabled("%s", fmt::format("After the lessons {}", fmt::join(c.quiz_set->assumes, ", ")).c_str());
+      ImGui::TextDisabled("Question %d of %zu  %s  score %s", c.set_index + 1, c.quiz_set->questions.size(), sym("\xc2\xb7", "-"),
+                          c.score.text().c_str());
     } else {
-      ImGui::TextDisabled("Score %d / %d  %s  streak %d (best %d)  %s  %s", c.score.correct, c.score.passed(), sym("\xc2\xb7", "-"),
+      ImGui::TextDisabled("Score %s  %s  streak %d (best %d)  %s  %s", c.score.text().c_str(), sym("\xc2\xb7", "-"),
                           c.score.streak, c.score.best_streak, sym("\xc2\xb7", "-"), quiz_kind_name(q.kind));
     }
     student_row(ctx, c);
@@ -77,8 +79,7 @@ struct QuizPanel final : Panel {
     const ImVec2 np = ImGui::GetCursorScreenPos();
     const bool last = c.quiz_set && c.set_index + 1 == static_cast<int>(c.quiz_set->questions.size());
     if (ImGui::Button(!c.answer ? "Skip" : last ? "See the score" : "Next question")) {
-      if (!c.answer) c.score.record_skip();
-      if (!c.answer && c.quiz_set) ++c.set_skipped;
+      if (!c.answer) skip_quiz_question(ctx.bench);
       new_question(c);
       return;
     }
@@ -129,9 +130,9 @@ struct QuizPanel final : Panel {
     ImGui::TextWrapped("%s", set.title.c_str());
     ImGui::Separator();
     ImGui::PushFont(fonts().heading);
-    ImGui::Text("Score: %d of %zu", c.score.correct, set.questions.size());
+    ImGui::Text("Score: %s", c.score.text().c_str());
     ImGui::PopFont();
-    ImGui::Text("%d answered, %d right, %d skipped; best streak %d.", c.score.asked, c.score.correct, c.set_skipped,
+    ImGui::Text("%d answered, %d right, %d skipped; best streak %d.", c.score.asked, c.score.correct, c.score.skipped,
                 c.score.best_streak);
     const ImVec2 rp = ImGui::GetCursorScreenPos();
     if (ImGui::Button("Start the set again")) {

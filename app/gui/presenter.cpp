@@ -56,20 +56,22 @@ void plan_line(Workbench& bench) {
   const Lesson* lesson = c.lesson();
   const LessonStep* step = c.current_step();
   if (!lesson || !step || step->minutes <= 0) return;
-  double before = 0, total = 0;
+  double before = 0;
+  std::vector<Lesson> all;
   for (std::size_t i = 0; i < c.lessons.size(); ++i) {
     if (!c.lessons[i].lesson) continue;
     const Lesson& l = *c.lessons[i].lesson;
-    const double m = planned_minutes_before(l, l.steps.size());
-    total += m;
-    if (static_cast<int>(i) < c.open_lesson) before += m;
+    all.push_back(l);
+    if (static_cast<int>(i) < c.open_lesson) before += planned_minutes_before(l, l.steps.size());
   }
   const double by_end = before + planned_minutes_before(*lesson, static_cast<std::size_t>(c.step) + 1);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::TextDisabled("plan");
   ImGui::SameLine();
-  ImGui::Text("%.1f min on this step; %d:%02d by its end, of %.0f min", step->minutes, static_cast<int>(by_end),
-              static_cast<int>((by_end - static_cast<int>(by_end)) * 60.0 + 0.5), total);
+  // The total as every face gives it (planned_lecture_minutes, minutes_text): the steps' sum, not rounded to a whole minute.
+  ImGui::Text("%s min on this step; %d:%02d by its end, of %s min", minutes_text(step->minutes).c_str(), static_cast<int>(by_end),
+              static_cast<int>((by_end - static_cast<int>(by_end)) * 60.0 + 0.5),
+              minutes_text(planned_lecture_minutes(all)).c_str());
   bench.add_probe("presenter.plan", p, ImGui::GetItemRectMax());
 }
 

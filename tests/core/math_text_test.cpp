@@ -1,13 +1,14 @@
 // Lesson notation: '^' is XOR, '^{...}' a power; every lesson and quiz string says which.
-#include <filesystem>
-#include <fstream>
-#include <regex>
+#include "swz/teach/math_text.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include "swz/teach/math_text.h"
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
 #include "swz/teach/quiz.h"
 
 namespace swz {
@@ -22,7 +23,8 @@ TEST(MathText, PowersAndXorRenderApart) {
   EXPECT_EQ(render_math("2^{M}", MathStyle::Unicode), "2\u1d39");
   // No superscript form: spelled out, never an XOR sign.
   EXPECT_EQ(render_math("2^{Q}", MathStyle::Unicode), "2 to the power (Q)");
-  EXPECT_EQ(render_math("2^{d} and n ^ m", MathStyle::Ascii), "2^(d) and n ^ m");
+  EXPECT_EQ(render_math("2^{d} and n ^ m", MathStyle::Ascii), "2**d and n ^ m");  // '^' is only ever XOR
+  EXPECT_EQ(render_math("2^{d-1}", MathStyle::Ascii), "2**(d-1)");
   EXPECT_EQ(render_math("2^{d} < n ^ m", MathStyle::Html), "2<sup>d</sup> &lt; n &oplus; m");
   EXPECT_EQ(render_math("x ^= row", MathStyle::Unicode), "x \u2295= row");
   EXPECT_EQ(render_math("unclosed 2^{d", MathStyle::Ascii), "unclosed 2^{d");

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "swz/error.h"
+#include "swz/teach/quiz_score.h"
 
 namespace swz {
 namespace {
@@ -166,4 +167,53 @@ TEST(QuizRecord, FolderSummaryCountsStudentsAndQuestions) {
 }
 
 }  // namespace
+
+// One rule (quiz_score.h): a sitting of 1 right, 1 wrong and 2 skipped scores 1 / 4 on the card
+// (QuizScore as the card records it), in the record read back, and in the folder's summary.
+TEST(QuizRecord, SkipsCountAgainstTheScoreOnTheCardTheRecordAndTheSummary) {
+  QuizScore card;
+  QuizRecord r{"Ana", "first-class", "2026-11-26T09:40:12Z", {}};
+  const auto answer = [&](int k, bool right) {
+    card.record(right);
+    r.answers.push_back({quiz_set_question_id("first-class", k), "Q?", 0, "a", right, "t"});
+  };
+  const auto skip = [&](int k) {
+    card.record_skip();
+    QuizAnswerRecord a;
+    a.question = quiz_set_question_id("first-class", k);
+    a.prompt = "Q?";
+    a.time = "t";
+    a.skipped = true;
+    r.answers.push_back(a);
+  };
+  answer(0, true);
+  skip(1);
+  answer(2, false);
+  skip(3);
+  EXPECT_EQ(card.text(), "1 / 4");
+  const QuizRecord back = parse_quiz_record(quiz_record_text(r), "ana.jsonl");
+  EXPECT_EQ(back, r);
+  EXPECT_NE(quiz_record_text(r).find("\"skipped\":true"), std::string::npos);
+  EXPECT_EQ(score_answers(back.answers).text(), card.text());
+  const QuizSummary s = summarize_quiz_records({{"ana.jsonl", back}});
+  ASSERT_EQ(s.students.size(), 1u);
+  EXPECT_EQ(s.students[0].correct, 1);
+  EXPECT_EQ(s.students[0].asked(), 4);
+  EXPECT_EQ(s.students[0].skipped, 2);
+  EXPECT_EQ(to_json(s)["students"][0]["asked"], 4);
+  ASSERT_EQ(s.questions.size(), 4u);
+  EXPECT_EQ(s.questions[1].skipped, 1);
+  EXPECT_EQ(s.questions[1].asked(), 1);
+  EXPECT_NE(quiz_summary_text(s).find("Ana (ana.jsonl)      1 / 4      2"), std::string::npos) << quiz_summary_text(s);
+  // A skip line with an answer's keys, or 'skipped' false, is named.
+  EXPECT_THROW(parse_quiz_record(quiz_record_text(QuizRecord{"Bo", "", "t", {}}) +
+                                     "{\"question\":\"seed/1\",\"prompt\":\"p\",\"skipped\":true,\"choice\":0,\"time\":\"t\"}\n",
+                                 "bo.jsonl"),
+               Error);
+  EXPECT_THROW(parse_quiz_record(quiz_record_text(QuizRecord{"Bo", "", "t", {}}) +
+                                     "{\"question\":\"seed/1\",\"prompt\":\"p\",\"skipped\":false,\"time\":\"t\"}\n",
+                                 "bo.jsonl"),
+               Error);
+}
+
 }  // namespace swz

@@ -1,15 +1,16 @@
 // Links under real frames: a lesson step and masks opened from a link, Copy link then
 // Open link giving back the same state, a bad link shown as an error; and a student's
 // quiz answers recorded to their own file.
-#include <algorithm>
-#include <fstream>
+#include "swz/io/link.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
 
 #include "classroom.h"
 #include "gui_fixture.h"
 #include "open_link.h"
-#include "swz/io/link.h"
 #include "swz/sim/analysis.h"
 
 namespace swz::gui::test {
@@ -176,11 +177,22 @@ TEST_F(GuiTest, QuizAnswersAreRecordedUnderTheStudentsName) {
   EXPECT_FALSE(r.answers[1].correct);
   EXPECT_TRUE(c.record_error.empty()) << c.record_error;
 
+  // A skip is recorded and counts against the score (quiz_score.h): the card, the record and the
+  // summary give one score.
+  click("quiz.next");
+  click("quiz.next");  // no answer: the third question is skipped
+  const QuizRecord with_skip = load_quiz_record_file(records / "ana-lima.jsonl");
+  ASSERT_EQ(with_skip.answers.size(), 3u);
+  EXPECT_TRUE(with_skip.answers[2].skipped);
+  EXPECT_EQ(with_skip.answers[2].question, "first-class/3");
+  EXPECT_EQ(c.score.text(), "1 / 3");
+  EXPECT_EQ(score_answers(with_skip.answers).text(), c.score.text());
+
   // Another sitting takes a file of its own; the first stays as it was.
   start_quiz(b, c.quiz_set);
   frames(2);
   click("quiz.choice.0");
-  EXPECT_EQ(load_quiz_record_file(records / "ana-lima.jsonl"), r);
+  EXPECT_EQ(load_quiz_record_file(records / "ana-lima.jsonl"), with_skip);
   EXPECT_EQ(load_quiz_record_file(records / "ana-lima-2.jsonl").answers.size(), 1u);
   const QuizSummary s = summarize_quiz_record_dir(records);
   ASSERT_EQ(s.students.size(), 2u);
@@ -188,6 +200,7 @@ TEST_F(GuiTest, QuizAnswersAreRecordedUnderTheStudentsName) {
   ASSERT_NE(first_sitting, s.students.end());
   EXPECT_EQ(first_sitting->correct, 1);
   EXPECT_EQ(first_sitting->answered, 2);
+  EXPECT_EQ(first_sitting->asked(), 3);
   reset_classroom(b);
   std::filesystem::remove_all(records);
 }

@@ -116,11 +116,39 @@ TEST(LessonContent, MmaFragmentThreadHoldsN0AndM3AndStmatrixGathersTheRow) {
   expect_backed("algebra-wins", title, "solve.write.instruction", "STSM.x4");
 }
 
-TEST(LessonContent, AlgebraWinsShowsTheFallbackOnAProblemThatNeedsIt) {
-  const std::string title = "When conflict-free is impossible";
-  expect_backed("algebra-wins", title, "solve.conflict_free", false);
-  expect_backed("algebra-wins", title, "solve.fallback", true);
+// On 16 banks a wavefront moves 64 bytes: the stmatrix.x4 store's 512 bytes cost 8 at best, and
+// the bound lets the construction reach it (the lesson once taught an ideal of 4 and a forced fallback).
+TEST(LessonContent, AlgebraWinsSixteenBanksIdealIsTheBytesOverAWavefront) {
+  const std::string title = "Sixteen banks: the bound decides";
+  expect_backed("algebra-wins", title, "wavefront_bytes", 16 * 4);
+  expect_backed("algebra-wins", title, "store.bytes_per_instruction", 32 * 4);  // the fragments' STS.32: 32 lanes of 4 bytes
+  expect_backed("algebra-wins", title, "read.bytes_per_instruction", 32 * 16);  // LDS.128
+  expect_backed("algebra-wins", title, "solve.write.ideal_wavefronts", (4 * 8 * 16) / (16 * 4));  // stmatrix.x4: 4 x 8 rows of 16 bytes
+  expect_backed("algebra-wins", title, "solve.conflict_free", true);
+  expect_backed("algebra-wins", title, "solve.fallback", false);
   expect_backed("algebra-wins", title, "solve.write.wavefronts", 8);
+}
+
+// Every ideal a shipped lesson claims is the instruction's bytes over a wavefront's, the fact
+// counted on the lanes (bytes_per_instruction) and the bank model's width, not the phases.
+TEST(LessonContent, EveryClaimedIdealIsTheBytesOverAWavefront) {
+  int checked = 0;
+  for (const auto& path : lesson_files(kLessonDir)) {
+    const Lesson l = load_lesson_file(path);
+    for (const LessonStep& s : l.steps)
+      for (const LessonClaim& c : s.claims)
+        for (const std::string side : {"store", "read"}) {
+          if (c.quantity != side + ".ideal_wavefronts") continue;
+          const Problem p = problem_for_step(s);
+          const ProblemAnalysis a = analyze(p);
+          const auto bytes = measure(side + ".bytes_per_instruction", p, a, s.step).get<std::int64_t>();
+          const auto wavefront = measure("wavefront_bytes", p, a, s.step).get<std::int64_t>();
+          EXPECT_EQ(c.expected, std::max<std::int64_t>(1, (bytes + wavefront - 1) / wavefront))
+              << l.name << " '" << s.title << "'";
+          ++checked;
+        }
+  }
+  EXPECT_GT(checked, 3);
 }
 
 TEST(LessonContent, AlgebraWinsNarratesTheSolversInstructions) {

@@ -189,7 +189,7 @@ std::string access_summary(const char* title, const AccessAnalysis& a) {
   std::string text = fmt::format("{}: {} per instruction (ideal {}), {} instruction{}, {}-bit vectors", title, verdict_text(s),
                                  s.ideal_wavefronts, s.instructions(), s.instructions() == 1 ? "" : "s", s.vector.bits);
   if (a.lemma.applies)
-    text += fmt::format("\n  algebra (Lemma 9.4): {} x 2^{} = {} wavefront{}{}", a.lemma.phases, a.lemma.intersection_dim,
+    text += fmt::format("\n  algebra (Lemma 9.4): {} x 2**{} = {} wavefront{}{}", a.lemma.phases, a.lemma.intersection_dim,
                         a.lemma.predicted_wavefronts, a.lemma.predicted_wavefronts == 1 ? "" : "s",
                         a.agrees() ? ", as simulated" : "");
   if (!a.agrees()) text += fmt::format("\n  note: {}", a.difference);

@@ -9,6 +9,7 @@
 #include "../int_bits.h"
 #include "spec_fields.h"
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
@@ -306,7 +307,8 @@ Problem build_problem(const ProblemSpec& given) {
   if (s.read_vec_bits) p.read.vec_bits = s.read_vec_bits;
   for (const auto& [bits, key] : {std::pair{s.write_vec_bits, "write_vec_bits"}, std::pair{s.read_vec_bits, "read_vec_bits"}})
     if (bits && bits < p.element_bits)
-      field_error(key, fmt::format("a {}-bit vector is narrower than one {}-bit element", bits, p.element_bits));
+      field_error(key, fmt::format("{} is narrower than one {}-bit element", with_article(fmt::format("{}-bit vector", bits)),
+                                   p.element_bits));
   // stmatrix / ldmatrix: 16-byte rows of elements up to 32 bits (.trans: 16-bit ones), 32-lane warps.
   for (const bool load : {false, true}) {
     const std::string& text = load ? s.read_matrix : s.write_matrix;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "swz/export/english.h"
+
 namespace swz {
 
 AccessAnalysis analyze_access(const Access& access, const SharedLayout& shared, int ebits, const BankModel& model) {
@@ -76,7 +78,7 @@ nlohmann::json to_json(const ProblemAnalysis& a, const Problem& p) {
 }
 
 std::string verdict_text(const AccessResult& r) {
-  std::string s = fmt::format("{} wavefront{}", r.wavefronts, r.wavefronts == 1 ? "" : "s");
+  std::string s = counted(r.wavefronts, "wavefront");
   if (r.conflicts > 0) {
     const int ways = (r.wavefronts + r.ideal_wavefronts - 1) / r.ideal_wavefronts;
     s += fmt::format(", {}-way conflict", ways);

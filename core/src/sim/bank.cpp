@@ -1,14 +1,15 @@
 #include "swz/sim/bank.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <functional>
 
-#include <fmt/format.h>
-
-#include "swz/error.h"
-#include "swz/sim/warp_access.h"
 #include "../int_bits.h"
+#include "swz/error.h"
+#include "swz/export/english.h"
+#include "swz/sim/warp_access.h"
 
 namespace swz {
 
@@ -149,8 +150,8 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
       if (a.ldmatrix)
         fail("{} needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it",
              instruction_name(a, 128));
-      fail("a {}-bit vector needs {} consecutive registers at consecutive aligned offsets; this layout has fewer", a.vec_bits,
-           1 << wanted);
+      fail("{} needs {} consecutive registers at consecutive aligned offsets; this layout has fewer",
+           with_article(fmt::format("{}-bit vector", a.vec_bits)), 1 << wanted);
     }
     c.elements = 1 << wanted;
     c.limit = "requested";

@@ -1,12 +1,12 @@
 #include "swz/sim/warp_access.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 
-#include <fmt/format.h>
-
-#include "swz/sim/bank.h"
 #include "swz/error.h"
+#include "swz/sim/bank.h"
 
 namespace swz {
 
@@ -44,10 +44,12 @@ std::optional<InstructionKind> parse_instruction_kind(const std::string& name) {
   return std::nullopt;
 }
 
+// A wavefront moves banks x bank_bytes: a phase is as many lanes as that holds, so an instruction
+// of distinct addresses costs at least (bytes it moves) / (bytes a wavefront moves). A matrix row
+// is a lane's 16 bytes: 8 rows, one 8x8 matrix, a phase at 32 banks; 4 rows at 16 banks.
 int phase_lanes(const InstructionKind& kind, const BankModel& model) {
-  if (kind.is_matrix()) return 8;
   const int lane_bytes = std::max(kind.bytes, model.bank_bytes);
-  return std::max(1, std::min(model.warp_size, model.wavefront_bytes() / lane_bytes));
+  return std::max(1, std::min(kind.addressed_lanes(model.warp_size), model.wavefront_bytes() / lane_bytes));
 }
 
 void check_request(const WarpRequest& r, const BankModel& model, std::int64_t shared_bytes) {
@@ -125,9 +127,10 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 // The rules, as measured on the H100 (tests/data/hardware/, README "The bank model"):
 //
 //  1. Phases by lane id. A request is cut into groups of consecutive lanes that
-//     each move at most one wavefront of data (128 bytes): all 32 lanes for
-//     accesses of 32 bits or less, 16 for 64-bit, 8 for 128-bit, and each 8x8
-//     matrix (8 row addresses) of ldmatrix / stmatrix.
+//     each move at most one wavefront of data (banks x bank bytes: 128 bytes at
+//     32 banks): all 32 lanes for accesses of 32 bits or less, 16 for 64-bit, 8
+//     for 128-bit, and each 8x8 matrix (8 row addresses of 16 bytes) of
+//     ldmatrix / stmatrix; at 16 banks half as many lanes, at 64 twice as many.
 //  2. A phase costs the largest number of distinct words it needs from one
 //     bank; lanes that read the same word share it (broadcast), lanes that
 //     write it cost it once.

@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
 #include <vector>
 
 #include "lesson_facts.h"
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/export/svg.h"
 
 namespace swz {
@@ -34,7 +36,7 @@ class ValueWords {
   // A count with its noun: "1 wavefront", "2 wavefronts".
   std::string count(const nlohmann::json& v, const std::string& noun) const {
     const bool one = v.is_number() && v.get<double>() == 1.0;
-    return fmt::format("{} {}{}", (*this)(v), noun, one ? "" : "s");
+    return fmt::format("{} {}", (*this)(v), plural(one ? 1 : 2, noun));
   }
   // The basis vectors of a subspace: "span{m0 ⊕ n1, n2}", or the zero subspace.
   std::string span(const nlohmann::json& v) const {
@@ -59,16 +61,18 @@ std::string access_words(const std::string& side, const std::vector<QuantityPart
   if (what == "offset_of" && parts[1].args.size() == 2)
     return fmt::format("In {}, register {} of lane {} touches offset {}.", the, parts[1].args[0], parts[1].args[1], w(v));
   if (what == "wavefronts") return fmt::format("{} takes {} per instruction.", The, w.count(v, "wavefront"));
+  if (what == "bytes_per_instruction") return fmt::format("One instruction of {} moves {} bytes.", the, w(v));
   if (what == "ideal_wavefronts") return fmt::format("{} needs at least {} per instruction.", The, w.count(v, "wavefront"));
-  if (what == "conflicts") return fmt::format("{}'s worst instruction has {} beyond the ideal.", The, w.count(v, "extra wavefront"));
+  if (what == "conflicts")
+    return fmt::format("{}'s worst instruction has {} beyond the ideal.", The, w.count(v, "extra wavefront"));
   if (what == "ways")
-    return v == 1 ? fmt::format("{} is free of bank conflicts.", The) : fmt::format("{} has a {}-way bank conflict.", The, w(v));
+    return v == 1 ? fmt::format("{} is free of bank conflicts.", The)
+                  : fmt::format("{} has {}.", The, with_article(w(v) + "-way bank conflict"));
   if (what == "verdict") return fmt::format("The workbench sums up {}: {}.", the, w(v));
   if (what == "steps") return fmt::format("{} takes {}.", The, w.count(v, "register step"));
   if (what == "vec_bits") return fmt::format("Each lane of {} moves {} bits per instruction.", the, w(v));
   if (what == "step_wavefronts") return fmt::format("At the register step shown, {} takes {}.", the, w.count(v, "wavefront"));
-  if (what == "lemma_applies")
-    return fmt::format("The subspace count {} to {}.", truthy(v) ? "applies" : "does not apply", the);
+  if (what == "lemma_applies") return fmt::format("The subspace count {} to {}.", truthy(v) ? "applies" : "does not apply", the);
   if (what == "agrees")
     return fmt::format("For {}, the subspace count {} the simulator.", the, truthy(v) ? "agrees with" : "disagrees with");
   if (what == "intersection_dim")
@@ -108,8 +112,11 @@ std::string tma_words(const std::vector<QuantityPart>& parts, const nlohmann::js
   if (what == "matches_layout") return fmt::format("The shared layout {} the pattern of {}.", truthy(v) ? "is" : "is not",
                                                    none ? "the TMA mode without swizzle" : fmt::format("the {}-byte mode", width));
   if (what == "pattern_shift" && !parts[1].args.empty())
-    return fmt::format("On a buffer at shared address 0x{:x}, the {}-byte pattern is shifted by {}.", parts[1].args[0], width,
-                       w.count(v, "row"));
+    return fmt::format("On a buffer at shared address 0x{:x}, the {}-byte pattern is shifted by {} of 128 bytes.",
+                       parts[1].args[0], width, w.count(v, "line"));
+  if (what == "box_row_shift" && !parts[1].args.empty())
+    return fmt::format("On a buffer at shared address 0x{:x}, the {}-byte pattern is shifted by {} of its {}-byte box.",
+                       parts[1].args[0], width, w.count(v, "row"), width);
   return "";
 }
 
@@ -136,26 +143,37 @@ std::string solve_words(const std::vector<QuantityPart>& parts, const nlohmann::
     const bool write = parts[1].name == "write";
     const std::string side = write ? "the write" : "the read";
     const std::string& what = parts[2].name;
-    if (what == "wavefronts") return fmt::format("The solver's layout gives {} {} per instruction.", side, w.count(v, "wavefront"));
-    if (what == "ideal_wavefronts") return fmt::format("With the solver's instructions, {} needs at least {}.", side, w.count(v, "wavefront"));
+    if (what == "wavefronts")
+      return fmt::format("The solver's layout gives {} {} per instruction.", side, w.count(v, "wavefront"));
+    if (what == "ideal_wavefronts")
+      return fmt::format("With the solver's instructions, {} needs at least {}.", side, w.count(v, "wavefront"));
     if (what == "instruction") return fmt::format("The solver's layout {} with {}.", write ? "writes" : "reads", w(v));
     if (what == "vec_bits") return fmt::format("In the solver's answer, each lane of {} moves {} bits.", side, w(v));
   }
   if (parts.size() == 3 && parts[1].name == "lower_bound")
-    return fmt::format("No layout gives the {} fewer than {} per instruction.", parts[2].name == "write_wavefronts" ? "write" : "read",
-                       w.count(v, "wavefront"));
+    return fmt::format("No layout gives the {} fewer than {} per instruction.",
+                       parts[2].name == "write_wavefronts" ? "write" : "read", w.count(v, "wavefront"));
   if (parts.size() != 2) return "";
   const std::string& what = parts[1].name;
-  if (what == "conflict_free") return truthy(v) ? "The solver's answer is free of bank conflicts." : "The solver's answer has bank conflicts.";
+  if (what == "conflict_free")
+    return truthy(v) ? "The solver's answer is free of bank conflicts." : "The solver's answer has bank conflicts.";
   if (what == "fallback")
     return truthy(v) ? "The solver had to fall back to a layout with conflicts." : "The solver did not need its fallback.";
-  static const std::pair<const char*, const char*> sets[] = {
-      {"vec_basis", "the vector bits V"},     {"split_a_basis", "the writer's split"}, {"split_b_basis", "the reader's split"},
-      {"I_basis", "the shared thread bits I"}, {"E_basis", "the writer's own bits E"}, {"F_basis", "the reader's own bits F"},
-      {"H_basis", "the paired bits H"},        {"C_basis", "the complement C"},       {"padding_basis", "the padding bits"},
-      {"segment_basis", "the segment bits"},   {"bank_basis", "the bank bits"}};
-  for (const auto& [name, words] : sets)
-    if (what == name) return fmt::format("In the solver's construction, {} span{}.", words, w.span(v));
+  // Each set with its verb: "the vector bits V are spanned by n0, n1", "the complement C is spanned by n4".
+  static const std::tuple<const char*, const char*, bool> sets[] = {
+      {"vec_basis", "the vector bits V", true},       {"split_a_basis", "the writer's split", false},
+      {"split_b_basis", "the reader's split", false}, {"I_basis", "the shared thread bits I", true},
+      {"E_basis", "the writer's own bits E", true},   {"F_basis", "the reader's own bits F", true},
+      {"H_basis", "the paired bits H", true},         {"C_basis", "the complement C", false},
+      {"padding_basis", "the padding bits", true},    {"segment_basis", "the segment bits", true},
+      {"bank_basis", "the bank bits", true}};
+  for (const auto& [name, words, many] : sets)
+    if (what == name) {
+      const char* be = many ? "are" : "is";
+      if (!v.is_array() || v.empty())
+        return fmt::format("In the solver's construction, {} {} the zero subspace {{0}}.", words, be);
+      return fmt::format("In the solver's construction, {} {} spanned by {}.", words, be, w(v));
+    }
   return "";
 }
 
@@ -169,6 +187,7 @@ std::string words_for(const std::string& q, const nlohmann::json& v, const Value
   if (head == "xor_table" && parts.size() == 2) return xor_table_words(parts, v, w);
   if (head == "solve" && parts.size() >= 2) return solve_words(parts, v, w);
   if (head == "masks") return fmt::format("The toggle grid's row masks are {}.", w(v));
+  if (head == "wavefront_bytes") return fmt::format("One wavefront moves {} bytes, a word from each bank.", w(v));
   if (head == "layout" && parts.size() == 2) {
     const std::string& what = parts[1].name;
     if (what == "linear") return truthy(v) ? "The shared layout is linear over F2." : "The shared layout is not linear over F2.";

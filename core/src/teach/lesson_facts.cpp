@@ -3,11 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
 #include "swz/error.h"
 #include "swz/layout/factories.h"
+#include "swz/sim/bank.h"
 #include "swz/solve/solve_report.h"
 #include "swz/solve/solver.h"
 #include "swz/teach/lesson.h"
@@ -133,11 +135,34 @@ nlohmann::json tma_fact(const std::string& q, const std::vector<QuantityPart>& p
     const auto base = static_cast<std::uint64_t>(parts[1].args[0]);
     if (base % static_cast<std::uint64_t>(mode.shared_alignment))
       fail("quantity '{}': TMA buffers are {}-byte aligned", q, mode.shared_alignment);
-    return tma_relative_chunk(mode.swizzle_bytes, base, /*row128=*/0, /*chunk=*/0);  // row 0, chunk 0 lands at the shift itself
+    return tma_relative_chunk(mode.swizzle_bytes, base, /*row128=*/0, /*chunk=*/0);  // line 0, chunk 0 lands at the shift itself
+  }
+  if (what == "box_row_shift") {
+    want_args(q, parts[1], 1);
+    if (none) fail("quantity '{}': NONE has no pattern to shift", q);
+    const auto base = static_cast<std::uint64_t>(parts[1].args[0]);
+    if (base % static_cast<std::uint64_t>(mode.shared_alignment))
+      fail("quantity '{}': TMA buffers are {}-byte aligned", q, mode.shared_alignment);
+    // Rows of the mode's widest box (W bytes of fp16): the smallest k such that every row y of a
+    // buffer at `base` is swizzled as row y + k of a buffer at 0, found on the patterns themselves.
+    const std::int64_t row_elements = mode.swizzle_bytes / 2, period = mode.repeat_bytes / mode.swizzle_bytes;
+    const std::vector<std::int64_t> shape{2 * period, row_elements};
+    const SharedLayout at_zero = tma_swizzle(mode.swizzle_bytes, shape, 16, 0),
+                       at_base = tma_swizzle(mode.swizzle_bytes, shape, 16, base);
+    const auto within_row = [&](const SharedLayout& l, std::int64_t y, std::int64_t n) {
+      return static_cast<std::int64_t>(l.offset(l.coords().flatten({y, n}))) - y * row_elements;
+    };
+    for (std::int64_t k = 0; k < period; ++k) {
+      bool same = true;
+      for (std::int64_t y = 0; y < period && same; ++y)
+        for (std::int64_t n = 0; n < row_elements && same; ++n) same = within_row(at_base, y, n) == within_row(at_zero, y + k, n);
+      if (same) return k;
+    }
+    fail("quantity '{}': no row shift of the {}-byte pattern matches the buffer at 0x{:x}", q, mode.swizzle_bytes, base);
   }
   fail(
       "quantity '{}': tma(W) is followed by .name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment, "
-      ".inner_box_fits, .matches_layout or .pattern_shift(base); tma.mode and tma.box_legal take no width",
+      ".inner_box_fits, .matches_layout, .pattern_shift(base) or .box_row_shift(base); tma.mode and tma.box_legal take no width",
       q);
 }
 
@@ -231,8 +256,20 @@ nlohmann::json solve_fact(const std::string& q, const std::vector<QuantityPart>&
 
 std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& p) {
   const std::string head = q.substr(0, q.find_first_of(".("));
-  static const std::set<std::string> heads = {"swizzle", "tma", "xor_table", "store", "read", "element_at", "solve"};
+  static const std::set<std::string> heads = {"swizzle", "tma",        "xor_table", "store",
+                                              "read",    "element_at", "solve",     "wavefront_bytes"};
   if (!heads.count(head)) return std::nullopt;
+  // What one wavefront moves, one word from each bank: the bank model's own width.
+  if (q == "wavefront_bytes") return p.bank.banks * p.bank.bank_bytes;
+  if (q == head + ".bytes_per_instruction") {
+    // The bytes one instruction moves, counted on the lanes of its first instruction (each active
+    // lane's vector), not from the phases: with wavefront_bytes, the ideal a lesson can work out.
+    const Access& access = head == "store" ? p.store : p.read;
+    const AccessResult sim = simulate(access, p.shared, p.element_bits, p.bank);
+    const InstructionResult ir = trace_instruction(access, p.shared, p.element_bits, p.bank, /*warp=*/0, /*step=*/0);
+    const auto active = std::count_if(ir.lanes.begin(), ir.lanes.end(), [](const LaneAccess& l) { return l.active; });
+    return static_cast<std::int64_t>(active) * sim.vector.bits / 8;
+  }
   if ((head == "store" || head == "read") && q.find(".offset_of(") != head.size()) return std::nullopt;  // lesson.cpp's
   const std::vector<QuantityPart> parts = quantity_parts(q);
   if (head == "swizzle") return swizzle_fact(q, parts);

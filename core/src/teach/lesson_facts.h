@@ -2,7 +2,8 @@
 //
 //   swizzle(B,M,S).of(o)                 CuTe's Swizzle<B,M,S> applied to offset o
 //   tma(W).name, .repeat_bytes, .max_inner_box_bytes, .shared_alignment, .global_alignment
-//   tma(W).pattern_shift(BASE)           rows the W-byte pattern is shifted by on a buffer at BASE
+//   tma(W).pattern_shift(BASE)           128-byte lines the W-byte pattern is shifted by on a buffer at BASE
+//   tma(W).box_row_shift(BASE)           the same in rows of the mode's widest box (W bytes a row)
 //   tma(W).inner_box_fits                the step's tile rows are a box the W-byte mode accepts (W = 0: NONE)
 //   tma(W).matches_layout                the step's shared layout is the W-byte mode's pattern on its tile
 //   tma.mode, tma.box_legal              the mode whose pattern the shared layout is (any row width; null: none);
@@ -12,6 +13,10 @@
 //   store.offset_of(REG,LANE), read.offset_of(REG,LANE)
 //                                        the offset a lane's register touches: M^{-1} composed with the access
 //   element_at(o)                        the element [m, n] stored at offset o (null for padding)
+//   wavefront_bytes                      what one wavefront moves: banks x bank bytes
+//   store.bytes_per_instruction, read.bytes_per_instruction
+//                                        what one instruction moves, counted on its lanes: over
+//                                        wavefront_bytes, the fewest wavefronts it can take
 //   solve.write.*, solve.read.*          the construction's answer: wavefronts, ideal_wavefronts, instruction, vec_bits
 //   solve.conflict_free, solve.fallback  whether it reaches the ideal; whether it had to pad
 //   solve.X_basis                        its sets: vec, split_a, split_b, I, E, F, H, C, padding, segment, bank

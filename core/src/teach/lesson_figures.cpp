@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/export/svg.h"
 #include "swz/export/text_wrap.h"
 #include "swz/problem/views.h"
@@ -99,9 +100,10 @@ std::vector<std::string> algebra_lines(const FigureFacts& f) {
       for (const std::string& l : figure_wrap(side + ": the lemma does not apply: " + a.lemma.reason, 64)) lines.push_back(l);
       continue;
     }
-    lines.push_back(fmt::format("{}: bad directions (dim {}): {}", side, a.lemma.intersection_dim, f.value(side + ".intersection_basis")));
-    lines.push_back(fmt::format("  predicted {} wavefronts, simulated {}: {}", a.lemma.predicted_wavefronts, a.simulated.wavefronts,
-                                a.agrees() ? "they agree" : a.difference));
+    lines.push_back(
+        fmt::format("{}: bad directions (dim {}): {}", side, a.lemma.intersection_dim, f.value(side + ".intersection_basis")));
+    lines.push_back(fmt::format("  predicted {}, simulated {}: {}", counted(a.lemma.predicted_wavefronts, "wavefront"),
+                                a.simulated.wavefronts, a.agrees() ? "they agree" : a.difference));
   }
   return lines;
 }
@@ -135,9 +137,12 @@ std::vector<std::string> solver_lines(const FigureFacts& f) {
   lines.emplace_back();
   for (const std::string& l : figure_wrap(r.trace[static_cast<std::size_t>(shown)].sentence, 72)) lines.push_back(l);
   lines.emplace_back();
-  lines.push_back(fmt::format("answer: write {} ({} wavefronts), read {} ({} wavefronts){}", r.write_cost.instruction,
-                              r.write_cost.wavefronts, r.read_cost.instruction, r.read_cost.wavefronts,
-                              r.conflict_free ? ", conflict-free" : r.fallback ? ", padded (conflict-free is impossible)" : ""));
+  lines.push_back(fmt::format("answer: write {} ({}), read {} ({}){}", r.write_cost.instruction,
+                              counted(r.write_cost.wavefronts, "wavefront"), r.read_cost.instruction,
+                              counted(r.read_cost.wavefronts, "wavefront"),
+                              r.conflict_free ? ", conflict-free"
+                              : r.fallback    ? ", padded (conflict-free is impossible)"
+                                              : ""));
   return lines;
 }
 
@@ -157,28 +162,61 @@ std::vector<std::pair<std::int64_t, std::int64_t>> marked_cells(const LessonStep
   return out;
 }
 
+// The cells a step's words name: its highlights, and the cells, rows and columns its claims are
+// about (bank(m,n), offset(m,n), chunk(m,n), row_banks(m), column_banks(n)).
+std::vector<std::pair<std::int64_t, std::int64_t>> named_cells(const LessonStep& s, const Problem& p) {
+  auto out = marked_cells(s, p);
+  const std::int64_t cols = p.shared.shape().back(), rows = p.shared.elements() / std::max<std::int64_t>(1, cols);
+  for (const LessonClaim& c : s.claims) {
+    long long a = 0, b = 0;
+    if (std::sscanf(c.quantity.c_str(), "bank(%lld,%lld)", &a, &b) == 2 ||
+        std::sscanf(c.quantity.c_str(), "offset(%lld,%lld)", &a, &b) == 2 ||
+        std::sscanf(c.quantity.c_str(), "chunk(%lld,%lld)", &a, &b) == 2) {
+      if (a < rows && b < cols) out.emplace_back(a, b);
+    } else if (std::sscanf(c.quantity.c_str(), "row_banks(%lld)", &a) == 1 && a < rows) {
+      for (std::int64_t n = 0; n < cols; ++n) out.emplace_back(a, n);
+    } else if (std::sscanf(c.quantity.c_str(), "column_banks(%lld)", &a) == 1 && a < cols) {
+      for (std::int64_t m = 0; m < rows; ++m) out.emplace_back(m, a);
+    }
+  }
+  return out;
+}
+
 // The window a slide's tensor keeps: a tensor over the cut's rows (columns) is cut to the rows
-// (columns) its traced instruction touches and its highlights name, half to all of the cut's rows
-// (columns), so its cells stay large on a slide (>= 24 px at 1920x1080).
+// (columns) its words name (highlights and claims: always kept, even past the cut, since the
+// text counts them), then the ones its traced instruction touches as far as the cut allows, half
+// to all of the cut's rows (columns), so its cells stay large on a slide (>= 24 px at 1920x1080).
 struct SlideWindow {
   std::int64_t first_row = 0, rows = 0, first_col = 0, cols = 0;  // 0 rows (cols): every one
 };
 
-// [lo, hi] widened to at least `fewest` and cut to at most `most` of `count`; {first, n}.
-std::pair<std::int64_t, std::int64_t> slide_range(std::int64_t lo, std::int64_t hi, std::int64_t count, std::int64_t fewest,
+// Cells from `lo` to `hi` (named: kept whole; hi < lo for none), the traced ones from `traced_lo`
+// to `traced_hi` added when the cut's `most` allows, widened to at least `fewest` of `count`;
+// {first, n}, n = 0 for all of them.
+struct Span {
+  std::int64_t lo, hi;
+};
+std::pair<std::int64_t, std::int64_t> slide_range(Span named, Span traced, std::int64_t count, std::int64_t fewest,
                                                   std::int64_t most) {
   if (count <= most) return {0, 0};
-  if (hi < lo) lo = hi = 0;
-  hi = std::min(hi, lo + most - 1);
-  while (hi - lo + 1 < fewest) {
-    if (hi + 1 < count) ++hi;
-    else --lo;
+  Span s = named;
+  if (s.hi < s.lo) {
+    s = traced.hi < traced.lo ? Span{0, 0} : traced;
+    s.hi = std::min(s.hi, s.lo + most - 1);
+  } else if (traced.hi >= traced.lo && std::max(s.hi, traced.hi) - std::min(s.lo, traced.lo) + 1 <= most) {
+    s = {std::min(s.lo, traced.lo), std::max(s.hi, traced.hi)};
   }
-  return {lo, hi - lo + 1};
+  while (s.hi - s.lo + 1 < fewest) {
+    if (s.hi + 1 < count)
+      ++s.hi;
+    else
+      --s.lo;
+  }
+  if (s.hi - s.lo + 1 >= count) return {0, 0};
+  return {s.lo, s.hi - s.lo + 1};
 }
 
-SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vector<std::pair<std::int64_t, std::int64_t>>& marked,
-                         const TensorCut& cut) {
+SlideWindow slide_window(const LessonStep& s, const Problem& p, const TensorCut& cut) {
   const SharedLayout& shared = p.shared;
   const std::int64_t cols = shared.shape().back(), rows = shared.elements() / std::max<std::int64_t>(1, cols);
   if (rows <= cut.rows && cols <= cut.cols) return {};
@@ -188,24 +226,24 @@ SlideWindow slide_window(const LessonStep& s, const Problem& p, const std::vecto
     for (std::size_t d = 0; d + 1 < c.size(); ++d) row = row * shared.shape()[d] + c[d];
     return std::pair{row, c.back()};
   };
-  std::int64_t row_lo = rows, row_hi = -1, col_lo = cols, col_hi = -1;
-  const auto take = [&](std::int64_t row, std::int64_t col) {
-    row_lo = std::min(row_lo, row);
-    row_hi = std::max(row_hi, row);
-    col_lo = std::min(col_lo, col);
-    col_hi = std::max(col_hi, col);
+  Span named_rows{rows, -1}, named_cols{cols, -1}, traced_rows{rows, -1}, traced_cols{cols, -1};
+  const auto take = [](Span& r, Span& c, std::int64_t row, std::int64_t col) {
+    r = {std::min(r.lo, row), std::max(r.hi, row)};
+    c = {std::min(c.lo, col), std::max(c.hi, col)};
   };
   const Access& access = s.access == LessonAccess::Read ? p.read : p.store;
   const AccessResult sim = simulate(access, shared, p.element_bits, p.bank);
   if (s.step >= 0 && s.step < sim.steps)
     for (const TracedCell& cell : trace_step(p, access.kind, sim, /*warp=*/0, s.step).cells) {
       const auto at = place(cell.coord);
-      take(at.first, at.second);
+      take(traced_rows, traced_cols, at.first, at.second);
     }
-  for (const auto& cell : marked) take(cell.first, cell.second);
+  for (const auto& cell : named_cells(s, p)) take(named_rows, named_cols, cell.first, cell.second);
   SlideWindow w;
-  std::tie(w.first_row, w.rows) = slide_range(row_lo, row_hi, rows, /*fewest=*/std::max<std::int64_t>(1, cut.rows / 2), cut.rows);
-  std::tie(w.first_col, w.cols) = slide_range(col_lo, col_hi, cols, /*fewest=*/std::max<std::int64_t>(1, cut.cols / 2), cut.cols);
+  std::tie(w.first_row, w.rows) =
+      slide_range(named_rows, traced_rows, rows, /*fewest=*/std::max<std::int64_t>(1, cut.rows / 2), cut.rows);
+  std::tie(w.first_col, w.cols) =
+      slide_range(named_cols, traced_cols, cols, /*fewest=*/std::max<std::int64_t>(1, cut.cols / 2), cut.cols);
   return w;
 }
 
@@ -249,7 +287,7 @@ std::vector<StepFigure> step_figures(const LessonStep& step, std::optional<Tenso
       o.marked = marked_cells(step, problem);
       o.text_size = slide_text;  // on a slide the cells, not the caption, set the figure's width
       if (cut) {
-        const SlideWindow w = slide_window(step, problem, o.marked, *cut);
+        const SlideWindow w = slide_window(step, problem, *cut);
         o.first_row = w.first_row;
         o.row_count = w.rows;
         o.first_col = w.first_col;

@@ -135,7 +135,11 @@ std::string render_math(std::string_view text, MathStyle style) {
           }
           out += all ? sup : " to the power (" + std::string(exponent) + ")";
         } else {
-          out += "^(" + std::string(exponent) + ")";
+          // '^' is XOR in this notation, so a power is written as Python and Fortran do: 2**d, 2**(d-1).
+          const bool plain = !exponent.empty() && std::all_of(exponent.begin(), exponent.end(), [](char e) {
+            return std::isalnum(static_cast<unsigned char>(e)) != 0;
+          });
+          out += plain ? "**" + std::string(exponent) : "**(" + std::string(exponent) + ")";
         }
         continue;
       }

@@ -1,7 +1,7 @@
 // quiz.cpp: kinds, checks and the draw; the questions about a preset's accesses
 // (wavefronts, fix, conflict-free). Swizzle and TMA questions: quiz_facts.cpp.
 //
-// [SECTION] Kinds, checks, score
+// [SECTION] Kinds, checks
 // [SECTION] wavefronts
 // [SECTION] fix
 // [SECTION] conflict-free
@@ -22,7 +22,7 @@ namespace swz {
 
 using quiz_detail::Random;
 
-// [SECTION] Kinds, checks, score
+// [SECTION] Kinds, checks
 
 namespace {
 constexpr const char* kKindNames[kQuizKinds] = {"wavefronts", "fix", "conflict-free", "swizzle", "tma"};
@@ -85,21 +85,6 @@ std::vector<std::string> quiz_revealing_panels(const QuizQuestion& q) {
       return {"problem", "tensor", "layouts", "memory", "lesson"};  // chunks, the base's shift, the card's mode table
   }
   return {};
-}
-
-void QuizScore::record_skip() {
-  ++skipped;
-  streak = 0;
-}
-
-void QuizScore::record(bool right) {
-  ++asked;
-  if (right) {
-    ++correct;
-    best_streak = std::max(best_streak, ++streak);
-  } else {
-    streak = 0;
-  }
 }
 
 namespace quiz_detail {

@@ -159,11 +159,18 @@ QuizQuestion build_tma(const QuizParams& params) {
       }
       q.context = fmt::format("A TMA box whose inner dimension is {} bytes, swizzled across the whole row.", box);
       q.prompt = "Which swizzle mode goes in the tensor map?";
+      // What the narrower mode does with this box, as the tensor map's own check says (seed 002: the
+      // inner box may be at most the swizzle width, so it is refused, never half swizzled).
+      const bool narrower_refuses = right > 32 && !mode_takes_rows(right / 2, box);
       q.explanation =
           right ? fmt::format(
-                      "The {}B mode XORs the 16-byte chunks of each {}-byte row: its swizzle width is the row. A narrower mode "
-                      "leaves part of the row unswizzled; a wider one needs rows padded to its width.",
-                      right, right)
+                      "The {}B mode XORs the 16-byte chunks of each {}-byte row: its swizzle width is the row. {}A wider "
+                      "one needs rows padded to its width.",
+                      right, right,
+                      narrower_refuses ? fmt::format("The tensor map refuses a narrower mode: a {}B mode takes inner boxes "
+                                                     "of at most {} bytes. ",
+                                                     right / 2, right / 2)
+                                       : std::string())
                 : fmt::format(
                       "No swizzle mode spans a {}-byte inner box: the widest, 128B, needs the inner dimension to be at most 128 "
                       "bytes, so the box is loaded unswizzled (or split into 128-byte boxes).",
@@ -189,7 +196,7 @@ QuizQuestion build_tma(const QuizParams& params) {
           "multiple of "
           "{} starts at the pattern's first row; at a smaller multiple of 128 (which is all TMA itself requires) the pattern is "
           "shifted by "
-          "(address / 128) % {} rows.",
+          "(address / 128) % {} lines of 128 bytes.",
           mode, right, right, mode / 16);
       q.problem = preset_for_mode(mode);
       return q;

@@ -13,9 +13,11 @@
 #include <tuple>
 
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/io/atomic_file.h"
 #include "swz/io/json_describe.h"
 #include "swz/io/limits.h"
+#include "swz/teach/quiz_score.h"
 
 namespace swz {
 
@@ -87,8 +89,13 @@ std::string quiz_record_text(const QuizRecord& r) {
                         .dump() +
                     "\n";
   for (const QuizAnswerRecord& a : r.answers)
-    out += json{{"question", a.question}, {"prompt", a.prompt},   {"choice", a.choice},
-                {"choice_text", a.choice_text}, {"correct", a.correct}, {"time", a.time}}
+    out += (a.skipped ? json{{"question", a.question}, {"prompt", a.prompt}, {"skipped", true}, {"time", a.time}}
+                      : json{{"question", a.question},
+                             {"prompt", a.prompt},
+                             {"choice", a.choice},
+                             {"choice_text", a.choice_text},
+                             {"correct", a.correct},
+                             {"time", a.time}})
                .dump() +
            "\n";
   return out;
@@ -118,14 +125,22 @@ QuizRecord parse_quiz_record(const std::string& text, const std::string& origin)
       header = true;
       continue;
     }
-    f.check_keys({"question", "prompt", "choice", "choice_text", "correct", "time"});
     QuizAnswerRecord a;
+    a.skipped = j.contains("skipped");
+    if (a.skipped) {
+      f.check_keys({"question", "prompt", "skipped", "time"});
+      if (!f.flag("skipped")) fail("{}: 'skipped' is true on a skipped question's line (an answer has no 'skipped')", where);
+    } else {
+      f.check_keys({"question", "prompt", "choice", "choice_text", "correct", "time"});
+    }
     a.question = f.text("question");
     if (a.question.empty()) fail("{}: 'question' is empty", where);
     a.prompt = f.text("prompt");
-    a.choice = f.number("choice");
-    a.choice_text = f.text("choice_text");
-    a.correct = f.flag("correct");
+    if (!a.skipped) {
+      a.choice = f.number("choice");
+      a.choice_text = f.text("choice_text");
+      a.correct = f.flag("correct");
+    }
     a.time = f.text("time");
     r.answers.push_back(std::move(a));
   }
@@ -187,15 +202,17 @@ QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, Quiz
   QuizSummary s;
   std::map<std::string, QuizSummary::Question> questions;
   for (const auto& [file, r] : records) {
-    QuizSummary::Student student{r.student, file, r.set};
+    // The sitting's score by the one rule (quiz_score.h): right out of answered and skipped.
+    const QuizScore score = score_answers(r.answers);
+    QuizSummary::Student student{r.student, file, r.set, score.asked, score.skipped, score.correct};
     for (const QuizAnswerRecord& a : r.answers) {
-      ++student.answered;
-      student.correct += a.correct ? 1 : 0;
       QuizSummary::Question& q = questions[a.question];
       q.id = a.question;
       if (q.prompt.empty()) q.prompt = a.prompt;
-      ++q.answered;
-      q.correct += a.correct ? 1 : 0;
+      const QuizScore one = score_answers({a});
+      q.answered += one.asked;
+      q.skipped += one.skipped;
+      q.correct += one.correct;
     }
     s.students.push_back(std::move(student));
   }
@@ -222,23 +239,36 @@ std::string quiz_summary_text(const QuizSummary& s) {
   if (s.students.empty()) return "no quiz records (*.jsonl) in this folder\n";
   std::size_t name_width = 7;
   for (const auto& st : s.students) name_width = std::max(name_width, st.name.size() + st.file.size() + 3);
-  std::string out = fmt::format("{} record{}\n\n{:<{}}  right / answered\n", s.students.size(), s.students.size() == 1 ? "" : "s", "Student",
-                                name_width);
+  std::string out = fmt::format("{}\n\n{:<{}}  right / asked  skipped\n",
+                                counted(static_cast<std::int64_t>(s.students.size()), "record"), "Student", name_width);
   for (const auto& st : s.students)
-    out += fmt::format("{:<{}}  {:>5} / {}\n", fmt::format("{} ({})", st.name, st.file), name_width, st.correct, st.answered);
+    out += fmt::format("{:<{}}  {:>5} / {:<5}  {}\n", fmt::format("{} ({})", st.name, st.file), name_width, st.correct,
+                       st.asked(), st.skipped);
   std::size_t id_width = 8;
   for (const auto& q : s.questions) id_width = std::max(id_width, q.id.size());
-  out += fmt::format("\n{:<{}}  right / answered  prompt\n", "Question", id_width);
-  for (const auto& q : s.questions) out += fmt::format("{:<{}}  {:>5} / {:<8}  {}\n", q.id, id_width, q.correct, q.answered, q.prompt);
+  out += fmt::format("\n{:<{}}  right / asked  skipped  prompt\n", "Question", id_width);
+  for (const auto& q : s.questions)
+    out += fmt::format("{:<{}}  {:>5} / {:<5}  {:<7}  {}\n", q.id, id_width, q.correct, q.asked(), q.skipped, q.prompt);
   return out;
 }
 
 json to_json(const QuizSummary& s) {
   json j = {{"students", json::array()}, {"questions", json::array()}};
   for (const auto& st : s.students)
-    j["students"].push_back({{"student", st.name}, {"file", st.file}, {"set", st.set}, {"answered", st.answered}, {"correct", st.correct}});
+    j["students"].push_back({{"student", st.name},
+                             {"file", st.file},
+                             {"set", st.set},
+                             {"answered", st.answered},
+                             {"skipped", st.skipped},
+                             {"asked", st.asked()},
+                             {"correct", st.correct}});
   for (const auto& q : s.questions)
-    j["questions"].push_back({{"question", q.id}, {"prompt", q.prompt}, {"answered", q.answered}, {"correct", q.correct}});
+    j["questions"].push_back({{"question", q.id},
+                              {"prompt", q.prompt},
+                              {"answered", q.answered},
+                              {"skipped", q.skipped},
+                              {"asked", q.asked()},
+                              {"correct", q.correct}});
   return j;
 }
 

@@ -177,7 +177,7 @@ QuizQuestion parse_question(const json& j) {
 QuizSet parse_quiz_set(const json& j, const std::string& name, const std::string& origin) {
   if (!j.is_object()) fail("{}: a quiz set is a JSON object", origin);
   for (const auto& [key, value] : j.items())
-    if (key != "format" && key != "version" && key != "title" && key != "summary" && key != "questions")
+    if (key != "format" && key != "version" && key != "title" && key != "summary" && key != "assumes" && key != "questions")
       fail("{}: unknown key '{}' (see assets/quizzes/README.md)", origin, key);
   if (!j.contains("format") || j["format"] != "swizzle-workbench-quiz")
     fail("{}: format: must be \"swizzle-workbench-quiz\"", origin);
@@ -190,6 +190,15 @@ QuizSet parse_quiz_set(const json& j, const std::string& name, const std::string
   if (j.contains("summary")) {
     if (!j["summary"].is_string()) fail("{}: summary: must be a string", origin);
     set.summary = j["summary"].get<std::string>();
+  }
+  if (j.contains("assumes")) {
+    const auto& a = j["assumes"];
+    if (!a.is_array() || a.empty()) fail("{}: assumes: must be a list of lesson names (the lessons the set follows)", origin);
+    for (const auto& name : a) {
+      if (!name.is_string() || name.get<std::string>().empty())
+        fail("{}: assumes: each lesson is named by a string, not {}", origin, name.dump());
+      set.assumes.push_back(name.get<std::string>());
+    }
   }
   if (!j.contains("questions") || !j["questions"].is_array() || j["questions"].empty())
     fail("{}: questions: must be a list of at least one question", origin);
@@ -265,6 +274,35 @@ json to_json(const QuizQuestion& q) {
       {"choices", q.choices},           {"answer", q.answer},   {"right", q.right_choice()}, {"explanation", q.explanation}};
   if (q.problem) j["problem"] = to_json(*q.problem);
   return j;
+}
+
+std::vector<std::string> quiz_set_untaught(const QuizSet& set, const std::vector<Lesson>& lessons) {
+  // What the lessons teach: the presets their steps show, CuTe's Swizzle, TMA modes.
+  std::set<std::string> taught;
+  std::string names;
+  for (const Lesson& l : lessons) {
+    names += (names.empty() ? "" : ", ") + l.name;
+    for (const LessonStep& s : l.steps) {
+      if (!s.problem.preset.empty()) taught.insert("the preset " + s.problem.preset);
+      if (s.problem.shared && s.problem.shared->origin.find("Swizzle<") != std::string::npos)
+        taught.insert("CuTe's Swizzle<B,M,S>");
+      for (const LessonClaim& c : s.claims) {
+        if (c.quantity.rfind("swizzle(", 0) == 0) taught.insert("CuTe's Swizzle<B,M,S>");
+        if (c.quantity.rfind("tma(", 0) == 0 || c.quantity.rfind("tma.", 0) == 0) taught.insert("TMA swizzle modes");
+      }
+    }
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < set.questions.size(); ++i) {
+    const QuizQuestion& q = set.questions[i];
+    const std::string needs = q.kind == QuizKind::Swizzle ? "CuTe's Swizzle<B,M,S>"
+                              : q.kind == QuizKind::Tma   ? "TMA swizzle modes"
+                                                          : "the preset " + q.params.preset;
+    if (!taught.count(needs))
+      out.push_back(fmt::format("question {} ({}): none of {} teaches {}", i + 1, quiz_kind_name(q.kind),
+                                names.empty() ? "the lessons (none assumed)" : names, needs));
+  }
+  return out;
 }
 
 }  // namespace swz

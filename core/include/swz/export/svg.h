@@ -66,6 +66,10 @@ std::string text_figure_svg(std::string_view view, std::string_view title, const
 // the tile; data-view = "xor-table".
 // text_size: as FigureOptions::text_size (0: a page's two short lines).
 std::string xor_table_svg(int rows, int cols, int text_size = 0);
+// The table's labels, the same on the card and in the figure: row m is "m=3" (m3 in a lesson is a
+// bit of m, never a row), the columns are numbered after "n=".
+std::string xor_table_row_label(std::int64_t row);
+std::string_view xor_table_column_axis();
 
 FigureView parse_figure_view(std::string_view text);  // throws naming the known views
 std::string_view figure_view_name(FigureView view);

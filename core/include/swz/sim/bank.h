@@ -4,7 +4,8 @@
 //   bank(byte_address) = (byte_address / bank_bytes) % banks
 // A warp instruction is served in phases, groups of lanes fixed by lane id
 // (all 32 lanes for <= 32-bit accesses, half-warps for 64-bit, quarter-warps
-// for 128-bit, one 8x8 matrix per phase for ldmatrix). A phase costs
+// for 128-bit, one 8x8 matrix per phase for ldmatrix: as many lanes as one
+// wavefront of banks x bank_bytes holds, so fewer on fewer banks). A phase costs
 //   max over banks of (distinct bank words the phase touches in that bank)
 // wavefronts: lanes reading the same word share it (broadcast). An
 // instruction's wavefronts are the sum over its phases; its ideal is the
@@ -171,8 +172,9 @@ std::vector<InstructionResult> simulate_linear(const Access& access, const BitMa
 //                                    ^ within_word = log2(32 bits / 16 bits) = 1
 //
 // and how an instruction's lanes are served: in phases of lanes_per_phase lanes
-// (all 32 for <= 32-bit vectors, 16 for 64-bit, 8 for 128-bit and ldmatrix), so
-// one instruction costs at least `phases` wavefronts.
+// (at 32 banks: all 32 for <= 32-bit vectors, 16 for 64-bit, 8 for 128-bit and ldmatrix;
+// in general as many lanes as one wavefront, banks x bank_bytes, holds), so one instruction
+// costs at least `phases` wavefronts: the bytes it moves over the bytes of one wavefront.
 struct OffsetBits {
   int within_word = 0;    // offset bits inside one bank word (0 for elements of a word or more)
   int segment_start = 0;  // the first offset bit that picks the segment (the row of all banks)

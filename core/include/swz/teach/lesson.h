@@ -98,6 +98,10 @@ struct Lesson {
 // A lecture's plan: the minutes planned for the lesson's steps before step `step` (0-based; the
 // lesson's size: all of them), the presenter's "where we should be by now".
 double planned_minutes_before(const Lesson& lesson, std::size_t step);
+// The lecture's plan: every step of the lessons summed, the one total every face shows.
+double planned_lecture_minutes(const std::vector<Lesson>& lessons);
+// Minutes as the plan shows them: "85.5", "86" (one decimal, none when whole).
+std::string minutes_text(double minutes);
 
 // The workbench's panel ids a step may highlight as "panel:ID".
 const std::vector<std::string>& lesson_panel_ids();

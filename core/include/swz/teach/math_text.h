@@ -6,8 +6,8 @@
 //
 // Lessons are written in plain ASCII; render_math() turns them into what a card,
 // a slide or a terminal shows. An exponent whose characters have no superscript
-// form (Unicode has none for most capitals) is written 2^(exp) in ASCII and
-// 2 to the power (exp) on a Unicode card, never as something that reads as XOR.
+// form (Unicode has none for most capitals) is written 2 to the power (exp) on a Unicode
+// card; in ASCII every power is 2**d (2**(d-1)), never as something that reads as XOR.
 //
 // A paragraph that starts with four spaces is code (a kernel, a formula laid out in
 // lines): every line keeps its text as written, '^' included, and front ends draw
@@ -21,7 +21,7 @@
 namespace swz {
 
 enum class MathStyle {
-  Ascii,    // '^' stays '^', 2^{d} becomes 2^(d)  (terminals, logs)
+  Ascii,    // '^' stays '^', 2^{d} becomes 2**d  (terminals, logs)
   Unicode,  // ⊕ and superscripts                 (the workbench's cards)
   Html,     // &oplus; and <sup>d</sup>, the rest HTML-escaped (handouts)
 };

@@ -25,6 +25,7 @@
 
 #include "swz/problem/problem_spec.h"
 #include "swz/teach/lesson.h"
+#include "swz/teach/quiz_score.h"  // QuizScore, the one scoring rule
 
 namespace swz {
 
@@ -97,14 +98,5 @@ std::vector<std::string> quiz_revealing_panels(const QuizQuestion& q);
 
 // One line per question, for answer keys: "prompt -> right choice".
 std::string quiz_answer_line(const QuizQuestion& q);
-
-struct QuizScore {
-  int asked = 0, correct = 0;  // asked: answered
-  int skipped = 0;             // passed without an answer
-  int streak = 0, best_streak = 0;
-  void record(bool right);
-  void record_skip();
-  int passed() const { return asked + skipped; }  // what a running score counts against: a skip is not a free pass
-};
 
 }  // namespace swz

@@ -4,8 +4,12 @@
 // One file per student and sitting, JSON lines: a header line, then one line per answer.
 //
 //   {"format":"swizzle-quiz-record","version":1,"student":"Ana Lima","set":"first-class","started":"2026-11-26T09:40:12Z"}
-//   {"question":"first-class/1","prompt":"How many wavefronts ...","choice":2,"choice_text":"4","correct":true,"time":"2026-11-26T09:41:03Z"}
+//   {"question":"first-class/1","prompt":"How many wavefronts
+//   ...","choice":2,"choice_text":"4","correct":true,"time":"2026-11-26T09:41:03Z"}
+//   {"question":"first-class/2","prompt":"Which ...","skipped":true,"time":"2026-11-26T09:41:20Z"}
 //
+// A skipped question is a line of its own: the score counts it (quiz_score.h), so the card, the
+// record and the summary give one score for one sitting.
 // `question` is an id the whole class shares: "SET/K" for question K (from 1) of a set,
 // "seed/N" for a random question (make_quiz_question(N) is the same question everywhere).
 // `choice` counts from 0; `set` is "" for random questions; times are UTC, ISO 8601.
@@ -33,7 +37,8 @@ struct QuizAnswerRecord {
   int choice = 0;           // index of the pick, from 0
   std::string choice_text;  // the pick as shown
   bool correct = false;
-  std::string time;  // when it was answered, UTC ISO 8601
+  std::string time;      // when it was answered (or skipped), UTC ISO 8601
+  bool skipped = false;  // passed without an answer (choice, choice_text and correct unused)
   bool operator==(const QuizAnswerRecord&) const = default;
 };
 
@@ -74,11 +79,13 @@ unsigned quiz_record_file_mode();
 struct QuizSummary {
   struct Student {
     std::string name, file, set;  // file: the record's file name
-    int answered = 0, correct = 0;
+    int answered = 0, skipped = 0, correct = 0;
+    int asked() const { return answered + skipped; }  // the score's "out of" (quiz_score.h)
   };
   struct Question {
     std::string id, prompt;
-    int answered = 0, correct = 0;  // answers to it, and how many were right
+    int answered = 0, skipped = 0, correct = 0;  // answers to it, skips, and how many answers were right
+    int asked() const { return answered + skipped; }
   };
   std::vector<Student> students;    // by file name
   std::vector<Question> questions;  // by set, then number; seeds last

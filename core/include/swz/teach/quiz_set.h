@@ -27,6 +27,7 @@ struct QuizSet {
   std::string name;  // file stem
   std::string title;
   std::string summary;
+  std::vector<std::string> assumes;  // the lessons (file names) the set follows: it asks nothing they do not teach
   std::vector<QuizQuestion> questions;
 };
 
@@ -38,6 +39,13 @@ QuizSet load_quiz_set_file(const std::filesystem::path& path);
 std::optional<std::filesystem::path> find_quizzes_dir(std::string& why);
 // A set: a path to a .json file, or a name in the quizzes folder. Throws naming the known sets.
 std::filesystem::path resolve_quiz_set(const std::string& what);
+
+// What the set asks that the lessons it assumes (`lessons`, loaded) do not teach, one line a
+// question ("question 5 (tma): none of toy-gpu, swizzle-by-hand teaches TMA swizzle modes");
+// empty when every question is taught. A question on a preset needs a lesson showing that preset;
+// a CuTe swizzle question one with a swizzle(B,M,S) claim or a Swizzle<...> layout; a TMA
+// question one with a tma(...) claim.
+std::vector<std::string> quiz_set_untaught(const QuizSet& set, const std::vector<Lesson>& lessons);
 
 // The questions of a set as JSON (the answer key: prompt, choices, the right one, explanation).
 nlohmann::json to_json(const QuizQuestion& q);
