@@ -290,11 +290,28 @@ LessonExercise parse_exercise(const nlohmann::json& j, const LessonStep& s, cons
   return e;
 }
 
+// A step's prediction: the quantity is measured on the step's problem and must be a whole number
+// the card does not already state (not one of the step's claims).
+LessonPrediction parse_prediction(const nlohmann::json& j, const LessonStep& s, const Problem& p, const ProblemAnalysis& a,
+                                  const std::string& where) {
+  if (!j.is_object()) fail("{}'predict' must be an object like {{\"ask\": \"...\", \"quantity\": \"read.wavefronts\"}}", where);
+  check_keys(j, {"ask", "quantity"}, where + "'predict': ");
+  LessonPrediction out{text_of(j, "ask", where + "'predict': "), text_of(j, "quantity", where + "'predict': ")};
+  const nlohmann::json value = measure(out.quantity, p, a, s.step);
+  if (!value.is_number_integer())
+    fail("{}'predict.quantity' '{}' is {} here, not a whole number a learner can type", where, out.quantity,
+         describe_json_value(value));
+  for (const LessonClaim& c : s.claims)
+    if (c.quantity == out.quantity)
+      fail("{}'predict.quantity' '{}' is also a claim of the step: the card would show the answer", where, out.quantity);
+  return out;
+}
+
 LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const std::string& where) {
   if (!j.is_object()) fail("{}a step must be an object", where);
   check_keys(j,
-             {"title", "text", "notes", "minutes", "problem", "preset", "layout", "masks", "shared", "access", "step", "highlight",
-              "claims", "view", "exercise"},
+             {"title", "text", "notes", "minutes", "problem", "preset", "layout", "masks", "shared", "access", "step",
+              "highlight", "claims", "view", "exercise", "predict"},
              where);
   LessonStep s;
   bool have_problem = false;
@@ -389,6 +406,7 @@ LessonStep parse_step(const nlohmann::json& j, const LessonStep* previous, const
   check_lesson_view(s.view, p, s.highlight, where);
   if (j.contains("claims")) s.claims = parse_claims(j["claims"], "claims", p, a, s.step, where);
   if (j.contains("exercise")) s.exercise = parse_exercise(j["exercise"], s, p, a, where);
+  if (j.contains("predict")) s.predict = parse_prediction(j["predict"], s, p, a, where);
   return s;
 }
 

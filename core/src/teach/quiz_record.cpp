@@ -89,6 +89,10 @@ std::string quiz_record_text(const QuizRecord& r) {
                 {"choice_text", a.choice_text}, {"correct", a.correct}, {"time", a.time}}
                .dump() +
            "\n";
+  for (const ExerciseAnswerRecord& e : r.exercises)
+    out += json{{"exercise", e.exercise}, {"prompt", e.prompt}, {"answer", e.answer}, {"correct", e.correct}, {"time", e.time}}
+               .dump() +
+           "\n";
   return out;
 }
 
@@ -114,6 +118,13 @@ QuizRecord parse_quiz_record(const std::string& text, const std::string& origin)
       r.set = f.text("set");
       r.started = f.text("started");
       header = true;
+      continue;
+    }
+    if (j.contains("exercise")) {  // a lesson's prediction
+      f.check_keys({"exercise", "prompt", "answer", "correct", "time"});
+      ExerciseAnswerRecord e{f.text("exercise"), f.text("prompt"), f.text("answer"), f.flag("correct"), f.text("time")};
+      if (e.exercise.empty()) fail("{}: 'exercise' is empty", where);
+      r.exercises.push_back(std::move(e));
       continue;
     }
     f.check_keys({"question", "prompt", "choice", "choice_text", "correct", "time"});
@@ -170,23 +181,35 @@ void save_quiz_record(const fs::path& path, const QuizRecord& record) { write_fi
 
 QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, QuizRecord>>& records) {
   QuizSummary s;
-  std::map<std::string, QuizSummary::Question> questions;
+  std::map<std::string, QuizSummary::Question> questions, exercises;
+  // One answer counted for its student and for its question (or exercise).
+  const auto count = [](std::map<std::string, QuizSummary::Question>& by_id, const std::string& id, const std::string& prompt,
+                        bool correct, int& answered, int& right) {
+    ++answered;
+    right += correct ? 1 : 0;
+    QuizSummary::Question& q = by_id[id];
+    q.id = id;
+    if (q.prompt.empty()) q.prompt = prompt;
+    ++q.answered;
+    q.correct += correct ? 1 : 0;
+  };
+  const auto sorted = [](std::map<std::string, QuizSummary::Question>& by_id) {
+    std::vector<QuizSummary::Question> out;
+    for (auto& entry : by_id) out.push_back(std::move(entry.second));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return question_id_before(a.id, b.id); });
+    return out;
+  };
   for (const auto& [file, r] : records) {
     QuizSummary::Student student{r.student, file, r.set};
-    for (const QuizAnswerRecord& a : r.answers) {
-      ++student.answered;
-      student.correct += a.correct ? 1 : 0;
-      QuizSummary::Question& q = questions[a.question];
-      q.id = a.question;
-      if (q.prompt.empty()) q.prompt = a.prompt;
-      ++q.answered;
-      q.correct += a.correct ? 1 : 0;
-    }
+    for (const QuizAnswerRecord& a : r.answers)
+      count(questions, a.question, a.prompt, a.correct, student.answered, student.correct);
+    for (const ExerciseAnswerRecord& e : r.exercises)
+      count(exercises, e.exercise, e.prompt, e.correct, student.exercises_answered, student.exercises_correct);
     s.students.push_back(std::move(student));
   }
   std::sort(s.students.begin(), s.students.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
-  for (auto& entry : questions) s.questions.push_back(std::move(entry.second));
-  std::sort(s.questions.begin(), s.questions.end(), [](const auto& a, const auto& b) { return question_id_before(a.id, b.id); });
+  s.questions = sorted(questions);
+  s.exercises = sorted(exercises);
   return s;
 }
 
@@ -215,15 +238,34 @@ std::string quiz_summary_text(const QuizSummary& s) {
   for (const auto& q : s.questions) id_width = std::max(id_width, q.id.size());
   out += fmt::format("\n{:<{}}  right / answered  prompt\n", "Question", id_width);
   for (const auto& q : s.questions) out += fmt::format("{:<{}}  {:>5} / {:<8}  {}\n", q.id, id_width, q.correct, q.answered, q.prompt);
+  if (s.exercises.empty()) return out;
+  out += fmt::format("\n{:<{}}  predictions right / answered\n", "Student", name_width);  // the lessons' predictions, apart
+  for (const auto& st : s.students)
+    if (st.exercises_answered)
+      out += fmt::format("{:<{}}  {:>5} / {}\n", fmt::format("{} ({})", st.name, st.file), name_width, st.exercises_correct,
+                         st.exercises_answered);
+  for (const auto& e : s.exercises) id_width = std::max(id_width, e.id.size());
+  out += fmt::format("\n{:<{}}  right / answered  prompt\n", "Exercise", id_width);
+  for (const auto& e : s.exercises)
+    out += fmt::format("{:<{}}  {:>5} / {:<8}  {}\n", e.id, id_width, e.correct, e.answered, e.prompt);
   return out;
 }
 
 json to_json(const QuizSummary& s) {
   json j = {{"students", json::array()}, {"questions", json::array()}};
   for (const auto& st : s.students)
-    j["students"].push_back({{"student", st.name}, {"file", st.file}, {"set", st.set}, {"answered", st.answered}, {"correct", st.correct}});
+    j["students"].push_back({{"student", st.name},
+                             {"file", st.file},
+                             {"set", st.set},
+                             {"answered", st.answered},
+                             {"correct", st.correct},
+                             {"exercises_answered", st.exercises_answered},
+                             {"exercises_correct", st.exercises_correct}});
   for (const auto& q : s.questions)
     j["questions"].push_back({{"question", q.id}, {"prompt", q.prompt}, {"answered", q.answered}, {"correct", q.correct}});
+  j["exercises"] = json::array();
+  for (const auto& e : s.exercises)
+    j["exercises"].push_back({{"exercise", e.id}, {"prompt", e.prompt}, {"answered", e.answered}, {"correct", e.correct}});
   return j;
 }
 

@@ -4,7 +4,12 @@
 // One file per student and sitting, JSON lines: a header line, then one line per answer.
 //
 //   {"format":"swizzle-quiz-record","version":1,"student":"Ana Lima","set":"first-class","started":"2026-11-26T09:40:12Z"}
-//   {"question":"first-class/1","prompt":"How many wavefronts ...","choice":2,"choice_text":"4","correct":true,"time":"2026-11-26T09:41:03Z"}
+//   {"question":"first-class/1","prompt":"How many wavefronts
+//   ...","choice":2,"choice_text":"4","correct":true,"time":"2026-11-26T09:41:03Z"}
+//
+// A lesson's "predict the count" answer (lesson_predict.h) is a line of its own, in the same file:
+//
+//   {"exercise":"toy-gpu/step-3","prompt":"How many wavefronts ...","answer":"16","correct":true,"time":"..."}
 //
 // `question` is an id the whole class shares: "SET/K" for question K (from 1) of a set,
 // "seed/N" for a random question (make_quiz_question(N) is the same question everywhere).
@@ -37,11 +42,22 @@ struct QuizAnswerRecord {
   bool operator==(const QuizAnswerRecord&) const = default;
 };
 
+// One typed answer to a lesson's prediction: what the student typed and whether the core agreed.
+struct ExerciseAnswerRecord {
+  std::string exercise;  // "toy-gpu/step-3" (prediction_id)
+  std::string prompt;    // the question as asked
+  std::string answer;    // as typed
+  bool correct = false;
+  std::string time;  // UTC ISO 8601
+  bool operator==(const ExerciseAnswerRecord&) const = default;
+};
+
 struct QuizRecord {
   std::string student;
   std::string set;      // the quiz set's name; "" = random questions
   std::string started;  // UTC ISO 8601
   std::vector<QuizAnswerRecord> answers;
+  std::vector<ExerciseAnswerRecord> exercises;  // predictions answered in lessons, in order
   bool operator==(const QuizRecord&) const = default;
 };
 
@@ -71,6 +87,7 @@ struct QuizSummary {
   struct Student {
     std::string name, file, set;  // file: the record's file name
     int answered = 0, correct = 0;
+    int exercises_answered = 0, exercises_correct = 0;  // lesson predictions
   };
   struct Question {
     std::string id, prompt;
@@ -78,6 +95,7 @@ struct QuizSummary {
   };
   std::vector<Student> students;    // by file name
   std::vector<Question> questions;  // by set, then number; seeds last
+  std::vector<Question> exercises;  // lesson predictions, by lesson, then step
 };
 QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, QuizRecord>>& records_by_file);
 // Every *.jsonl file of `dir`; throws naming the folder, or the first file that does not read.
