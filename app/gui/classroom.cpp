@@ -186,6 +186,14 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
     c.question.reset();  // the panel draws a random one
 }
 
+QuizRecord& sitting_record(Classroom& c) {
+  if (!c.record) {
+    c.record_path = new_quiz_record_path(c.records_dir.empty() ? quiz_records_dir() : c.records_dir, c.student);
+    c.record = QuizRecord{c.student, c.quiz_open && c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}, {}};
+  }
+  return *c.record;
+}
+
 void answer_quiz(Workbench& bench, int choice) {
   Classroom& c = classroom();
   if (!c.question || c.answer) return;
@@ -194,12 +202,9 @@ void answer_quiz(Workbench& bench, int choice) {
   c.score.record(choice == q.answer);
   if (c.student.empty()) return;
   try {
-    if (!c.record) {
-      c.record_path = new_quiz_record_path(c.records_dir.empty() ? quiz_records_dir() : c.records_dir, c.student);
-      c.record = QuizRecord{c.student, c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}};
-    }
+    QuizRecord& record = sitting_record(c);
     const std::string id = c.quiz_set ? quiz_set_question_id(c.quiz_set->name, c.set_index) : quiz_seed_question_id(c.question_seed);
-    c.record->answers.push_back(
+    record.answers.push_back(
         {id, q.prompt, choice, q.choices[static_cast<std::size_t>(choice)], choice == q.answer, utc_timestamp()});
     save_quiz_record(c.record_path, *c.record);
     c.record_error.clear();
