@@ -187,8 +187,9 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
 }
 
 QuizRecord& sitting_record(Classroom& c) {
-  if (!c.record) {
-    c.record_path = new_quiz_record_path(c.records_dir.empty() ? quiz_records_dir() : c.records_dir, c.student);
+  const std::filesystem::path dir = c.records_dir.empty() ? quiz_records_dir() : c.records_dir;
+  if (!c.record || c.record->student != c.student || c.record_path.parent_path() != dir) {  // another student or folder: a new sitting
+    c.record_path = new_quiz_record_path(dir, c.student);
     c.record = QuizRecord{c.student, c.quiz_open && c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}, {}};
   }
   return *c.record;

@@ -136,8 +136,9 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set);
 // The learner picks choice `choice` of the question on show: scores it and, when a student name
 // is given, adds it to the sitting's record file (a new file at the sitting's first answer).
 void answer_quiz(Workbench& bench, int choice);
-// The sitting's record (quiz_record.h) for the named student: the open one, else a new one (set ""
-// outside a quiz) whose file is chosen now. Throws swz::Error when no file can be made.
+// The sitting's record (quiz_record.h) for the named student: the open one while the student and
+// the records folder stay the same, else a new one (set "" outside a quiz) whose file is chosen now.
+// Throws swz::Error when no file can be made.
 QuizRecord& sitting_record(Classroom& c);
 // [SECTION] Practice (practice.cpp)
 // The learner's typed text against the current step's prediction, checked by the core; when a

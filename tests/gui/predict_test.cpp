@@ -64,14 +64,15 @@ TEST_F(GuiTest, APredictionTypedOnTheCardIsCheckedAndRecorded) {
   ASSERT_EQ(s.exercises.size(), 1u);
   EXPECT_EQ(s.exercises[0].correct, 1);
 
-  // The next step asks nothing; coming back starts a fresh field.
+  // The next step asks nothing; coming back shows the answer given, and records nothing more.
   go_to_step(b, 5);
   frames(3);
   EXPECT_FALSE(b.probe("lesson.predict").has_value());
   go_to_step(b, 4);
   frames(3);
   EXPECT_TRUE(b.probe("lesson.predict.field").has_value());
-  EXPECT_FALSE(b.probe("lesson.predict.right").has_value());
+  EXPECT_TRUE(b.probe("lesson.predict.right").has_value());
+  EXPECT_EQ(load_quiz_record_file(records / "ana-lima.jsonl").exercises.size(), 1u);
 
   close_lesson(b);
   c.student.clear();
