@@ -1,13 +1,14 @@
 // swizzle lesson: lessons without the GUI. `list` shows where lessons are found,
-// `check` evaluates every claim of every step and solves every exercise, `export` writes pages, slides or one handout.
+// `check` evaluates every claim of every step and solves every exercise, `export` writes pages, slides or a handout and its key.
 //
 // Exit status: 0 fine, 1 a claim does not hold (check), 2 bad input (a lesson that
-// does not load, an unknown name, an output path that is not a folder (a file for --handout), no font for png).
+// does not load, an unknown name, an output path that is not a folder, no font for png).
+// `answer` checks a learner's typed prediction (exit 0 right, 1 wrong) and can record it.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "command.h"
 #include "swz/error.h"
@@ -17,6 +18,7 @@
 #include "swz/teach/lesson_exercise.h"
 #include "swz/teach/lesson_pages.h"
 #include "swz/teach/lesson_paths.h"
+#include "swz/teach/lesson_predict.h"
 
 namespace swz::cli {
 namespace {
@@ -43,8 +45,11 @@ struct Options {
   std::vector<std::string> lessons;
   std::string lesson, out, format = "html";
   bool json = false;
-  bool handout = false;  // export: one printable HTML file instead of a folder of pages
+  bool handout = false;  // export: the student handout and the teacher's key instead of a folder of pages
   bool format_given = false;
+  int step = 0;                // answer: the step, from 1
+  std::string typed, student;  // answer: the learner's text, and whose it is
+  std::string record;          // answer: the record file to add it to
 };
 
 void list(const Options& o) {
@@ -112,27 +117,39 @@ void check(const Options& o) {
   if (failed) std::exit(1);
 }
 
-// --handout: the whole lesson, its quiz and the answer key as one HTML file at -o.
+// --handout: the student handout and the teacher's key, two HTML files in the folder at -o.
 void export_handout(const Options& o) {
   if (o.format_given && o.format != "html") fail("--format {}: a handout is HTML only (leave --format out)", o.format);
   const Lesson lesson = load_lesson_file(resolve(o.lesson));
-  const fs::path file(o.out);
+  const fs::path dir(o.out);
   std::error_code ec;
-  if (fs::is_directory(file, ec)) fail("-o {}: is a folder; --handout writes one file (e.g. -o {}.html)", o.out, lesson.name);
-  const std::string html = lesson_handout_html(lesson);
-  if (file.has_parent_path()) {
-    fs::create_directories(file.parent_path(), ec);
-    if (ec) fail("-o {}: cannot create the folder {}: {}", o.out, file.parent_path().string(), ec.message());
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    fail("-o {}: exists and is not a folder; --handout writes {}-handout.html and {}-key.html into a folder", o.out, lesson.name,
+         lesson.name);
+  const std::string handout = lesson_student_handout_html(lesson), key = lesson_teacher_key_html(lesson);
+  fs::create_directories(dir, ec);
+  if (ec) fail("-o {}: cannot create the folder: {}", o.out, ec.message());
+  const fs::path handout_file = dir / (lesson.name + "-handout.html"), key_file = dir / (lesson.name + "-key.html");
+  write_file_atomically(handout_file.string(), handout);
+  write_file_atomically(key_file.string(), key);
+  int exercises = 0, predictions = 0;
+  for (const LessonStep& s : lesson.steps) {
+    exercises += s.exercise ? 1 : 0;
+    predictions += s.predict ? 1 : 0;
   }
-  write_file_atomically(file.string(), html);
-  int exercises = 0;
-  for (const LessonStep& s : lesson.steps) exercises += s.exercise ? 1 : 0;
   if (o.json)
-    print_json({{"lesson", lesson.name}, {"format", "handout"}, {"file", file.string()}, {"steps", lesson.steps.size()},
-                {"exercises", exercises}, {"quiz", lesson.quiz}});
+    print_json({{"lesson", lesson.name},
+                {"format", "handout"},
+                {"handout", handout_file.string()},
+                {"key", key_file.string()},
+                {"steps", lesson.steps.size()},
+                {"exercises", exercises},
+                {"predictions", predictions},
+                {"quiz", lesson.quiz}});
   else
-    fmt::print("{}: handout of {} steps, {} exercise{}{} written to {}\n", lesson.name, lesson.steps.size(), exercises,
-               exercises == 1 ? "" : "s", lesson.quiz.empty() ? "" : " and the quiz " + lesson.quiz, file.string());
+    fmt::print("{}: handout of {} steps ({} exercise{}, {} prediction{}{}) written to {}, the teacher's key to {}\n", lesson.name,
+               lesson.steps.size(), exercises, exercises == 1 ? "" : "s", predictions, predictions == 1 ? "" : "s",
+               lesson.quiz.empty() ? "" : ", the quiz " + lesson.quiz, handout_file.string(), key_file.string());
 }
 
 void export_pages(const Options& o) {
@@ -158,6 +175,46 @@ void export_pages(const Options& o) {
     fmt::print("{}: {} step pages and index.html written to {}\n", lesson.name, lesson.steps.size(), dir.string());
 }
 
+// answer: a learner's typed prediction against the core; with --record FILE --student NAME it is
+// added to that record file (created when missing), as the workbench records it.
+void answer(const Options& o) {
+  const Lesson lesson = load_lesson_file(resolve(o.lesson));
+  const int steps = static_cast<int>(lesson.steps.size());
+  if (o.step < 1 || o.step > steps) fail("step {}: {} has steps 1..{}", o.step, lesson.name, steps);
+  const LessonStep& step = lesson.steps[static_cast<std::size_t>(o.step - 1)];
+  if (!step.predict) {
+    std::string asking;
+    for (int i = 0; i < steps; ++i)
+      if (lesson.steps[static_cast<std::size_t>(i)].predict) asking += fmt::format("{}{}", asking.empty() ? "" : ", ", i + 1);
+    fail("step {} of {} asks for no prediction (steps that do: {})", o.step, lesson.name, asking.empty() ? "none" : asking);
+  }
+  const PredictionCheck check = check_prediction(step, o.typed);
+  if (!check.typed) fail("answer {}", check.problem);
+  if (!o.record.empty()) {
+    if (o.student.empty()) fail("--record {}: give --student NAME, whose answer it is", o.record);
+    std::error_code ec;
+    QuizRecord record =
+        fs::exists(o.record, ec) ? load_quiz_record_file(o.record) : QuizRecord{o.student, "", utc_timestamp(), {}, {}};
+    if (record.student != o.student) fail("--record {}: is {}'s record, not {}'s", o.record, record.student, o.student);
+    record.exercises.push_back(prediction_record(lesson, static_cast<std::size_t>(o.step - 1), o.typed, check));
+    save_quiz_record(o.record, record);
+  }
+  if (o.json)
+    print_json({{"lesson", lesson.name},
+                {"step", o.step},
+                {"exercise", prediction_id(lesson, static_cast<std::size_t>(o.step - 1))},
+                {"ask", step.predict->ask},
+                {"answer", *check.typed},
+                {"correct", check.correct},
+                {"recorded", !o.record.empty()}});
+  else if (check.correct)
+    fmt::print("right: {}\n", *check.typed);
+  else
+    fmt::print("not {}: the core counts {}\n", *check.typed, check.expected);
+  std::fflush(stdout);
+  if (!check.correct) std::exit(1);
+}
+
 Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, export handout pages", 90, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
   sub.require_subcommand(1);
@@ -170,12 +227,24 @@ Register reg{{"lesson", "Lessons without the GUI: list them, check every claim, 
   c->callback([o] { check(*o); });
   CLI::App* e = sub.add_subcommand("export", "One page per step (text, figure, claims): HTML and an index, or 1920x1080 PNG slides");
   e->add_option("lesson", o->lesson, "A lesson file (.json) or a name in the lesson folder")->required();
-  e->add_option("-o,--output", o->out, "Folder for the pages (created if missing); with --handout, the HTML file")->required();
+  e->add_option("-o,--output", o->out, "Folder for the pages, slides or handout files (created if missing)")->required();
   e->add_option("--format", o->format, "Page format: html (default) or png")->each([o](const std::string&) { o->format_given = true; });
-  e->add_flag("--handout", o->handout,
-              "One printable HTML document instead: every step with notes and exercises, the quiz, an answer key at the end");
+  e->add_flag(
+      "--handout", o->handout,
+      "Two printable HTML files instead: NAME-handout.html for the class (steps, figures, tasks, the first hint, the quiz) "
+      "and NAME-key.html for the teacher (plan, notes, every hint, the answers)");
   e->add_flag("--json", o->json, "One JSON object on stdout (what was written where)");
   e->callback([o] { export_pages(*o); });
+  CLI::App* a = sub.add_subcommand(
+      "answer", "Check a typed prediction of a step (\"predict the count\") against the core: exit 0 right, 1 wrong");
+  a->add_option("lesson", o->lesson, "A lesson file (.json) or a name in the lesson folder")->required();
+  a->add_option("step", o->step, "The step that asks, from 1")->required();
+  a->add_option("answer", o->typed, "The number predicted")->required();
+  a->add_option("--student", o->student, "Whose answer it is (with --record)");
+  a->add_option("--record", o->record,
+                "A quiz record file to add the answer to (created when missing; swizzle quiz summary counts it)");
+  a->add_flag("--json", o->json, "One JSON object on stdout");
+  a->callback([o] { answer(*o); });
 }}};
 
 }  // namespace

@@ -185,19 +185,25 @@ void start_quiz(Workbench& bench, std::optional<QuizSet> set) {
     c.question.reset();  // the panel draws a random one
 }
 
+QuizRecord& sitting_record(Classroom& c) {
+  const std::filesystem::path dir = c.records_dir.empty() ? quiz_records_dir() : c.records_dir;
+  if (!c.record || c.record->student != c.student || c.record_path.parent_path() != dir) {  // another student or folder: a new sitting
+    c.record_path = new_quiz_record_path(dir, c.student);
+    c.record = QuizRecord{c.student, c.quiz_open && c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}, {}};
+  }
+  return *c.record;
+}
+
 namespace {
 // One line of the sitting's record (an answer or a skip), written at once when a student is named.
 void record_quiz_line(Workbench& bench, QuizAnswerRecord line) {
   Classroom& c = classroom();
   if (c.student.empty()) return;
   try {
-    if (!c.record) {
-      c.record_path = new_quiz_record_path(c.records_dir.empty() ? quiz_records_dir() : c.records_dir, c.student);
-      c.record = QuizRecord{c.student, c.quiz_set ? c.quiz_set->name : "", utc_timestamp(), {}};
-    }
+    QuizRecord& record = sitting_record(c);
     line.question = c.quiz_set ? quiz_set_question_id(c.quiz_set->name, c.set_index) : quiz_seed_question_id(c.question_seed);
     line.time = utc_timestamp();
-    c.record->answers.push_back(std::move(line));
+    record.answers.push_back(std::move(line));
     save_quiz_record(c.record_path, *c.record);
     c.record_error.clear();
   } catch (const Error& e) {

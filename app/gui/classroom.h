@@ -31,6 +31,7 @@
 #include "panel.h"
 #include "swz/teach/lesson.h"
 #include "swz/teach/lesson_exercise.h"
+#include "swz/teach/lesson_predict.h"
 #include "swz/teach/quiz.h"
 #include "swz/teach/quiz_record.h"
 #include "swz/teach/quiz_set.h"
@@ -137,6 +138,15 @@ void answer_quiz(Workbench& bench, int choice);
 // The learner passes the question on show without an answer: it counts against the score and is
 // recorded as skipped (quiz_score.h), like an answer.
 void skip_quiz_question(Workbench& bench);
+// The sitting's record (quiz_record.h) for the named student: the open one while the student and
+// the records folder stay the same, else a new one (set "" outside a quiz) whose file is chosen now.
+// Throws swz::Error when no file can be made.
+QuizRecord& sitting_record(Classroom& c);
+// [SECTION] Practice (practice.cpp)
+// The learner's typed text against the current step's prediction, checked by the core; when a
+// student name is given, a number (right or wrong) is added to the sitting's record. Text that is
+// no number is not recorded: the check's `problem` says why. The step must ask for a prediction.
+PredictionCheck answer_prediction(Workbench& bench, const std::string& typed);
 // Loads set WHAT (a .json path or a name in the quizzes folder) and starts it; false with the
 // one-line reason in `error` when it does not load.
 bool open_quiz_set(Workbench& bench, const std::string& what, std::string& error);

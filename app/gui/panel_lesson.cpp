@@ -31,6 +31,11 @@ struct LessonPanel final : Panel {
   std::array<int, 3> swizzle_chosen{};
   std::optional<std::array<int, 3>> swizzle_seen;  // the workbench's B, M, S when last drawn
   std::string swizzle_error;
+  // The step's prediction: the number typed, and the core's verdict once checked.
+  std::pair<int, int> predict_for{-1, -1};
+  std::array<char, 24> predict_text{};
+  std::optional<PredictionCheck> predict_verdict;
+  std::array<char, 80> student_name{};
 
   const char* id() const override { return "lesson"; }
   const char* title() const override { return "Lesson"; }
@@ -73,6 +78,7 @@ struct LessonPanel final : Panel {
       ImGui::Spacing();
     }
     if (step->exercise) exercise_block(ctx, *step);
+    if (step->predict) predict_block(ctx, *step);
     // The tables share what the text and the claims leave of the card, so the card never scrolls for them.
     const std::size_t shown_claims = claims_hidden() ? 0 : claims.size(*step, at_step(ctx, *step) ? nullptr : &ctx.session.problem,
                                                                           ctx.session.trace.step);
@@ -183,6 +189,72 @@ struct LessonPanel final : Panel {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Gives up: the exercise is marked answered, not solved");
     }
     ctx.probe("lesson.exercise", top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+    ImGui::Spacing();
+  }
+
+  // "Predict the count": the question, a field for the number and Check; the core's verdict (and,
+  // when wrong, its count); each number checked is recorded under the student's name when one is given.
+  void predict_block(PanelContext& ctx, const LessonStep& s) {
+    Classroom& c = classroom();
+    if (predict_for != std::make_pair(c.open_lesson, c.step)) {
+      predict_for = {c.open_lesson, c.step};
+      predict_text = {};
+      predict_verdict.reset();
+    }
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::Separator();
+    heading("Predict");
+    ImGui::TextWrapped("%s", pretty_xor(s.predict->ask).c_str());
+    const bool answered = predict_verdict && predict_verdict->typed;
+    ImGui::BeginDisabled(answered);
+    ImGui::SetNextItemWidth(em() * 5.0f);
+    const ImVec2 fp = ImGui::GetCursorScreenPos();
+    const bool entered = ImGui::InputTextWithHint("##predict", "number", predict_text.data(), predict_text.size(),
+                                                  ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue);
+    ctx.probe("lesson.predict.field", fp, ImGui::GetItemRectMax());
+    ImGui::SameLine();
+    const ImVec2 bp = ImGui::GetCursorScreenPos();
+    const bool pressed = ImGui::Button("Check");
+    ctx.probe("lesson.predict.check", bp, ImGui::GetItemRectMax());
+    ImGui::EndDisabled();
+    if ((entered || pressed) && !answered) predict_verdict = answer_prediction(ctx.bench, predict_text.data());
+    if (c.student.empty()) {  // a name to record the answers under, as on the quiz card
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(std::max(em() * 6.0f, ImGui::GetContentRegionAvail().x));
+      const ImVec2 np = ImGui::GetCursorScreenPos();
+      if (ImGui::InputTextWithHint("##predict_student", "your name, to record", student_name.data(), student_name.size(),
+                                   ImGuiInputTextFlags_EnterReturnsTrue) &&
+          student_name[0] != '\0')
+        c.student = student_name.data();
+      ctx.probe("lesson.predict.student", np, ImGui::GetItemRectMax());
+    }
+    if (predict_verdict) {
+      const PredictionCheck& v = *predict_verdict;
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      if (!v.typed)
+        ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s", v.problem.c_str());
+      else if (v.correct)
+        ImGui::TextColored(verdict_color_vec(Verdict::Ideal), "%s Right: %lld", sym("\xe2\x9c\x93", "ok"),
+                           static_cast<long long>(*v.typed));
+      else
+        ImGui::TextColored(verdict_color_vec(Verdict::Severe), "%s Not %lld: the core counts %lld", sym("\xe2\x9c\x97", "X"),
+                           static_cast<long long>(*v.typed), static_cast<long long>(v.expected));
+      ctx.probe(!v.typed    ? "lesson.predict.invalid"
+                : v.correct ? "lesson.predict.right"
+                            : "lesson.predict.wrong",
+                p, ImGui::GetItemRectMax());
+      if (v.typed && !v.correct) {
+        same_line_if_fits(button_width("Try again"));
+        const ImVec2 rp = ImGui::GetCursorScreenPos();
+        if (ImGui::SmallButton("Try again")) {
+          predict_text = {};
+          predict_verdict.reset();
+        }
+        ctx.probe("lesson.predict.retry", rp, ImGui::GetItemRectMax());
+      }
+    }
+    if (!c.student.empty() && answered && c.record_error.empty()) ImGui::TextDisabled("Recorded for %s", c.student.c_str());
+    ctx.probe("lesson.predict", top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
     ImGui::Spacing();
   }
 

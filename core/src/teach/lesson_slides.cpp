@@ -449,6 +449,7 @@ std::vector<SlidePlan> plan_step(const Lesson& lesson, std::size_t index, const 
     }
     for (const std::string& code : code_lines(p)) plan.blocks.push_back({code, kInk, false, true});
   }
+  for (const std::string& line : step_practice_lines(s)) plan.blocks.push_back({render_math(line, MathStyle::Unicode)});
   const Problem problem = problem_for_step(s);
   bool first_claim = true;
   for (const ClaimCheck& c : check_claims(s, problem, analyze(problem))) {

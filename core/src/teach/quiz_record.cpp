@@ -98,6 +98,10 @@ std::string quiz_record_text(const QuizRecord& r) {
                              {"time", a.time}})
                .dump() +
            "\n";
+  for (const ExerciseAnswerRecord& e : r.exercises)
+    out += json{{"exercise", e.exercise}, {"prompt", e.prompt}, {"answer", e.answer}, {"correct", e.correct}, {"time", e.time}}
+               .dump() +
+           "\n";
   return out;
 }
 
@@ -123,6 +127,13 @@ QuizRecord parse_quiz_record(const std::string& text, const std::string& origin)
       r.set = f.text("set");
       r.started = f.text("started");
       header = true;
+      continue;
+    }
+    if (j.contains("exercise")) {  // a lesson's prediction
+      f.check_keys({"exercise", "prompt", "answer", "correct", "time"});
+      ExerciseAnswerRecord e{f.text("exercise"), f.text("prompt"), f.text("answer"), f.flag("correct"), f.text("time")};
+      if (e.exercise.empty()) fail("{}: 'exercise' is empty", where);
+      r.exercises.push_back(std::move(e));
       continue;
     }
     QuizAnswerRecord a;
@@ -200,7 +211,24 @@ void save_quiz_record(const fs::path& path, const QuizRecord& record) {
 
 QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, QuizRecord>>& records) {
   QuizSummary s;
-  std::map<std::string, QuizSummary::Question> questions;
+  std::map<std::string, QuizSummary::Question> questions, exercises;
+  // One prediction counted for its student and for its exercise.
+  const auto count = [](std::map<std::string, QuizSummary::Question>& by_id, const std::string& id, const std::string& prompt,
+                        bool correct, int& answered, int& right) {
+    ++answered;
+    right += correct ? 1 : 0;
+    QuizSummary::Question& q = by_id[id];
+    q.id = id;
+    if (q.prompt.empty()) q.prompt = prompt;
+    ++q.answered;
+    q.correct += correct ? 1 : 0;
+  };
+  const auto sorted = [](std::map<std::string, QuizSummary::Question>& by_id) {
+    std::vector<QuizSummary::Question> out;
+    for (auto& entry : by_id) out.push_back(std::move(entry.second));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return question_id_before(a.id, b.id); });
+    return out;
+  };
   for (const auto& [file, r] : records) {
     // The sitting's score by the one rule (quiz_score.h): right out of answered and skipped.
     const QuizScore score = score_answers(r.answers);
@@ -214,11 +242,13 @@ QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, Quiz
       q.skipped += one.skipped;
       q.correct += one.correct;
     }
+    for (const ExerciseAnswerRecord& e : r.exercises)
+      count(exercises, e.exercise, e.prompt, e.correct, student.exercises_answered, student.exercises_correct);
     s.students.push_back(std::move(student));
   }
   std::sort(s.students.begin(), s.students.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
-  for (auto& entry : questions) s.questions.push_back(std::move(entry.second));
-  std::sort(s.questions.begin(), s.questions.end(), [](const auto& a, const auto& b) { return question_id_before(a.id, b.id); });
+  s.questions = sorted(questions);
+  s.exercises = sorted(exercises);
   return s;
 }
 
@@ -249,6 +279,16 @@ std::string quiz_summary_text(const QuizSummary& s) {
   out += fmt::format("\n{:<{}}  right / asked  skipped  prompt\n", "Question", id_width);
   for (const auto& q : s.questions)
     out += fmt::format("{:<{}}  {:>5} / {:<5}  {:<7}  {}\n", q.id, id_width, q.correct, q.asked(), q.skipped, q.prompt);
+  if (s.exercises.empty()) return out;
+  out += fmt::format("\n{:<{}}  predictions right / answered\n", "Student", name_width);  // the lessons' predictions, apart
+  for (const auto& st : s.students)
+    if (st.exercises_answered)
+      out += fmt::format("{:<{}}  {:>5} / {}\n", fmt::format("{} ({})", st.name, st.file), name_width, st.exercises_correct,
+                         st.exercises_answered);
+  for (const auto& e : s.exercises) id_width = std::max(id_width, e.id.size());
+  out += fmt::format("\n{:<{}}  right / answered  prompt\n", "Exercise", id_width);
+  for (const auto& e : s.exercises)
+    out += fmt::format("{:<{}}  {:>5} / {:<8}  {}\n", e.id, id_width, e.correct, e.answered, e.prompt);
   return out;
 }
 
@@ -261,7 +301,9 @@ json to_json(const QuizSummary& s) {
                              {"answered", st.answered},
                              {"skipped", st.skipped},
                              {"asked", st.asked()},
-                             {"correct", st.correct}});
+                             {"correct", st.correct},
+                             {"exercises_answered", st.exercises_answered},
+                             {"exercises_correct", st.exercises_correct}});
   for (const auto& q : s.questions)
     j["questions"].push_back({{"question", q.id},
                               {"prompt", q.prompt},
@@ -269,6 +311,9 @@ json to_json(const QuizSummary& s) {
                               {"skipped", q.skipped},
                               {"asked", q.asked()},
                               {"correct", q.correct}});
+  j["exercises"] = json::array();
+  for (const auto& e : s.exercises)
+    j["exercises"].push_back({{"exercise", e.id}, {"prompt", e.prompt}, {"answered", e.answered}, {"correct", e.correct}});
   return j;
 }
 

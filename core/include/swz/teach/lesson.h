@@ -69,6 +69,14 @@ struct LessonExercise {
   std::vector<std::string> hints;       // shown one at a time, in order
 };
 
+// A count the learner predicts before looking ("predict": {"ask": "...", "quantity": "read.wavefronts"}):
+// they type a whole number and the core checks it against the quantity measured on the step's own
+// problem (lesson_predict.h). The quantity is any claim quantity whose value is a whole number.
+struct LessonPrediction {
+  std::string ask;       // the question, in words that work on a card, a slide and paper
+  std::string quantity;  // "read.wavefronts", "bank(3,5)", ...
+};
+
 struct LessonStep {
   std::string title;
   std::vector<std::string> paragraphs;
@@ -84,6 +92,7 @@ struct LessonStep {
   LessonView view;  // panels shown, focus, cell numbers, solver step (inherited)
   double minutes = 0;  // planned time on this step in a lecture ("minutes"); 0: none planned
   std::optional<LessonExercise> exercise;  // a task on this step ("exercise"; never inherited)
+  std::optional<LessonPrediction> predict;  // a count to predict on this step ("predict"; never inherited)
 };
 
 struct Lesson {

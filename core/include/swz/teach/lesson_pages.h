@@ -1,11 +1,13 @@
-// lesson_pages.h: a lesson as handout or slide pages, one per step.
+// lesson_pages.h: a lesson as step pages, slides, a student handout and a teacher's key.
 //
 // Each page holds the step's title, its text (powers and XOR as math_text.h
 // renders them for HTML), the figures of the step's own view (step_figures()),
-// and its claims with the core's values. An index page links them in order.
+// its claims with the core's values, and what it asks of the learner (its
+// exercise's task and moves, its question to predict; no hint, no answer). An
+// index page links them in order.
 //
-// The same pages as PNG slides (1920x1080): the title across the top, the text
-// and claims word-wrapped (powers as superscripts, XOR as ⊕) beside or above the
+// The same pages as PNG slides (1920x1080): the title across the top, the text,
+// what the step asks and its claims word-wrapped (powers as superscripts, XOR as ⊕) beside or above the
 // figure, each scaled as large as fits; the figure is the same SVG with its words
 // drawn as large as its cells (FigureOptions::text_size), rasterised by raster.h.
 // A step whose figures do not fit one slide at kSlideCellPx cells and kSlideTextPx
@@ -63,12 +65,22 @@ struct LessonPage {
 // The step pages in order, then the index. Throws swz::Error when a step's problem cannot be drawn.
 std::vector<LessonPage> lesson_pages(const Lesson& lesson);
 
-// The whole lesson as one printable HTML document: every step (title, text, figures, claims in
-// words, speaker notes, its exercise with hints), the lesson's quiz, and an answer key at the end:
-// each exercise's solution as solve_exercise() finds it, with its goal checked on that state, and
-// each quiz answer with its explanation. Throws swz::Error like lesson_pages(), or when the
-// lesson's quiz set cannot be found.
-std::string lesson_handout_html(const Lesson& lesson);
+// What a step asks of the learner, in words that work on a projected slide and on paper (the
+// task and the moves allowed, the question to predict); no hint, no answer. Empty when it asks
+// nothing. Step pages and slides show these under the step's text.
+std::vector<std::string> step_practice_lines(const LessonStep& step);
+
+// A lesson on paper comes as two documents, printable HTML, each step kept on one page:
+// The student handout: every step (title, text, figures, claims in words), its exercise (task,
+// moves, the first hint only) and its prediction (the question, a blank for the number), then the
+// lesson's quiz without its answers. No speaker note, no hint past the first, no answer.
+std::string lesson_student_handout_html(const Lesson& lesson);
+// The teacher's key: the plan (each step's minutes and where the clock should be by its end), each
+// step's speaker notes, each exercise with every hint and its solution as solve_exercise() finds
+// it (its goal checked on that state), each prediction's answer as the core measures it, and each
+// quiz answer with its explanation.
+// Both throw swz::Error like lesson_pages(), or when the lesson's quiz set cannot be found.
+std::string lesson_teacher_key_html(const Lesson& lesson);
 
 class Typeface;
 inline constexpr int kSlideWidth = 1920, kSlideHeight = 1080;

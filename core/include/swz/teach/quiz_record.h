@@ -8,6 +8,10 @@
 //   ...","choice":2,"choice_text":"4","correct":true,"time":"2026-11-26T09:41:03Z"}
 //   {"question":"first-class/2","prompt":"Which ...","skipped":true,"time":"2026-11-26T09:41:20Z"}
 //
+// A lesson's "predict the count" answer (lesson_predict.h) is a line of its own, in the same file:
+//
+//   {"exercise":"toy-gpu/step-3","prompt":"How many wavefronts ...","answer":"16","correct":true,"time":"..."}
+//
 // A skipped question is a line of its own: the score counts it (quiz_score.h), so the card, the
 // record and the summary give one score for one sitting.
 // `question` is an id the whole class shares: "SET/K" for question K (from 1) of a set,
@@ -42,11 +46,22 @@ struct QuizAnswerRecord {
   bool operator==(const QuizAnswerRecord&) const = default;
 };
 
+// One typed answer to a lesson's prediction: what the student typed and whether the core agreed.
+struct ExerciseAnswerRecord {
+  std::string exercise;  // "toy-gpu/step-3" (prediction_id)
+  std::string prompt;    // the question as asked
+  std::string answer;    // as typed
+  bool correct = false;
+  std::string time;  // UTC ISO 8601
+  bool operator==(const ExerciseAnswerRecord&) const = default;
+};
+
 struct QuizRecord {
   std::string student;
   std::string set;      // the quiz set's name; "" = random questions
   std::string started;  // UTC ISO 8601
   std::vector<QuizAnswerRecord> answers;
+  std::vector<ExerciseAnswerRecord> exercises;  // predictions answered in lessons, in order
   bool operator==(const QuizRecord&) const = default;
 };
 
@@ -81,6 +96,7 @@ struct QuizSummary {
     std::string name, file, set;  // file: the record's file name
     int answered = 0, skipped = 0, correct = 0;
     int asked() const { return answered + skipped; }  // the score's "out of" (quiz_score.h)
+    int exercises_answered = 0, exercises_correct = 0;  // lesson predictions
   };
   struct Question {
     std::string id, prompt;
@@ -89,6 +105,7 @@ struct QuizSummary {
   };
   std::vector<Student> students;    // by file name
   std::vector<Question> questions;  // by set, then number; seeds last
+  std::vector<Question> exercises;  // lesson predictions, by lesson, then step
 };
 QuizSummary summarize_quiz_records(const std::vector<std::pair<std::string, QuizRecord>>& records_by_file);
 // Every *.jsonl file of `dir`; throws naming the folder, or the first file that does not read.
