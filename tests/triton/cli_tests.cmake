@@ -63,3 +63,13 @@ swz_audit_bad(FixNoConflicts "nothing to fix: no modelled access has a bank conf
 swz_audit_bad(FixIntoDirectory "cannot write '[^']*': it is a directory" audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR})
 swz_audit_bad(FixUnwritable "no_such_dir/fixed.ttgir" audit ${SWZ_TTGIR}/transpose_conflict.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/no_such_dir/fixed.ttgir)
 swz_audit_bad(FixNotModelled "not_modelled.ttgir:[0-9]+: nothing to fix: no modelled access has a bank conflict, and [0-9]+ accesses are not modelled" audit ${SWZ_TTGIR}/not_modelled.ttgir --fix -o ${CMAKE_CURRENT_BINARY_DIR}/never_written.ttgir)
+# Reductions through Triton's scratch, measured on an H200 (2026-11-28, scratch_counters.py): the audit's
+# prediction of each kept kernel against its counters; the kernels named here equal on every counter,
+# the others differ (README says where), and a change in either list fails.
+find_program(SWZ_PYTHON3 python3)
+if(SWZ_PYTHON3)
+  add_test(NAME Audit.ScratchCountersKeptH200Run
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261128
+                   colsum_64x128_f32_w4,colsum_64x128_f16_w4,colsum_64x128_f32_w8,argmax_64x128_f32_w4,gather_64x32_f32_w4)
+endif()

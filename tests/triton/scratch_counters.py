@@ -4,6 +4,7 @@ Compute against what `swizzle audit` predicts from the same kernels' TTGIR (run 
 GPU, Triton 3.6, PyTorch and ncu).
 
   python3 tests/triton/scratch_counters.py SWIZZLE OUT_DIR [--ncu PATH] [--only NAME,NAME]
+  python3 tests/triton/scratch_counters.py --compare SWIZZLE KEPT_DIR NAME,NAME   (no GPU: a kept run again)
 
 SWIZZLE is the built command-line tool (build/app/cli/swizzle). For each kernel of CASES the script
 runs itself once under ncu (`--child NAME`), which compiles the kernel (one CTA), launches it once and
@@ -176,11 +177,33 @@ def predict(swizzle, path):
     return p, not_modelled, lines
 
 
+def compare(swizzle, out_dir, expect_equal):
+    """A kept run again: the audit's prediction of each stored kernel against its stored counters.
+    Exit 1 when a kernel named in EXPECT_EQUAL (comma-separated) differs, or when one not named is equal
+    (the list is what README says matches)."""
+    results = json.load(open(os.path.join(out_dir, "scratch_counters.json")))
+    equal = []
+    for name, entry in results["cases"].items():
+        predicted, not_modelled, _ = predict(swizzle, os.path.join(out_dir, f"{name}.ttgir"))
+        same = all(abs(predicted[k] - entry["measured"].get(k, float("nan"))) < 1e-6 for k in METRICS)
+        print(f"{name}: {'equal' if same else 'differs'}" + (f" ({len(not_modelled)} not modelled)" if not_modelled else ""))
+        if not same:
+            for k in METRICS:
+                print(f"    {k}: measured {entry['measured'].get(k)}, predicted {predicted[k]}")
+        if same:
+            equal.append(name)
+    wanted = sorted(n for n in expect_equal.split(",") if n)
+    print(f"{len(equal)} of {len(results['cases'])} kernels equal: {', '.join(equal)}")
+    return 0 if sorted(equal) == wanted else 1
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] == "--child":
         child(args[1], args[2])
         return 0
+    if args and args[0] == "--compare":
+        return compare(os.path.abspath(args[1]), os.path.abspath(args[2]), args[3] if len(args) > 3 else "")
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
