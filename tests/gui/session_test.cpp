@@ -172,7 +172,7 @@ TEST(SessionFile, WrongTypesNameTheField) {
       {"/problem", nlohmann::json::array(), "'problem' must be one JSON object"},
       {"/problem/preset", 5, "'problem.preset' must be a string"},
       {"/problem/shape", "16x32", "'problem.shape' must be a list of whole numbers"},
-      {"/problem/shape", {16, -1}, "'problem.shape' must be a list of whole numbers from 0 to 1024"},
+      {"/problem/shape", {16, -1}, "'problem.shape' must be a list of whole numbers from 0 to 32768"},
       {"/problem/element_bits", 16.5, "'problem.element_bits' must be a whole number"},
       {"/problem/banks", 1000, "'problem.banks': 1000 is not a power of two from 1 to 64"},
       {"/problem/masks", {1, "2"}, "'problem.masks' must be a list of whole numbers"},

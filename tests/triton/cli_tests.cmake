@@ -49,7 +49,7 @@ swz_audit_ok(Tf32KMajorSuggestion "  71  ttg.async_copy_global_to_local[^\n]*\n 
 swz_audit_ok(SummaryNotModelled "0 of 0 modelled accesses have bank conflicts; 1 not modelled" audit ${SWZ_TTGIR}/triton36/cumsum_1d.ttgir)
 swz_audit_ok(ReduceColumnScratch "tt.reduce +store +STS.32 +64 +8.50 +1 +16 +CONFLICT.*tt.reduce +load +LDS.32 +48 +6.00" audit ${SWZ_TTGIR}/triton36/argmax_axis0.ttgir)
 swz_audit_ok(CpAsyncNote "LDGSTS.32 .*cp.async: each shared bank.s writes after its sources. other lanes" audit ${SWZ_TTGIR}/triton36/matmul_tf32.ttgir)
-swz_audit_ok(JsonSuggestionObject "\"suggestion\": 0,.*\"suggestions\": \[.*\"consumers\": \[.*\"global_sectors_before\": null.*\"patch\": \[.*\"shared_layout\": \{"
+swz_audit_ok(JsonSuggestionObject "\"suggestion\": 0,.*\"suggestions\": \\[.*\"consumers\": \\[.*\"global_sectors_before\": null.*\"patch\": \\[.*\"shared_layout\": \\{"
              audit ${SWZ_TTGIR}/transpose_conflict.ttgir --json)
 swz_audit_ok(Directory "argmax_axis0.ttgir: .*transpose_fp8.ttgir: " audit ${SWZ_TTGIR}/triton36)
 add_test(NAME Audit.FailOnConflict

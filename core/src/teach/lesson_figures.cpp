@@ -203,6 +203,8 @@ std::pair<std::int64_t, std::int64_t> slide_range(Span named, Span traced, std::
   if (s.hi < s.lo) {
     s = traced.hi < traced.lo ? Span{0, 0} : traced;
     s.hi = std::min(s.hi, s.lo + most - 1);
+  } else if (s.hi - s.lo + 1 > most) {
+    s.hi = s.lo + most - 1;  // the cut holds: cells stay legible on a slide; the page figure shows them all
   } else if (traced.hi >= traced.lo && std::max(s.hi, traced.hi) - std::min(s.lo, traced.lo) + 1 <= most) {
     s = {std::min(s.lo, traced.lo), std::max(s.hi, traced.hi)};
   }

@@ -12,7 +12,7 @@
 // Masks C_j per row bit, lowest first: 8,16,32,0,0,0
 //
 // Store (A, the writer): 4 wavefronts per instruction (ideal 4), 16 instructions, 128-bit vectors
-//   algebra (Lemma 9.4): 4 x 2^0 = 4 wavefronts, as simulated
+//   algebra (Lemma 9.4): 4 x 2**0 = 4 wavefronts, as simulated
 //      - register=1 -> (0, 1)
 //        register=2 -> (0, 2)
 //        register=4 -> (0, 4)
@@ -31,7 +31,7 @@
 //
 //
 // Read (B, the reader): 4 wavefronts per instruction (ideal 4), 16 instructions, 128-bit vectors
-//   algebra (Lemma 9.4): 4 x 2^0 = 4 wavefronts, as simulated
+//   algebra (Lemma 9.4): 4 x 2**0 = 4 wavefronts, as simulated
 //     ldmatrix.x4 row addresses:
 //      - register=1 -> (0, 1)
 //        register=2 -> (0, 2)

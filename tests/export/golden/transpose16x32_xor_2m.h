@@ -12,7 +12,7 @@
 // Masks C_j per row bit, lowest first: 2,4,8,16
 //
 // Store (A, the writer): 1 wavefront per instruction (ideal 1), 16 instructions, 32-bit vectors
-//   algebra (Lemma 9.4): 1 x 2^0 = 1 wavefront, as simulated
+//   algebra (Lemma 9.4): 1 x 2**0 = 1 wavefront, as simulated
 //      - register=1 -> (1, 0)
 //        register=2 -> (2, 0)
 //        register=4 -> (4, 0)
@@ -28,7 +28,7 @@
 //
 //
 // Read (B, the reader): 1 wavefront per instruction (ideal 1), 16 instructions, 32-bit vectors
-//   algebra (Lemma 9.4): 1 x 2^0 = 1 wavefront, as simulated
+//   algebra (Lemma 9.4): 1 x 2**0 = 1 wavefront, as simulated
 //      - register=1 -> (0, 2)
 //        register=2 -> (0, 4)
 //        register=4 -> (0, 8)
