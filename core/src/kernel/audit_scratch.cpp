@@ -97,7 +97,7 @@ struct Tally {
   std::vector<std::string> steps;  // "16 x 16" per step, in order
 };
 
-struct Pricer {
+struct ScratchPricer {
   const BankModel& bank;
   std::map<std::pair<std::string, std::string>, Tally> by_side;  // (direction, instruction)
   std::vector<std::pair<std::string, std::string>> side_order;
@@ -220,7 +220,7 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
   if ((std::int64_t{1} << l.bases("warp").size()) != num_warps || (std::int64_t{1} << l.bases("lane").size()) != lanes)
     fail("the reduced tensor's layout has {} warps of {} lanes, the module {} of {}", std::int64_t{1} << l.bases("warp").size(),
          std::int64_t{1} << l.bases("lane").size(), num_warps, lanes);
-  Pricer pricer{au.bank, {}, {}, {}};
+  ScratchPricer pricer{au.bank, {}, {}, {}};
   std::vector<std::int64_t> address(static_cast<std::size_t>(lanes));
 
   // 1. Each warp's partials: the first register of each output position, lane 0 along the axis.
