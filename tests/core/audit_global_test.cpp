@@ -9,7 +9,7 @@
 
 namespace {
 
-std::string read(const std::string& name) {
+std::string kernel_text(const std::string& name) {
   std::ifstream in(std::string(SWZ_TEST_DATA_DIR) + "/ttgir/" + name);
   std::stringstream s;
   s << in.rdbuf();
@@ -34,7 +34,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 // The one copy of tests/data/ttgir/copy_pointers.ttgir with `from` edited to `to`.
 swz::AuditAccess the_copy(const std::string& from, const std::string& to) {
-  const auto c = copies(swz::audit_module(replaced(read("copy_pointers.ttgir"), from, to), "copy_pointers.ttgir"));
+  const auto c = copies(swz::audit_module(replaced(kernel_text("copy_pointers.ttgir"), from, to), "copy_pointers.ttgir"));
   EXPECT_EQ(c.size(), 1u);
   return c.empty() ? swz::AuditAccess{} : c.front();
 }
@@ -44,7 +44,7 @@ swz::AuditAccess the_copy(const std::string& from, const std::string& to) {
 // apart; %N is a multiple of 16 (tt.divisibility), so its pitch is taken as a multiple of 128 bytes:
 // every lane's source in one bank, read in 32 turns.
 TEST(AuditGlobal, LanesWalkingKArePricedAtTheMeasured32Wavefronts) {
-  const auto r = swz::audit_module(read("matmul_tf32_lanes_walk_k.ttgir"), "matmul_tf32_lanes_walk_k.ttgir");
+  const auto r = swz::audit_module(kernel_text("matmul_tf32_lanes_walk_k.ttgir"), "matmul_tf32_lanes_walk_k.ttgir");
   int b_copies = 0;
   for (const auto& a : copies(r)) {
     if (!has(a.distributed_layout, "threadsPerWarp = [32, 1]")) continue;
@@ -63,7 +63,7 @@ TEST(AuditGlobal, LanesWalkingKArePricedAtTheMeasured32Wavefronts) {
 // The unedited kernel's copies keep the prices they had when the global side was placed from the
 // register layout's order, and now say that they rest on the kernel's own pointers.
 TEST(AuditGlobal, TheUneditedKernelKeepsItsCopyPrices) {
-  const auto r = swz::audit_module(read("triton36/matmul_tf32.ttgir"), "matmul_tf32.ttgir");
+  const auto r = swz::audit_module(kernel_text("triton36/matmul_tf32.ttgir"), "matmul_tf32.ttgir");
   const auto c = copies(r);
   ASSERT_EQ(c.size(), 6u);
   for (const auto& a : c) {
@@ -82,7 +82,7 @@ TEST(AuditGlobal, TheUneditedKernelKeepsItsCopyPrices) {
 // A tt.load that a local_alloc writes: 8 lanes of 4 bytes (2 fp16) cover each 32-byte row of the 16x16
 // tile, 4 rows a warp: 4 sectors per request, the least 128 bytes can take.
 TEST(AuditGlobal, ALoadIntoSharedMemorySaysItsSectorsPerRequest) {
-  const auto r = swz::audit_module(read("triton36/dot_16x16_fp16.ttgir"), "dot_16x16_fp16.ttgir");
+  const auto r = swz::audit_module(kernel_text("triton36/dot_16x16_fp16.ttgir"), "dot_16x16_fp16.ttgir");
   int loads = 0;
   for (const auto& a : r.accesses)
     if (a.op == "ttg.local_alloc" && (a.line == 24 || a.line == 30)) {
@@ -96,7 +96,7 @@ TEST(AuditGlobal, ALoadIntoSharedMemorySaysItsSectorsPerRequest) {
 
 // The local_load whose tensor a tt.store writes: a warp's 32 lanes store one 128-byte row, 4 sectors.
 TEST(AuditGlobal, AStoreFromSharedMemorySaysItsSectorsPerRequest) {
-  const auto r = swz::audit_module(read("copy_pointers.ttgir"), "copy_pointers.ttgir");
+  const auto r = swz::audit_module(kernel_text("copy_pointers.ttgir"), "copy_pointers.ttgir");
   int loads = 0;
   for (const auto& a : r.accesses)
     if (a.op == "ttg.local_load") {

@@ -19,11 +19,11 @@
 namespace swz {
 namespace {
 
-const std::filesystem::path kLessonDir = SWZ_LESSONS_DIR;
+const std::filesystem::path kLecturesDir = SWZ_LESSONS_DIR;
 
 std::vector<Lesson> shipped_lessons() {
   std::vector<Lesson> out;
-  for (const auto& path : lesson_files(kLessonDir)) out.push_back(load_lesson_file(path));
+  for (const auto& path : lesson_files(kLecturesDir)) out.push_back(load_lesson_file(path));
   return out;
 }
 
@@ -42,7 +42,7 @@ TEST(LecturePlan, TheTotalIsTheStepsSumWhereverItIsWritten) {
   EXPECT_DOUBLE_EQ(planned_lecture_minutes(lessons), by_hand);
   // The lessons' README promises the same number the presenter view shows (minutes_text, not a
   // rounded 86 or a stale 83.5).
-  const std::string readme = file_text(kLessonDir / "README.md");
+  const std::string readme = file_text(kLecturesDir / "README.md");
   const std::string promise = "the shipped lessons plan " + minutes_text(by_hand) + " minutes";
   EXPECT_NE(readme.find(promise), std::string::npos) << "assets/lessons/README.md does not say: " << promise;
   EXPECT_EQ(minutes_text(85.5), "85.5");
@@ -88,7 +88,7 @@ TEST(QuizSets, EachSetAsksOnlyWhatTheLessonsItFollowsTeach) {
   const std::vector<Lesson> lessons = shipped_lessons();
   std::map<std::string, const Lesson*> by_name;
   for (const Lesson& l : lessons) by_name[l.name] = &l;
-  const std::filesystem::path quiz_dir = kLessonDir.parent_path() / "quizzes";
+  const std::filesystem::path quiz_dir = kLecturesDir.parent_path() / "quizzes";
   int sets = 0;
   for (const auto& path : lesson_files(quiz_dir)) {
     const QuizSet set = load_quiz_set_file(path);
@@ -118,13 +118,13 @@ TEST(QuizSets, AQuestionNoAssumedLessonTeachesIsNamed) {
       "assumes": ["toy-gpu"], "questions": [{"kind": "tma", "ask": "mode", "box_bytes": 64},
       {"kind": "swizzle", "swizzle": [3, 4, 3], "offset": 400}]})"),
                                      "t", "t.json");
-  const std::vector<std::string> untaught = quiz_set_untaught(set, {load_lesson_file(kLessonDir / "toy-gpu.json")});
+  const std::vector<std::string> untaught = quiz_set_untaught(set, {load_lesson_file(kLecturesDir / "toy-gpu.json")});
   ASSERT_EQ(untaught.size(), 2u);
   EXPECT_EQ(untaught[0], "question 1 (tma): none of toy-gpu teaches TMA swizzle modes");
   EXPECT_NE(untaught[1].find("question 2 (swizzle): none of toy-gpu teaches CuTe's Swizzle<B,M,S>"), std::string::npos)
       << untaught[1];
   EXPECT_TRUE(quiz_set_untaught(
-                  set, {load_lesson_file(kLessonDir / "tma-swizzle.json"), load_lesson_file(kLessonDir / "cute-swizzle.json")})
+                  set, {load_lesson_file(kLecturesDir / "tma-swizzle.json"), load_lesson_file(kLecturesDir / "cute-swizzle.json")})
                   .empty());
 }
 

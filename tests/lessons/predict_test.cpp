@@ -80,7 +80,7 @@ TEST(LessonPredict, TextThatIsNoNumberIsRefusedWithAReason) {
   EXPECT_THROW(prediction_answer(step_of(toy, 1)), Error) << "a step that asks nothing";
 }
 
-std::string load_error(const nlohmann::json& predict, const nlohmann::json& claims = nlohmann::json::object()) {
+std::string predict_load_error(const nlohmann::json& predict, const nlohmann::json& claims = nlohmann::json::object()) {
   nlohmann::json step = {{"title", "Ask"}, {"preset", "toy8x8"}, {"text", "Text."}, {"predict", predict}};
   if (!claims.empty()) step["claims"] = claims;
   const nlohmann::json lesson = {{"format", kLessonFormat}, {"version", kLessonVersion}, {"title", "T"}, {"steps", {step}}};
@@ -93,20 +93,20 @@ std::string load_error(const nlohmann::json& predict, const nlohmann::json& clai
 }
 
 TEST(LessonPredict, APredictionALearnerCannotTypeDoesNotLoad) {
-  EXPECT_EQ(load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}}), "(no error)");
-  EXPECT_NE(load_error({{"ask", "Which?"}, {"quantity", "read.verdict"}}).find("'predict.quantity' 'read.verdict' is the string"),
+  EXPECT_EQ(predict_load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}}), "(no error)");
+  EXPECT_NE(predict_load_error({{"ask", "Which?"}, {"quantity", "read.verdict"}}).find("'predict.quantity' 'read.verdict' is the string"),
             std::string::npos)
-      << load_error({{"ask", "Which?"}, {"quantity", "read.verdict"}});
-  EXPECT_NE(load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}}, {{"read.wavefronts", 8}})
+      << predict_load_error({{"ask", "Which?"}, {"quantity", "read.verdict"}});
+  EXPECT_NE(predict_load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}}, {{"read.wavefronts", 8}})
                 .find("is also a claim of the step: the card would show the answer"),
             std::string::npos);
-  EXPECT_NE(load_error({{"ask", "How many?"}, {"quantity", "read.happiness"}}).find("unknown quantity 'read.happiness'"),
+  EXPECT_NE(predict_load_error({{"ask", "How many?"}, {"quantity", "read.happiness"}}).find("unknown quantity 'read.happiness'"),
             std::string::npos);
   EXPECT_NE(
-      load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}, {"answer", 8}}).find("'predict': unknown key 'answer'"),
+      predict_load_error({{"ask", "How many?"}, {"quantity", "read.wavefronts"}, {"answer", 8}}).find("'predict': unknown key 'answer'"),
       std::string::npos);
-  EXPECT_NE(load_error({{"quantity", "read.wavefronts"}}).find("'predict': missing 'ask'"), std::string::npos);
-  EXPECT_NE(load_error("read.wavefronts").find("'predict' must be an object"), std::string::npos);
+  EXPECT_NE(predict_load_error({{"quantity", "read.wavefronts"}}).find("'predict': missing 'ask'"), std::string::npos);
+  EXPECT_NE(predict_load_error("read.wavefronts").find("'predict' must be an object"), std::string::npos);
 }
 
 TEST(LessonPredict, AnswersRoundTripInTheRecordAndTheSummaryCountsThem) {

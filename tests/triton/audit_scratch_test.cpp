@@ -24,7 +24,7 @@ namespace {
 // reduce_axis0.ttgir with its layout, shape, warps and element type substituted (the pointer
 // arithmetic around it is left out: the audit does not read it). order[0] always has more than one
 // element per thread, so Triton's linear-encoding order equals the blocked order here.
-struct Case {
+struct ScratchCase {
   std::vector<int> shape, spt, tpw, wpc, order;
   int axis;
   std::string element;  // "f32", "f16"
@@ -35,7 +35,7 @@ struct Case {
   }
 };
 
-std::string module_text(const Case& c) {
+std::string module_text(const ScratchCase& c) {
   const std::string blocked = fmt::format(
       "#ttg.blocked<{{sizePerThread = [{}, {}], threadsPerWarp = [{}, {}], warpsPerCTA = [{}, {}], order = [{}, {}]}}>", c.spt[0],
       c.spt[1], c.tpw[0], c.tpw[1], c.wpc[0], c.wpc[1], c.order[0], c.order[1]);
@@ -70,16 +70,16 @@ int wavefronts(const std::vector<long>& byte_address) {
   return most;
 }
 
-struct Side {
+struct ScratchSide {
   long instructions = 0, wavefronts = 0;
   double mean() const { return static_cast<double>(wavefronts) / static_cast<double>(instructions); }
 };
 
-struct Expected {
-  Side store, load;
+struct ScratchExpected {
+  ScratchSide store, load;
 };
 
-Expected expected(const Case& c) {
+ScratchExpected expected(const ScratchCase& c) {
   // Multi-dim index of a lane / warp id: dims in `order`, the first fastest.
   auto split = [&](int id, const std::vector<int>& sizes) {
     std::vector<int> out(2);
@@ -100,8 +100,8 @@ Expected expected(const Case& c) {
   auto coord = [&](int rep, int e, const std::vector<int>& lane, const std::vector<int>& warp) {
     return rep * tile[other] + warp[other] * c.spt[other] * c.tpw[other] + lane[other] * c.spt[other] + e;
   };
-  Expected x;
-  auto add = [&](Side& s, const std::vector<long>& a) {
+  ScratchExpected x;
+  auto add = [&](ScratchSide& s, const std::vector<long>& a) {
     if (std::all_of(a.begin(), a.end(), [](long v) { return v < 0; })) return;  // a warp with no active lane branches around
     ++s.instructions;
     s.wavefronts += wavefronts(a);
@@ -140,8 +140,8 @@ Expected expected(const Case& c) {
   return x;
 }
 
-Side audited(const swz::AuditReport& r, const char* direction, const std::string& instruction) {
-  Side s;
+ScratchSide audited(const swz::AuditReport& r, const char* direction, const std::string& instruction) {
+  ScratchSide s;
   for (const auto& a : r.accesses) {
     if (a.op != "tt.reduce" || !a.direction || *a.direction != direction) continue;
     EXPECT_EQ(a.instruction, instruction);
@@ -152,7 +152,7 @@ Side audited(const swz::AuditReport& r, const char* direction, const std::string
 }
 
 // Row and column reductions, fp32 and fp16, 4 and 8 warps.
-const std::vector<Case> kCases = {
+const std::vector<ScratchCase> kCases = {
     {{64, 128}, {1, 4}, {1, 32}, {4, 1}, {1, 0}, 0, "f32"},  // the column sum of the issue
     {{64, 128}, {1, 4}, {1, 32}, {4, 1}, {1, 0}, 0, "f16"},
     {{128, 64}, {1, 4}, {2, 16}, {4, 1}, {1, 0}, 0, "f32"},  // reduce_axis0's own layout
@@ -168,12 +168,12 @@ const std::vector<Case> kCases = {
 };
 
 TEST(AuditScratch, ReductionsMatchTheIndependentAddressComputation) {
-  for (const Case& c : kCases) {
+  for (const ScratchCase& c : kCases) {
     SCOPED_TRACE(c.name());
     const swz::AuditReport r = swz::audit_module(module_text(c), "reduce.ttgir");
-    const Expected want = expected(c);
+    const ScratchExpected want = expected(c);
     const std::string suffix = c.bytes() == 2 ? ".U16" : ".32";
-    const Side store = audited(r, "store", "STS" + suffix), load = audited(r, "load", "LDS" + suffix);
+    const ScratchSide store = audited(r, "store", "STS" + suffix), load = audited(r, "load", "LDS" + suffix);
     EXPECT_EQ(store.instructions, want.store.instructions);
     EXPECT_EQ(store.wavefronts, want.store.wavefronts);
     EXPECT_EQ(load.instructions, want.load.instructions);
@@ -204,7 +204,7 @@ TEST(AuditScratch, ColumnSumOfTheIssueIsEightAndAHalfWavefronts) {
 // A result no op reads is not loaded (LLVM drops the dead loads): argmax_axis0 stores both operands'
 // partials but reads back only the index; the H100 counts 48 LDS, not 64.
 TEST(AuditScratch, DeadResultsAreNotLoaded) {
-  Case c = kCases[0];
+  ScratchCase c = kCases[0];
   std::string text = module_text(c);
   const std::size_t store = text.find("    tt.store");
   text.erase(store, text.find('\n', store) - store + 1);
@@ -215,7 +215,7 @@ TEST(AuditScratch, DeadResultsAreNotLoaded) {
 
 // Within one warp nothing goes through shared memory: shuffles, as before.
 TEST(AuditScratch, WarpLocalReductionsAreShuffles) {
-  const Case c{{32, 128}, {1, 4}, {1, 32}, {4, 1}, {1, 0}, 1, "f32"};
+  const ScratchCase c{{32, 128}, {1, 4}, {1, 32}, {4, 1}, {1, 0}, 1, "f32"};
   const swz::AuditReport r = swz::audit_module(module_text(c), "rows.ttgir");
   ASSERT_EQ(r.accesses.size(), 1u);
   EXPECT_EQ(r.accesses[0].instruction, "shuffle");

@@ -19,7 +19,7 @@
 
 namespace {
 
-const std::string kData = SWZ_TEST_DATA;
+const std::string kFacesData = SWZ_TEST_DATA;
 
 // analyze on `spec` with the answer stated prices each side as the answer does.
 void expect_analyze_agrees(const swz::ProblemSpec& spec, const swz::SolveResult& answer) {
@@ -55,7 +55,7 @@ TEST(Faces, AnalyzePricesEveryPresetAnswerAsSolveDoes) {
 
 TEST(Faces, AnalyzePricesEveryKernelAccessAnswerAsSolveDoes) {
   int solved = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kData + "/ttgir")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kFacesData + "/ttgir")) {
     const std::string path = entry.path().string();
     if (entry.path().extension() != ".ttgir" || path.find("/invalid/") != std::string::npos ||
         path.find("malformed") != std::string::npos)
@@ -85,7 +85,7 @@ TEST(Faces, AnalyzePricesEveryKernelAccessAnswerAsSolveDoes) {
 // transpose_conflict.ttgir, as the issue found it: the kernel's layouts solve to 64 wavefronts
 // (32 STS.32 and 32 LDS.32, one wavefront each), the question the Solver asks of the loaded access.
 TEST(Faces, SolverQuestionOfAKernelAccessIsItsLayouts) {
-  const std::string path = kData + "/ttgir/transpose_conflict.ttgir";
+  const std::string path = kFacesData + "/ttgir/transpose_conflict.ttgir";
   const swz::AuditReport r = swz::audit_module(swz::read_text_file(path), path);
   for (std::size_t i = 0; i < r.accesses.size(); ++i) {
     if (!r.accesses[i].writer) continue;
