@@ -137,7 +137,13 @@ Affine broadcast(const Affine& a, const std::vector<std::int64_t>& shape) {
   return r;
 }
 
-std::int64_t at(const std::vector<std::int64_t>& v, std::size_t i) { return v.size() == 1 ? v.front() : v[i]; }
+// Element i of a value that is one scalar or one per element; operands of two different shapes
+// (a malformed or cut kernel) are refused, never read past.
+std::int64_t at(const std::vector<std::int64_t>& v, std::size_t i) {
+  if (v.size() == 1) return v.front();
+  if (i >= v.size()) fail("the address arithmetic combines tensors of different sizes ({} elements, element {} asked)", v.size(), i);
+  return v[i];
+}
 
 // a + sign * scale * b, element by element (operands of one shape, or a scalar).
 Affine add(const Affine& a, const Affine& b, std::int64_t b_scale) {
