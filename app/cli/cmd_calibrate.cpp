@@ -31,6 +31,8 @@ struct Options {
   std::string cubin;
   bool json = false;
   bool quiet = false;
+  bool designed = false;  // --designed: the designed cp.async families instead of random cases
+  bool cases_given = false;
   std::size_t batch = 256;
 };
 
@@ -53,11 +55,13 @@ std::vector<InstructionKind> parse_kinds(const std::string& list) {
 
 Register reg{{"calibrate", "Measure random warp instructions on this GPU and check the bank model against them", 70, [](CLI::App& sub) {
   auto o = std::make_shared<Options>();
-  sub.add_option("--cases", o->cases, "How many instructions to measure (spread over the kinds)")->check(CLI::Range(1, 200000));
+  sub.add_option("--cases", o->cases, "How many instructions to measure (spread over the kinds)")->check(CLI::Range(1, 200000))->each([o](const std::string&) { o->cases_given = true; });
   sub.add_option("--seed", o->seed, "Seed of the random cases (default: from the clock, printed)")->each([o](const std::string&) { o->seed_given = true; });
   sub.add_option("--kinds", o->kinds, "Comma-separated instructions (default all): LDS.U8 .. LDS.128, STS.*, LDSM.x1/x2/x4[.trans], STSM.*, LDGSTS.32/64/128");
   sub.add_option("-o,--output", o->output, "Write the measured corpus here (one JSON object per line)");
   sub.add_option("--input", o->input, "Measure these cases (a corpus file, e.g. from `swizzle solve --probe-cases`) instead of random ones");
+  sub.add_flag("--designed", o->designed,
+               "Measure the designed cp.async families (shared x source patterns, live and masked copies) of the LDGSTS kinds instead of random cases");
   sub.add_option("--cubin", o->cubin, "Also write the probe kernels' machine code here (for cuobjdump -sass)");
   sub.add_option("--batch", o->batch, "Cases per profiler session")->check(CLI::Range(1, 4096));
   sub.add_flag("--json", o->json, "One JSON object on stdout (the replay report, the counters read, the device)");
@@ -68,7 +72,16 @@ Register reg{{"calibrate", "Measure random warp instructions on this GPU and che
     if (!o->seed_given) o->seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
     if (!o->input.empty() && (o->seed_given || !o->kinds.empty()))
       fail("--input measures the file's cases: --seed and --kinds do not apply");
-    std::vector<CorpusCase> cases = o->input.empty() ? generate_cases(o->cases, o->seed, kinds) : read_corpus_file(o->input);
+    if (o->designed && !o->input.empty()) fail("--designed and --input each choose the cases: give one");
+    if (o->designed && (o->seed_given || o->cases_given))
+      fail("--designed measures its fixed families of copies: --seed and --cases do not apply");
+    std::vector<CorpusCase> cases;
+    if (!o->input.empty())
+      cases = read_corpus_file(o->input);
+    else if (o->designed)
+      cases = designed_copy_cases(kinds);  // the cp.async kinds among them (all when --kinds is not given)
+    else
+      cases = generate_cases(o->cases, o->seed, kinds);
     const bool progress = !o->quiet && isatty(STDERR_FILENO);
     gpu::CalibrationOptions co;
     co.progress = [&](std::size_t done, std::size_t total) {

@@ -37,8 +37,8 @@ std::string to_jsonl(const CorpusCase& c) {
 
 namespace {
 
-const std::vector<std::string> kKeys = {"device", "cc", "date", "seed", "case", "kind", "pattern",
-                                        "shared_bytes", "addresses", "wavefronts", "instructions"};
+const std::vector<std::string> kKeys = {"device",  "cc",           "date",      "seed",       "case",        "kind",
+                                        "pattern", "shared_bytes", "addresses", "wavefronts", "instructions"};
 
 CorpusCase parse_line(const std::string& text, const BankModel& model) {
   nlohmann::json j;
@@ -139,7 +139,9 @@ struct Random {
   }
   std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
   template <typename T>
-  T pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))]; }
+  T pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))];
+  }
 };
 
 // Addresses for `lanes` lanes, each aligned to `align`, inside [0, region).
@@ -189,10 +191,12 @@ std::vector<std::int64_t> draw_addresses(Random& rng, const std::string& pattern
 
 }  // namespace
 
-std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds, std::int64_t shared_bytes) {
+std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
+                                       std::int64_t shared_bytes) {
   if (count < 0) fail("the case count {} is negative", count);
   if (kinds.empty()) fail("no instruction kinds to measure");
-  if (shared_bytes < 1024 || shared_bytes % 128) fail("shared memory of {} bytes: use a multiple of 128 of at least 1024", shared_bytes);
+  if (shared_bytes < 1024 || shared_bytes % 128)
+    fail("shared memory of {} bytes: use a multiple of 128 of at least 1024", shared_bytes);
   Random rng{seed * 0x2545f4914f6cdd1dull + 1};
   const BankModel model;
   const std::vector<std::string> patterns = {"linear", "linear", "few", "few", "strided", "groups", "random"};
@@ -213,10 +217,7 @@ std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std:
     if (!k.is_matrix() && rng.below(10) < 3) {  // partial warps
       const int how = static_cast<int>(rng.below(4));
       for (int l = 0; l < model.warp_size; ++l) {
-        const bool off = how == 0   ? rng.below(2) == 0
-                         : how == 1 ? l >= 16
-                         : how == 2 ? (l / 8) % 2 == 1
-                                    : l % 2 == 1;
+        const bool off = how == 0 ? rng.below(2) == 0 : how == 1 ? l >= 16 : how == 2 ? (l / 8) % 2 == 1 : l % 2 == 1;
         if (off) c.request.address[static_cast<std::size_t>(l)] = -1;
       }
       if (std::all_of(c.request.address.begin(), c.request.address.end(), [](std::int64_t a) { return a < 0; }))
@@ -235,6 +236,65 @@ std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std:
     check_request(c.request, model, shared_bytes);
     out.push_back(std::move(c));
   }
+  return out;
+}
+
+namespace {
+
+using LanePattern = std::pair<std::string, std::vector<std::int64_t>>;
+
+std::vector<LanePattern> designed_shared(int b) {
+  std::vector<LanePattern> p = {{"contig", {}}, {"same", {}}, {"pairs", {}}, {"stride128", {}}, {"rowswz", {}}, {"k-walk", {}}};
+  for (int l = 0; l < 32; ++l) {
+    p[0].second.push_back(std::int64_t{l} * b);
+    p[1].second.push_back(0);
+    p[2].second.push_back(std::int64_t{l / 2} * b);
+    p[3].second.push_back(std::int64_t{l} * 128);
+    p[4].second.push_back((l / 8) * 128 + (((l % 8) ^ (l / 8)) * b) % 128);
+    p[5].second.push_back((l % 8) * 128 + std::int64_t{l / 8} * b);
+  }
+  return p;
+}
+
+std::vector<LanePattern> designed_sources(int b) {
+  std::vector<LanePattern> p = {{"contig", {}},    {"l16", {}},    {"l128", {}},    {"rows8", {}},
+                                {"scatter1M", {}}, {"masked", {}}, {"halfmask", {}}};
+  Random rng{20261128};
+  for (int l = 0; l < 32; ++l) {
+    p[0].second.push_back(std::int64_t{l} * b);
+    p[1].second.push_back(std::int64_t{l} * 16);
+    p[2].second.push_back(std::int64_t{l} * 128);
+    p[3].second.push_back(std::int64_t{l / 8} * 4096 + (l % 8) * b);
+    p[4].second.push_back(rng.below((std::int64_t{1} << 20) / b) * b);
+    p[5].second.push_back(-1);
+    p[6].second.push_back(l % 2 == 0 ? std::int64_t{l} * b : -1);
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<CorpusCase> designed_copy_cases(const std::vector<InstructionKind>& kinds, std::int64_t shared_bytes) {
+  if (shared_bytes < 4096 || shared_bytes % 128)
+    fail("shared memory of {} bytes: use a multiple of 128 of at least 4096", shared_bytes);
+  const BankModel model;
+  std::vector<CorpusCase> out;
+  for (const InstructionKind& k : kinds) {
+    if (k.op != WarpOp::AsyncCopy) continue;
+    for (const auto& [shared_name, shared] : designed_shared(k.bytes))
+      for (const auto& [source_name, source] : designed_sources(k.bytes)) {
+        CorpusCase c;
+        c.index = static_cast<int>(out.size());
+        c.shared_bytes = shared_bytes;
+        c.pattern = shared_name + " <- " + source_name;
+        c.request.kind = k;
+        c.request.address = shared;
+        c.request.global = source;
+        check_request(c.request, model, shared_bytes);
+        out.push_back(std::move(c));
+      }
+  }
+  if (out.empty()) fail("no cp.async (LDGSTS) among the instructions: designed cases are copies");
   return out;
 }
 
@@ -280,8 +340,7 @@ nlohmann::json to_json(const ReplayReport& r) {
       sum.agree += v.agree;
       sum.not_modelled += v.not_modelled;
     }
-    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled},
-                  {"by_instruction", tallies(m)}};
+    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled}, {"by_instruction", tallies(m)}};
   }
   j["devices"] = devices;
   nlohmann::ordered_json dis = nlohmann::ordered_json::array();
@@ -319,8 +378,8 @@ std::string to_text(const ReplayReport& r) {
     for (std::size_t l = 0; l < m.measured.request.address.size(); ++l)
       lanes += fmt::format("{}{}", l ? " " : "", m.measured.request.address[l]);
     const std::string where = m.file.empty() ? "" : fmt::format("{}:{}: ", m.file, m.line);
-    out += fmt::format("  {}case {} (seed {}, {}, {}): predicted {} wavefronts ({}), measured {}; addresses: {}\n", where, m.measured.index,
-                       m.measured.seed, m.measured.request.kind.name(), m.measured.pattern, m.predicted, m.rule,
+    out += fmt::format("  {}case {} (seed {}, {}, {}): predicted {} wavefronts ({}), measured {}; addresses: {}\n", where,
+                       m.measured.index, m.measured.seed, m.measured.request.kind.name(), m.measured.pattern, m.predicted, m.rule,
                        m.measured.wavefronts, lanes);
   }
   return out;

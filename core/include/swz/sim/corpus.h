@@ -17,10 +17,9 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "swz/sim/bank.h"
 #include "swz/sim/warp_access.h"
@@ -29,15 +28,15 @@ namespace swz {
 
 struct CorpusCase {
   WarpRequest request;
-  std::string pattern;               // how the addresses were drawn (generate_cases)
-  std::int64_t shared_bytes = 49152; // the probe's shared-memory size
+  std::string pattern;                // how the addresses were drawn (generate_cases)
+  std::int64_t shared_bytes = 49152;  // the probe's shared-memory size
   std::uint64_t seed = 0;
-  int index = 0;                     // case number within its calibration run
-  int line = 0;                      // 1-based line in the corpus file it was read from (0: not read)
+  int index = 0;  // case number within its calibration run
+  int line = 0;   // 1-based line in the corpus file it was read from (0: not read)
   // measured
   std::string device, compute_capability, date;
-  std::int64_t wavefronts = -1;      // counter total over the kernel (one warp, one instruction)
-  std::int64_t instructions = -1;    // SASS instructions the counters saw
+  std::int64_t wavefronts = -1;    // counter total over the kernel (one warp, one instruction)
+  std::int64_t instructions = -1;  // SASS instructions the counters saw
 };
 
 // One line, no trailing newline.
@@ -52,6 +51,15 @@ std::vector<CorpusCase> read_corpus_file(const std::string& path);
 // strides, random rows, partial warps), deterministic in `seed`.
 std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
                                        std::int64_t shared_bytes = 49152);
+
+// Designed cp.async cases: every kind in `kinds` that is a cp.async (LDGSTS), each shared pattern
+// (contiguous lanes, one address for all, pairs of lanes on one address, rows 128 bytes apart, rows
+// of 8 lanes XOR-swizzled, lanes walking the rows of 8-lane columns) copied from each source pattern
+// (contiguous, 16 or 128 bytes apart by lane, rows of 8 lanes 4 KB apart, a fixed scatter over 1 MB,
+// every copy moving no data, every other one moving none): the families the bank model's cp.async
+// rule was read from, for `swizzle calibrate --designed` to measure on any GPU. The same cases every
+// run; "pattern" names each ("pairs <- l128").
+std::vector<CorpusCase> designed_copy_cases(const std::vector<InstructionKind>& kinds, std::int64_t shared_bytes = 65536);
 
 struct ReplayTally {
   int cases = 0, agree = 0;
@@ -70,7 +78,7 @@ struct ReplayReport {
   ReplayTally all;
   std::map<std::string, ReplayTally> by_instruction;
   std::map<std::string, std::map<std::string, ReplayTally>> by_device;  // device -> instruction -> tally
-  std::vector<ReplayMismatch> disagree;                                  // the first `keep`
+  std::vector<ReplayMismatch> disagree;                                 // the first `keep`
 };
 // Serves every case and tallies it against its measurement; keeps the first `keep` disagreements.
 void replay_into(ReplayReport& report, const std::vector<CorpusCase>& cases, const BankModel& model, const std::string& file = "",
