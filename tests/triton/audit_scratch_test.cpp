@@ -101,8 +101,9 @@ ScratchExpected expected(const ScratchCase& c) {
     return rep * tile[other] + warp[other] * c.spt[other] * c.tpw[other] + lane[other] * c.spt[other] + e;
   };
   ScratchExpected x;
+  // Steps 1-3 are predicated (`@p st.shared`): every warp issues them, at 0 wavefronts when no lane
+  // is on. Step 4 is not, and a warp that only holds copies of the result skips it (below).
   auto add = [&](ScratchSide& s, const std::vector<long>& a) {
-    if (std::all_of(a.begin(), a.end(), [](long v) { return v < 0; })) return;  // a warp with no active lane branches around
     ++s.instructions;
     s.wavefronts += wavefronts(a);
   };
@@ -129,11 +130,14 @@ ScratchExpected expected(const ScratchCase& c) {
         }
         add(store ? x.store : x.load, a);
       }
-  // Results: each thread's elements along `other`, read at [0][n].
+  // Results: each thread's elements along `other`, read at [0][n]. The module stores the result
+  // directly: tt.store masks off the warps past the first along the axis (they hold copies), and
+  // those issue no load whose value only that store reads.
   for (int rep = 0; rep < reps[other]; ++rep)
     for (int e = 0; e < c.spt[other]; ++e)
       for (int w = 0; w < c.warps(); ++w) {
         const auto warp = split(w, c.wpc);
+        if (warp[axis] != 0) continue;
         for (int l = 0; l < 32; ++l) a[l] = static_cast<long>(W) * coord(rep, e, split(l, c.tpw), warp) * bytes;
         add(x.load, a);
       }
@@ -185,7 +189,8 @@ TEST(AuditScratch, ReductionsMatchTheIndependentAddressComputation) {
 // wavefronts per STS and per LDS, 240 conflicts each way. Per warp: 4 partial stores at 16
 // (lanes 4 words apart: 2 banks), 4 write-backs at 1, 4 combining reads at 1, 4 result reads at 16.
 TEST(AuditScratch, ColumnSumOfTheIssueIsEightAndAHalfWavefronts) {
-  const swz::AuditReport r = swz::audit_module(module_text(kCases[0]), "column_sum.ttgir");
+  const std::string path = swz::test::kData + "/triton/scratch/h200-20261128/colsum_64x128_f32_w4.ttgir";
+  const swz::AuditReport r = swz::audit_module(swz::read_text_file(path), path);
   int seen = 0;
   for (const auto& a : r.accesses) {
     if (a.op != "tt.reduce") continue;
@@ -211,6 +216,15 @@ TEST(AuditScratch, DeadResultsAreNotLoaded) {
   const swz::AuditReport r = swz::audit_module(text, "unused.ttgir");
   for (const auto& a : r.accesses)
     if (a.op == "tt.reduce" && *a.direction == "load") EXPECT_EQ(a.instructions, 16);  // combining reads only
+}
+
+// A warp whose copy of the result tt.store masks off issues no load that only the store reads: the
+// column sum's result, stored straight from its slice layout, is loaded by the one warp of four
+// that stores it (4 result loads, not 16), beside 16 combining reads.
+TEST(AuditScratch, ResultsOnlyStoredAreLoadedByTheStoringWarps) {
+  const swz::AuditReport r = swz::audit_module(module_text(kCases[0]), "stored.ttgir");
+  for (const auto& a : r.accesses)
+    if (a.op == "tt.reduce" && *a.direction == "load") EXPECT_EQ(a.instructions, 16 + 4);
 }
 
 // Within one warp nothing goes through shared memory: shuffles, as before.
