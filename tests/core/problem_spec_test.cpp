@@ -13,20 +13,12 @@
 #include "swz/export/export.h"
 #include "swz/io/layout_io.h"
 #include "swz/layout/factories.h"
+#include "test_support.h"
 
 namespace swz {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // A scratch folder for layout files, removed at the end of the test.
 struct Scratch {
@@ -123,13 +115,15 @@ TEST(ProblemSpec, JsonRoundTripKeepsEveryField) {
 TEST(ProblemSpec, JsonRefusesUnknownKeysAndWrongTypesNamingTheKey) {
   nlohmann::json j = to_json(ProblemSpec{});
   j["bankz"] = 32;
-  EXPECT_NE(error_of([&] { spec_from_json(j, "p.json: '"); }).find("p.json: 'bankz' is not a problem field"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { spec_from_json(j, "p.json: '"); }).find("p.json: 'bankz' is not a problem field"),
+            std::string::npos);
   j.erase("bankz");
   j["masks"] = "2,4";
-  EXPECT_NE(error_of([&] { spec_from_json(j, "p.json: '"); }).find("p.json: 'masks' must be a list"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { spec_from_json(j, "p.json: '"); }).find("p.json: 'masks' must be a list"), std::string::npos);
   j["masks"] = nlohmann::json::array();
   j["writer"] = {{"origin", "x"}, {"layout", {{"offset_bases", {{0, 1}}}, {"shape", {1, 2}}}}};
-  EXPECT_NE(error_of([&] { spec_from_json(j, "p.json: '"); }).find("'writer' must be a distributed layout"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { spec_from_json(j, "p.json: '"); }).find("'writer' must be a distributed layout"),
+            std::string::npos);
 }
 
 // A wrong type says what was given, not only what was expected.
@@ -137,7 +131,7 @@ TEST(ProblemSpec, WrongTypesSayWhatWasGiven) {
   const auto error = [](const char* key, const nlohmann::json& value) {
     nlohmann::json j = to_json(ProblemSpec{});
     j[key] = value;
-    return error_of([&] { spec_from_json(j, "p.json: '"); });
+    return test::error_of([&] { spec_from_json(j, "p.json: '"); });
   };
   EXPECT_NE(error("banks", "16").find("'banks' must be a whole number from 0 to 1024, not the string \"16\""), std::string::npos);
   EXPECT_NE(error("banks", 2048).find("not the number 2048"), std::string::npos);
@@ -151,25 +145,25 @@ TEST(ProblemSpec, WrongTypesSayWhatWasGiven) {
 TEST(ProblemSpec, ErrorsNameTheFieldAndItsFlag) {
   ProblemSpec s;
   s.banks = 3;
-  EXPECT_EQ(error_of([&] { build_problem(s); }), "banks (--banks): 3 is not a power of two from 1 to 64");
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }), "banks (--banks): 3 is not a power of two from 1 to 64");
   s = {};
   s.masks = {64};
-  EXPECT_EQ(error_of([&] { build_problem(s); }), "masks (--mask): mask 64 (row bit 0) is wider than the 32 columns");
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }), "masks (--mask): mask 64 (row bit 0) is wider than the 32 columns");
   s = {};
   s.writer = SpecLayout{make_preset("toy8x8").store.layout, "toy.json"};
   EXPECT_EQ(
-      error_of([&] { build_problem(s); }),
+      test::error_of([&] { build_problem(s); }),
       "writer (--src): toy.json covers a 8x8 tensor but the problem's tensor is 16x32 (preset transpose16x32, the default)");
   s = {};
   s.preset = "";
-  EXPECT_NE(error_of([&] { build_problem(s); }).find("preset (--preset): a custom problem"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { build_problem(s); }).find("preset (--preset): a custom problem"), std::string::npos);
   s = {};
   s.read_vec_bits = 16;
-  EXPECT_EQ(error_of([&] { build_problem(s); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }),
             "read_vec_bits (--read-vec-bits): a 16-bit vector is narrower than one 32-bit element");
   s = {};
   s.shape = {64, 48};
-  EXPECT_EQ(error_of([&] { build_problem(s); }), "shape (--shape): 48 is not a power of two from 2 to 32768");
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }), "shape (--shape): 48 is not a power of two from 2 to 32768");
 }
 
 // A side may issue ldmatrix / stmatrix: its layout then gives the rows lanes address. The form
@@ -191,17 +185,17 @@ TEST(ProblemSpec, MatrixSidesAreReadCheckedAndPrinted) {
   EXPECT_NE(fmt::format("{}", fmt::join(words, " ")).find("--read-matrix x4.trans"), std::string::npos);
   ProblemSpec bad = s;
   bad.read_matrix = "x3";
-  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(bad); }),
             "read_matrix (--read-matrix): 'x3' is not x1, x2 or x4 (.trans for the transposing form)");
   bad = s;
   bad.read_vec_bits = 128;
-  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(bad); }),
             "read_matrix (--read-matrix): LDSM.x4.trans moves 16-byte rows: leave out read_vec_bits (--read-vec-bits)");
   bad = s;
   bad.read_matrix = "";
   bad.write_matrix = "x2.trans";
   bad.element_bits = 32;
-  EXPECT_EQ(error_of([&] { build_problem(bad); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(bad); }),
             "write_matrix (--write-matrix): STSM.x2.trans does not move 32-bit elements (only 16-bit ones)");
 }
 
@@ -212,7 +206,7 @@ TEST(ProblemSpec, SharedLayoutThatIsNotABijectionIsRefusedNamingTheField) {
                                      LinearLayout::out_dims_for_shape({16, 32}));
   ProblemSpec s;
   s.shared = SpecLayout{singular, "s.json"};
-  EXPECT_NE(error_of([&] { build_problem(s); }).find("shared (--shared): "), std::string::npos);
+  EXPECT_NE(test::error_of([&] { build_problem(s); }).find("shared (--shared): "), std::string::npos);
 }
 
 TEST(ProblemSpec, CustomProblemFromTwoLayoutsHasAToggleGrid) {
@@ -267,21 +261,23 @@ TEST(ProblemSpec, NamedLayoutOfMasksIsHeldAsMasks) {
 TEST(ProblemSpec, FlagErrorsNameTheFlag) {
   ProblemArguments a;
   a.banks = "0";
-  EXPECT_NE(error_of([&] { parse_problem_arguments(a); }).find("banks (--banks): 0 is not allowed"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { parse_problem_arguments(a); }).find("banks (--banks): 0 is not allowed"), std::string::npos);
   a = {};
   a.banks = "-4";
-  EXPECT_NE(error_of([&] { parse_problem_arguments(a); }).find("banks (--banks): -4 is not a power of two"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { parse_problem_arguments(a); }).find("banks (--banks): -4 is not a power of two"),
+            std::string::npos);
   a = {};
   a.shape = "64by64";
-  EXPECT_NE(error_of([&] { parse_problem_arguments(a); }).find("shape (--shape): '64by64' is not ROWSxCOLS"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { parse_problem_arguments(a); }).find("shape (--shape): '64by64' is not ROWSxCOLS"),
+            std::string::npos);
   a = {};
   a.bits = "12";
-  EXPECT_NE(error_of([&] { parse_problem_arguments(a); }).find("element_bits (--bits): 12 is not 4, 8, 16, 32 or 64"),
+  EXPECT_NE(test::error_of([&] { parse_problem_arguments(a); }).find("element_bits (--bits): 12 is not 4, 8, 16, 32 or 64"),
             std::string::npos);
   a = {};
   a.mask = "1";
   a.layout = "xor-m";
-  EXPECT_EQ(error_of([&] { parse_problem_arguments(a); }), "give only one of --mask, --layout and --shared");
+  EXPECT_EQ(test::error_of([&] { parse_problem_arguments(a); }), "give only one of --mask, --layout and --shared");
 }
 
 // problem_flags() is the one table of the arguments: each member has one flag, and
@@ -301,7 +297,8 @@ TEST(ProblemSpec, SpecRefusesEveryOtherFlagOfTheTable) {
     ProblemArguments a;
     a.spec = "no_such_spec.json";
     a.*f.argument = "1";
-    EXPECT_EQ(error_of([&] { parse_problem_arguments(a); }), "--spec gives the whole problem: leave out the other problem flags")
+    EXPECT_EQ(test::error_of([&] { parse_problem_arguments(a); }),
+              "--spec gives the whole problem: leave out the other problem flags")
         << f.flag;
   }
 }
@@ -337,8 +334,9 @@ TEST(ProblemSpec, ExportedCommandReproducesTheHeaderByteForByte) {
 
 TEST(ProblemSpec, ShapeTextIsReadStrictly) {
   EXPECT_EQ(parse_shape("64x128"), (std::vector<std::int64_t>{64, 128}));
-  EXPECT_NE(error_of([] { parse_shape("64x"); }).find("is not ROWSxCOLS"), std::string::npos);
-  EXPECT_NE(error_of([] { parse_shape("65536x2"); }).find("65536 is not a power of two from 2 to 32768"), std::string::npos);
+  EXPECT_NE(test::error_of([] { parse_shape("64x"); }).find("is not ROWSxCOLS"), std::string::npos);
+  EXPECT_NE(test::error_of([] { parse_shape("65536x2"); }).find("65536 is not a power of two from 2 to 32768"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "swz/kernel/ttgir.h"
 #include "swz/kernel/ttgir_module.h"
 #include "swz/problem/problem_spec.h"
+#include "test_support.h"
 
 namespace {
 
@@ -29,16 +30,6 @@ const char* kModuleLine = R"(module attributes {"ttg.num-warps" = 4 : i32, "ttg.
 std::string module_error(const std::string& text) {
   try {
     (void)swz::audit_module(text, "k.ttgir");
-  } catch (const swz::Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-template <class F>
-std::string bounds_error_of(F&& f) {
-  try {
-    f();
   } catch (const swz::Error& e) {
     return e.what();
   }
@@ -80,11 +71,11 @@ TEST(ReaderBounds, LongerCycleNamesEveryAliasAndTheLineThatClosesIt) {
 
 TEST(ReaderBounds, ResolveOutsideAModuleRefusesTheCycleToo) {
   const swz::ttgir::Aliases aliases{{"a", "#ttg.slice<{dim = 0, parent = #b}>"}, {"b", "#ttg.slice<{dim = 0, parent = #a}>"}};
-  const std::string m = bounds_error_of([&] { (void)swz::ttgir::convert("#a", {64}, 16, aliases); });
+  const std::string m = swz::test::error_of([&] { (void)swz::ttgir::convert("#a", {64}, 16, aliases); });
   EXPECT_EQ(m, "#a refers to itself (#a -> #b -> #a): a cycle of aliases");
   // A layout file of aliases (analyze --src, convert) names the line.
-  const std::string file =
-      bounds_error_of([] { (void)swz::parse_layout_text("#a = #ttg.slice<{dim = 0, parent = #a}>\ntensor<64xf16, #a>\n", "x.mlir"); });
+  const std::string file = swz::test::error_of(
+      [] { (void)swz::parse_layout_text("#a = #ttg.slice<{dim = 0, parent = #a}>\ntensor<64xf16, #a>\n", "x.mlir"); });
   EXPECT_NE(file.find("line 1: #a refers to itself (#a -> #a): a cycle of aliases"), std::string::npos) << file;
 }
 
@@ -95,7 +86,7 @@ TEST(ReaderBounds, AliasesSharedManyTimesOverStopAtTheValueBound) {
       {"a0", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"}};
   for (int i = 1; i <= 40; ++i)
     aliases["a" + std::to_string(i)] = "#x.pair<{p = #a" + std::to_string(i - 1) + ", q = #a" + std::to_string(i - 1) + "}>";
-  const std::string m = bounds_error_of([&] { (void)swz::ttgir::resolve(swz::ttgir::parse_attribute("#a40"), aliases); });
+  const std::string m = swz::test::error_of([&] { (void)swz::ttgir::resolve(swz::ttgir::parse_attribute("#a40"), aliases); });
   EXPECT_NE(m.find("the aliases expand to more than 1048576 attribute values"), std::string::npos) << m;
   // Checking the same graph visits each alias once: no cycle, no error, at once.
   EXPECT_NO_THROW(swz::ttgir::check_aliases(aliases, {}));
@@ -114,7 +105,7 @@ TEST(ReaderBounds, ChainOfAliasesDeeperThanTheBoundIsOneLine) {
 
 TEST(ReaderBounds, AttributeNested50000DeepIsOneLine) {
   const std::string deep = "#ttg.blocked<{order = " + std::string(50000, '[') + std::string(50000, ']') + "}>";
-  const std::string m = bounds_error_of([&] { (void)swz::ttgir::parse_attribute(deep); });
+  const std::string m = swz::test::error_of([&] { (void)swz::ttgir::parse_attribute(deep); });
   EXPECT_EQ(m, "the attribute at column 278: nested more than 256 deep");
   // In a module, the alias line names the place.
   const std::string in_module = module_error("#blocked = " + deep + "\n" + kModuleLine);
@@ -143,11 +134,12 @@ TEST(ReaderBounds, AttributesAtTheBoundStillRead) {
 
 TEST(ReaderBounds, JsonNestedPastTheBoundIsOneLineInEveryJsonReader) {
   const std::string deep = "{\"shape\": " + std::string(50000, '[') + std::string(50000, ']') + "}";
-  EXPECT_EQ(bounds_error_of([&] { (void)swz::parse_json(deep, "x.json"); }), "x.json: nested more than 256 deep");
+  EXPECT_EQ(swz::test::error_of([&] { (void)swz::parse_json(deep, "x.json"); }), "x.json: nested more than 256 deep");
   const std::string spec = ::testing::TempDir() + "deep_spec.json";
   swz::write_file_atomically(spec, deep);
-  EXPECT_EQ(bounds_error_of([&] { (void)swz::load_spec_file(spec); }), spec + ": nested more than 256 deep");
-  EXPECT_EQ(bounds_error_of([&] { (void)swz::parse_layout_text(deep, "layout.json"); }), "layout.json: nested more than 256 deep");
+  EXPECT_EQ(swz::test::error_of([&] { (void)swz::load_spec_file(spec); }), spec + ": nested more than 256 deep");
+  EXPECT_EQ(swz::test::error_of([&] { (void)swz::parse_layout_text(deep, "layout.json"); }),
+            "layout.json: nested more than 256 deep");
   // JSON at the bound is still JSON.
   const std::string at_bound = std::string(256, '[') + std::string(256, ']');
   EXPECT_NO_THROW((void)swz::parse_json(at_bound, "x.json"));
@@ -156,14 +148,14 @@ TEST(ReaderBounds, JsonNestedPastTheBoundIsOneLineInEveryJsonReader) {
 // [SECTION] Size
 
 TEST(ReaderBounds, AStreamWithNoEndStopsAtTheCap) {
-  const std::string m = bounds_error_of([] { (void)swz::read_text_file("/dev/zero", std::size_t{1} << 20); });
+  const std::string m = swz::test::error_of([] { (void)swz::read_text_file("/dev/zero", std::size_t{1} << 20); });
   EXPECT_EQ(m, "'/dev/zero' is larger than 1048576 bytes");
 }
 
 TEST(ReaderBounds, OneCapByDefault) {
   // convert, analyze and every layout or spec file read with the same default.
   EXPECT_EQ(swz::kMaxInputBytes, std::size_t{64} << 20);
-  const std::string m = bounds_error_of([] { (void)swz::read_text_file("/dev/zero"); });
+  const std::string m = swz::test::error_of([] { (void)swz::read_text_file("/dev/zero"); });
   EXPECT_EQ(m, "'/dev/zero' is larger than 67108864 bytes");
 }
 

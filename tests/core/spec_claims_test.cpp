@@ -12,18 +12,10 @@
 #include "swz/io/link.h"
 #include "swz/problem/problem_spec.h"
 #include "swz/solve/solver.h"
+#include "test_support.h"
 
 namespace swz {
 namespace {
-
-std::string claim_error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // The seed's writer with register 8 broadcast: it holds rows 0..7 only, half the 16x32 tile.
 LinearLayout half_tile_writer() {
@@ -42,11 +34,11 @@ LinearLayout xor2m_shared() {
 TEST(SpecClaims, WriterCoveringHalfTheTileIsRefusedInTheSolversWords) {
   ProblemSpec s;
   s.writer = SpecLayout{half_tile_writer(), "half.json"};
-  EXPECT_EQ(claim_error_of([&] { build_problem(s); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }),
             "writer (--src): the writer does not cover the tensor: its bases reach 2^8 of the 2^9 elements");
   const Problem seed = make_preset("transpose16x32");
   const Access writer{half_tile_writer(), AccessKind::Store, 0, 0};
-  EXPECT_EQ(claim_error_of([&] { solve(writer, seed.read, 32, seed.bank); }),
+  EXPECT_EQ(test::error_of([&] { solve(writer, seed.read, 32, seed.bank); }),
             "the writer does not cover the tensor: its bases reach 2^8 of the 2^9 elements");
   EXPECT_EQ(coverage_gap(seed.store.layout), "");
 }
@@ -55,14 +47,14 @@ TEST(SpecClaims, StatedElementWidthMustBeTheProblems) {
   ProblemSpec s;  // transpose16x32: 32-bit elements
   s.shared = SpecLayout{xor2m_shared(), "s.json", 32};
   s.element_bits = 16;
-  EXPECT_EQ(claim_error_of([&] { build_problem(s); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }),
             "shared (--shared): s.json states 32-bit elements but element_bits (--bits) is 16");
   // Without --bits, the width the layouts state is the problem's (as the writer's and reader's files always were).
   s.element_bits = 0;
   s.shared->element_bits = 16;
   EXPECT_EQ(build_problem(s).element_bits, 16);
   s.writer = SpecLayout{make_preset("transpose16x32").store.layout, "w.json", 32};
-  EXPECT_EQ(claim_error_of([&] { build_problem(s); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }),
             "shared (--shared): s.json states 16-bit elements but writer (--src) states 32-bit ones");
   // The claim travels with the spec's JSON form (sessions, links).
   s.writer.reset();
@@ -71,20 +63,20 @@ TEST(SpecClaims, StatedElementWidthMustBeTheProblems) {
 
 TEST(SpecClaims, AttributeWidthIsItsOwnNotTheGivenOne) {
   const std::string nvmma = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>";
-  EXPECT_NE(claim_error_of([&] {
+  EXPECT_NE(test::error_of([&] {
               parse_layout_text(nvmma, "a.mlir", LayoutHints{{64, 64}, 8});
             }).find("a.mlir: #ttg.nvmma_shared: elementBitWidth = 16 but the given element width is 8 (--bits)"),
             std::string::npos);
   EXPECT_EQ(parse_layout_text(nvmma, "a.mlir", LayoutHints{{64, 64}, std::nullopt}).element_bits, 16);
   EXPECT_EQ(parse_layout_text(nvmma, "a.mlir", LayoutHints{{64, 64}, 16}).element_bits, 16);
-  EXPECT_NE(claim_error_of([&] {
+  EXPECT_NE(test::error_of([&] {
               parse_layout_text(
                   "!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
                   "elementBitWidth = 8}>, #ttg.shared_memory>",
                   "m.mlir");
             }).find("elementBitWidth = 8 but the type's elements (f16) are 16-bit"),
             std::string::npos);
-  EXPECT_NE(claim_error_of([&] {
+  EXPECT_NE(test::error_of([&] {
               parse_layout_text(R"({"offset_bases": [[0,1],[1,0]], "shape": [2, 2], "element_bits": 32})", "s.json",
                                 LayoutHints{{}, 16});
             }).find("s.json: the layout states 32-bit elements but the given element width is 16"),
@@ -95,34 +87,35 @@ TEST(SpecClaims, OneSharedLayoutAtATime) {
   ProblemSpec s;
   s.variant = "xor-2m";
   s.masks = {1, 2, 4, 8};
-  EXPECT_EQ(claim_error_of([&] { build_problem(s); }),
+  EXPECT_EQ(test::error_of([&] { build_problem(s); }),
             "masks (--mask) 1,2,4,8 given beside variant (--layout) 'xor-2m': the shared layout is one of shared (--shared), "
             "variant (--layout) and masks (--mask)");
   s.variant.clear();
   s.shared = SpecLayout{xor2m_shared(), "s.json"};
-  EXPECT_NE(claim_error_of([&] { build_problem(s); }).find("masks (--mask) 1,2,4,8 given beside shared (--shared) s.json"),
+  EXPECT_NE(test::error_of([&] { build_problem(s); }).find("masks (--mask) 1,2,4,8 given beside shared (--shared) s.json"),
             std::string::npos);
-  EXPECT_EQ(claim_error_of([] { parse_link("#v=1&preset=transpose16x32&layout=xor-2m&masks=1,2,4,8"); }),
+  EXPECT_EQ(test::error_of([] { parse_link("#v=1&preset=transpose16x32&layout=xor-2m&masks=1,2,4,8"); }),
             "link: masks: given beside layout 'xor-2m': the shared layout is one of them (a named layout, or masks)");
   ProblemSpec shared_only;
   shared_only.shared = SpecLayout{xor2m_shared(), "s.json"};
   const std::string with_masks = link_fragment(WorkbenchLink{shared_only, "", 1, ""}) + "&masks=1,2,4,8";
-  EXPECT_NE(claim_error_of([&] { parse_link("#" + with_masks); }).find("masks (--mask) 1,2,4,8 given beside shared (--shared)"),
+  EXPECT_NE(test::error_of([&] { parse_link("#" + with_masks); }).find("masks (--mask) 1,2,4,8 given beside shared (--shared)"),
             std::string::npos);
 }
 
 TEST(SpecClaims, DefaultPresetIsNamedWhereItsTensorIs) {
   ProblemSpec s;
   s.writer = SpecLayout{make_preset("tma128_fp16").store.layout, "w.json"};
-  EXPECT_NE(claim_error_of([&] { build_problem(s); }).find("but the problem's tensor is 16x32 (preset transpose16x32, the default)"),
-            std::string::npos);
+  EXPECT_NE(
+      test::error_of([&] { build_problem(s); }).find("but the problem's tensor is 16x32 (preset transpose16x32, the default)"),
+      std::string::npos);
   s.preset = "toy8x8";
-  EXPECT_NE(claim_error_of([&] { build_problem(s); }).find("but the problem's tensor is 8x8 (preset toy8x8)"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { build_problem(s); }).find("but the problem's tensor is 8x8 (preset toy8x8)"), std::string::npos);
 }
 
 TEST(SpecClaims, PresetsRedrawnUpTo32768) {
   EXPECT_EQ(parse_shape("32768x32768"), (std::vector<std::int64_t>{32768, 32768}));
-  EXPECT_EQ(claim_error_of([] { parse_shape("2x65536"); }), "shape (--shape): 65536 is not a power of two from 2 to 32768");
+  EXPECT_EQ(test::error_of([] { parse_shape("2x65536"); }), "shape (--shape): 65536 is not a power of two from 2 to 32768");
   ProblemSpec s;
   s.shape = {32768, 32768};
   s.element_bits = 16;

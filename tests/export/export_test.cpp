@@ -5,6 +5,7 @@
 
 #include <regex>
 
+#include "../core/test_support.h"
 #include "export_support.h"
 #include "swz/error.h"
 #include "swz/io/formats.h"
@@ -19,14 +20,7 @@ ExportRequest seed_request(std::vector<std::uint32_t> masks = {2, 4, 8, 16}, std
   return ExportRequest::from_problem(p, std::move(name));
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 // [SECTION] Names
 

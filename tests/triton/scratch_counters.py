@@ -48,6 +48,21 @@ CASES = {
     "cumsum_128x32_f32_w4": ("cumsum_axis0", dict(R=128, C=32), 4, "float32"),
     "gather_64x32_f32_w4": ("gather", dict(R=64, C=32), 4, "float32"),
     "histogram_1024_w4": ("histogram", dict(B=1024, BINS=64), 4, "int32"),
+    # Added in a second run: scans in fp16 and on 8 warps, along either axis; more histograms,
+    # gathers and reductions.
+    "cumsum_1024_f16_w4": ("cumsum_1d", dict(B=1024), 4, "float16"),
+    "cumsum_1024_f32_w8": ("cumsum_1d", dict(B=1024), 8, "float32"),
+    "cumsum_4096_f32_w8": ("cumsum_1d", dict(B=4096), 8, "float32"),
+    "cumsum_128x32_f16_w4": ("cumsum_axis0", dict(R=128, C=32), 4, "float16"),
+    "cumsum_128x32_f32_w8": ("cumsum_axis0", dict(R=128, C=32), 8, "float32"),
+    "rowcumsum_16x256_f32_w4": ("cumsum_axis1", dict(R=16, C=256), 4, "float32"),
+    "rowcumsum_8x1024_f16_w8": ("cumsum_axis1", dict(R=8, C=1024), 8, "float16"),
+    "histogram_4096_w8": ("histogram", dict(B=4096, BINS=128), 8, "int32"),
+    "histogram_1024_b256_w4": ("histogram", dict(B=1024, BINS=256), 4, "int32"),
+    "gather_64x32_f32_w8": ("gather", dict(R=64, C=32), 8, "float32"),
+    "gather_128x64_f16_w4": ("gather", dict(R=128, C=64), 4, "float16"),
+    "colsum_32x256_f16_w8": ("reduce", dict(R=32, C=256, AXIS=0), 8, "float16"),
+    "rowsum_16x512_f32_w8": ("reduce", dict(R=16, C=512, AXIS=1), 8, "float32"),
 }
 
 
@@ -80,6 +95,11 @@ def define(tl, triton):
         tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=0))
 
     @triton.jit
+    def cumsum_axis1(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+        offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+        tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), axis=1))
+
+    @triton.jit
     def gather(x_ptr, idx_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
         offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
         tl.store(y_ptr + offs, tl.gather(tl.load(x_ptr + offs), tl.load(idx_ptr + offs), axis=0))
@@ -89,7 +109,8 @@ def define(tl, triton):
         x = tl.load(x_ptr + tl.arange(0, B))
         tl.store(y_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
 
-    return dict(reduce=reduce, argmax=argmax, cumsum_1d=cumsum_1d, cumsum_axis0=cumsum_axis0, gather=gather,
+    return dict(reduce=reduce, argmax=argmax, cumsum_1d=cumsum_1d, cumsum_axis0=cumsum_axis0,
+                cumsum_axis1=cumsum_axis1, gather=gather,
                 histogram=histogram)
 
 

@@ -78,6 +78,32 @@ def cases(which):
                     g[lane] = (i + 1) * 4096 + src_group * b
                     a[lane] = i * 128 * 4 + dst_group * b
                 out.append((kind, 0, f"small {code:08b} lanes {'-'.join(map(str, lanes))}", a, g))
+    elif which in ("cgsmall", "cgsmallz"):
+        # .cg (LDGSTS.BYPASS.128) in four lanes of one phase, without (cgsmall) and with (cgsmallz) the
+        # src-size operand. Family 1: each lane's source on its own line, choosing its 16-byte slot
+        # (0 or 1) there, and its shared bank group (0 or 1) in a row of its own. Family 2: each lane
+        # reads slot i of one common line or of a line of its own, and writes shared bank group i of
+        # row 0 or bank group 0 of a row of its own.
+        kind = "cg16n" if which == "cgsmall" else "cg16"
+        for code in range(256):
+            a, g = [-1] * 32, [-1] * 32
+            for i in range(4):
+                src, dst = (code >> (2 * i)) & 1, (code >> (2 * i + 1)) & 1
+                g[i] = (i + 1) * 4096 + src * 16
+                a[i] = i * 512 + dst * 16
+            out.append((kind, 0, f"cg own lines {code:08b}", a, g))
+        for code in range(256):
+            a, g = [-1] * 32, [-1] * 32
+            for i in range(4):
+                own_line, own_row = (code >> (2 * i)) & 1, (code >> (2 * i + 1)) & 1
+                g[i] = ((i + 1) * 4096 if own_line else 65536) + i * 16
+                a[i] = (i + 1) * 512 if own_row else i * 16
+            out.append((kind, 0, f"cg line or own {code:08b}", a, g))
+    elif which == "cgrepeat":
+        # The designed .cg families of "forms", each issued three times: is the counter the same?
+        base = [c for c in cases("forms")[:-30] if c[0] in ("cg16", "cg16n")]
+        for r in range(3):
+            out += [(k, m, f"{p} (run {r + 1})", a, g) for k, m, p, a, g in base]
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)
