@@ -19,8 +19,8 @@
 //             next chunk; `w >= W` is known false) and LLVM drops it: the H200 counts 496 LDS on
 //             cumsum_128x32_f32_w4 where the lowering writes 512 (4 warps, 4 columns a thread).
 //             When P = 1 a thread's partials lie side by side and LLVM's vectorizer merges them
-//             into aligned loads of up to 16 bytes, filling a gap of one dead read: cumsum_1024_f32_w4
-//             issues 2 LDS.128 per warp (8 partials, one dead), each lane at the same address.
+//             into aligned loads of up to 16 bytes (merged_loads below): cumsum_1024_f32_w4 issues
+//             2 LDS.128 per warp (8 partials, one dead), each lane at the same address.
 //
 // A histogram (HistogramOpToLLVM.cpp): each warp counts its values by ballots, then through a
 // scratch of max(bins, lanes) 32-bit counters:
@@ -49,20 +49,34 @@ namespace swz::audit_parts {
 namespace {
 
 // The per-thread loads of element offsets `offsets` (one element of `bytes` each, in program order)
-// as LLVM's vectorizer issues them: within each aligned 16-byte block, one load over the smallest
-// aligned power-of-two span holding the block's offsets. Returns (first element, bytes) per load.
+// as LLVM's vectorizer issues them, within each aligned 16-byte block. 32-bit elements: one load
+// over the smallest aligned power-of-two span holding the block's offsets (a missing element is
+// filled: cumsum_1024_f32_w8 reads partials 4-6 with one LDS.128). Narrower ones: each run of
+// adjacent offsets cut into the widest aligned power-of-two pieces (cumsum_1024_f16_w4 reads
+// partials 0-2 with an LDS.32 and an LDS.U16). Returns (first element, bytes) per load.
 std::vector<std::pair<std::int64_t, int>> merged_loads(std::vector<std::int64_t> offsets, int bytes) {
-  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> blocks;  // 16-byte block -> lowest, highest byte
-  for (std::int64_t e : offsets) {
-    const std::int64_t at = e * bytes;
-    auto [it, fresh] = blocks.try_emplace(at / 16, at, at + bytes);
-    if (!fresh) it->second = {std::min(it->second.first, at), std::max(it->second.second, at + bytes)};
-  }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   std::vector<std::pair<std::int64_t, int>> loads;
-  for (const auto& [block, span] : blocks) {
-    std::int64_t width = std::bit_ceil(static_cast<std::uint64_t>(span.second - span.first));
-    while (span.first / width != (span.second - 1) / width) width *= 2;
-    loads.emplace_back(span.first / width * width / bytes, static_cast<int>(width));
+  for (std::size_t i = 0; i < offsets.size();) {
+    std::size_t end = i + 1;  // one block's offsets, or (narrow elements) one run of adjacent ones
+    while (end < offsets.size() && offsets[end] * bytes / 16 == offsets[i] * bytes / 16 &&
+           (bytes == 4 || offsets[end] == offsets[end - 1] + 1))
+      ++end;
+    const std::int64_t first = offsets[i] * bytes, last = (offsets[end - 1] + 1) * bytes;
+    if (bytes == 4) {
+      std::int64_t width = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(last - first)));
+      while (first / width != (last - 1) / width) width *= 2;
+      loads.emplace_back(first / width * width / bytes, static_cast<int>(width));
+    } else {
+      for (std::int64_t at = first; at < last;) {
+        std::int64_t width = 16;
+        while (width > bytes && (at % width != 0 || at + width > last)) width /= 2;
+        loads.emplace_back(at / bytes, static_cast<int>(width));
+        at += width;
+      }
+    }
+    i = end;
   }
   return loads;
 }
