@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "conversion_data.h"
+#include "plain_bank_rule.h"
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 
@@ -54,15 +55,6 @@ std::string scan_module(const ScanCase& c) {
       blocked, c.warps(), c.element, c.axis, c.shape[0], c.shape[1]);
 }
 
-int words_in_one_bank(const std::vector<long>& byte_address) {
-  std::map<long, std::set<long>> words;
-  for (long a : byte_address)
-    if (a >= 0) words[(a / 4) % 32].insert(a / 4);
-  int most = 0;
-  for (const auto& [bank, w] : words) most = std::max(most, static_cast<int>(w.size()));
-  return most;
-}
-
 struct ScanSide {
   long instructions = 0, wavefronts = 0;
 };
@@ -85,7 +77,7 @@ void expected_scan(const ScanCase& c, ScanSide& store, ScanSide& load) {
         a[l] = l_axis == c.tpw[axis] - 1 ? (p + static_cast<long>(P) * (w_axis + static_cast<long>(W) * k)) * bytes : -1;
       }
       ++store.instructions;
-      store.wavefronts += words_in_one_bank(a);
+      store.wavefronts += swz::test::plain_bank_wavefronts(a);
     }
   // Reads: W per chunk, less the last warp's in each column's last chunk (other_per_thread columns).
   for (int w = 0; w < c.warps(); ++w) {
@@ -99,7 +91,7 @@ void expected_scan(const ScanCase& c, ScanSide& store, ScanSide& load) {
                  bytes;
         }
         ++load.instructions;
-        load.wavefronts += words_in_one_bank(a);
+        load.wavefronts += swz::test::plain_bank_wavefronts(a);
       }
   }
 }

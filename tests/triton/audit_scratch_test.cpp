@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "conversion_data.h"
+#include "plain_bank_rule.h"
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 
@@ -60,16 +61,6 @@ std::string module_text(const ScratchCase& c) {
 
 // [SECTION] The independent computation
 
-// Cost of one instruction of <= 4 bytes per lane: the most distinct words in one bank.
-int wavefronts(const std::vector<long>& byte_address) {
-  std::map<long, std::set<long>> words;
-  for (long a : byte_address)
-    if (a >= 0) words[(a / 4) % 32].insert(a / 4);
-  int most = 0;
-  for (const auto& [bank, w] : words) most = std::max(most, static_cast<int>(w.size()));
-  return most;
-}
-
 struct ScratchSide {
   long instructions = 0, wavefronts = 0;
   double mean() const { return static_cast<double>(wavefronts) / static_cast<double>(instructions); }
@@ -105,7 +96,7 @@ ScratchExpected expected(const ScratchCase& c) {
   // is on. Step 4 is not, and a warp that only holds copies of the result skips it (below).
   auto add = [&](ScratchSide& s, const std::vector<long>& a) {
     ++s.instructions;
-    s.wavefronts += wavefronts(a);
+    s.wavefronts += swz::test::plain_bank_wavefronts(a);
   };
   std::vector<long> a(32);
   // Partials: element [w_axis][n] at w_axis + W n; lanes 0 along the axis write.
