@@ -218,6 +218,24 @@ TEST(AuditScratch, ResultsOnlyStoredAreLoadedByTheStoringWarps) {
     if (a.op == "tt.reduce" && *a.direction == "load") EXPECT_EQ(a.instructions, 16 + 4);
 }
 
+// rowsum_8x1024_f16_w8 (H200, h200-20261128): the 8 sums go to #blocked1, where warps 1-7 hold
+// copies of warp 0's; the conversion's LDS.U16 is issued by warp 0 alone (the H200 counts 41 LDS,
+// 48 if every warp loaded). Once another op reads the converted value too, every warp loads it.
+TEST(AuditScratch, ConversionLoadsOnlyStoredSkipTheMaskedWarps) {
+  const std::string path = swz::test::kData + "/triton/scratch/h200-20261128/rowsum_8x1024_f16_w8.ttgir";
+  std::string text = swz::read_text_file(path);
+  auto conversion_loads = [](const swz::AuditReport& r) {
+    for (const auto& a : r.accesses)
+      if (a.op == "ttg.convert_layout" && *a.direction == "load") return a.instructions;
+    ADD_FAILURE() << "no conversion load";
+    return std::int64_t{0};
+  };
+  EXPECT_EQ(conversion_loads(swz::audit_module(text, path)), 1);
+  const std::string store = "    tt.store %1, %2 :";
+  text.insert(text.find(store), "    %9 = arith.addf %2, %2 : tensor<8xf16, #blocked1>\n");
+  EXPECT_EQ(conversion_loads(swz::audit_module(text, path)), 8);
+}
+
 // Within one warp nothing goes through shared memory: shuffles, as before.
 TEST(AuditScratch, WarpLocalReductionsAreShuffles) {
   const ScratchCase c{{32, 128}, {1, 4}, {1, 32}, {4, 1}, {1, 0}, 1, "f32"};

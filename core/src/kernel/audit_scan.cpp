@@ -21,6 +21,8 @@
 //             When P = 1 a thread's partials lie side by side and LLVM's vectorizer merges them
 //             into aligned loads of up to 16 bytes (merged_loads below): cumsum_1024_f32_w4 issues
 //             2 LDS.128 per warp (8 partials, one dead), each lane at the same address.
+//   A reverse scan flips the chunks and the warps' order (flip(scan(flip))): each warp stores
+//   and reads the same kind of lanes at mirrored places, so it costs the same and is priced so.
 //
 // A histogram (HistogramOpToLLVM.cpp): each warp counts its values by ballots, then through a
 // scratch of max(bins, lanes) 32-bit counters:
