@@ -181,8 +181,8 @@ TEST(AuditModule, JsonHasTheDocumentedKeys) {
       run("    %b = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #plain, #smem, mutable>\n");
   const auto j = swz::to_json(r);
   ASSERT_EQ(j.at("accesses").size(), 1u);
-  for (const char* key : {"op", "line", "loc", "direction", "instruction", "instructions", "wavefronts", "ideal_wavefronts",
-                          "worst_wavefronts", "conflicts", "shared_layout", "distributed_layout", "suggestion"})
+  for (const char* key : {"op", "line", "loc", "direction", "instruction", "instructions", "predicated_off", "wavefronts",
+                          "ideal_wavefronts", "worst_wavefronts", "conflicts", "shared_layout", "distributed_layout", "suggestion"})
     EXPECT_TRUE(j["accesses"][0].contains(key)) << key;
   EXPECT_TRUE(j["accesses"][0]["loc"].is_null());
   EXPECT_NE(swz::format_audit(r).find("STSM.x4"), std::string::npos);

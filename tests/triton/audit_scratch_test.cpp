@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "conversion_data.h"
+#include "plain_bank_rule.h"
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 
@@ -60,16 +61,6 @@ std::string module_text(const ScratchCase& c) {
 
 // [SECTION] The independent computation
 
-// Cost of one instruction of <= 4 bytes per lane: the most distinct words in one bank.
-int wavefronts(const std::vector<long>& byte_address) {
-  std::map<long, std::set<long>> words;
-  for (long a : byte_address)
-    if (a >= 0) words[(a / 4) % 32].insert(a / 4);
-  int most = 0;
-  for (const auto& [bank, w] : words) most = std::max(most, static_cast<int>(w.size()));
-  return most;
-}
-
 struct ScratchSide {
   long instructions = 0, wavefronts = 0;
   double mean() const { return static_cast<double>(wavefronts) / static_cast<double>(instructions); }
@@ -101,10 +92,11 @@ ScratchExpected expected(const ScratchCase& c) {
     return rep * tile[other] + warp[other] * c.spt[other] * c.tpw[other] + lane[other] * c.spt[other] + e;
   };
   ScratchExpected x;
+  // Steps 1-3 are predicated (`@p st.shared`): every warp issues them, at 0 wavefronts when no lane
+  // is on. Step 4 is not, and a warp that only holds copies of the result skips it (below).
   auto add = [&](ScratchSide& s, const std::vector<long>& a) {
-    if (std::all_of(a.begin(), a.end(), [](long v) { return v < 0; })) return;  // a warp with no active lane branches around
     ++s.instructions;
-    s.wavefronts += wavefronts(a);
+    s.wavefronts += swz::test::plain_bank_wavefronts(a);
   };
   std::vector<long> a(32);
   // Partials: element [w_axis][n] at w_axis + W n; lanes 0 along the axis write.
@@ -129,11 +121,14 @@ ScratchExpected expected(const ScratchCase& c) {
         }
         add(store ? x.store : x.load, a);
       }
-  // Results: each thread's elements along `other`, read at [0][n].
+  // Results: each thread's elements along `other`, read at [0][n]. The module stores the result
+  // directly: tt.store masks off the warps past the first along the axis (they hold copies), and
+  // those issue no load whose value only that store reads.
   for (int rep = 0; rep < reps[other]; ++rep)
     for (int e = 0; e < c.spt[other]; ++e)
       for (int w = 0; w < c.warps(); ++w) {
         const auto warp = split(w, c.wpc);
+        if (warp[axis] != 0) continue;
         for (int l = 0; l < 32; ++l) a[l] = static_cast<long>(W) * coord(rep, e, split(l, c.tpw), warp) * bytes;
         add(x.load, a);
       }
@@ -185,7 +180,8 @@ TEST(AuditScratch, ReductionsMatchTheIndependentAddressComputation) {
 // wavefronts per STS and per LDS, 240 conflicts each way. Per warp: 4 partial stores at 16
 // (lanes 4 words apart: 2 banks), 4 write-backs at 1, 4 combining reads at 1, 4 result reads at 16.
 TEST(AuditScratch, ColumnSumOfTheIssueIsEightAndAHalfWavefronts) {
-  const swz::AuditReport r = swz::audit_module(module_text(kCases[0]), "column_sum.ttgir");
+  const std::string path = swz::test::kData + "/triton/scratch/h200-20261128/colsum_64x128_f32_w4.ttgir";
+  const swz::AuditReport r = swz::audit_module(swz::read_text_file(path), path);
   int seen = 0;
   for (const auto& a : r.accesses) {
     if (a.op != "tt.reduce") continue;
@@ -211,6 +207,33 @@ TEST(AuditScratch, DeadResultsAreNotLoaded) {
   const swz::AuditReport r = swz::audit_module(text, "unused.ttgir");
   for (const auto& a : r.accesses)
     if (a.op == "tt.reduce" && *a.direction == "load") EXPECT_EQ(a.instructions, 16);  // combining reads only
+}
+
+// A warp whose copy of the result tt.store masks off issues no load that only the store reads: the
+// column sum's result, stored straight from its slice layout, is loaded by the one warp of four
+// that stores it (4 result loads, not 16), beside 16 combining reads.
+TEST(AuditScratch, ResultsOnlyStoredAreLoadedByTheStoringWarps) {
+  const swz::AuditReport r = swz::audit_module(module_text(kCases[0]), "stored.ttgir");
+  for (const auto& a : r.accesses)
+    if (a.op == "tt.reduce" && *a.direction == "load") EXPECT_EQ(a.instructions, 16 + 4);
+}
+
+// rowsum_8x1024_f16_w8 (H200, h200-20261128): the 8 sums go to #blocked1, where warps 1-7 hold
+// copies of warp 0's; the conversion's LDS.U16 is issued by warp 0 alone (the H200 counts 41 LDS,
+// 48 if every warp loaded). Once another op reads the converted value too, every warp loads it.
+TEST(AuditScratch, ConversionLoadsOnlyStoredSkipTheMaskedWarps) {
+  const std::string path = swz::test::kData + "/triton/scratch/h200-20261128/rowsum_8x1024_f16_w8.ttgir";
+  std::string text = swz::read_text_file(path);
+  auto conversion_loads = [](const swz::AuditReport& r) {
+    for (const auto& a : r.accesses)
+      if (a.op == "ttg.convert_layout" && *a.direction == "load") return a.instructions;
+    ADD_FAILURE() << "no conversion load";
+    return std::int64_t{0};
+  };
+  EXPECT_EQ(conversion_loads(swz::audit_module(text, path)), 1);
+  const std::string store = "    tt.store %1, %2 :";
+  text.insert(text.find(store), "    %9 = arith.addf %2, %2 : tensor<8xf16, #blocked1>\n");
+  EXPECT_EQ(conversion_loads(swz::audit_module(text, path)), 8);
 }
 
 // Within one warp nothing goes through shared memory: shuffles, as before.

@@ -423,6 +423,18 @@ void AuditRun::convert_layout(const Op& op) {
       note = fmt::format("data stays in its warp, but {} register-lane exchanges are too many to shuffle: {}", exchanges, note);
     if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
     if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
+    // Warps that only hold copies a tt.store masks off skip its plain loads (audit_parts.h); each
+    // reads what a storing warp reads, so the totals scale by the storing warps.
+    const std::int64_t warps = std::int64_t{1} << D.bases("warp").size();
+    std::int64_t storing = 0;
+    for (std::int64_t w = 0; w < warps; ++w) storing += stores_from_warp(D, static_cast<std::uint64_t>(w));
+    if (triton->load.kind.op == WarpOp::Load && storing < warps && !op.results.empty() && only_stored(m, op.results[0])) {
+      TritonSide& load = triton->load;
+      load.instructions = load.instructions * storing / warps;
+      load.wavefronts = load.wavefronts * storing / warps;
+      load.ideal_total = load.ideal_total * storing / warps;
+      note += fmt::format("; {} of {} warps load: the others hold copies that tt.store masks off", storing, warps);
+    }
     for (const bool store : {true, false}) {
       const TritonSide& t = store ? triton->store : triton->load;
       side(store ? "store" : "load", store ? from.text : to.text, scratch, note, [&](AuditAccess& x) { fill(x, t, bits); });

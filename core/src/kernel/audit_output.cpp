@@ -70,6 +70,7 @@ nlohmann::json to_json(const AuditReport& report) {
     j["direction"] = opt(a.direction);
     j["instruction"] = a.instruction;
     j["instructions"] = a.instructions;
+    j["predicated_off"] = a.predicated_off;
     j["wavefronts"] = opt(a.wavefronts);
     j["ideal_wavefronts"] = opt(a.ideal_wavefronts);
     j["worst_wavefronts"] = opt(a.worst_wavefronts);
@@ -219,9 +220,10 @@ std::string format_audit(const AuditReport& report) {
     }
   }
   const AuditCounts c = count_accesses(report);
-  s += fmt::format("{} of {} modelled accesses have bank conflicts{}; {} not modelled", c.conflicted, c.modelled,
+  // Never a bare "0 conflicts" over a kernel with accesses that were not priced.
+  s += fmt::format("{} of {} modelled accesses have bank conflicts{}; {} not modelled{}", c.conflicted, c.modelled,
                    c.at_optimum ? fmt::format(" ({} at the optimum: no legal layout does better)", c.at_optimum) : "",
-                   c.not_modelled);
+                   c.not_modelled, c.not_modelled ? " (not priced: the kernel may have conflicts there)" : "");
   if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma operands, shuffles, registers)", c.other);
   s += "\n";
   return s;

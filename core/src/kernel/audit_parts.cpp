@@ -8,6 +8,29 @@
 
 namespace swz::audit_parts {
 
+bool only_stored(const Module& m, const std::string& value) {
+  const auto uses = m.used_values.find(value);
+  if (uses == m.used_values.end() || uses->second != 1) return false;
+  for (const auto& [line_no, text] : m.arithmetic) {
+    const std::size_t at = text.find("tt.store ");
+    if (at == std::string::npos) continue;
+    const std::size_t end = text.find(" : ", at);
+    const std::string operands = text.substr(at + 9, end == std::string::npos ? std::string::npos : end - at - 9);
+    const std::size_t comma = operands.find(", ");
+    if (comma == std::string::npos) continue;
+    const std::size_t next = operands.find(',', comma + 2);
+    if (operands.substr(comma + 2, next == std::string::npos ? std::string::npos : next - comma - 2) == value) return true;
+  }
+  return false;
+}
+
+bool stores_from_warp(const LinearLayout& layout, std::uint64_t w) {
+  const auto& bases = layout.bases("warp");
+  for (std::size_t i = 0; i < bases.size(); ++i)
+    if (((w >> i) & 1u) && bases[i] == 0) return false;
+  return true;
+}
+
 std::string attribute_text(const AttrNode& node, const ttgir::Aliases& aliases) {
   if (node.kind == AttrNode::Kind::Alias) {
     auto it = aliases.find(node.text);

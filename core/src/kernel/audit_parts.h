@@ -175,6 +175,17 @@ std::optional<std::pair<std::string, double>> named_equivalent(const Access& wri
 
 LinearLayout offsets_only(const LinearLayout& l);
 
+// Triton 3.6's tt.store masks off the lanes and warps that hold copies of other lanes' data, and a
+// warp it masks off whole issues no plain load (LDS) whose value only that store reads: ptxas
+// branches it around the load with the store (the H200's counters on the kept kernels of
+// tests/data/triton/scratch/h200-20261128: colsum_128x64_f16_w8, the fp16 row sums, the
+// histogram). ldmatrix, a whole-warp instruction, is issued by every warp (colsum_64x128_f32_w8).
+// True when `value`'s one reader is a tt.store of it (its second operand).
+bool only_stored(const Module& m, const std::string& value);
+// Whether warp `w` of `layout` holds data that no other warp holds first: none of its id's bits
+// is a broadcast (zero) warp basis. These are the warps whose store is not masked off.
+bool stores_from_warp(const LinearLayout& layout, std::uint64_t w);
+
 // [SECTION] Rules (audit_rules.cpp): which layouts a buffer's consumers accept; "" when legal.
 
 struct Nvmma {

@@ -14,16 +14,20 @@
 //   2. load    thread t reads offsets t, t + T, ... (T threads; only t < W * elements), one LDS each
 //   3. store   after W-lane shuffles, lanes t % W == 0 write the combined value back to offset t
 //   4. load    every thread reads its output elements at [0][e]: one LDS per register (results no
-//              op reads are never loaded: LLVM drops the dead loads)
+//              op reads are never loaded: LLVM drops the dead loads; a warp whose copy of the
+//              result a tt.store masks off skips loads only that store reads: audit_parts.h)
+//
+// Steps 1-3 are predicated (`@p st.shared`, `@p ld.shared`): every warp issues them, a warp with
+// no thread on at 0 wavefronts (AuditAccess::predicated_off; the H200's smsp__inst_executed counts
+// them, rowsum_4x2048_f32_w4: 3 idle warps, 3 more LDS and STS; the H100's SASS-patched
+// smsp__sass_inst_executed does not, softmax: 10 LDS, not 16).
 //
 // Operands (argmax: value and index) get one such scratch each, placed one after the other, the
-// widest first. Instructions that no lane of a warp executes are not issued by that warp (the
-// H100's counters on softmax and layer_norm: ptxas branches around them). Each instruction is
-// priced by serve() (warp_access.h) on its lanes' byte addresses.
+// widest first. Each instruction is priced by serve() (warp_access.h) on its lanes' byte addresses.
 //
-// A tt.gather along an axis each warp holds whole is shuffles (GatherLoweringHelper::isWarpLocal);
-// across warps its loads go where the index values say, and it stays "not modelled", as do scans
-// across warps and histograms (shared-memory atomics).
+// Scans and histograms: audit_scan.cpp. A tt.gather along an axis each warp holds whole is
+// shuffles (GatherLoweringHelper::isWarpLocal); across warps its loads go where the index values
+// say, and it stays "not modelled".
 #pragma once
 
 #include <vector>

@@ -398,7 +398,7 @@ struct ModuleReader {
     for (std::size_t p = rest.find('%'); p != std::string_view::npos; p = rest.find('%', p + 1)) {
       std::size_t e = p + 1;
       while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_' || rest[e] == '#')) ++e;
-      m.used_values.emplace(rest.substr(p, e - p));
+      ++m.used_values[std::string(rest.substr(p, e - p))];
     }
     std::string_view op_name;
     if (!rest.empty() && rest.front() == '"') {

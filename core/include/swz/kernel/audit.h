@@ -94,7 +94,12 @@ struct AuditAccess {
   std::optional<std::string> direction;  // "store" / "load"; null for a conversion in registers
   std::string instruction;               // "STS.128", "LDSM.x4", "LDGSTS.128", "shuffle", "registers", "wgmma", "not modelled"
   std::int64_t instructions = 0;         // per CTA
-  std::optional<double> wavefronts;      // mean per instruction
+  // Of `instructions`: issued with every lane's predicate off (Triton's predicated scratch
+  // accesses in warps with no thread on), at 0 wavefronts. Nsight Compute's hardware counter
+  // (smsp__inst_executed_op_shared_*) counts them; its SASS-patched one (smsp__sass_inst_executed_*)
+  // does not.
+  std::int64_t predicated_off = 0;
+  std::optional<double> wavefronts;  // mean per instruction
   std::optional<int> ideal_wavefronts, worst_wavefronts;
   std::optional<double> conflicts;                // mean extra wavefronts per instruction
   std::string shared_layout, distributed_layout;  // attribute text (alias names resolved)

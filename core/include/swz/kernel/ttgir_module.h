@@ -62,7 +62,7 @@ struct Module {
   // Every other tt. / arith. / scf. line, (1-based line, its text): the address arithmetic that
   // ttgir_pointer.h follows (make_range, splat, addptr, the kernel's arguments on tt.func, ...).
   std::vector<std::pair<int, std::string>> arithmetic;
-  std::set<std::string> used_values;  // every %value an op of any dialect reads ("%3#1"), for dead results
+  std::map<std::string, int> used_values;  // %value ("%3#1") -> how many times ops of any dialect read it
 };
 
 // One module's text in a file that may hold several.
