@@ -1,14 +1,15 @@
 // The measured corpus (tests/data/hardware/): every case the model claims to
 // predict agrees with the H100's counters, and the corpus files are read strictly.
+#include "swz/sim/corpus.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
-#include "swz/sim/corpus.h"
 #include "swz/error.h"
 
 namespace swz {
@@ -42,6 +43,46 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
   }
 }
 
+// cp.async.cg issued with the src-size operand (LDGSTS.E.BYPASS.128.ZFILL), measured on an H200
+// 2026-11-28 (h200-sm90-ldgsts-cg-20261128.jsonl, cases 512-1023: four lanes on lines of their
+// own or one common line, into shared rows of their own or one row): rule 5 of warp_access.cpp
+// gives every count, though .cg stays "not modelled" (the form without src-size costs less).
+TEST(Corpus, BypassSrcSizeFamiliesFollowTheSectorRule) {
+  const std::vector<CorpusCase> cases =
+      read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-cg-20261128.jsonl");
+  ASSERT_GE(cases.size(), 1024u);
+  std::set<int> counts;
+  for (std::size_t i = 512; i < 1024; ++i) {
+    const Service s = serve(cases[i].request, BankModel{});
+    EXPECT_FALSE(s.modelled);
+    EXPECT_EQ(s.wavefronts, cases[i].wavefronts) << "case " << i;
+    counts.insert(cases[i].wavefronts);
+  }
+  EXPECT_GE(counts.size(), 5u);  // 2 to 8: the rule is exercised, not passed by
+}
+
+// The same rule on hand-made copies: a contiguous 512 bytes into contiguous shared memory costs
+// 4 + 4 (rule 4, then one wavefront per line); each lane from a line of its own, 32 + 32.
+TEST(Corpus, BypassSectorRuleOnHandMadeCopies) {
+  WarpRequest r{*parse_instruction_kind("LDGSTS.BYPASS.128"), {}, {}};
+  for (int l = 0; l < 32; ++l) {
+    r.address.push_back(l * 16);
+    r.global.push_back(l * 16);
+  }
+  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 8);
+  for (int l = 0; l < 32; ++l) r.global[static_cast<std::size_t>(l)] = l * 128;
+  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 64);
+  // Lanes 1 and 3 of one line (16-byte halves 1 of sectors 0 and 1) into halves 1 of shared
+  // chunks 0 and 1: one unit each, one wavefront together; lane 0 of a line of its own, one more.
+  WarpRequest q{*parse_instruction_kind("LDGSTS.BYPASS.128"), std::vector<std::int64_t>(32, -1),
+                std::vector<std::int64_t>(32, -1)};
+  q.address[0] = 0, q.global[0] = 4096;
+  q.address[1] = 16, q.global[1] = 65552;
+  q.address[3] = 48, q.global[3] = 65584;
+  const Service s = serve(q, BankModel{});
+  EXPECT_EQ(s.pass_wavefronts.back(), 2);
+}
+
 // The rule that was missing: paired lanes widen the phases of 64- and 128-bit loads.
 TEST(Corpus, PairedLanesWidenWideLoadsOnTheHardware) {
   int widened64 = 0, widened128 = 0, narrow = 0;
@@ -52,7 +93,7 @@ TEST(Corpus, PairedLanesWidenWideLoadsOnTheHardware) {
       if (c.request.kind.name() == "LDS.128" && s.merged) ++widened128;
       if (c.request.kind.op == WarpOp::Store) narrow += s.merged ? 0 : 1;
     }
-  EXPECT_GE(widened64, 30);   // measured cases that exercise the rule, not just pass by it
+  EXPECT_GE(widened64, 30);  // measured cases that exercise the rule, not just pass by it
   EXPECT_GE(widened128, 30);
   EXPECT_GT(narrow, 0);
 }
@@ -281,7 +322,8 @@ TEST(Corpus, CpAsyncSharedBankWaitsForItsSourcesOtherLanes) {
 // 16-byte copies (bank groups) the same as 4-byte ones.
 TEST(Corpus, CpAsyncCountFollowsTheBankPairsNotTheLanes) {
   std::map<std::string, std::map<std::string, std::int64_t>> by_family;  // family -> code -> count
-  for (const CorpusCase& c : read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-small-20261128.jsonl")) {
+  for (const CorpusCase& c :
+       read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-small-20261128.jsonl")) {
     std::istringstream words(c.pattern);
     std::string small, code, lanes_word, lanes;
     words >> small >> code >> lanes_word >> lanes;
@@ -292,7 +334,6 @@ TEST(Corpus, CpAsyncCountFollowsTheBankPairsNotTheLanes) {
   ASSERT_EQ(reference.size(), 256u);
   for (const auto& [family, counts] : by_family) EXPECT_EQ(counts, reference) << family;
 }
-
 
 }  // namespace
 }  // namespace swz
