@@ -43,46 +43,6 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
   }
 }
 
-// cp.async.cg issued with the src-size operand (LDGSTS.E.BYPASS.128.ZFILL), measured on an H200
-// 2026-11-28 (h200-sm90-ldgsts-cg-20261128.jsonl, cases 512-1023: four lanes on lines of their
-// own or one common line, into shared rows of their own or one row): rule 5 of warp_access.cpp
-// gives every count, though .cg stays "not modelled" (the form without src-size costs less).
-TEST(Corpus, BypassSrcSizeFamiliesFollowTheSectorRule) {
-  const std::vector<CorpusCase> cases =
-      read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-cg-20261128.jsonl");
-  ASSERT_GE(cases.size(), 1024u);
-  std::set<int> counts;
-  for (std::size_t i = 512; i < 1024; ++i) {
-    const Service s = serve(cases[i].request, BankModel{});
-    EXPECT_FALSE(s.modelled);
-    EXPECT_EQ(s.wavefronts, cases[i].wavefronts) << "case " << i;
-    counts.insert(cases[i].wavefronts);
-  }
-  EXPECT_GE(counts.size(), 5u);  // 2 to 8: the rule is exercised, not passed by
-}
-
-// The same rule on hand-made copies: a contiguous 512 bytes into contiguous shared memory costs
-// 4 + 4 (rule 4, then one wavefront per line); each lane from a line of its own, 32 + 32.
-TEST(Corpus, BypassSectorRuleOnHandMadeCopies) {
-  WarpRequest r{*parse_instruction_kind("LDGSTS.BYPASS.128"), {}, {}};
-  for (int l = 0; l < 32; ++l) {
-    r.address.push_back(l * 16);
-    r.global.push_back(l * 16);
-  }
-  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 8);
-  for (int l = 0; l < 32; ++l) r.global[static_cast<std::size_t>(l)] = l * 128;
-  EXPECT_EQ(serve(r, BankModel{}).wavefronts, 64);
-  // Lanes 1 and 3 of one line (16-byte halves 1 of sectors 0 and 1) into halves 1 of shared
-  // chunks 0 and 1: one unit each, one wavefront together; lane 0 of a line of its own, one more.
-  WarpRequest q{*parse_instruction_kind("LDGSTS.BYPASS.128"), std::vector<std::int64_t>(32, -1),
-                std::vector<std::int64_t>(32, -1)};
-  q.address[0] = 0, q.global[0] = 4096;
-  q.address[1] = 16, q.global[1] = 65552;
-  q.address[3] = 48, q.global[3] = 65584;
-  const Service s = serve(q, BankModel{});
-  EXPECT_EQ(s.pass_wavefronts.back(), 2);
-}
-
 // The rule that was missing: paired lanes widen the phases of 64- and 128-bit loads.
 TEST(Corpus, PairedLanesWidenWideLoadsOnTheHardware) {
   int widened64 = 0, widened128 = 0, narrow = 0;

@@ -166,32 +166,32 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     run to run. So 32 lanes copying 4 bytes from a 16-byte-strided run cost
 //     4, from rows 128 bytes apart 32, from 32 random lines of 1 MB about 4: the
 //     source banks serialize the copy, not the lines.
-//  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128, issued with the src-size
-//     operand as compilers emit a masked copy: LDGSTS.E.BYPASS.128.ZFILL)
-//     costs rule 4's count plus one wavefront per group of 32-byte sectors
-//     written together. Lanes writing one 16-byte shared address are kept
-//     once (the lowest lane). A sector's lanes that write one 32-byte shared
-//     chunk move as one unit, unless two of them read the same 16 bytes; and
-//     units go together when they come from one 128-byte line into one
-//     128-byte shared row with the same 16-byte halves in the same places
+//  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128) writes shared memory in
+//     wavefronts of 32-byte sectors. Lanes writing one 16-byte shared address
+//     are kept once (the lowest lane). A sector's lanes that write one
+//     32-byte shared chunk move as one unit, unless two of them read the same
+//     16 bytes; units go together when they come from one 128-byte line into
+//     one 128-byte shared row with the same 16-byte halves in the same places
 //     and the same sector-in-line XOR bank group (banks / 8):
 //
-//       cost = rule 4 + sum over (line, row, halves, sector ^ bank group) of
-//              the most units of one bank group
+//       sectors = sum over (line, row, halves, sector ^ bank group) of
+//                 the most units of one bank group
 //
-//     So 32 lanes copying a contiguous 512 bytes to contiguous shared cost
-//     4 + 4, each from a line of its own 32 + 32, and to rows 128 bytes apart
-//     32 + 32. Measured: exact on every
-//     src-size copy of the H200 (2026-11-28) whose lanes all move data to
-//     distinct shared addresses (687 of 687: the designed families and the
-//     2026-11-25 set issued again), and on 178 of 180 such copies of the
-//     H100; lanes writing one shared address measure up to one less (22
-//     copies), and lanes that move no data (src-size 0) follow no rule found
-//     yet. Issued without the src-size operand (plain LDGSTS.BYPASS.128) a copy
-//     costs the sectors' term alone (on the H200 a lane its branch skips
-//     still counts at the addresses its registers hold), and a request does
-//     not say which form it is. So .cg stays "not modelled": the count is
-//     the src-size form's, given as an estimate (README, "cp.async .cg").
+//     Issued without the src-size operand (plain LDGSTS.E.BYPASS.128) a copy
+//     costs `sectors`; with it (LDGSTS.E.BYPASS.128.ZFILL, as compilers emit a
+//     masked copy) rule 4's count comes on top, and a lane that moves no data
+//     (src-size 0) counts in both terms as reading wherever its pointer is.
+//     So 32 lanes copying a contiguous 512 bytes to contiguous shared cost 4
+//     (8 with src-size), each from a line of its own 32 (64). Measured on an
+//     H200 (2026-11-28, README "cp.async .cg"): without src-size exact on the
+//     602 copies whose lanes all move data; with it on 1,234 of 1,256 (the 22
+//     others are random copies, off by one or two, 20 with lanes writing one
+//     shared address). A request does not say which form a copy is, nor where
+//     a masked lane points, and a plain copy's predicated-off lanes count too
+//     (at the addresses their registers hold). So .cg is not modelled: a copy
+//     whose lanes all move data is priced as issued without src-size (add the
+//     .ca count of the same copy for the src-size form), one with lanes that
+//     move no data with src-size, those lanes at the source's byte 0.
 //     Without the lanes' global addresses no cp.async is modelled.
 namespace {
 
@@ -200,18 +200,22 @@ namespace {
 int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
   struct SectorUnit {
     std::int64_t sector, chunk;
+    bool zero;       // lanes that move no data (src-size 0), at the source's byte 0
     int half_to[2];  // shared half each source half goes to, -1: unused
   };
   std::vector<SectorUnit> units;
   std::vector<std::int64_t> written;  // 16-byte shared addresses already taken
   for (int lane = 0; lane < lanes; ++lane) {
-    const std::int64_t a = r.address[static_cast<std::size_t>(lane)], g = r.global[static_cast<std::size_t>(lane)];
-    if (a < 0 || g < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
+    const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
+    const bool zero = r.global[static_cast<std::size_t>(lane)] < 0;
+    const std::int64_t g = zero ? 0 : r.global[static_cast<std::size_t>(lane)];
+    if (a < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
     written.push_back(a / 16);
     const int gh = static_cast<int>((g / 16) % 2), sh = static_cast<int>((a / 16) % 2);
-    auto it = std::find_if(units.begin(), units.end(),
-                           [&](const SectorUnit& u) { return u.sector == g / 32 && u.chunk == a / 32 && u.half_to[gh] < 0; });
-    if (it == units.end()) it = units.insert(units.end(), SectorUnit{g / 32, a / 32, {-1, -1}});
+    auto it = std::find_if(units.begin(), units.end(), [&](const SectorUnit& u) {
+      return u.sector == g / 32 && u.chunk == a / 32 && u.zero == zero && u.half_to[gh] < 0;
+    });
+    if (it == units.end()) it = units.insert(units.end(), SectorUnit{g / 32, a / 32, zero, {-1, -1}});
     it->half_to[gh] = sh;
   }
   // Units that can share a wavefront: one line, one row, the same halves, the same sector ^ bank group.
@@ -243,9 +247,10 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
       const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
       if (a < 0) continue;
       any = true;
-      const std::int64_t g = r.global[static_cast<std::size_t>(lane)];
+      std::int64_t g = r.global[static_cast<std::size_t>(lane)];
       for (int i = 0; i < words; ++i) ++writes[bank_of(a, i)];
-      if (g < 0) continue;  // moves no data: reads nothing
+      if (g < 0 && !k.bypass) continue;  // moves no data: reads nothing
+      if (g < 0) g = 0;                  // .cg: counted where its pointer is, taken as the source's byte 0
       for (int i = 0; i < words; ++i) {
         ++reads[bank_of(g, i)];
         for (int j = 0; j < words; ++j) ++feeds[bank_of(g, i) * banks + bank_of(a, j)];
@@ -269,12 +274,21 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
     s.ideal += any ? 1 : 0;
   }
   if (k.bypass) {
+    // Only the src-size form has lanes that move no data; a copy whose lanes all move data is
+    // priced as issued without it (with it, rule 4's count comes on top: serve it as .ca).
+    bool src_size = false;
+    for (int lane = 0; lane < lanes; ++lane)
+      src_size = src_size || (r.address[static_cast<std::size_t>(lane)] >= 0 && r.global[static_cast<std::size_t>(lane)] < 0);
+    if (!src_size) {
+      s.pass_wavefronts.clear();
+      s.wavefronts = 0;
+    }
     const int sectors = bypass_sector_wavefronts(r, lanes);
     s.pass_wavefronts.push_back(sectors);
     s.wavefronts += sectors;
-    // Not exact everywhere yet (rule 5): a count, not a claim.
-    s.modelled = false;
-    s.rule = "cp.async.cg: not modelled; rule 4 plus the sectors' writes (the src-size form's count)";
+    s.modelled = false;  // the request does not say which form it is (rule 5)
+    s.rule = src_size ? "cp.async.cg with src-size: rule 4 plus the sectors' writes (not modelled)"
+                      : "cp.async.cg: the sectors' writes, as issued without src-size (not modelled)";
   }
   return s;
 }

@@ -6,8 +6,9 @@
 // src-size: plain LDGSTS). MODE: 0 cold (the copy alone), 1 warm (each live lane first loads
 // its source word with ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy
 // issued twice back to back: the second finds its lines in L1 for .ca).
-// a: shared byte offsets (-1: the lane sits the copy out), g: global byte offsets (-1: the copy
-// moves no data, src-size 0). Each case is one launch of one warp, so a profiler that keeps one
+// a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
+// offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
+// pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one launch of one warp, so a profiler that keeps one
 // row per launch gives one row per case, in file order.
 #include <cstdio>
 #include <cstdlib>
@@ -40,8 +41,9 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
   extern __shared__ __align__(1024) unsigned char smem[];
   const int a = addr[threadIdx.x];
   const long long go = gofs[threadIdx.x];
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(a < 0 ? 0 : a);
-  const unsigned char* src = g + (go < 0 ? 0 : go);
+  const int held = a >= 0 ? a : a == -1 ? 0 : -2 - a;  // the shared offset the lane's register holds
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(held);
+  const unsigned char* src = g + (go >= 0 ? go : go == -1 ? 0 : -2 - go);
   if (mode == 1 && a >= 0 && go >= 0) {
     unsigned v, zero;
     asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(src));
@@ -52,7 +54,7 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
   if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
   if (mode == 2 && a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
   asm volatile("cp.async.wait_all;" ::: "memory");
-  if (a == -2) sink[0] = smem[0];
+  if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
 }
 
 int main(int argc, char** argv) {
