@@ -104,13 +104,13 @@ def cases(which):
         base = [c for c in cases("forms")[:-30] if c[0] in ("cg16", "cg16n")]
         for r in range(3):
             out += [(k, m, f"{p} (run {r + 1})", a, g) for k, m, p, a, g in base]
-    elif which == "cgheld":
+    elif which in ("cgheld", "cgheld2"):  # cgheld2: the same families, fresh random copies
         # Where lanes that move no data, or sit the copy out, point: -2 - X in a case line is such a
         # lane holding X (global: src-size 0 with its pointer at X; shared: the lane skips the copy
         # with X in its shared-address register). Both .cg forms.
         lanes = range(32)
         contig, rows = [l * 16 for l in lanes], [l * 128 for l in lanes]
-        rng = random.Random(20261129)
+        rng = random.Random(20261129 if which == "cgheld" else 20261130)
         rand = [rng.randrange(0, 1 << 20, 16) for l in lanes]
         held = lambda xs: [-2 - x for x in xs]
         for kind in ("cg16", "cg16n"):
