@@ -1,15 +1,14 @@
 // The measured corpus (tests/data/hardware/): every case the model claims to
 // predict agrees with the H100's counters, and the corpus files are read strictly.
-#include "swz/sim/corpus.h"
-
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include <gtest/gtest.h>
+
+#include "swz/sim/corpus.h"
 #include "swz/error.h"
 
 namespace swz {
@@ -53,7 +52,7 @@ TEST(Corpus, PairedLanesWidenWideLoadsOnTheHardware) {
       if (c.request.kind.name() == "LDS.128" && s.merged) ++widened128;
       if (c.request.kind.op == WarpOp::Store) narrow += s.merged ? 0 : 1;
     }
-  EXPECT_GE(widened64, 30);  // measured cases that exercise the rule, not just pass by it
+  EXPECT_GE(widened64, 30);   // measured cases that exercise the rule, not just pass by it
   EXPECT_GE(widened128, 30);
   EXPECT_GT(narrow, 0);
 }
@@ -282,8 +281,7 @@ TEST(Corpus, CpAsyncSharedBankWaitsForItsSourcesOtherLanes) {
 // 16-byte copies (bank groups) the same as 4-byte ones.
 TEST(Corpus, CpAsyncCountFollowsTheBankPairsNotTheLanes) {
   std::map<std::string, std::map<std::string, std::int64_t>> by_family;  // family -> code -> count
-  for (const CorpusCase& c :
-       read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-small-20261128.jsonl")) {
+  for (const CorpusCase& c : read_corpus_file(std::string(SWZ_TEST_DATA_DIR) + "/hardware/h200-sm90-ldgsts-small-20261128.jsonl")) {
     std::istringstream words(c.pattern);
     std::string small, code, lanes_word, lanes;
     words >> small >> code >> lanes_word >> lanes;
@@ -294,6 +292,7 @@ TEST(Corpus, CpAsyncCountFollowsTheBankPairsNotTheLanes) {
   ASSERT_EQ(reference.size(), 256u);
   for (const auto& [family, counts] : by_family) EXPECT_EQ(counts, reference) << family;
 }
+
 
 }  // namespace
 }  // namespace swz
