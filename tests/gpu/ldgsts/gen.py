@@ -104,6 +104,45 @@ def cases(which):
         base = [c for c in cases("forms")[:-30] if c[0] in ("cg16", "cg16n")]
         for r in range(3):
             out += [(k, m, f"{p} (run {r + 1})", a, g) for k, m, p, a, g in base]
+    elif which in ("cgheld", "cgheld2"):  # cgheld2: the same families, fresh random copies
+        # Where lanes that move no data, or sit the copy out, point: -2 - X in a case line is such a
+        # lane holding X (global: src-size 0 with its pointer at X; shared: the lane skips the copy
+        # with X in its shared-address register). Both .cg forms.
+        lanes = range(32)
+        contig, rows = [l * 16 for l in lanes], [l * 128 for l in lanes]
+        rng = random.Random(20261129 if which == "cgheld" else 20261130)
+        rand = [rng.randrange(0, 1 << 20, 16) for l in lanes]
+        held = lambda xs: [-2 - x for x in xs]
+        for kind in ("cg16", "cg16n"):
+            for sname, sp in (("contig", contig), ("stride128", rows)):
+                for pname, pp in (("at 0", [0] * 32), ("contig", contig), ("l128", rows), ("rand1M", rand),
+                                  ("4096+contig", [4096 + x for x in contig])):
+                    out.append((kind, 0, f"{sname} <- masked {pname}", sp, held(pp)))
+            # tail and alternate masks, the masked lanes pointing where the pattern goes on (as a
+            # compiler leaves them) or at the buffer's start
+            for mname, live in (("tail16", lambda l: l < 16), ("alt", lambda l: l % 2 == 0), ("tail28", lambda l: l < 28)):
+                for pname, at in (("on", lambda l: l * 16), ("at 0", lambda l: 0)):
+                    out.append((kind, 0, f"contig <- contig, {mname} masked {pname}", contig,
+                                [l * 16 if live(l) else -2 - at(l) for l in lanes]))
+            # four live lanes on lines of their own, the other 28 sitting out holding these addresses
+            four_a, four_g = [i * 512 for i in range(4)], [(i + 1) * 4096 for i in range(4)]
+            for hname, ha, hg in (("0 0", 0, 0), ("16 0", 16, 0), ("0 4096", 0, 4096), ("512 4096", 512, 4096),
+                                  ("48 65536", 48, 65536), ("contig", None, None)):
+                # a lane that sits out (a < 0) holds the pointer its g entry gives
+                a = four_a + [-2 - (l * 16 if ha is None else ha) for l in range(4, 32)]
+                g = four_g + [l * 16 if hg is None else hg for l in range(4, 32)]
+                out.append((kind, 0, f"four lanes, others hold {hname}", a, g))
+        # random copies from small windows, lanes sometimes writing one shared address
+        for kind in ("cg16", "cg16n"):
+            for i in range(150):
+                base = rng.randrange(0, 1 << 16, 128)
+                span = rng.choice((256, 512, 1024, 4096))
+                a = [rng.randrange(0, 4096, 16) for l in lanes]
+                g = [base + rng.randrange(0, span, 16) for l in lanes]
+                for l in lanes:
+                    if rng.random() < 0.08:
+                        a[l] = rng.choice(a)
+                out.append((kind, 0, f"random window {span}", a, g))
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)
@@ -129,7 +168,9 @@ def main():
     with open(path, "w") as txt, open(path.rsplit(".", 1)[0] + ".jsonl", "w") as js:
         for kind, mode, pattern, a, g in cs:
             txt.write(f"{kind} {mode} {' '.join(map(str, a))} {' '.join(map(str, g))}\n")
-            js.write(json.dumps({"kind": KINDS[kind][0], "mode": mode, "pattern": pattern, "addresses": a, "global": g}) + "\n")
+            form = "plain" if kind.endswith("n") else "src-size"
+            js.write(json.dumps({"kind": KINDS[kind][0], "form": form, "mode": mode, "pattern": pattern, "addresses": a,
+                                 "global": g}) + "\n")
     print(f"{len(cs)} cases")
 
 

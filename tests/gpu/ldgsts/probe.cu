@@ -6,8 +6,9 @@
 // src-size: plain LDGSTS). MODE: 0 cold (the copy alone), 1 warm (each live lane first loads
 // its source word with ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy
 // issued twice back to back: the second finds its lines in L1 for .ca).
-// a: shared byte offsets (-1: the lane sits the copy out), g: global byte offsets (-1: the copy
-// moves no data, src-size 0). Each case is one launch of one warp, so a profiler that keeps one
+// a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
+// offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
+// pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one launch of one warp, so a profiler that keeps one
 // row per launch gives one row per case, in file order.
 #include <cstdio>
 #include <cstdlib>
@@ -34,14 +35,17 @@ __device__ void copy(unsigned s, const unsigned char* src, bool live) {
   }
 }
 
-template <int Bytes, bool Bypass, int Form>
+// Twice: mode 2's kernel, the only one that holds a second copy (a plain LDGSTS.BYPASS whose lanes
+// are all predicated off still counts, so a kernel issues no copy it does not mean).
+template <int Bytes, bool Bypass, int Form, bool Twice>
 __global__ void __launch_bounds__(32) probe(const int* addr, const long long* gofs, const unsigned char* g, int mode,
                                             unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
   const int a = addr[threadIdx.x];
   const long long go = gofs[threadIdx.x];
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(a < 0 ? 0 : a);
-  const unsigned char* src = g + (go < 0 ? 0 : go);
+  const int held = a >= 0 ? a : a == -1 ? 0 : -2 - a;  // the shared offset the lane's register holds
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(held);
+  const unsigned char* src = g + (go >= 0 ? go : go == -1 ? 0 : -2 - go);
   if (mode == 1 && a >= 0 && go >= 0) {
     unsigned v, zero;
     asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(src));
@@ -50,9 +54,10 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
   }
   __syncwarp();
   if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
-  if (mode == 2 && a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
+  if constexpr (Twice)
+    if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
   asm volatile("cp.async.wait_all;" ::: "memory");
-  if (a == -2) sink[0] = smem[0];
+  if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
 }
 
 int main(int argc, char** argv) {
@@ -75,7 +80,7 @@ int main(int argc, char** argv) {
   auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
 #define SWZ_KINDS(X) X(ca4, 4, false, 0) X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) \
   X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) X(ca16n, 16, false, 1) X(cg16n, 16, true, 1)
-#define SWZ_SET(name, b, bypass, form) set(probe<b, bypass, form>);
+#define SWZ_SET(name, b, bypass, form) set(probe<b, bypass, form, false>), set(probe<b, bypass, form, true>);
   SWZ_KINDS(SWZ_SET)
   std::string line;
   int n = 0;
@@ -96,7 +101,13 @@ int main(int argc, char** argv) {
     cudaMemcpy(gofs, go.data(), 32 * sizeof(long long), cudaMemcpyHostToDevice);
     bool known = false;
 #define SWZ_LAUNCH(name, b, bypass, form) \
-  if (kind == #name) probe<b, bypass, form><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink), known = true;
+  if (kind == #name) {                                                                                               \
+    if (mode == 2)                                                                                                  \
+      probe<b, bypass, form, true><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                             \
+    else                                                                                                            \
+      probe<b, bypass, form, false><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                            \
+    known = true;                                                                                                   \
+  }
     SWZ_KINDS(SWZ_LAUNCH)
     if (!known) {
       std::fprintf(stderr, "line %d: unknown kind %s\n", n + 1, kind.c_str());
