@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The cp.async (LDGSTS) traffic of Triton's pipelined matmuls and attention: measured by Nsight Compute
+on one CTA, kept with the kernel's TTGIR, and compared with what `swizzle audit` prices for the same
+copies (run on a machine with a GPU, Triton 3.6, PyTorch and ncu).
+
+  python3 tests/triton/copy_counters.py OUT_DIR [--ncu PATH] [--only NAME,NAME]
+  python3 tests/triton/copy_counters.py --compare SWIZZLE KEPT_DIR [EQUAL]   (no GPU: a kept run again)
+
+For each kernel of CASES the script runs itself once under ncu (`--child NAME`), which compiles the
+kernel, launches one CTA and writes OUT_DIR/NAME.ttgir; ncu reads METRICS for that launch, and
+OUT_DIR/copy_counters.json keeps them. Every copy of a kernel runs the same number of times relative
+to the others (the prologue issues each stage's A and B copies once, the loop one of each per
+iteration), so the measured wavefronts per LDGSTS instruction is the audit's per-instruction price
+of its copy lines weighted by their instructions: `--compare` prints both for every kept kernel.
+"""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+METRICS = {
+    "ldgsts_instructions": "sm__sass_inst_executed_op_ldgsts.sum",
+    "ldgsts_wavefronts": "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    "ldgsts_bypass_wavefronts": "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts_cache_bypass.sum",
+    "ldgsts_sectors": "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
+    "ldgsts_requests": "sm__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+    "ldgsts_conflicts": "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+}
+
+# name -> (kernel, dtype, constexprs, warps, stages). K = 4 x BK: one CTA runs the prologue and the loop.
+CASES = {}
+for dtype, tag, tiles in (("float16", "fp16", ((128, 128, 64, 4, 3), (64, 64, 64, 4, 4), (128, 128, 64, 8, 3))),
+                          ("bfloat16", "bf16", ((128, 128, 64, 8, 3), )),
+                          ("float8_e4m3fn", "fp8", ((128, 128, 128, 4, 3), (64, 128, 128, 4, 4))),
+                          ("int8", "int8", ((128, 128, 64, 4, 3), (64, 64, 128, 4, 3))),
+                          ("float32", "tf32", ((64, 64, 32, 4, 3), (128, 128, 32, 4, 3), (128, 64, 32, 4, 4)))):
+    for BM, BN, BK, warps, stages in tiles:
+        CASES[f"matmul_{tag}_{BM}x{BN}x{BK}_w{warps}s{stages}"] = ("matmul", dtype, dict(BM=BM, BN=BN, BK=BK), warps,
+                                                                   stages)
+for BM, BN, warps, stages in ((128, 64, 8, 3), (64, 64, 4, 2), (64, 32, 4, 3)):
+    CASES[f"attention_{BM}x{BN}_w{warps}s{stages}"] = ("attn_fwd", "float16", dict(BLOCK_M=BM, BLOCK_N=BN), warps,
+                                                       stages)
+
+
+def child(name, out_dir):
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+    import torch
+    import triton
+    import triton.language as tl
+    from dump_kernels import define
+    kernel, dtype, const, warps, stages = CASES[name]
+    fn = define(tl, triton)[kernel]
+    dt = getattr(torch, dtype)
+
+    def tensor(*shape):
+        if dt == torch.int8:
+            return torch.randint(-8, 8, shape, device="cuda", dtype=dt)
+        return torch.randn(*shape, device="cuda").to(dt)
+
+    if kernel == "matmul":
+        M, N, K = const["BM"], const["BN"], 4 * const["BK"]
+        a, b = tensor(M, K), tensor(K, N)
+        c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        precision = "tf32" if dtype == "float32" else None
+        compiled = fn[(1, 1)](a, b, c, M, N, K, PRECISION=precision, num_warps=warps, num_stages=stages, **const)
+    else:
+        n_ctx, d = 4 * const["BLOCK_N"], 64
+        n_ctx = max(n_ctx, const["BLOCK_M"])
+        q, k, v = tensor(n_ctx, d), tensor(n_ctx, d), tensor(n_ctx, d)
+        compiled = fn[(1, )](q, k, v, torch.empty_like(q), d**-0.5, n_ctx, HEAD_DIM=d, num_warps=warps,
+                              num_stages=stages, **const)
+    torch.cuda.synchronize()
+    with open(os.path.join(out_dir, f"{name}.ttgir"), "w") as f:
+        f.write(compiled.asm["ttgir"])
+    with open(os.path.join(out_dir, f"{name}.sass"), "w") as f:
+        try:
+            from triton.tools.disasm import get_sass
+            f.write(get_sass(compiled.asm["cubin"]))
+        except Exception as e:  # the SASS is a help for reading, not needed for the counters
+            f.write(f"no SASS: {e}\n")
+    with open(os.path.join(out_dir, f"{name}.meta.json"), "w") as f:
+        json.dump({"function": compiled.metadata.name, "num_warps": warps, "num_stages": stages,
+                   "shared_bytes": compiled.metadata.shared, "triton": triton.__version__,
+                   "device": torch.cuda.get_device_name()}, f)
+
+
+def measure(ncu, name, out_dir):
+    cmd = [ncu, "--csv", "--target-processes", "all", "-k", f"regex:^{CASES[name][0]}$", "--metrics",
+           ",".join(METRICS.values()), sys.executable, os.path.abspath(__file__), "--child", name, out_dir]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if run.returncode != 0:
+        raise RuntimeError(f"ncu failed ({run.returncode}): {run.stderr[-2000:]}")
+    lines = [l for l in run.stdout.splitlines() if l.startswith('"')]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    if not rows:
+        raise RuntimeError("ncu printed no counters:\n" + run.stdout[-2000:])
+    at = {h: i for i, h in enumerate(rows[0])}
+    values = {}
+    for row in rows[1:]:
+        for key, full in METRICS.items():
+            if row[at["Metric Name"]] == full:
+                text = row[at["Metric Value"]].replace(",", "")
+                values[key] = values.get(key, 0.0) + (float(text) if text not in ("", "n/a") else float("nan"))
+    return values
+
+
+def predicted_per_instruction(swizzle, path):
+    """The audit's cp.async lines: wavefronts per LDGSTS weighted by each line's instructions."""
+    run = subprocess.run([swizzle, "audit", path, "--json"], capture_output=True, text=True, timeout=300)
+    if run.returncode not in (0, 1):
+        raise RuntimeError(f"swizzle audit failed ({run.returncode}): {run.stderr[-2000:]}")
+    report = json.loads(run.stdout)
+    total = weight = 0.0
+    lines = []
+    for a in report["accesses"]:
+        if not str(a.get("instruction", "")).startswith("LDGSTS") or a.get("wavefronts") is None:
+            continue
+        total += a["wavefronts"] * a["instructions"]
+        weight += a["instructions"]
+        lines.append(f"{a['line']}: {a['instruction']} {a['wavefronts']} x {a['instructions']}")
+    return (total / weight if weight else None), lines
+
+
+def compare(swizzle, kept, expect_equal=""):
+    """Exit 1 when a kernel named in EXPECT_EQUAL (comma-separated) differs, or one not named is equal."""
+    results = json.load(open(os.path.join(kept, "copy_counters.json")))
+    equal = []
+    for name, entry in results["cases"].items():
+        m = entry.get("measured") or {}
+        if not m.get("ldgsts_instructions"):
+            print(f"{name}: not measured")
+            continue
+        measured = m["ldgsts_wavefronts"] / m["ldgsts_instructions"]
+        predicted, lines = predicted_per_instruction(swizzle, os.path.join(kept, f"{name}.ttgir"))
+        same = predicted is not None and abs(measured - predicted) < 1e-9
+        if same:
+            equal.append(name)
+        print(f"{name}: {'equal' if same else 'differs'}: measured {measured:.3f} wavefronts per LDGSTS, audit "
+              f"{'-' if predicted is None else f'{predicted:.3f}'} ({'; '.join(lines)})")
+    wanted = sorted(n for n in expect_equal.split(",") if n)
+    print(f"{len(equal)} of {len(results['cases'])} kernels equal: {', '.join(equal)}")
+    return 0 if not expect_equal or sorted(equal) == wanted else 1
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--child":
+        child(args[1], args[2])
+        return 0
+    if args and args[0] == "--compare":
+        return compare(os.path.abspath(args[1]), os.path.abspath(args[2]), args[3] if len(args) > 3 else "")
+    if not args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out_dir = os.path.abspath(args[0])
+    ncu = args[args.index("--ncu") + 1] if "--ncu" in args else "ncu"
+    only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
+    os.makedirs(out_dir, exist_ok=True)
+    results = {"metrics": METRICS, "cases": {}}
+    for name, (kernel, dtype, const, warps, stages) in CASES.items():
+        if only and name not in only:
+            continue
+        entry = {"kernel": kernel, "dtype": dtype, "constants": const, "num_warps": warps, "num_stages": stages}
+        try:
+            entry["measured"] = measure(ncu, name, out_dir)
+        except Exception as e:  # one case that fails does not stop the others
+            entry["error"] = f"{type(e).__name__}: {str(e)[:2000]}"
+        results["cases"][name] = entry
+        print(f"{name}: {entry.get('error') or entry['measured']}", flush=True)
+    with open(os.path.join(out_dir, "copy_counters.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
