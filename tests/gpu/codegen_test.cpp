@@ -498,12 +498,19 @@ TEST(GpuBackend, SaysWhyItCannotRun) {
   EXPECT_EQ(j["reason"].get<std::string>(), d.reason);
 }
 
-// The GPU suite's counters of 2026-11-26 on the H100 (tests/data/hardware/h100-sm90-gpu-suite-20261126.json,
-// written by run_gpu_suite.sh), replayed without a GPU: every case the suite still defines is in the
-// file, and for each measured side the simulator's wavefronts per instruction and the instruction
-// the kernel issues are what the counters saw (STSM / LDSM of the solver's answers included).
-TEST(GpuSuiteReplay, EveryMeasuredSideIsWhatTheSimulatorPredicts) {
-  std::ifstream in(SWZ_TEST_DATA_DIR "/hardware/h100-sm90-gpu-suite-20261126.json");
+// The GPU suite's counters, written by run_gpu_suite.sh, replayed without a GPU: of 2026-11-26 on the
+// H100 (tests/data/hardware/h100-sm90-gpu-suite-20261126.json) and of 2026-11-28 on an H200
+// (h200-sm90-gpu-suite-20261128.json). Every case the suite still defines is in each file, and for
+// each measured side the simulator's wavefronts per instruction and the instruction the kernel issues
+// are what the counters saw (STSM / LDSM of the solver's answers included).
+class GpuSuiteReplay : public ::testing::TestWithParam<std::string> {};
+
+INSTANTIATE_TEST_SUITE_P(MeasuredSuites, GpuSuiteReplay,
+                         ::testing::Values("h100-sm90-gpu-suite-20261126.json", "h200-sm90-gpu-suite-20261128.json"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param.substr(0, 4); });
+
+TEST_P(GpuSuiteReplay, EveryMeasuredSideIsWhatTheSimulatorPredicts) {
+  std::ifstream in(std::string(SWZ_TEST_DATA_DIR "/hardware/") + GetParam());
   ASSERT_TRUE(in) << "missing the measured suite";
   const nlohmann::json measured = nlohmann::json::parse(in);
   std::map<std::pair<std::string, std::string>, nlohmann::json> by_case;
