@@ -168,8 +168,8 @@ TEST(AuditScan, HistogramZeroesAddsAndReadsBack) {
 // cumsum_128x32_f16_w4 (h200-20261128b): every counter equal but the loads' wavefronts and
 // conflicts, 2 more measured (546, 2) than predicted (544, 0). The scan's 480 LDS.U16 read 4
 // distinct 2-byte partials each (one wavefront, whatever the bank), so the 2 lie in the
-// conversion's 16 LDS.128 (Triton's swizzled scratch, 4 wavefronts each as modelled) or are
-// noise of the counter: not noise, two more runs on the H200 (2026-11-28) counted the same 546 and 2.
+// conversion's 16 LDS.128 (Triton's swizzled scratch, 4 wavefronts each as modelled). Not counter
+// noise: two more runs on the H200 (2026-11-28) counted the same 546 and 2.
 TEST(AuditScan, KeptH200RunKnownDifference) {
   const std::string dir = swz::test::kData + "/triton/scratch/h200-20261128b/";
   const auto kept = nlohmann::json::parse(swz::read_text_file(dir + "scratch_counters.json"));
