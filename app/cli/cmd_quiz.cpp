@@ -78,19 +78,14 @@ void check(const Options& o) {
   for (const std::string& what : o.sets) {
     const auto path = resolve_quiz_set(what);
     const QuizSet set = load_quiz_set_file(path);
-    int kinds[kQuizKinds] = {};
-    for (const QuizQuestion& q : set.questions) ++kinds[static_cast<int>(q.kind)];
-    std::string counts;
     nlohmann::json by_kind = nlohmann::json::object();
-    for (int k = 0; k < kQuizKinds; ++k)
-      if (kinds[k]) {
-        counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", kinds[k], quiz_kind_name(static_cast<QuizKind>(k)));
-        by_kind[quiz_kind_name(static_cast<QuizKind>(k))] = kinds[k];
-      }
+    for (const QuizQuestion& q : set.questions) {
+      const char* kind = quiz_kind_name(q.kind);
+      by_kind[kind] = by_kind.value(kind, 0) + 1;
+    }
     report["sets"].push_back(
         {{"file", path.string()}, {"title", set.title}, {"questions", set.questions.size()}, {"kinds", by_kind}});
-    text += fmt::format("{}: {} ({}), all load\n", path.string(),
-                        counted(static_cast<std::int64_t>(set.questions.size()), "question"), counts);
+    text += fmt::format("{}: {}, all load\n", path.string(), quiz_set_contents(set));
   }
   report["ok"] = true;
   if (o.json)
@@ -123,8 +118,10 @@ Register reg{
        c->add_option("sets", o->sets, "Quiz set files (.json) or names in the quizzes folder")->required();
        c->add_flag("--json", o->json, "One JSON object on stdout");
        c->callback([o] { check(*o); });
-       CLI::App* r = sub.add_subcommand("summary", "Summarise a folder of students' quiz records: each student's score, each question's right answers");
-       r->add_option("folder", o->records, "The folder of *.jsonl records (default: where the workbench writes them; see README)");
+       CLI::App* r = sub.add_subcommand(
+           "summary", "Summarise a folder of students' quiz records: each student's score, each question's right answers");
+       r->add_option("folder", o->records,
+                     "The folder of *.jsonl records (default: where the workbench writes them; see README)");
        r->add_flag("--json", o->json, "One JSON object on stdout");
        r->callback([o] { summary(*o); });
      }}};

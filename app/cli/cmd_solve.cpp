@@ -111,7 +111,7 @@ Register reg{
                         sides_name(AccessSides::Both), report.family_both, sides_name(AccessSides::Read), report.family_read,
                         sides_name(AccessSides::Write), report.family_write);
            else
-             fmt::print("conflict-free family: not counted (a search over 2^{} mask sets; counted up to 2^{} elements)\n",
+             fmt::print("conflict-free family: not counted (a search over 2**{} mask sets; counted up to 2**{} elements)\n",
                         p.grid->configs_log2(), SolveOptions::kFullCheckBits);
            if (const auto& fix = report.repair) {
              if (!fix->possible)

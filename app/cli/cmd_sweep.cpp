@@ -45,7 +45,7 @@ class SweepWatch {
                  : fmt::format("no configuration finished in {:.0f} s", elapsed);
     if (tty_) fmt::print(stderr, "\n");  // after the progress line
     print_failure(json_, "swizzle: error",
-                  fmt::format("sweep of the 2^{} configurations of {} stopped: {}; the limit is {} minutes (--max-minutes; 0 = none)",
+                  fmt::format("sweep of the 2**{} configurations of {} stopped: {}; the limit is {} minutes (--max-minutes; 0 = none)",
                               bits_, name_, why, max_minutes_));
     std::_Exit(2);
   }
@@ -102,11 +102,11 @@ Register reg{{"sweep", "Simulate both sides of every toggle-grid configuration; 
         if (!path.fast) sides += fmt::format("{}{} ({})", sides.empty() ? "" : "; ", name, path.reason);
       const double minutes = plan.seconds / 60.0;
       if (o->max_minutes > 0 && minutes > o->max_minutes)
-        fail("sweep of the 2^{} configurations of {} stopped: projected at {} before starting ({} simulated per configuration); "
+        fail("sweep of the 2**{} configurations of {} stopped: projected at {} before starting ({} simulated per configuration); "
              "the limit is {} minutes (--max-minutes; 0 = none)",
              p.grid->configs_log2(), p.name, duration_text(plan.seconds), sides, o->max_minutes);
       fmt::print(stderr,
-                 "swizzle: note: {} off the fast path, simulated per configuration: projected {} for the 2^{} configurations "
+                 "swizzle: note: {} off the fast path, simulated per configuration: projected {} for the 2**{} configurations "
                  "on {} thread{}\n",
                  sides, duration_text(plan.seconds), p.grid->configs_log2(), plan.threads, plan.threads == 1 ? "" : "s");
       std::fflush(stderr);

@@ -482,8 +482,20 @@ std::optional<ImRect> lesson_card_rect() {
 
 void classroom_menu(Workbench& bench) {
   Classroom& c = classroom();
-  // Before the tiles are drawn: an open question hides every panel that could show its answer (quiz.h).
-  bench.veil(quiz_question_open() ? quiz_revealing_panels(*c.question) : std::vector<std::string>{});
+  // Before the tiles are drawn: an open question hides every panel that could show its answer (quiz.h),
+  // an open prediction the counts that would answer it (lesson_predict.h).
+  if (quiz_question_open()) {
+    bench.veil(quiz_revealing_panels(*c.question), "Hidden while the quiz question is open.");
+    bench.veil_counts(std::nullopt);
+  } else if (const LessonStep* s = c.current_step();
+             s && s->predict && c.prediction_checked_at != std::make_pair(c.open_lesson, c.step)) {
+    const PredictionVeil v = prediction_veil(*s);
+    bench.veil(v.panels, "Hidden until your prediction is checked on the lesson card.");
+    bench.veil_counts(v.access ? std::optional<Side>(side_for(*v.access)) : std::nullopt);
+  } else {
+    bench.veil({}, "");
+    bench.veil_counts(std::nullopt);
+  }
   if (c.high_contrast)
     apply_high_contrast_theme();  // every frame: a UI-scale change reloads the light theme
   else if (c.was_high_contrast)

@@ -95,6 +95,9 @@ struct Classroom {
   // The current step's exercise: the one-click answers stay disabled while it is Open.
   ExerciseOutcome exercise_outcome = ExerciseOutcome::Open;
   std::optional<std::string> exercise_answer;  // the core's solution in words once shown (none: no state solves it)
+  // The (lesson, step) whose prediction was last checked: until a number is checked on the step on
+  // show, the counts that answer it stay veiled (prediction_veil, lesson_predict.h).
+  std::pair<int, int> prediction_checked_at{-1, -1};
 
   std::unique_ptr<Panel> lesson_panel, quiz_panel;
   std::optional<ViewBeforeLesson> view_before;  // restored when the lesson closes

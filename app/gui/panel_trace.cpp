@@ -1,5 +1,6 @@
 // Access trace: Store / Read, the register step r, play / pause, the bank hits
-// of this step as a bar chart, and both verdicts.
+// of this step as a bar chart, and both verdicts. While a lesson step's prediction asks for one
+// access's count, that access's verdict, step count and bars are veiled (Workbench::veiled_counts).
 #include <algorithm>
 #include <cmath>
 
@@ -80,7 +81,37 @@ struct TracePanel final : Panel {
     // This step.
     const InstructionResult& ir = t.instruction;
     const AccessResult& sim = m.analysis_of(tr.side).simulated;
+    const std::optional<Side> veiled = ctx.bench.veiled_counts();
     ImGui::PushTextWrapPos(0.0f);
+    if (veiled == tr.side) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      ImGui::TextDisabled("This access's count is hidden until your prediction is checked on the lesson card.");
+      ctx.probe("trace.veiled", at, ImGui::GetItemRectMax());
+    } else {
+      step_and_bars(ctx, ir, sim, warps);
+    }
+
+    // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
+    verdict_or_veil(ctx, "Store", m.analysis.store.simulated, "trace.verdict.store", veiled == Side::Store);
+    verdict_or_veil(ctx, "Read", m.analysis.read.simulated, "trace.verdict.read", veiled == Side::Read);
+    if (!veiled) sampled_line(ctx, m.analysis.store.simulated, m.analysis.read.simulated);
+    ImGui::PopTextWrapPos();
+  }
+
+  // A verdict, or in its place a line saying it is hidden (probe PROBE.veiled).
+  static void verdict_or_veil(PanelContext& ctx, const char* label, const AccessResult& r, const std::string& probe_id,
+                              bool veil) {
+    if (!veil) {
+      verdict_line(ctx, label, r, probe_id);
+      return;
+    }
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::TextDisabled("%s: hidden until your prediction is checked", label);
+    ctx.probe(probe_id + ".veiled", at, ImGui::GetItemRectMax());
+  }
+
+  // The register step's count, its vectors and phases, and its bank hits as bars.
+  static void step_and_bars(PanelContext& ctx, const InstructionResult& ir, const AccessResult& sim, int warps) {
     ImGui::Text("Register step r = %d%s: %d wavefront%s (ideal %d)", ir.step, warps > 1 ? fmt::format(", warp {}", ir.warp).c_str() : "",
                 ir.wavefronts, ir.wavefronts == 1 ? "" : "s", ir.ideal);
     if (sim.vector.elements > 1 || sim.phases > 1) {
@@ -96,12 +127,6 @@ struct TracePanel final : Panel {
     // Bank hits of this step: one bar per bank.
     const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
     bar_chart(ctx, ir, chart_h);
-
-    // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
-    verdict_line(ctx, "Store", m.analysis.store.simulated, "trace.verdict.store");
-    verdict_line(ctx, "Read", m.analysis.read.simulated, "trace.verdict.read");
-    sampled_line(ctx, m.analysis.store.simulated, m.analysis.read.simulated);
-    ImGui::PopTextWrapPos();
   }
 
   // Past 2^16 instructions the core simulates a fixed sample of them (bank.h): say so under the verdicts.

@@ -14,6 +14,7 @@ PredictionCheck answer_prediction(Workbench& bench, const std::string& typed) {
   const LessonStep* step = c.current_step();
   if (!lesson || !step || !step->predict) throw Error("answer_prediction: the step on show asks for no prediction");
   const PredictionCheck check = check_prediction(*step, typed);
+  if (check.typed) c.prediction_checked_at = {c.open_lesson, c.step};  // the card shows the count now: unveil it
   if (!check.typed || c.student.empty()) return check;
   try {
     sitting_record(c).exercises.push_back(prediction_record(*lesson, static_cast<std::size_t>(c.step), typed, check));

@@ -195,8 +195,15 @@ class Workbench {
   float reserved_right() const { return reserved_right_; }
   // Panels drawn as a blank veil this frame (an open quiz question whose answer they show);
   // set while the menus are drawn, before the tiles. Each veiled panel has a probe "panel.ID.veiled".
-  void veil(std::vector<std::string> panel_ids) { veiled_ = std::move(panel_ids); }
+  void veil(std::vector<std::string> panel_ids, std::string why) {
+    veiled_ = std::move(panel_ids);
+    veil_reason_ = std::move(why);
+  }
   bool veiled(const std::string& id) const { return std::find(veiled_.begin(), veiled_.end(), id) != veiled_.end(); }
+  // The access whose counts (verdict, step count, bank bars) the trace hides this frame: a lesson's open
+  // prediction asks for them. The trace panel has probes "trace.verdict.store.veiled" / ".read.veiled".
+  void veil_counts(std::optional<Side> side) { veiled_counts_ = side; }
+  std::optional<Side> veiled_counts() const { return veiled_counts_; }
   // (id, title) of every tiled panel, in View-menu order.
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
@@ -259,6 +266,8 @@ class Workbench {
   float tiles_scroll_max_ = 0.0f;
   float reserved_right_ = 0.0f;
   std::vector<std::string> veiled_;
+  std::string veil_reason_;
+  std::optional<Side> veiled_counts_;
   std::optional<RecoveryOffer> recovery_;
   bool recovery_popup_opened_ = false;
   std::optional<CaptureRequest> capture_;

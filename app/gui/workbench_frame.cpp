@@ -300,7 +300,8 @@ void Workbench::tiles(float top, float bottom) {
   }
 }
 
-// A veiled panel keeps its tile (nothing moves when the quiz question closes) but draws none of its content.
+// A veiled panel keeps its tile (nothing moves when the quiz question or the prediction closes) but draws
+// none of its content.
 void Workbench::draw_panel_or_veil(Panel& panel) {
   if (!veiled(panel.id())) {
     PanelContext ctx{session_, *model_, trace_, *this};
@@ -308,7 +309,7 @@ void Workbench::draw_panel_or_veil(Panel& panel) {
     return;
   }
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::TextDisabled("Hidden while the quiz question is open.");
+  ImGui::TextDisabled("%s", veil_reason_.c_str());
   add_probe(std::string("panel.") + panel.id() + ".veiled", p, ImGui::GetItemRectMax());
 }
 

@@ -6,13 +6,71 @@
 #include <filesystem>
 
 #include "classroom.h"
+#include "commands.h"
 #include "gui_fixture.h"
 #include "swz/teach/lesson_predict.h"
 #include "swz/teach/quiz_record.h"
 
 namespace swz::gui::test {
 
-TEST_F(GuiTest, APredictionTypedOnTheCardIsCheckedAndRecorded) {
+struct PredictCardTest : GuiTest {
+  // Clicks the text field `probe_id` and types `text` into it, the mouse out of the way.
+  void type_into(const std::string& probe_id, const std::string& text) {
+    click(probe_id);
+    InjectedInput typing;
+    typing.mouse_pos = ImVec2(-1000, -1000);
+    typing.text = text;
+    frame(&typing);
+    frames(1);
+  }
+};
+
+// Toy-gpu step 5 asks for the read's wavefronts while the access trace is on screen: its Read verdict,
+// and the read's step count and bank bars when the learner switches to it, stay hidden until a number
+// is checked on the card (prediction_veil, lesson_predict.h); the store, which the step is about, stays.
+TEST_F(PredictCardTest, TheTraceHidesThePredictedCountUntilANumberIsChecked) {
+  std::string error;
+  if (!reopen(1920, 1080, error)) GTEST_SKIP() << "no display: " << error;
+  Workbench& b = open();
+  Classroom& c = classroom();
+  c.prediction_checked_at = {-1, -1};
+  ASSERT_TRUE(open_lesson(b, "toy-gpu", 5, error)) << error;
+  frames(4);
+  EXPECT_TRUE(b.probe("trace.verdict.read.veiled").has_value());
+  EXPECT_FALSE(b.probe("trace.verdict.read").has_value()) << "the Read verdict gives the answer away";
+  EXPECT_TRUE(b.probe("trace.verdict.store").has_value());
+  EXPECT_TRUE(b.probe("trace.bar.0").has_value()) << "the store's bars are the step's subject";
+  // Switching the trace to the read (as its Read button does) hides its count and bars too.
+  b.post(cmd::set_side(Side::Read));
+  frames(2);
+  EXPECT_TRUE(b.probe("trace.veiled").has_value());
+  EXPECT_FALSE(b.probe("trace.bar.0").has_value());
+  screenshot_if_asked("SWZ_PREDICT_VEIL_SCREENSHOT");  // to look at the veiled trace
+
+  // The step again (its store on show); a checked number (wrong here) shows everything again.
+  go_to_step(b, 4);
+  frames(3);
+  EXPECT_TRUE(b.probe("trace.verdict.read.veiled").has_value());
+  type_into("lesson.predict.field", "3");
+  click("lesson.predict.check");
+  ASSERT_TRUE(b.probe("lesson.predict.wrong").has_value());
+  frames(2);
+  EXPECT_TRUE(b.probe("trace.verdict.read").has_value());
+  EXPECT_FALSE(b.probe("trace.verdict.read.veiled").has_value());
+  EXPECT_TRUE(b.probe("trace.bar.0").has_value());
+  // A step that asks nothing veils nothing.
+  go_to_step(b, 5);
+  frames(3);
+  EXPECT_TRUE(b.probe("trace.verdict.read").has_value());
+  // Leave the card as a fresh sitting finds it (the classroom lives as long as the process).
+  go_to_step(b, 4);
+  frames(3);
+  click("lesson.predict.retry");
+  c.prediction_checked_at = {-1, -1};
+  close_lesson(b);
+}
+
+TEST_F(PredictCardTest, APredictionTypedOnTheCardIsCheckedAndRecorded) {
   std::string error;
   if (!reopen(1920, 1080, error)) GTEST_SKIP() << "no display: " << error;
   Workbench& b = open();
@@ -28,14 +86,7 @@ TEST_F(GuiTest, APredictionTypedOnTheCardIsCheckedAndRecorded) {
   ASSERT_TRUE(b.probe("lesson.predict").has_value());
   EXPECT_FALSE(b.probe("lesson.predict.right").has_value());
 
-  const auto type = [&](const std::string& probe, const std::string& text) {
-    click(probe);
-    InjectedInput typing;
-    typing.mouse_pos = ImVec2(-1000, -1000);
-    typing.text = text;
-    frame(&typing);
-    frames(1);
-  };
+  const auto type = [&](const std::string& probe, const std::string& text) { type_into(probe, text); };
   // Wrong, with no name given: the verdict and the core's count, nothing written.
   type("lesson.predict.field", "4");
   click("lesson.predict.check");

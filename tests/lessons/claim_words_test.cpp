@@ -13,9 +13,11 @@ namespace swz {
 namespace {
 
 // What a projected sentence must not show: the file's notation. The TMA driver's enum names
-// (CU_TENSOR_MAP_SWIZZLE_128B) are what a student types, so they stay as the driver spells them.
+// (CU_TENSOR_MAP_SWIZZLE_128B) are what a student types, so they stay as the driver spells them, and
+// so does PTX's cp.async (cp.async.cg), an instruction's name and no path.
 std::string machine_syntax(const std::string& sentence) {
-  const std::string text = std::regex_replace(sentence, std::regex("CU_TENSOR_MAP_SWIZZLE_[A-Z0-9]+"), "MODE");
+  const std::string named = std::regex_replace(sentence, std::regex("CU_TENSOR_MAP_SWIZZLE_[A-Z0-9]+"), "MODE");
+  const std::string text = std::regex_replace(named, std::regex("cp\\.async(\\.c[ag])?"), "COPY");
   if (text.find("==") != std::string::npos) return "'=='";
   if (text.find('_') != std::string::npos) return "an underscore";
   std::smatch m;
@@ -55,6 +57,17 @@ TEST(ClaimWords, ThePhraseCarriesTheValue) {
   EXPECT_EQ(claim_in_words("read.intersection_basis", nlohmann::json::array({"m0^n1"}), MathStyle::Unicode),
             "For the read, the segment and thread subspaces meet in span{m0\u2295n1}.");
   EXPECT_EQ(claim_in_words("element_at(34)", nlohmann::json::array({4, 2}), MathStyle::Unicode), "Offset 34 holds element (4, 2).");
+  EXPECT_EQ(claim_in_words("cp_async(4,16,4).wavefronts", 4, MathStyle::Unicode),
+            "A warp's cp.async of 4 bytes a lane, lane i from global byte 16i to shared byte 4i, takes 4 wavefronts per "
+            "instruction.");
+  EXPECT_EQ(
+      claim_in_words("cp_async(4,128,4).source_banks", 1, MathStyle::Unicode),
+      "A warp's cp.async of 4 bytes a lane, lane i from global byte 128i to shared byte 4i, reads its sources from 1 bank.");
+  EXPECT_EQ(claim_in_words("cp_async_cg(16,16).modelled", false, MathStyle::Unicode),
+            "A warp's 16-byte cp.async.cg, lane i from global byte 16i to shared byte 16i, is not modelled: its count is the "
+            "store rule's.");
+  EXPECT_EQ(claim_in_words("cp_async.rows(8192).wavefronts", 32, MathStyle::Unicode),
+            "Issued as cp.async from global rows 8192 bytes apart, the store takes 32 wavefronts per instruction.");
   EXPECT_EQ(claim_in_words("layout.description", "Swizzle<1,2,3> o (8,8):(1,8)", MathStyle::Html),
             "The shared layout is Swizzle&lt;1,2,3&gt; o (8,8):(1,8).");
 }

@@ -59,6 +59,29 @@ TEST(LessonPredict, ShippedAnswersAreTheNextStepsFacts) {
   EXPECT_EQ(prediction_id(toy, 4), "toy-gpu/step-5");
 }
 
+// While a prediction is open the workbench hides the count it asks for: toy-gpu step 5 asks for the
+// read's wavefronts beside the access trace, whose Read verdict would answer it.
+TEST(LessonPredict, AnOpenPredictionVeilsTheCountsThatAnswerIt) {
+  const Lesson toy = load_lesson_file(fs::path(SWZ_LESSONS_DIR) / "toy-gpu.json");
+  const PredictionVeil toy_veil = prediction_veil(step_of(toy, 5));
+  ASSERT_TRUE(toy_veil.access.has_value());
+  EXPECT_EQ(*toy_veil.access, LessonAccess::Read);
+  EXPECT_TRUE(toy_veil.panels.empty());  // tensor and trace: the trace hides the read's counts itself
+  EXPECT_FALSE(prediction_veil(step_of(toy, 6)).access.has_value()) << "a step that asks nothing veils nothing";
+  // The bank of a cell is read off the tensor: nothing to hide.
+  const Lesson hand = load_lesson_file(fs::path(SWZ_LESSONS_DIR) / "swizzle-by-hand.json");
+  const PredictionVeil hand_veil = prediction_veil(step_of(hand, 4));
+  EXPECT_FALSE(hand_veil.access.has_value());
+  EXPECT_TRUE(hand_veil.panels.empty());
+  // Every panel on show: those that print both accesses' wavefronts are veiled whole.
+  LessonStep all = step_of(toy, 5);
+  all.view = LessonView{};
+  all.predict->quantity = "store.conflicts";
+  const PredictionVeil all_veil = prediction_veil(all);
+  EXPECT_EQ(all_veil.access, LessonAccess::Store);
+  EXPECT_EQ(all_veil.panels, (std::vector<std::string>{"problem", "algebra", "solver"}));
+}
+
 TEST(LessonPredict, TextThatIsNoNumberIsRefusedWithAReason) {
   const Lesson toy = load_lesson_file(fs::path(SWZ_LESSONS_DIR) / "toy-gpu.json");
   const LessonStep& s = step_of(toy, 5);

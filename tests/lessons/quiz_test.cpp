@@ -3,9 +3,9 @@
 // question sets load, and bad ones are refused naming the file, question and key.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <cctype>
 #include <set>
 
 #include "swz/error.h"
@@ -224,8 +224,8 @@ TEST(QuizSet, ShippedSetsAreFairToTheRoom) {
   std::set<std::string> ids;  // every named layout of every preset
   for (const PresetInfo& info : list_presets())
     for (const Variant& v : make_preset(info.name).variants) ids.insert(v.name);
-  const char* counts[] = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                          "eleven", "twelve", "thirteen", "fourteen", "fifteen"};
+  const char* counts[] = {"zero",  "one",  "two", "three",  "four",   "five",     "six",      "seven",
+                          "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen"};
   for (const auto& path : lesson_files(kQuizzes)) {
     SCOPED_TRACE(path.filename().string());
     const QuizSet set = load_quiz_set_file(path);
@@ -291,6 +291,18 @@ TEST(QuizSet, SeedEntriesAreTheSeedsQuestions) {
   EXPECT_EQ(set.questions[0].prompt, make_quiz_question(9).prompt);
   EXPECT_EQ(set.questions[0].choices, make_quiz_question(9).choices);
   EXPECT_EQ(set.questions[1].choices, make_quiz_question(4, QuizKind::Fix).choices);
+}
+
+// What `swizzle quiz check` prints for a set: each kind counted in the singular or the plural (never
+// "1 wavefronts" or "2 fix"), in quiz_kind_name() order.
+TEST(QuizSet, ContentsCountEachKindInTheRightNumber) {
+  const nlohmann::json j = nlohmann::json::parse(R"({"format": "swizzle-workbench-quiz", "version": 1, "title": "t",
+    "questions": [{"kind": "fix", "seed": 4}, {"kind": "wavefronts", "seed": 9}, {"kind": "fix", "seed": 5}]})");
+  const QuizSet set = parse_quiz_set(j, "t", "t.json");
+  EXPECT_EQ(quiz_set_contents(set), "3 questions (1 wavefronts question, 2 fix questions)");
+  QuizSet one = set;
+  one.questions.resize(1);
+  EXPECT_EQ(quiz_set_contents(one), "1 question (1 fix question)");
 }
 
 TEST(QuizSet, BadSetsAreRefusedNamingFileQuestionAndKey) {

@@ -67,7 +67,7 @@ Plan make_plan(const Problem& p, AccessSides side) {
   pl.col_bits = pl.g.col_bits;
   pl.n_cols = std::uint64_t{1} << pl.col_bits;
   if (pl.g.configs_log2() > kMaxSweepBits)
-    fail("the grid has 2^{} configurations; sweeps enumerate at most 2^{}", pl.g.configs_log2(), kMaxSweepBits);
+    fail("the grid has 2**{} configurations; sweeps enumerate at most 2**{}", pl.g.configs_log2(), kMaxSweepBits);
   const Access& a = *pl.access;
   const SharedLayout rm = toggle_grid(p.shape, {});
   const VectorChoice v = choose_vector(a, rm, p.element_bits, p.bank);

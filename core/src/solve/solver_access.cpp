@@ -57,7 +57,7 @@ void check_inputs(const Access& a, const Access& b, int ebits, const BankModel& 
     fail("the writer covers a {} tensor but the reader a {} one", fmt::join(a.layout.shape(), "x"),
          fmt::join(b.layout.shape(), "x"));
   if (a.layout.out_bits() > kSolverMaxAddressBits)
-    fail("the tensor has 2^{} elements; the solver takes at most 2^{}", a.layout.out_bits(), kSolverMaxAddressBits);
+    fail("the tensor has 2**{} elements; the solver takes at most 2**{}", a.layout.out_bits(), kSolverMaxAddressBits);
   const int threads_a = a.layout.in_dim_bits("lane") + a.layout.in_dim_bits("warp");
   const int threads_b = b.layout.in_dim_bits("lane") + b.layout.in_dim_bits("warp");
   if (threads_a != threads_b)
@@ -206,7 +206,7 @@ Renumbering renumber(const AccessInfo& x, const OffsetMap& m, int k) {
   Subspace inputs(n);
   for (int i = 0; i < k; ++i) {
     const auto mix = preimage(x.regs, m.images[static_cast<std::size_t>(i)]);
-    if (!mix) throw SolverBug(fmt::format("offset 2^{} is not in the {}'s registers", i, x.role));
+    if (!mix) throw SolverBug(fmt::format("offset 2**{} is not in the {}'s registers", i, x.role));
     chosen.push_back(*mix);
     inputs.insert(*mix);
   }

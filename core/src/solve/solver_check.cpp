@@ -110,7 +110,7 @@ SolveResult solve(const Access& writer, const Access& reader, int ebits, const B
   const int width = writer.layout.out_bits();
   const bool full = opt.check == SolveOptions::Check::Full ||
                     (opt.check == SolveOptions::Check::Automatic && width <= SolveOptions::kFullCheckBits);
-  if (full && width > kMaxAddressBits) fail("a full check needs a table of 2^{} entries; at most 2^{}", width, kMaxAddressBits);
+  if (full && width > kMaxAddressBits) fail("a full check needs a table of 2**{} entries; at most 2**{}", width, kMaxAddressBits);
   std::string how;
   if (full) {
     r.shared = SharedLayout::from_linear(r.offset_bases, "solved swizzle");
@@ -127,7 +127,7 @@ SolveResult solve(const Access& writer, const Access& reader, int ebits, const B
     r.read = sampled(r.reader, *inverse, std::countr_zero(static_cast<unsigned>(r.read_cost.vec_bits / ebits)), ebits, model,
                      r.read_cost, sr);
     r.simulated_instructions = sw + sr;
-    how = fmt::format("a sample of {} of the {} instructions simulated (no table of 2^{} elements)", sw + sr,
+    how = fmt::format("a sample of {} of the {} instructions simulated (no table of 2**{} elements)", sw + sr,
                       r.write_cost.instructions + r.read_cost.instructions, width);
   }
   r.sampled = !full;

@@ -131,7 +131,7 @@ bool grid_step(const GridSearch& gs, const Pair& in, int j, std::uint32_t toggle
 
 std::uint64_t checked_mul(std::uint64_t a, std::uint64_t b) {
   if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
-    fail("the family has more than 2^64 members; too large to count");
+    fail("the family has more than 2**64 members; too large to count");
   return a * b;
 }
 

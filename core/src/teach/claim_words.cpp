@@ -177,6 +177,35 @@ std::string solve_words(const std::vector<QuantityPart>& parts, const nlohmann::
   return "";
 }
 
+// "16i": where lane i's byte is for a stride (0: every lane at byte 0).
+std::string lane_byte(std::int64_t stride) { return stride == 0 ? "0" : stride == 1 ? "i" : fmt::format("{}i", stride); }
+
+// cp_async(BYTES,SOURCE,SHARED).X, cp_async_cg(SOURCE,SHARED).X, cp_async.rows(PITCH).X (lesson_copy_facts.cpp).
+std::string copy_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  const QuantityPart& head = parts[0];
+  std::string copy;
+  if (head.name == "cp_async" && !head.called && parts.size() == 3 && parts[1].args.size() == 1)
+    copy = fmt::format("Issued as cp.async from global rows {} bytes apart, the store", parts[1].args[0]);
+  else if (head.name == "cp_async" && head.args.size() == 3 && parts.size() == 2)
+    copy = fmt::format("A warp's cp.async of {} bytes a lane, lane i from global byte {} to shared byte {},", head.args[0],
+                       lane_byte(head.args[1]), lane_byte(head.args[2]));
+  else if (head.name == "cp_async_cg" && head.args.size() == 2 && parts.size() == 2)
+    copy = fmt::format("A warp's 16-byte cp.async.cg, lane i from global byte {} to shared byte {},", lane_byte(head.args[0]),
+                       lane_byte(head.args[1]));
+  else
+    return "";
+  const std::string& what = parts.back().name;
+  if (what == "wavefronts") return fmt::format("{} takes {} per instruction.", copy, w.count(v, "wavefront"));
+  if (what == "ideal_wavefronts") return fmt::format("{} would take {} with no conflict.", copy, w.count(v, "wavefront"));
+  if (what == "instruction") return fmt::format("{} is {}.", copy, w(v));
+  if (what == "modelled")
+    return truthy(v) ? fmt::format("{} is priced by the core's cp.async rule.", copy)
+                     : fmt::format("{} is not modelled: its count is the store rule's.", copy);
+  if (what == "source_banks") return fmt::format("{} reads its sources from {}.", copy, w.count(v, "bank"));
+  if (what == "shared_banks") return fmt::format("{} writes {} of shared memory.", copy, w.count(v, "bank"));
+  return "";
+}
+
 std::string words_for(const std::string& q, const nlohmann::json& v, const ValueWords& w) {
   const std::vector<QuantityPart> parts = quantity_parts(q);
   if (parts.empty()) return "";
@@ -186,6 +215,7 @@ std::string words_for(const std::string& q, const nlohmann::json& v, const Value
   if (head == "tma" && parts.size() == 2) return tma_words(parts, v, w);
   if (head == "xor_table" && parts.size() == 2) return xor_table_words(parts, v, w);
   if (head == "solve" && parts.size() >= 2) return solve_words(parts, v, w);
+  if (head == "cp_async" || head == "cp_async_cg") return copy_words(parts, v, w);
   if (head == "masks") return fmt::format("The toggle grid's row masks are {}.", w(v));
   if (head == "wavefront_bytes") return fmt::format("One wavefront moves {} bytes, a word from each bank.", w(v));
   if (head == "layout" && parts.size() == 2) {

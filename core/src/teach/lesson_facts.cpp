@@ -256,8 +256,8 @@ nlohmann::json solve_fact(const std::string& q, const std::vector<QuantityPart>&
 
 std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& p) {
   const std::string head = q.substr(0, q.find_first_of(".("));
-  static const std::set<std::string> heads = {"swizzle", "tma",        "xor_table", "store",
-                                              "read",    "element_at", "solve",     "wavefront_bytes"};
+  static const std::set<std::string> heads = {"swizzle",    "tma",   "xor_table",       "store",    "read",
+                                              "element_at", "solve", "wavefront_bytes", "cp_async", "cp_async_cg"};
   if (!heads.count(head)) return std::nullopt;
   // What one wavefront moves, one word from each bank: the bank model's own width.
   if (q == "wavefront_bytes") return p.bank.banks * p.bank.bank_bytes;
@@ -276,6 +276,7 @@ std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& 
   if (head == "tma") return tma_fact(q, parts, p);
   if (head == "xor_table") return xor_table_fact(q, parts);
   if (head == "solve") return solve_fact(q, parts, p);
+  if (head == "cp_async" || head == "cp_async_cg") return copy_fact(q, parts, p);
   if (head == "element_at") {
     if (parts.size() != 1) fail("quantity '{}': nothing may follow element_at(offset)", q);
     want_args(q, parts[0], 1);

@@ -20,6 +20,11 @@
 //   solve.write.*, solve.read.*          the construction's answer: wavefronts, ideal_wavefronts, instruction, vec_bits
 //   solve.conflict_free, solve.fallback  whether it reaches the ideal; whether it had to pad
 //   solve.X_basis                        its sets: vec, split_a, split_b, I, E, F, H, C, padding, segment, bank
+//   cp_async(BYTES,SOURCE,SHARED).X      one warp's cp.async.ca, lane i from global i*SOURCE to shared i*SHARED
+//   cp_async_cg(SOURCE,SHARED).X         the same, 16 bytes around L1 (not modelled: .modelled is false)
+//   cp_async.rows(PITCH).X               the step's store as a cp.async from a row-major global tile, rows PITCH
+//                                        bytes apart; X: wavefronts, ideal_wavefronts, instruction, modelled (and
+//                                        source_banks, shared_banks for a strided warp): lesson_copy_facts.cpp
 //
 // Each is computed by the core's own code (the factories, the solver, the layout algebra).
 #pragma once
@@ -46,6 +51,9 @@ std::vector<QuantityPart> quantity_parts(const std::string& quantity);
 
 // The value of `quantity` when it is one of the above, nullopt when it is not; throws
 // swz::Error for one of the above with bad arguments.
+// The cp.async quantities (lesson_copy_facts.cpp); `parts` are the quantity's, its head cp_async or cp_async_cg.
+nlohmann::json copy_fact(const std::string& quantity, const std::vector<QuantityPart>& parts, const Problem& problem);
+
 std::optional<nlohmann::json> measure_fact(const std::string& quantity, const Problem& problem);
 
 }  // namespace swz

@@ -51,6 +51,19 @@ PredictionCheck check_prediction(const LessonStep& step, const std::string& type
   return out;
 }
 
+PredictionVeil prediction_veil(const LessonStep& step) {
+  PredictionVeil veil;
+  if (!step.predict) return veil;
+  const std::string& q = step.predict->quantity;
+  for (const auto& [prefix, access] : {std::pair{"store.", LessonAccess::Store}, std::pair{"read.", LessonAccess::Read}}) {
+    if (q.rfind(prefix, 0) != 0 || q.find(".offset_of(") != std::string::npos) continue;
+    veil.access = access;
+    for (const char* panel : {"problem", "algebra", "solver"})  // each prints both accesses' wavefronts
+      if (step.view.shows(panel)) veil.panels.emplace_back(panel);
+  }
+  return veil;
+}
+
 std::string prediction_id(const Lesson& lesson, std::size_t step_from_0) {
   return fmt::format("{}/step-{}", lesson.name, step_from_0 + 1);
 }

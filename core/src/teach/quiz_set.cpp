@@ -6,6 +6,7 @@
 #include <set>
 
 #include "swz/error.h"
+#include "swz/export/english.h"
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
 #include "swz/teach/lesson.h"
@@ -220,7 +221,8 @@ QuizSet parse_quiz_set(const json& j, const std::string& name, const std::string
       const QuizQuestion& earlier = set.questions[k];
       if (earlier.context == added.context && earlier.prompt == added.prompt && earlier.details == added.details &&
           earlier.right_choice() == added.right_choice())  // other distractors do not make it another question
-        fail("{}: question {}{}: asks the same as question {}", origin, index, kind.empty() ? "" : fmt::format(" ({})", kind), k + 1);
+        fail("{}: question {}{}: asks the same as question {}", origin, index, kind.empty() ? "" : fmt::format(" ({})", kind),
+             k + 1);
     }
   }
   return set;
@@ -303,6 +305,18 @@ std::vector<std::string> quiz_set_untaught(const QuizSet& set, const std::vector
                                 names.empty() ? "the lessons (none assumed)" : names, needs));
   }
   return out;
+}
+
+std::string quiz_set_contents(const QuizSet& set) {
+  int kinds[kQuizKinds] = {};
+  for (const QuizQuestion& q : set.questions) ++kinds[static_cast<int>(q.kind)];
+  std::string counts;
+  for (int k = 0; k < kQuizKinds; ++k)
+    if (kinds[k])
+      counts +=
+          (counts.empty() ? "" : ", ") + counted(kinds[k], fmt::format("{} question", quiz_kind_name(static_cast<QuizKind>(k))));
+  const std::string all = counted(static_cast<std::int64_t>(set.questions.size()), "question");
+  return counts.empty() ? all : fmt::format("{} ({})", all, counts);
 }
 
 }  // namespace swz

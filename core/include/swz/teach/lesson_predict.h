@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "swz/teach/lesson.h"
 #include "swz/teach/quiz_record.h"
@@ -32,6 +33,19 @@ struct PredictionCheck {
 PredictionCheck check_prediction(const LessonStep& step, const std::string& typed);
 // The value the core measures for the step's prediction.
 std::int64_t prediction_answer(const LessonStep& step);
+// What the workbench keeps out of sight while the step's prediction is open (no number checked yet),
+// so that no panel shows the answer beside the question:
+//   "read.wavefronts" on a step showing the tensor and the trace  ->  access Read: the trace hides the
+//   read's verdict, and its step count and bank bars while the read is on show; panels: none
+//   "store.conflicts" on a step that also shows the problem panel ->  access Store; panels: {"problem"}
+// The quantities of one access (store.*, read.*) veil that access's counts in the trace and the panels
+// of the step's view that print counts (problem, algebra, solver); other quantities (the bank of a
+// cell, a copy's count) veil nothing: the student reads banks off the tensor to predict.
+struct PredictionVeil {
+  std::optional<LessonAccess> access;  // whose counts are hidden; none: no access's
+  std::vector<std::string> panels;     // panels of the step's view veiled whole
+};
+PredictionVeil prediction_veil(const LessonStep& step);
 // The id its answers are recorded under: "toy-gpu/step-3" (steps from 1).
 std::string prediction_id(const Lesson& lesson, std::size_t step_from_0);
 // The line a student's record keeps for one checked answer (now, in UTC): the id, the question,

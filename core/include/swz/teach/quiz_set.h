@@ -47,6 +47,10 @@ std::filesystem::path resolve_quiz_set(const std::string& what);
 // question one with a tma(...) claim.
 std::vector<std::string> quiz_set_untaught(const QuizSet& set, const std::vector<Lesson>& lessons);
 
+// What a set holds, in a sentence: "12 questions (1 wavefronts question, 2 fix questions, 6 tma
+// questions)", the kinds in quiz_kind_name() order, each counted in the singular or plural it needs.
+std::string quiz_set_contents(const QuizSet& set);
+
 // The questions of a set as JSON (the answer key: prompt, choices, the right one, explanation).
 nlohmann::json to_json(const QuizQuestion& q);
 
