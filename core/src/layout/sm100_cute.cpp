@@ -194,4 +194,27 @@ SharedLayout tcgen05_operand_layout(std::string_view type, Major major, const st
   return cute_atom_layout(tcgen05_operand_atom(type, major), shape);
 }
 
+const TmaMode* tma_mode_for(const UmmaMode& mode) {
+  for (const TmaMode& t : tma_modes())
+    if (t.swizzle.b == mode.swizzle.b && t.swizzle.m == mode.swizzle.m && t.swizzle.s == mode.swizzle.s && !t.swizzle.flip_8b)
+      return &t;
+  return nullptr;
+}
+
+Tcgen05Answer tcgen05_operand_answer(std::string_view type, Major major, const std::vector<std::int64_t>& shape) {
+  Tcgen05Answer a;
+  a.type = std::string(type);
+  a.major = major;
+  a.modes = tcgen05_operand_modes(type, major);
+  a.atom = tcgen05_operand_atom(type, major);
+  a.atom_name = cute_atom_name(a.atom);
+  a.atom_printout = cute_atom_printout(a.atom);
+  a.tma = tma_mode_for(*a.atom.mode);
+  a.descriptor_bits = umma_descriptor_swizzle_bits(*a.atom.mode, 0);
+  a.nvmma_expressible = a.atom.mode->swizzle.m == 4;
+  a.rule = tcgen05_operand_rule(type, major);
+  a.layout = cute_atom_layout(a.atom, shape);
+  return a;
+}
+
 }  // namespace swz

@@ -141,5 +141,23 @@ int tcgen05_operand_bits(std::string_view type);
 // The first (best) of tcgen05_operand_modes as CuTe's atom, and as a tile: `shape` ([MN, K]), or the atom's.
 CuteAtom tcgen05_operand_atom(std::string_view type, Major major);
 SharedLayout tcgen05_operand_layout(std::string_view type, Major major, const std::vector<std::int64_t>& shape = {});
+// The TMA mode that writes a descriptor mode's pattern (the same swizzle), or nullptr.
+const TmaMode* tma_mode_for(const UmmaMode& mode);
+
+// Everything one operand's question has for an answer (triton issue #9252: which layout a
+// transposed tf32 operand needs), for the faces to print.
+struct Tcgen05Answer {
+  std::string type;  // as asked ("tf32")
+  Major major = Major::K;
+  std::vector<const UmmaMode*> modes;  // the legal descriptor modes, best first
+  CuteAtom atom;                       // the best as CuTe's atom
+  std::string atom_name, atom_printout;
+  const TmaMode* tma = nullptr;       // the TMA mode that fills it
+  std::uint64_t descriptor_bits = 0;  // bits 61-63 (base offset 0)
+  bool nvmma_expressible = true;      // #ttg.nvmma_shared has a form for it (16-byte-atom swizzles only)
+  std::string rule;                   // tcgen05_operand_rule's line
+  SharedLayout layout;                // the tile
+};
+Tcgen05Answer tcgen05_operand_answer(std::string_view type, Major major, const std::vector<std::int64_t>& shape = {});
 
 }  // namespace swz
