@@ -22,7 +22,10 @@
 //
 // The 64-byte atom and the flip are the driver's one-line definitions ("Swizzle 64B chunks within
 // 128B span"; "additionally swap lower 8B with upper 8B within each 16B for every alternate row")
-// written as bits: 128B's pattern with a wider chunk, as the 32-byte atom is.
+// written as bits: 128B's pattern with a wider chunk, as the 32-byte atom is. CuTe has no atom for
+// either; its get_tma_swizzle_base() (copy_traits_sm90_tma_swizzle.hpp) files any Swizzle<2,6,S> as
+// 128B_ATOM_64B without checking S ("S-condition as well?"), but a 128-byte span holds two 64-byte
+// chunks, so one bit of XOR: Swizzle<1,6,1> here.
 //
 // A tile here is [MN, K] as CuTe's atoms are: K-major stores K contiguously (dim1), MN-major
 // stores MN contiguously (dim0). The contiguous dimension spans exactly one row of the pattern
