@@ -12,6 +12,7 @@
 #include "swz/export/export.h"
 #include "swz/layout/recognize.h"
 #include "swz/layout/sm100.h"
+#include "swz/sim/gpu.h"
 
 namespace swz::cli {
 namespace {
@@ -22,7 +23,8 @@ struct Options {
   std::string shape;   // --shape MNxK; "" = CuTe's atom
   std::string format;  // --format: export the tile
   std::string name = "tcgen05_operand";
-  std::string output;  // -o
+  std::string output;          // -o
+  std::string gpu = "sm_100";  // --gpu: the GPU the operand is for
   bool json = false;
 };
 
@@ -79,7 +81,9 @@ Register reg{
        sub.add_option("--name", o->name, "Namespace or variable name of the export")->capture_default_str();
        sub.add_option("-o,--output", o->output, "Export to this file, replaced atomically (default: stdout)");
        sub.add_flag("--json", o->json, "One JSON object on stdout");
+       sub.add_option("--gpu", o->gpu, "The GPU (sm_100, b200; a GPU without tcgen05 is refused)")->capture_default_str();
        sub.callback([o] {
+         if (const auto fault = umma_mode_fault(umma_mode_of_field(0), gpu_named(o->gpu))) fail("--gpu: {}", *fault);
          const std::vector<std::int64_t> shape = o->shape.empty() ? std::vector<std::int64_t>{} : parse_shape(o->shape);
          const Tcgen05Answer answer = tcgen05_operand_answer(o->type, parse_major(o->major), shape);
          if (o->format.empty()) {

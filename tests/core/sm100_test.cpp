@@ -25,6 +25,7 @@
 #include "swz/io/layout_io.h"
 #include "swz/layout/factories.h"
 #include "swz/layout/recognize.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 namespace {
@@ -241,6 +242,31 @@ TEST(Sm100, ModeTextReadsNamesFieldsAndDescriptors) {
             std::string::npos);
   EXPECT_NE(fault("CU_TENSOR_MAP_SWIZZLE_128B ; MN ; element_bits=16").find("K-major"), std::string::npos);
   EXPECT_NE(fault("UMMA::Layout_K_SW128_Atom<half_t> ; MN").find("K-major"), std::string::npos);
+}
+
+// gpu.h's table: TMA on sm_90 and sm_100, tcgen05 on sm_100 alone; the 128B_ATOM modes with it.
+TEST(Sm100, ModesNeedTheGpusThatHaveThem) {
+  const GpuModel &h100 = gpu_named("h100"), &b200 = gpu_named("b200"), &mi300x = gpu_named("gfx942");
+  EXPECT_FALSE(tma_mode_fault(tma_mode_of_value(3), h100));
+  const auto atom_on_h100 = tma_mode_fault(tma_mode_of_value(4), h100);
+  ASSERT_TRUE(atom_on_h100);
+  EXPECT_NE(atom_on_h100->find("has no CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: that TMA mode is sm_100's"), std::string::npos)
+      << *atom_on_h100;
+  for (int v = 0; v < 7; ++v) EXPECT_FALSE(tma_mode_fault(tma_mode_of_value(v), b200)) << v;
+  EXPECT_TRUE(tma_mode_fault(tma_mode_of_value(3), mi300x));
+  for (const UmmaMode& mode : umma_modes()) {
+    EXPECT_TRUE(umma_mode_fault(mode, h100)) << mode.name;
+    EXPECT_FALSE(umma_mode_fault(mode, b200)) << mode.name;
+  }
+  // The text form refuses a mode its gpu= lacks, in one line naming both.
+  try {
+    parse_layout_text("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B ; element_bits=32 ; gpu=h100", "mode.txt");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("mode.txt: CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: sm_90"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(parse_layout_text("UMMA::Layout_MN_SW128_32B_Atom<tfloat32_t> ; gpu=b200"));
+  EXPECT_THROW(parse_layout_text("UMMA::Layout_MN_SW128_32B_Atom<tfloat32_t> ; gpu=mi300x"), Error);
 }
 
 TEST(Sm100, RecognizeNamesTheModes) {

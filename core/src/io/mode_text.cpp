@@ -9,6 +9,7 @@
 
 #include "swz/error.h"
 #include "swz/layout/sm100.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -102,16 +103,24 @@ std::optional<LayoutFile> parse_mode_text(const std::string& text, const LayoutH
   const std::string& what = parts[0];
   std::optional<Major> major;
   std::optional<int> bits;
+  const GpuModel* gpu = nullptr;  // gpu=NAME: refuse a mode that GPU lacks
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const std::string option = mode_text_lower(parts[i]);
     if (option == "k" || option == "k-major")
       major = Major::K;
     else if (option == "mn" || option == "mn-major")
       major = Major::MN;
+    else if (auto g = mode_text_value(parts[i], "gpu"))
+      gpu = &gpu_named(*g);
     else if (auto v = mode_text_value(option, "element_bits"))
       bits = static_cast<int>(std::min<std::uint64_t>(mode_text_number(*v, what), 1024));
     else
-      fail("{}: unknown option '{}' (K, MN, element_bits=N)", what, parts[i]);
+      fail("{}: unknown option '{}' (K, MN, element_bits=N, gpu=NAME)", what, parts[i]);
+  }
+  if (gpu) {
+    const std::optional<std::string> fault =
+        named->tma ? tma_mode_fault(*named->tma, *gpu) : umma_mode_fault(named->atom ? *named->atom->mode : *named->umma, *gpu);
+    if (fault) fail("{}: {}", what, *fault);
   }
   if (named->atom) {
     if (major && *major != named->atom->major)

@@ -10,6 +10,7 @@
 
 #include "swz/error.h"
 #include "swz/layout/factories.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -121,6 +122,19 @@ const TmaMode& tma_mode_of_value(int value) {
     fail("CUtensorMapSwizzle {} is not one: 0..6 (NONE, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B)",
          value);
   return tma_modes()[static_cast<std::size_t>(value)];
+}
+
+std::optional<std::string> tma_mode_fault(const TmaMode& mode, const GpuModel& gpu) {
+  if (!gpu.tma) return fmt::format("{} has no TMA, so no {}", gpu.title(), mode.driver_name);
+  // The 128B_ATOM modes came with sm_100, the generation that brought tcgen05 (the table's flag for it).
+  if (mode.sm100_only && !gpu.tcgen05) return fmt::format("{} has no {}: that TMA mode is sm_100's", gpu.title(), mode.driver_name);
+  return std::nullopt;
+}
+
+std::optional<std::string> umma_mode_fault(const UmmaMode& mode, const GpuModel& gpu) {
+  if (!gpu.tcgen05)
+    return fmt::format("{} has no tcgen05, so no shared-memory descriptor mode {} (sm_100's)", gpu.title(), mode.name);
+  return std::nullopt;
 }
 
 SharedLayout byte_swizzled_tile(const ByteSwizzle& swizzle, int span_bytes, Major major, const std::vector<std::int64_t>& shape,

@@ -9,7 +9,8 @@
 //   tma value=4 ; element_bits=32                          ... by its CUtensorMapSwizzle value
 //
 // Options after ';': K or MN (the major; K by default; TMA boxes are K-major, their inner dimension
-// contiguous), element_bits=N (or the hints' width). The tile is [MN, K]: the hints' shape, else
+// contiguous), element_bits=N (or the hints' width), gpu=NAME (refuse a mode that GPU lacks, one
+// line: `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B ; gpu=h100` is sm_100's alone). The tile is [MN, K]: the hints' shape, else
 // the pattern's own (the atom; a TMA mode's repeat). sm100.h says what each mode does.
 #pragma once
 

@@ -42,6 +42,8 @@
 
 namespace swz {
 
+struct GpuModel;  // swz/sim/gpu.h
+
 // Swizzle<B,M,S> on byte addresses, with TMA's 8-byte flip on top when asked.
 struct ByteSwizzle {
   int b = 0, m = 4, s = 3;
@@ -94,6 +96,13 @@ const std::vector<TmaMode>& tma_modes();
 // "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", "SWIZZLE_128B_ATOM_32B", "128B_ATOM_32B", "128B" (any case).
 const TmaMode& tma_mode_named(std::string_view name);
 const TmaMode& tma_mode_of_value(int value);
+
+// -- which GPUs have them (swz/sim/gpu.h's table) ---------------------------------------------
+// One line naming the GPU and what it lacks, or nullopt: a TMA mode needs TMA (sm_90+), and the
+// three 128B_ATOM modes sm_100 (CUDA 12.8 gates them with sm_100's tcgen05, CuTe's
+// to_CUtensorMapSwizzle likewise); every tcgen05 descriptor mode needs tcgen05 (sm_100).
+std::optional<std::string> tma_mode_fault(const TmaMode& mode, const GpuModel& gpu);
+std::optional<std::string> umma_mode_fault(const UmmaMode& mode, const GpuModel& gpu);
 
 // -- tiles --------------------------------------------------------------------------------------
 // A [MN, K] tile under `swizzle` (module comment): the contiguous dim spans `span_bytes`, the other
