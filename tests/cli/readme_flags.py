@@ -62,7 +62,7 @@ def main():
                     missing.append(f"README.md:{number}: {flag} (a problem flag) is not in `swizzle analyze --help`")
         elif cells and cells[0].startswith("`swizzle "):  # the command table
             words = cells[0].strip("`").split()[1:]
-            sub = [w for w in words[:2] if re.fullmatch(r"[a-z]+", w)]
+            sub = [w for w in words[:2] if re.fullmatch(r"[a-z][a-z0-9]*", w)]
             owner = sub[:2] if len(sub) == 2 and sub[0] in ("quiz", "lesson") and sub[1] in ("show", "check", "summary", "list", "export") else sub[:1]
             for flag in FLAG.findall(cells[0]):
                 checked += 1

@@ -46,6 +46,19 @@ def test_layout_text_forms(data):
     assert "shared 8x64" in repr(cute)
 
 
+def test_layout_by_sm100_mode_name():
+    # CuTe's sm100 atom, the tcgen05 descriptor mode by name and by field value, and CuTe's printout: one layout.
+    atom = swizzle.Layout("UMMA::Layout_MN_SW128_32B_Atom<tfloat32_t>")
+    assert atom.shape == [32, 4] and atom.element_bits == 32
+    assert swizzle.Layout("tcgen05 SWIZZLE_128B_BASE32B ; MN ; element_bits=32") == atom
+    assert swizzle.Layout("tcgen05 layout_type=1 ; MN", bits=32) == atom
+    assert swizzle.Layout("Sw<2,5,2> o smem_ptr[32b](unset) o (_32,_4):(_1,_32)") == atom
+    tma = swizzle.Layout("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B ; element_bits=32", shape=[4, 32])
+    assert swizzle.Layout("tma value=4", shape=[4, 32], bits=32) == tma
+    with pytest.raises(ValueError, match="layout type 3 is not one"):
+        swizzle.Layout("tcgen05 layout_type=3 ; element_bits=16")
+
+
 # [SECTION] analyze, solve, audit, export: the CLI's JSON
 
 def test_analyze_preset_matches_cli(cli):

@@ -140,7 +140,7 @@ TEST(AuditFiles, NotModelledOpsAreListedWithTheirLines) {
   std::map<int, std::string> lines;
   for (const auto& a : r.accesses) lines[a.line] = a.instruction;
   EXPECT_EQ(lines[9], "not modelled");   // local_store into an amd_rotating_shared buffer
-  EXPECT_EQ(lines[10], "not modelled");  // tmem_alloc
+  EXPECT_EQ(lines[10], "tensor memory");  // tmem_alloc: TMEM, no shared access to price
   EXPECT_EQ(lines[13], "not modelled");  // TMA copy
 }
 

@@ -127,6 +127,18 @@ std::string export_header(const ExportRequest& r) {
         "// The TMA swizzle mode that writes this layout (tensor map of a {}x{} box, base aligned to {} bytes).\n"
         "{} char tma_swizzle_mode[] = \"{}\";\n",
         lin.shape()[0], lin.shape()[1], std::max<std::int64_t>(128, known.repeat_bytes), constant, known.tma_mode);
+  if (known.umma) {
+    const UmmaMode& mode = *known.umma->mode;
+    const std::string atom = cute_atom_name(*known.umma);
+    out += fmt::format(
+        "// The tcgen05 shared-memory descriptor mode that reads this layout as a {}-major [MN, K] operand\n"
+        "// (UMMA::LayoutType::{}){}: the value of bits 61-63, and those bits of a descriptor\n"
+        "// whose base offset (bits 49-51) is 0, the tile starting a {}-byte repeat.\n"
+        "{} std::uint32_t umma_layout_type = {}u;\n"
+        "{} std::uint64_t umma_descriptor_swizzle_bits = 0x{:x}ull;\n",
+        major_name(known.umma->major), mode.name, atom.empty() ? "" : ",\n// CuTe's " + atom, mode.swizzle.repeat_bytes(),
+        constant, mode.layout_type, constant, umma_descriptor_swizzle_bits(mode, 0));
+  }
   out += "\n";
 
   out += fmt::format("// Element offset of ({}) from the tile's start. Coordinates are taken modulo the shape.\n", dims_call);

@@ -64,9 +64,15 @@ KnownForms known_forms(const SharedLayout& shared, int element_bits) {
     if (m.family == "cute" && (!k.cute || (param(m, "row_major") && !param(*k.cute, "row_major")))) k.cute = m;
     if (m.family == "row_major" && shared.shape().size() == 2 && element_bits >= 8 && k.tma_mode.empty())
       k.tma_mode = "CU_TENSOR_MAP_SWIZZLE_NONE";
-    if (m.family == "tma") {
-      k.tma_mode = fmt::format("CU_TENSOR_MAP_SWIZZLE_{}B", param(m, "swizzle_bytes"));
-      k.repeat_bytes = 8 * param(m, "swizzle_bytes");
+    if (m.family == "tma" && (k.tma_mode.empty() || k.tma_mode == "CU_TENSOR_MAP_SWIZZLE_NONE")) {
+      const TmaMode& mode = tma_mode_of_value(static_cast<int>(param(m, "tma_mode")));
+      k.tma_mode = mode.driver_name;
+      k.repeat_bytes = static_cast<std::int64_t>(mode.swizzle.repeat_bytes());
+    }
+    if (m.family == "tcgen05" && !k.umma) {
+      const UmmaMode& mode = umma_mode_of_field(static_cast<int>(param(m, "layout_type")));
+      k.umma = CuteAtom{&mode, param(m, "mn_major") ? Major::MN : Major::K, element_bits, {}};
+      k.repeat_bytes = std::max(k.repeat_bytes, static_cast<std::int64_t>(mode.swizzle.repeat_bytes()));
     }
     if (m.family == "triton_swizzled" && k.triton_mlir.empty()) {
       k.triton_mlir =

@@ -20,6 +20,7 @@
 #include "swz/io/formats.h"
 #include "swz/io/layout_io.h"
 #include "swz/layout/recognize.h"
+#include "swz/layout/sm100.h"
 #include "swz/sim/analysis.h"
 
 namespace swz::export_parts {
@@ -56,6 +57,7 @@ struct KnownForms {
   std::vector<std::string> names;         // every name the layout goes by
   std::optional<LayoutMatch> cute;        // a CuTe Swizzle<B,M,S> of a row- (preferred) or column-major tile
   std::string tma_mode;                   // CU_TENSOR_MAP_SWIZZLE_*, "" when none
+  std::optional<CuteAtom> umma;           // the tcgen05 descriptor mode and major (and CuTe's atom) that read it
   std::int64_t repeat_bytes = 0;          // bytes after which a TMA / NVMMA pattern repeats (0: none)
   std::string triton_mlir, triton_gluon;  // a named Triton shared layout, "" when none
 };

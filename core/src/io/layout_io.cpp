@@ -1,16 +1,17 @@
 #include "swz/io/layout_io.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <filesystem>
 #include <sstream>
 
 #include "swz/error.h"
 #include "swz/io/formats.h"
+#include "swz/io/mode_text.h"
 
 namespace swz {
 
@@ -52,14 +53,16 @@ LayoutFile layout_from_json(const nlohmann::json& j) {
   const bool dist = j.contains("reg_bases") || j.contains("lane_bases") || j.contains("warp_bases");
   if (shared && dist) fail("layout mixes offset_bases with reg/lane/warp bases");
   if (!shared && !dist) fail("layout needs offset_bases (shared) or reg_bases/lane_bases/warp_bases (distributed)");
-  static const char* known[] = {"reg_bases", "lane_bases", "warp_bases", "block_bases", "offset_bases", "shape", "element_bits", "alignment", "name"};
+  static const char* known[] = {"reg_bases", "lane_bases",   "warp_bases", "block_bases", "offset_bases",
+                                "shape",     "element_bits", "alignment",  "name"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(std::begin(known), std::end(known), it.key()) == std::end(known)) fail("unknown key '{}' in layout", it.key());
   LayoutFile f;
   const std::size_t rank = shape.size();
   if (shared) {
     f.kind = LayoutKind::Shared;
-    f.layout = LinearLayout::from_coordinates({{"offset", read_bases(j, "offset_bases", rank)}, {"block", read_bases(j, "block_bases", rank)}}, outs);
+    f.layout = LinearLayout::from_coordinates(
+        {{"offset", read_bases(j, "offset_bases", rank)}, {"block", read_bases(j, "block_bases", rank)}}, outs);
   } else {
     f.kind = LayoutKind::Distributed;
     f.layout = LinearLayout::from_coordinates({{"register", read_bases(j, "reg_bases", rank)},
@@ -72,7 +75,8 @@ LayoutFile layout_from_json(const nlohmann::json& j) {
     const auto& e = j.at("element_bits");
     if (!e.is_number_integer()) fail("'element_bits' must be an integer");
     const int bits = e.get<int>();
-    if (bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64) fail("element_bits {} is not one of 4, 8, 16, 32, 64", bits);
+    if (bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
+      fail("element_bits {} is not one of 4, 8, 16, 32, 64", bits);
     f.element_bits = bits;
   }
   return f;
@@ -123,18 +127,28 @@ void check_given_shape(const LayoutFile& file, const LayoutHints& hints, const s
 namespace {
 
 LayoutFile parse_any(const std::string& text, const std::string& origin, const LayoutHints& hints) {
+  // A hardware mode by name (mode_text.h): a CuTe sm100 atom, a tcgen05 descriptor mode, a TMA mode.
+  try {
+    if (std::optional<LayoutFile> named = parse_mode_text(text, hints)) return *named;
+  } catch (const Error& e) {
+    fail("{}: {}", origin, e.what());
+  }
   // Triton text, MLIR attributes and CuTe notation are told apart by their shape (formats.h).
   const auto format = detect_format(text);
   if (!format)
-    fail("{}: not a layout (expected JSON, Triton LinearLayout text, a Triton layout attribute such as #ttg.blocked<...>, or CuTe "
-         "shape:stride)",
-         origin);
+    fail(
+        "{}: not a layout (expected JSON, Triton LinearLayout text, a Triton layout attribute such as #ttg.blocked<...>, CuTe "
+        "shape:stride, or a mode such as UMMA::Layout_MN_SW128_32B_Atom<tfloat32_t> or CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B)",
+        origin);
   if (*format != TextFormat::Json) {
     try {
       switch (*format) {
-        case TextFormat::Triton: return parse_triton_text(text);
-        case TextFormat::Mlir: return parse_mlir(text, hints);
-        default: return parse_cute(text);
+        case TextFormat::Triton:
+          return parse_triton_text(text);
+        case TextFormat::Mlir:
+          return parse_mlir(text, hints);
+        default:
+          return parse_cute(text);
       }
     } catch (const Error& e) {
       fail("{}: {}", origin, e.what());

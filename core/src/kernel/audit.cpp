@@ -263,18 +263,31 @@ void AuditRun::nvidia_op(const Op& op, const std::string& kind) {
     for (std::size_t i = 0; i < op.operand_types.size() && i < 2; ++i) {
       const Type& t = op.operand_types[i];
       if (t.kind != Type::Kind::MemDesc || !t.encoding) continue;
-      if (t.memory_space && t.memory_space->kind == AttrNode::Kind::Alias) {
-        auto it = m.aliases.find(t.memory_space->text);
-        if (it != m.aliases.end() && it->second.find("tensor_memory") != std::string::npos) continue;
-      }
       AuditAccess a = entry(op);
+      // An operand in tensor memory (#ttng.tensor_memory, inline or by alias): no shared access.
+      if (t.memory_space && attribute_text(*t.memory_space, m.aliases).find("tensor_memory") != std::string::npos) {
+        if (wgmma) continue;
+        a.instruction = "tensor memory";
+        a.note = fmt::format("operand {} read from tensor memory (TMEM) by tcgen05: no shared access to price", i == 0 ? "A" : "B");
+        report.accesses.push_back(std::move(a));
+        continue;
+      }
       a.direction = "load";
       a.instruction = wgmma ? "wgmma" : "tcgen05.mma";
       a.shared_layout = attribute_text(*t.encoding, m.aliases);
-      a.note = fmt::format("operand {} read from shared memory by {}: no LSU bank model applies", i == 0 ? "A" : "B",
-                           wgmma ? "wgmma" : "tcgen05");
+      const std::string operand_note = wgmma ? "" : audit_parts::tcgen05_operand_note(a.shared_layout, static_cast<int>(i), t.element);
+      a.note = fmt::format("operand {}{} read from shared memory by {}: no LSU bank model applies", i == 0 ? "A" : "B",
+                           operand_note.empty() ? "" : " (" + operand_note + ")", wgmma ? "wgmma" : "tcgen05");
       report.accesses.push_back(std::move(a));
     }
+    return;
+  }
+  if (kind == "tmem_alloc" || kind == "tmem_store" || kind == "tmem_load" || kind == "tmem_copy" || kind == "tmem_subslice") {
+    // Tensor memory is its own memory (sm_100), moved by tcgen05.ld / st / cp: no shared access to price.
+    AuditAccess a = entry(op);
+    a.instruction = "tensor memory";
+    a.note = fmt::format("{}: tensor memory (TMEM), not shared memory: no shared access to price", op.name);
+    report.accesses.push_back(std::move(a));
     return;
   }
   if (kind.find("barrier") != std::string::npos || kind == "arrive_barrier" || kind == "barrier_expect")

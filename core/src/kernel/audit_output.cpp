@@ -199,7 +199,7 @@ std::string format_audit(const AuditReport& report) {
   for (const auto& a : report.accesses) {
     const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
     std::string tail = a.loc;
-    if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" ||
+    if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" || a.instruction == "tensor memory" ||
                             a.instruction == "shuffle" || a.instruction == "registers" || a.instruction.rfind("LDGSTS", 0) == 0))
       tail += (tail.empty() ? "" : "  ") + a.note;
     s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"),
@@ -224,7 +224,7 @@ std::string format_audit(const AuditReport& report) {
   s += fmt::format("{} of {} modelled accesses have bank conflicts{}; {} not modelled{}", c.conflicted, c.modelled,
                    c.at_optimum ? fmt::format(" ({} at the optimum: no legal layout does better)", c.at_optimum) : "",
                    c.not_modelled, c.not_modelled ? " (not priced: the kernel may have conflicts there)" : "");
-  if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma operands, shuffles, registers)", c.other);
+  if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma / tcgen05 operands, tensor memory, shuffles, registers)", c.other);
   s += "\n";
   return s;
 }

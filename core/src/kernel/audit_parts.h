@@ -200,6 +200,14 @@ std::string nvmma_rule(const Nvmma& n, const std::vector<std::int64_t>& shape, i
 std::string wgmma_operand_rule(const std::string& attribute, int operand, const std::string& element, int element_bits,
                                const std::vector<std::int64_t>& shape);
 bool wgmma_transposable(const std::string& element);
+// tcgen05.mma operand `operand` (0 = A, 1 = B) in `attribute`: its descriptor describes nvmma_shared
+// layouts (as wgmma's does), and the descriptor mode must be one sm100.h's operand rule allows
+// for the type and major (tf32 MN-major: only the 32-byte-atom form, which nvmma_shared lacks).
+std::string tcgen05_operand_layout_rule(const std::string& attribute, int operand, const std::string& element,
+                                        int element_bits, const std::vector<std::int64_t>& shape);
+// One clause for the audit's line: the operand's type, major and descriptor mode, and for tf32 the
+// majorness Triton cannot give it ("tf32, K-major: SWIZZLE_128B; MN-major would need ...").
+std::string tcgen05_operand_note(const std::string& attribute, int operand, const std::string& element);
 std::string tma_box_rule(std::int64_t inner_box_bytes, int swizzle_bytes);
 
 // [SECTION] Accesses

@@ -16,10 +16,14 @@
 //   TMA            a box's inner dim is at most the swizzle width and a multiple of 16 bytes; the
 //                  tensor descriptor carries the swizzle mode, so a buffer a TMA copy fills or
 //                  drains keeps its layout (the descriptor is not part of the module's layouts).
-//   tcgen05        operand rules per kind are not modelled here: its buffers keep their layout.
+//   tcgen05        reads shared operands through its shared-memory descriptor, built from
+//                  nvmma_shared as wgmma's is; the descriptor's mode must suit the operand's type and
+//                  major (sm100.h, CuTe's sm100 selector): tf32 MN-major takes only SWIZZLE_128B_BASE32B,
+//                  which no nvmma_shared expresses (triton issue #9252), so Triton keeps tf32 K-major.
 #include <fmt/format.h>
 
 #include "audit_parts.h"
+#include "swz/layout/sm100.h"
 
 namespace swz::audit_parts {
 
@@ -79,10 +83,62 @@ std::string wgmma_operand_rule(const std::string& attribute, int operand, const 
   return "";
 }
 
+namespace {
+// The descriptor mode an nvmma_shared swizzle width stands for (16-byte atoms: 0, 32, 64, 128 bytes).
+const UmmaMode& umma_mode_of_nvmma(int swizzle_bytes) {
+  return umma_mode_of_field(swizzle_bytes == 128 ? 2 : swizzle_bytes == 64 ? 4 : swizzle_bytes == 32 ? 6 : 0);
+}
+}  // namespace
+
+std::string tcgen05_operand_layout_rule(const std::string& attribute, int operand, const std::string& element, int element_bits,
+                                        const std::vector<std::int64_t>& shape) {
+  const char* name = operand == 0 ? "A" : "B";
+  const auto n = nvmma_of(attribute);
+  if (!n)
+    return fmt::format("tcgen05 reads operand {} through a shared-memory descriptor, built from nvmma_shared layouts only", name);
+  if (std::string rule = nvmma_rule(*n, shape, element_bits); !rule.empty()) return rule;
+  // The descriptor allows SWIZZLE_NONE, but whether Triton 3.6 lowers tcgen05 from an unswizzled
+  // nvmma_shared is not checked here (its wgmma lowering refused one, measured): not suggested.
+  if (n->swizzle_bytes == 0)
+    return fmt::format(
+        "tcgen05 operand {} without a swizzle (swizzlingByteWidth = 0): Triton 3.6's lowering of it is unchecked "
+        "here, so no suggestion drops the swizzle",
+        name);
+  const Major major = (operand == 0 ? !n->transposed : n->transposed) ? Major::K : Major::MN;
+  try {
+    const auto modes = tcgen05_operand_modes(element, major);
+    const UmmaMode& mode = umma_mode_of_nvmma(n->swizzle_bytes);
+    for (const UmmaMode* legal : modes)
+      if (legal == &mode) return "";
+    return fmt::format("{} (operand {}); nvmma_shared gives {}", tcgen05_operand_rule(element, major), name, mode.name);
+  } catch (const Error& e) {
+    return fmt::format("operand {}: {}", name, e.what());
+  }
+}
+
+std::string tcgen05_operand_note(const std::string& attribute, int operand, const std::string& element) {
+  const auto n = nvmma_of(attribute);
+  if (!n) return "";
+  const Major major = (operand == 0 ? !n->transposed : n->transposed) ? Major::K : Major::MN;
+  try {
+    (void)tcgen05_operand_modes(element, major);  // the type is one tcgen05 reads
+    std::string note = fmt::format("{}{}, {}-major: {}", element, element == "f32" ? " as tf32" : "", major_name(major),
+                                   umma_mode_of_nvmma(n->swizzle_bytes).name);
+    if (major == Major::K && tcgen05_operand_modes(element, Major::MN).front()->layout_type == 1)
+      note +=
+          "; MN-major it would need SWIZZLE_128B_BASE32B (Swizzle<2,5,2>), which #ttg.nvmma_shared cannot express "
+          "(triton issue #9252)";
+    return note;
+  } catch (const Error&) {
+    return "";
+  }
+}
+
 std::string tma_box_rule(std::int64_t inner_box_bytes, int swizzle_bytes) {
   if (inner_box_bytes % 16 != 0) return fmt::format("a TMA box's inner dim is a multiple of 16 bytes, not {}", inner_box_bytes);
   if (swizzle_bytes > 0 && inner_box_bytes > swizzle_bytes)
-    return fmt::format("a TMA box's inner dim ({} bytes) is at most the swizzle width ({} bytes)", inner_box_bytes, swizzle_bytes);
+    return fmt::format("a TMA box's inner dim ({} bytes) is at most the swizzle width ({} bytes)", inner_box_bytes,
+                       swizzle_bytes);
   return "";
 }
 

@@ -187,8 +187,10 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
           x.role = "TMA copy";
           if (text != old_text) refuse(x, "the tensor descriptor fixes a TMA copy's box and swizzle, so its buffer keeps its layout");
         } else if (kind.rfind("tc_gen5", 0) == 0) {
-          x.role = "tcgen05 operand";
-          if (text != old_text) refuse(x, "tcgen05's operand rules are not modelled here, so its buffers keep their layout");
+          const std::string element = u.type->element;
+          x.role = fmt::format("tcgen05 operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
+          if (u.operand > 1) continue;  // the accumulator lives in tensor memory
+          if (std::string rule = tcgen05_operand_layout_rule(text, u.operand, element, bits, tile); !rule.empty()) refuse(x, rule);
         } else {
           x.role = "other";
           refuse(x, "its lowering is not modelled, so the buffer keeps its layout");

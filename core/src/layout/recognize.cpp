@@ -4,8 +4,9 @@
 
 #include <bit>
 
-#include "swz/layout/factories.h"
 #include "../int_bits.h"
+#include "swz/layout/factories.h"
+#include "swz/layout/sm100.h"
 
 namespace swz {
 
@@ -60,12 +61,36 @@ void match_cute(const SharedLayout& s, int ebits, std::vector<LayoutMatch>& out)
 
 void match_tma(const SharedLayout& s, int ebits, std::vector<LayoutMatch>& out) {
   if (s.shape().size() != 2 || ebits < 8 || ebits % 8) return;
-  for (int bytes : {32, 64, 128})
-    if (s.shape()[1] * (ebits / 8) == bytes && s == tma_swizzle(bytes, s.shape(), ebits)) {
-      const int b = ilog2(bytes / 16);
-      out.push_back(
-          {"tma", fmt::format("TMA {}B swizzle (= Swizzle<{},4,3> on byte addresses)", bytes, b), {{"swizzle_bytes", bytes}}});
+  for (const TmaMode& mode : tma_modes()) {
+    if (mode.span_bytes == 0 || s.shape()[1] * (ebits / 8) != mode.span_bytes) continue;
+    if (mode.swizzle.flip_8b ? ebits > 64 : ebits / 8 > (1 << mode.swizzle.m)) continue;
+    if (!(s == tma_mode_layout(mode, s.shape(), ebits))) continue;
+    const ByteSwizzle& z = mode.swizzle;
+    const std::string tail(std::string_view(mode.driver_name).substr(std::string_view("CU_TENSOR_MAP_SWIZZLE_").size()));
+    // The Hopper modes keep their names ("TMA 128B swizzle"); sm_100's name themselves.
+    std::string name = mode.sm100_only ? fmt::format("TMA {} (sm_100; = Swizzle<{},{},{}>{} on byte addresses)", tail, z.b, z.m,
+                                                     z.s, z.flip_8b ? " and bit 3 ^= bit 7" : "")
+                                       : fmt::format("TMA {} swizzle (= Swizzle<{},4,3> on byte addresses)", tail, z.b);
+    out.push_back({"tma", std::move(name), {{"swizzle_bytes", mode.span_bytes}, {"tma_mode", mode.value}}});
+  }
+}
+
+// tcgen05 descriptor modes of a K-major ([MN, K], K contiguous) or MN-major tile, with CuTe's atom.
+void match_tcgen05(const SharedLayout& s, int ebits, std::vector<LayoutMatch>& out) {
+  if (s.shape().size() != 2 || ebits < 8 || ebits % 8) return;
+  for (const UmmaMode& mode : umma_modes()) {
+    if (mode.layout_type == 0 || ebits / 8 > (1 << mode.swizzle.m)) continue;  // none is row- / column-major
+    for (Major major : {Major::K, Major::MN}) {
+      const std::int64_t along = s.shape()[major == Major::K ? 1 : 0];
+      if (along * (ebits / 8) != mode.span_bytes || !(s == umma_layout(mode, major, s.shape(), ebits))) continue;
+      const std::string atom = cute_atom_name(CuteAtom{&mode, major, ebits, {}});
+      out.push_back({"tcgen05",
+                     fmt::format("tcgen05 {} ({}-major, UMMA::LayoutType {}; Swizzle<{},{},{}> on byte addresses{}{})", mode.name,
+                                 major_name(major), mode.layout_type, mode.swizzle.b, mode.swizzle.m, mode.swizzle.s,
+                                 atom.empty() ? "" : "; CuTe ", atom),
+                     {{"layout_type", mode.layout_type}, {"mn_major", major == Major::MN ? 1 : 0}}});
     }
+  }
 }
 
 void match_triton_swizzled(const SharedLayout& s, std::vector<LayoutMatch>& out) {
@@ -144,6 +169,7 @@ std::vector<LayoutMatch> recognize(const SharedLayout& s, int element_bits) {
   if (!s.is_linear()) return out;
   match_cute(s, element_bits, out);
   match_tma(s, element_bits, out);
+  match_tcgen05(s, element_bits, out);
   match_triton_swizzled(s, out);
   match_nvmma(s, element_bits, out);
   return out;

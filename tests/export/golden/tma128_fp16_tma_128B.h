@@ -53,6 +53,7 @@
 // Known as:
 //   CuTe Swizzle<3,3,3> o (64,64):(64,1) on element offsets (= Swizzle<3,4,3> on byte addresses)
 //   TMA 128B swizzle (= Swizzle<3,4,3> on byte addresses)
+//   tcgen05 SWIZZLE_128B (K-major, UMMA::LayoutType 2; Swizzle<3,4,3> on byte addresses; CuTe UMMA::Layout_K_SW128_Atom<half_t>)
 //   Triton SwizzledSharedLayout(vec=8, perPhase=1, maxPhase=8, order=[1, 0])
 //   Triton NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=false)
 //
@@ -133,6 +134,12 @@ TMA_TILE_CONSTANT char triton_layout[] =
     "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>";
 // The TMA swizzle mode that writes this layout (tensor map of a 64x64 box, base aligned to 1024 bytes).
 TMA_TILE_CONSTANT char tma_swizzle_mode[] = "CU_TENSOR_MAP_SWIZZLE_128B";
+// The tcgen05 shared-memory descriptor mode that reads this layout as a K-major [MN, K] operand
+// (UMMA::LayoutType::SWIZZLE_128B),
+// CuTe's UMMA::Layout_K_SW128_Atom<half_t>: the value of bits 61-63, and those bits of a descriptor
+// whose base offset (bits 49-51) is 0, the tile starting a 1024-byte repeat.
+TMA_TILE_CONSTANT std::uint32_t umma_layout_type = 2u;
+TMA_TILE_CONSTANT std::uint64_t umma_descriptor_swizzle_bits = 0x4000000000000000ull;
 
 // Element offset of (row, col) from the tile's start. Coordinates are taken modulo the shape.
 TMA_TILE_HOST_DEVICE constexpr std::uint32_t offset(std::uint32_t row, std::uint32_t col) {

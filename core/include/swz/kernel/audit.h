@@ -24,7 +24,10 @@
 //                                               triton_convert.h); the solver's layout only where
 //                                               that model does not apply (the note says why)
 //   ttng.warp_group_dot, ttng.tc_gen5_mma       operand reads by wgmma / tcgen05: listed, no LSU
-//                                               bank model applies (wavefronts null)
+//                                               bank model applies (wavefronts null); a tcgen05
+//                                               operand's note gives its type, major and descriptor mode
+//   ttng.tmem_alloc / tmem_store / tmem_load    tensor memory (sm_100): listed as "tensor memory",
+//                                               no shared access to price
 //
 // Anything else in the ttg / ttng / amdg dialects that may touch shared
 // memory, and attributes we cannot convert, are listed as "not modelled" with
