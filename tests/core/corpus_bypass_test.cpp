@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "swz/error.h"
 #include "swz/sim/corpus.h"
 
 namespace swz {
@@ -152,6 +153,13 @@ TEST(CorpusBypass, RuleFiveOnHandMadeCopies) {
   const Service unknown = serve(r, BankModel{});
   EXPECT_FALSE(unknown.modelled);
   EXPECT_NE(unknown.rule.find("lane 5 moves no data"), std::string::npos) << unknown.rule;
+  r.global[5] = -2 - 8;  // a pointer at byte 8: not aligned to the 16-byte copy
+  try {
+    check_request(r, BankModel{});
+    ADD_FAILURE() << "a misaligned pointer was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lane 5: global address 8 is not aligned"), std::string::npos) << e.what();
+  }
   // Lanes 1 and 3 of one line (halves 1 of sectors 0 and 1) into halves 1 of shared chunks 0 and
   // 1 go together; lane 0 from a line of its own is one more wavefront. The other lanes copy the
   // source's byte 0 to shared offset 0, as the probe's skipped lanes count.
