@@ -153,11 +153,14 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   a.issued = access;
   if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
   if (access.async_copy)
-    a.note = !r.modelled
-                 ? "cp.async.cg (16 bytes, around L1): priced as the shared store of this width; its global side is not modelled"
-                 : access.global_bytes ? "cp.async: each shared bank's writes after its sources' other lanes"
-                                       : "cp.async: each shared bank's writes after its sources' other lanes (global rows taken a "
-                                         "multiple of 128 bytes apart)";
+    a.note = fmt::format(
+        "{}{}",
+        !r.modelled ? "cp.async: priced as the shared store of this width (not modelled)"
+        : r.vector.bits == 128
+            ? "cp.async.cg with the src-size operand, as Triton issues it: rule 5, each shared bank's writes after its "
+              "sources' other lanes plus the writes of the 32-byte sectors read"
+            : "cp.async: each shared bank's writes after its sources' other lanes",
+        access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)");
   a.instruction =
       !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
   bool fell_back = instruction_prefix == "LDSM" && instruction.empty();

@@ -237,15 +237,13 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
     s.consumers.push_back(AuditConsumer{a.line, p.op->name, "cp.async source layout (#" + alias + ", its address arithmetic follows)", ""});
     s.patch.push_back(AuditPatch{def->second, 0, m.aliases.at(alias), s.new_layout});
 
-    // Both knobs may help: the one --fix applies is the lower predicted total, except that a
-    // figure from the store rule (cp.async.cg, not modelled) never outranks a modelled one.
+    // Both knobs may help: the one --fix applies is the lower predicted total (both modelled:
+    // .cg by rule 5 in the src-size form Triton issues).
     s.basis = "modelled";
     const std::size_t index = report.suggestions.size();
     if (a.suggestion_index) {
       AuditSuggestion& other_s = report.suggestions[*a.suggestion_index];
-      const bool other_unmodelled = other_s.instruction_after.rfind("LDGSTS", 0) == 0 && other_s.instruction_after.find("128") != std::string::npos;
-      if (other_unmodelled) other_s.basis = "store rule (cp.async.cg: its shared side is not modelled)";
-      const bool mine = other_unmodelled || s.total_wavefronts_after < other_s.total_wavefronts_after;
+      const bool mine = s.total_wavefronts_after < other_s.total_wavefronts_after;
       if (!mine) {
         s.chosen = false;
         report.suggestions.push_back(std::move(s));

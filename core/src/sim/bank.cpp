@@ -116,7 +116,7 @@ InstructionKind instruction_kind(const Access& a, int vec_bits) {
   const bool load = a.kind == AccessKind::Load;
   if (a.async_copy) {  // cp.async: 4 to 16 bytes; 16-byte copies are .cg (Triton's choice)
     const int bytes = std::max(4, vec_bits / 8);
-    return {WarpOp::AsyncCopy, bytes, 0, false, bytes == 16};
+    return {WarpOp::AsyncCopy, bytes, 0, false, bytes == 16, a.src_size};
   }
   if (a.ldmatrix) return {load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
   // .trans without ldmatrix: AMD's transposing read (ds_read_b64_tr_b16, gfx950), 64 bits a lane.

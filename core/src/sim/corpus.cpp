@@ -371,7 +371,10 @@ std::string to_text(const ReplayReport& r) {
   }
   out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
   if (r.all.not_modelled)
-    out += fmt::format(", {} not modelled (cp.async.cg, or cp.async without its global addresses)", r.all.not_modelled);
+    out += fmt::format(
+        ", {} not modelled (cp.async without its global addresses, or a .cg copy with lanes whose pointers are not "
+        "known)",
+        r.all.not_modelled);
   out += "\n";
   for (const auto& m : r.disagree) {
     std::string lanes;

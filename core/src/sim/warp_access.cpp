@@ -24,7 +24,7 @@ std::string InstructionKind::name() const {
     case WarpOp::StoreMatrix:
       return fmt::format("{}.x{}{}", op == WarpOp::LoadMatrix ? "LDSM" : "STSM", matrices, trans ? ".trans" : "");
     case WarpOp::AsyncCopy:
-      return fmt::format("LDGSTS.{}{}", bypass ? "BYPASS." : "", bytes * 8);
+      return fmt::format("LDGSTS.{}{}{}", bypass ? "BYPASS." : "", bytes * 8, src_size ? "" : ".NOZFILL");
   }
   return "?";
 }
@@ -42,8 +42,11 @@ std::vector<InstructionKind> all_instruction_kinds() {
 }
 
 std::optional<InstructionKind> parse_instruction_kind(const std::string& name) {
-  for (const InstructionKind& k : all_instruction_kinds())
-    if (k.name() == name) return k;
+  for (InstructionKind k : all_instruction_kinds()) {
+    if (k.name() == name || (k.op == WarpOp::AsyncCopy && k.name() + ".ZFILL" == name)) return k;
+    k.src_size = false;  // the same copy without the src-size operand
+    if (k.op == WarpOp::AsyncCopy && k.name() == name) return k;
+  }
   return std::nullopt;
 }
 
@@ -63,6 +66,7 @@ void check_request(const WarpRequest& r, const BankModel& model, std::int64_t sh
                                                     : std::has_single_bit(static_cast<unsigned>(k.bytes)) && k.bytes <= 16;
   if (!sizes_ok) fail("{} bytes per lane is not an instruction the bank model knows", k.bytes);
   if (k.bypass && (k.op != WarpOp::AsyncCopy || k.bytes != 16)) fail("only a 16-byte cp.async can bypass L1 (cp.async.cg)");
+  if (!k.src_size && k.op != WarpOp::AsyncCopy) fail("only a cp.async has a src-size operand to leave out");
   check_instruction(k, model);
   if (k.is_matrix() && model.warp_size != 32) fail("{} needs 32-lane warps", k.name());
   if (static_cast<int>(r.address.size()) != model.warp_size)
@@ -82,8 +86,8 @@ void check_request(const WarpRequest& r, const BankModel& model, std::int64_t sh
   for (std::size_t lane = 0; lane < r.global.size(); ++lane) {
     const std::int64_t g = r.global[lane];
     if (g == -1) continue;
-    if (g < 0) fail("lane {}: global address {} is negative (-1 marks a copy that moves no data)", lane, g);
-    if (g % k.bytes) fail("lane {}: global address {} is not aligned to the {}-byte copy of {}", lane, g, k.bytes, k.name());
+    const std::int64_t at = g < 0 ? -2 - g : g;  // -2 - X: moves no data, its pointer at X
+    if (at % k.bytes) fail("lane {}: global address {} is not aligned to the {}-byte copy of {}", lane, at, k.bytes, k.name());
   }
 }
 
@@ -188,13 +192,12 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     H200 (2026-11-28, README "cp.async .cg"): without src-size exact on the
 //     602 designed copies whose lanes all move data and 127 of 150 random
 //     ones; with it on 1,379 of 1,417 (the misses random copies but three,
-//     35 counted one too many). A request does not say which form a copy is,
-//     nor where a masked lane points, and a plain copy's predicated-off lanes
-//     count too (at whatever their registers hold). So .cg is not modelled:
-//     serve() counts it by the store rule, as the audit and the solver assume,
-//     and its rule text gives rule 5's counts: without src-size (when every
-//     lane moves data) and with it, a lane that moves no data taken at the
-//     source's byte 0 (where `swizzle calibrate` and the probe point it).
+//     35 counted one too many). The kind says the form (src_size: LDGSTS.BYPASS.128,
+//     the plain form LDGSTS.BYPASS.128.NOZFILL). Not modelled, and counted by
+//     the store rule with the reason in the rule text: a src-size copy with a
+//     lane that moves no data whose pointer is not known (global -1; -2 - X
+//     gives it), and a plain copy with a lane that sits out, for such lanes
+//     count too, at whatever their registers hold.
 //     Without the lanes' global addresses no cp.async is modelled.
 namespace {
 
@@ -203,7 +206,7 @@ namespace {
 int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
   struct SectorUnit {
     std::int64_t sector, chunk;
-    bool zero;       // lanes that move no data (src-size 0), at the source's byte 0
+    bool zero;       // lanes that move no data (src-size 0), at their pointer
     int half_to[2];  // shared half each source half goes to, -1: unused
   };
   std::vector<SectorUnit> units;
@@ -211,7 +214,7 @@ int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
   for (int lane = 0; lane < lanes; ++lane) {
     const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
     const bool zero = r.global[static_cast<std::size_t>(lane)] < 0;
-    const std::int64_t g = zero ? 0 : r.global[static_cast<std::size_t>(lane)];
+    const std::int64_t g = zero ? -2 - r.global[static_cast<std::size_t>(lane)] : r.global[static_cast<std::size_t>(lane)];
     if (a < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
     written.push_back(a / 16);
     const int gh = static_cast<int>((g / 16) % 2), sh = static_cast<int>((a / 16) % 2);
@@ -230,6 +233,18 @@ int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
   int cost = 0;
   for (const auto& [key, per_group] : groups) cost += *std::max_element(per_group.begin(), per_group.end());
   return cost;
+}
+
+// Why rule 5 cannot price a .cg copy (empty: it can): what the hardware counts is not in the request.
+std::string bypass_unknown(const WarpRequest& r, int lanes) {
+  for (int lane = 0; lane < lanes; ++lane) {
+    const std::int64_t a = r.address[static_cast<std::size_t>(lane)], g = r.global[static_cast<std::size_t>(lane)];
+    if (!r.kind.src_size && (a < 0 || g < 0))
+      return fmt::format("lane {} sits out a copy without src-size, and counts at whatever its registers hold", lane);
+    if (a >= 0 && g == -1)
+      return fmt::format("lane {} moves no data and counts where its pointer points, not given (-2 - X: at X)", lane);
+  }
+  return "";
 }
 
 // Rule 4 (and 5) at serve(): one cp.async.
@@ -253,7 +268,7 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
       std::int64_t g = r.global[static_cast<std::size_t>(lane)];
       for (int i = 0; i < words; ++i) ++writes[bank_of(a, i)];
       if (g < 0 && !k.bypass) continue;  // moves no data: reads nothing
-      if (g < 0) g = 0;                  // .cg: counted where its pointer is, taken as the source's byte 0
+      if (g < 0) g = -2 - g;             // .cg: counted where its pointer is
       for (int i = 0; i < words; ++i) {
         ++reads[bank_of(g, i)];
         for (int j = 0; j < words; ++j) ++feeds[bank_of(g, i) * banks + bank_of(a, j)];
@@ -276,13 +291,24 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
     s.wavefronts += cost;
     s.ideal += any ? 1 : 0;
   }
-  if (k.bypass) {           // rule 5: the sectors' writes, and rule 4's count on top for the src-size form
-    bool src_size = false;  // only that form has lanes that move no data
-    for (int lane = 0; lane < lanes; ++lane)
-      src_size = src_size || (r.address[static_cast<std::size_t>(lane)] >= 0 && r.global[static_cast<std::size_t>(lane)] < 0);
+  if (k.bypass) {  // rule 5: the sectors' writes, and rule 4's count on top for the src-size form
     const int sectors = bypass_sector_wavefronts(r, lanes);
-    s.rule = src_size ? fmt::format("rule 5: {} with the src-size operand", s.wavefronts + sectors)
-                      : fmt::format("rule 5: {} without the src-size operand, {} with it", sectors, s.wavefronts + sectors);
+    std::vector<std::int64_t> chunks;  // 16-byte shared addresses written: 8 a wavefront at best
+    for (int lane = 0; lane < lanes; ++lane)
+      if (const std::int64_t a = r.address[static_cast<std::size_t>(lane)]; a >= 0) chunks.push_back(a / 16);
+    std::sort(chunks.begin(), chunks.end());
+    const int least = static_cast<int>((std::unique(chunks.begin(), chunks.end()) - chunks.begin() + 7) / 8);
+    if (k.src_size) {
+      s.rule = fmt::format("rule 5 (.cg with src-size): {} by the sources' banks + {} sectors", s.wavefronts, sectors);
+      s.wavefronts += sectors;
+      s.ideal += least;
+    } else {
+      s.rule = fmt::format("rule 5 (.cg without src-size): {} sectors", sectors);
+      s.wavefronts = sectors;
+      s.ideal = least;
+      s.pass_wavefronts.clear();
+    }
+    s.pass_wavefronts.push_back(sectors);
   }
   return s;
 }
@@ -305,14 +331,16 @@ Service serve(const WarpRequest& r, const BankModel& m) {
     s.rule = "paired lanes: phases twice as wide";
   }
   if (k.op == WarpOp::AsyncCopy) {
-    if (!k.bypass && !r.global.empty()) return serve_async_copy(r, m, s, lanes);
+    const std::string unknown = r.global.empty() || !k.bypass ? "" : bypass_unknown(r, lanes);
+    if (!r.global.empty() && (!k.bypass || (m.banks == 32 && m.bank_bytes == 4)) && unknown.empty())
+      return serve_async_copy(r, m, s, lanes);
     s.modelled = false;
     if (r.global.empty()) {
       s.rule = "cp.async: not modelled without the lanes' global addresses; the store rule's count";
-    } else if (m.banks == 32 && m.bank_bytes == 4) {  // rule 5 is the estimate, said in the rule
-      s.rule = "cp.async.cg: not modelled; the store rule's count (" + serve_async_copy(r, m, s, lanes).rule + ")";
+    } else if (!unknown.empty()) {
+      s.rule = "cp.async.cg: not modelled (" + unknown + "); the store rule's count";
     } else {
-      s.rule = "cp.async.cg: not modelled; the store rule's count";
+      s.rule = "cp.async.cg: not modelled but at 32 banks of 4 bytes; the store rule's count";
     }
   }
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;

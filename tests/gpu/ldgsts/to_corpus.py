@@ -5,9 +5,10 @@
 
 Each case becomes one corpus line (core/include/swz/sim/corpus.h) with the per-instruction
 counter `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` as "wavefronts". A copy
-issued without a src-size operand whose source is -1 did not run at all: its lane is written as
-inactive (-1); where a lane that sits out or moves no data points (gen.py's -2 - X) cannot be
-written and is lost. With --metrics, every counter of the run goes to a second file, a line per case.
+issued without a src-size operand is named with ".NOZFILL" (LDGSTS.BYPASS.128.NOZFILL); whose source
+is -1 did not run at all: its lane is written as inactive (-1), where its registers pointed lost. A
+lane that moves no data (src-size 0) keeps its pointer as -2 - X (the probe points -1 at byte 0).
+With --metrics, every counter of the run goes to a second file, a line per case.
 """
 import csv
 import json
@@ -35,12 +36,12 @@ def main():
     metrics = open(metrics_path, "w") if metrics_path else None
     for i, (c, m) in enumerate(zip(cases, measured)):
         plain = c["pattern"].endswith(", live") or c.get("form") == "plain"
-        # -2 - X (a lane holding X as it sits out or moves no data) is -1 in a corpus line
+        # a lane sitting out (-2 - X: holding X) is -1 in a corpus line; one that moves no data keeps -2 - X
         addresses = [a if a >= 0 and not (plain and g < 0) else -1 for a, g in zip(c["addresses"], c["global"])]
-        sources = [g if g >= 0 else -1 for g in c["global"]]
+        sources = [g if g >= 0 else -1 if plain else -2 if g == -1 else g for g in c["global"]]
         instructions = int(float(m[INSTRUCTIONS]))
         line = {"device": device[0].strip(), "cc": device[1].strip(), "date": date, "seed": 20261128, "case": i,
-                "kind": c["kind"], "pattern": c["pattern"], "shared_bytes": 65536, "addresses": addresses,
+                "kind": c["kind"] + (".NOZFILL" if plain else ""), "pattern": c["pattern"], "shared_bytes": 65536, "addresses": addresses,
                 "global": sources, "wavefronts": int(float(m[WAVEFRONTS])),
                 "instructions": instructions if instructions > 0 else -1}
         print(json.dumps(line, separators=(",", ":")))

@@ -71,6 +71,9 @@ struct Access {
   // columns in the same banks, which is all the bank rule reads). 16-byte copies are .cg (Triton's
   // choice), narrower ones .ca.
   bool async_copy = false;
+  // cp.async issued with the src-size operand (LDGSTS...ZFILL): what Triton emits for every copy it
+  // pipelines (`ttg.async_copy_global_to_local ... mask`) and compilers for any masked copy.
+  bool src_size = true;
   int global_contiguous_dim = 0;
   // cp.async: each element's global byte address, by flat tensor coordinate, where it is known
   // (the audit reads it from the kernel's pointer arithmetic); null: placed as above.
@@ -116,7 +119,7 @@ struct InstructionResult {
   int warp = 0, step = 0;
   int wavefronts = 0, ideal = 0;
   bool merged = false;                  // phases widened by paired lanes (warp_access.h)
-  bool modelled = true;                 // false: cp.async.cg, priced by the store rule it is not
+  bool modelled = true;                 // false: a copy serve() cannot price (warp_access.h), by the store rule
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
   std::vector<int> worst_phase_bank_words;  // of the costliest phase: what an "N-way" conflict is, bank by bank
@@ -136,7 +139,7 @@ struct AccessResult {
   std::int64_t total_wavefronts = 0, total_ideal = 0;
   std::vector<int> per_instruction;  // index = warp * steps + step; empty when sampled
   bool merged = false;
-  bool modelled = true;   // false: cp.async.cg, whose shared side is not modelled
+  bool modelled = true;  // false: some instruction priced by the store rule (serve() could not)
   // A layout with no table (linear, over 2^kTableBits elements) and more than kFullSimulation
   // instructions: a fixed sample of them is simulated (warp 0's first steps, a spread of the
   // rest, the last), the worst and the mean are the sample's, the totals its mean x instructions.

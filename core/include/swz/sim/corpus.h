@@ -7,7 +7,9 @@
 //    "kind": "LDS.64", "pattern": "few", "shared_bytes": 49152,
 //    "addresses": [0, 8, -1, ...32 lanes, -1 = inactive], "wavefronts": 2, "instructions": 1}
 //
-// A cp.async line may add "global": [32 source addresses, -1 = the copy moves no data].
+// A cp.async line may add "global": [32 source addresses; -1 = the copy moves no data, its pointer
+// not known; -2 - X = it moves no data, its pointer at X]. Its kind names its form: LDGSTS.BYPASS.128
+// issued with the src-size operand, LDGSTS.BYPASS.128.NOZFILL without it (warp_access.h).
 //
 // `swizzle calibrate` writes such files on a GPU machine (cases from
 // generate_cases(), measured by the CUDA backend); `swizzle replay` and the
@@ -63,7 +65,7 @@ std::vector<CorpusCase> designed_copy_cases(const std::vector<InstructionKind>& 
 
 struct ReplayTally {
   int cases = 0, agree = 0;
-  int not_modelled = 0;  // cases the model does not predict (cp.async.cg), neither agree nor disagree
+  int not_modelled = 0;  // cases the model does not predict (serve(): modelled false), neither agree nor disagree
   int disagree() const { return cases - agree - not_modelled; }
 };
 struct ReplayMismatch {

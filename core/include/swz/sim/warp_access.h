@@ -48,28 +48,36 @@ struct InstructionKind {
   int matrices = 0;  // ldmatrix / stmatrix: 1, 2 or 4
   bool trans = false;
   bool bypass = false;  // cp.async.cg (16 bytes only): LDGSTS.BYPASS.128, the data does not stay in L1
+  // cp.async only: issued with the src-size operand (SASS .ZFILL: what compilers emit for a masked
+  // copy, every copy Triton pipelines, and what `swizzle calibrate` measures); false: the plain form
+  // (SASS LDGSTS.E.BYPASS.128 without .ZFILL), named with ".NOZFILL". Only .cg's count depends on it.
+  bool src_size = true;
 
   bool is_matrix() const { return op == WarpOp::LoadMatrix || op == WarpOp::StoreMatrix; }
   bool writes_shared() const { return op == WarpOp::Store || op == WarpOp::StoreMatrix || op == WarpOp::AsyncCopy; }
   // Lanes whose address the instruction uses: 8 per matrix, else every lane.
   int addressed_lanes(int warp_size) const { return is_matrix() ? 8 * matrices : warp_size; }
   // The SASS name: LDS.U8, LDS.U16, LDS.32, LDS.64, LDS.128, STS.*, LDSM.x4, LDSM.x4.trans, STSM.x2,
-  // LDGSTS.32, LDGSTS.64, LDGSTS.128 (cp.async.ca), LDGSTS.BYPASS.128 (cp.async.cg).
+  // LDGSTS.32, LDGSTS.64, LDGSTS.128 (cp.async.ca), LDGSTS.BYPASS.128 (cp.async.cg); a cp.async
+  // without the src-size operand ends in .NOZFILL (LDGSTS.BYPASS.128.NOZFILL).
   std::string name() const;
   bool operator==(const InstructionKind&) const = default;
 };
-// Reads a name as name() writes it; nullopt when it is not one.
+// Reads a name as name() writes it (a cp.async's src-size form also as SASS spells it, with .ZFILL:
+// LDGSTS.BYPASS.128.ZFILL); nullopt when it is not one.
 std::optional<InstructionKind> parse_instruction_kind(const std::string& name);
 // The same, throwing swz::Error naming the known instructions when it is not one.
 InstructionKind instruction_kind_named(const std::string& name);
-// Every kind the probe measures, in a fixed order.
+// Every kind the probe measures, in a fixed order (cp.async in the src-size form).
 std::vector<InstructionKind> all_instruction_kinds();
 
 struct WarpRequest {
   InstructionKind kind;
   std::vector<std::int64_t> address;  // per lane: byte address, -1 = lane inactive (or not addressed)
-  // cp.async only: per lane, the global byte address it copies from, -1 for a copy that moves no
-  // data (src-size 0: a masked-off copy that only zero-fills its shared bytes). Empty: not known.
+  // cp.async only: per lane, the global byte address it copies from; for a copy that moves no data
+  // (src-size 0: a masked-off copy that only zero-fills its shared bytes) -1 when where its pointer
+  // points is not known, -2 - X when it points at X (.cg counts such a lane as reading X).
+  // Empty: not known.
   std::vector<std::int64_t> global;
 };
 
@@ -79,14 +87,14 @@ void check_request(const WarpRequest& request, const BankModel& model, std::int6
 
 struct Service {
   int wavefronts = 0;
-  int ideal = 0;                     // passes needed with no conflict at all
-  int phases = 0;                    // lane groups before any merge
+  int ideal = 0;   // passes needed with no conflict at all
+  int phases = 0;  // lane groups before any merge
   int lanes_per_phase = 32;
-  bool merged = false;               // phases were served together (see serve())
-  bool modelled = true;              // false: the model does not predict this request (see serve())
-  std::string rule;                  // which rule decided the count, in a few words
-  std::vector<int> pass_wavefronts;  // per pass after merging
-  std::vector<int> bank_words;       // distinct words per bank, summed over passes
+  bool merged = false;                     // phases were served together (see serve())
+  bool modelled = true;                    // false: the model does not predict this request (see serve())
+  std::string rule;                        // which rule decided the count, in a few words
+  std::vector<int> pass_wavefronts;        // per pass after merging
+  std::vector<int> bank_words;             // distinct words per bank, summed over passes
   std::vector<int> worst_pass_bank_words;  // distinct words per bank of the costliest pass (its cost is the tallest)
 };
 
