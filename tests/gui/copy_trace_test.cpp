@@ -1,0 +1,69 @@
+// The Access trace on a cp.async writer: the global lines and sectors the step reads, each lane's
+// source bank and read turn, and the shared banks that wait (the core's copy_trace, drawn).
+#include <fmt/format.h>
+
+#include "gui_fixture.h"
+#include "swz/sim/global_side.h"
+
+namespace swz::gui::test {
+
+namespace {
+
+// A 32x8 fp32 tile copied by 4-byte cp.async.ca, rows `pitch` bytes apart in global memory.
+ProblemSpec copy_trace_spec(std::int64_t pitch) {
+  ProblemSpec s;
+  s.preset = "transpose16x32";
+  s.shape = {32, 8};
+  s.element_bits = 32;
+  s.write_vec_bits = 32;
+  s.write_copy = "ca";
+  s.global_pitch = pitch;
+  return s;
+}
+
+// The line a probe carries after its '=' ("trace.copy=cp.async reads ..."); "" when none was drawn.
+std::string drawn_line(const Workbench& b, const std::string& probe) {
+  for (const std::string& id : b.probe_ids())
+    if (id.rfind(probe, 0) == 0) return id.substr(probe.size());
+  return "";
+}
+
+}  // namespace
+
+class CopyTraceTest : public GuiTest {};
+
+TEST_F(CopyTraceTest, StoreStepShowsGlobalLinesAndTurns) {
+  Workbench& b = open(copy_trace_spec(128));
+  ASSERT_TRUE(b.apply(cmd::set_side(Side::Store)));
+  frames(3);
+  const StepTrace& t = b.trace();
+  ASSERT_TRUE(t.copy.has_value());
+  const Problem& p = b.model().problem;
+  const CopyTrace core = copy_trace(warp_request(p.store, p.shared, p.element_bits, p.bank, 0, 0), p.bank);
+  EXPECT_EQ(t.copy->phase_wavefronts, core.phase_wavefronts);
+  // Rows 128 bytes apart: four lines, one sector each; shared banks 8-31 wait 3 turns of source banks 0-7.
+  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 4 global lines, 4 sectors");
+  EXPECT_NE(drawn_line(b, "trace.copy.waits=").find("bank 8: 1 write after 3 turns of source bank 0"), std::string::npos)
+      << drawn_line(b, "trace.copy.waits=");
+  EXPECT_TRUE(b.probe("trace.copy.lanes").has_value());
+  EXPECT_EQ(t.instruction.wavefronts, 4);
+  screenshot_if_asked("SWZ_COPY_TRACE_PNG");
+
+  // Rows packed 32 bytes apart: one line, and no bank waits.
+  ASSERT_TRUE(b.apply(cmd::set_problem("copy", copy_trace_spec(32))));
+  ASSERT_TRUE(b.apply(cmd::set_side(Side::Store)));
+  frames(3);
+  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 1 global line, 4 sectors");
+  EXPECT_EQ(drawn_line(b, "trace.copy.waits="), "No shared bank waits on a source bank");
+  EXPECT_EQ(b.trace().instruction.wavefronts, 1);
+}
+
+TEST_F(CopyTraceTest, PlainStoreHasNoCopyLines) {
+  Workbench& b = open(ProblemSpec{});
+  ASSERT_TRUE(b.apply(cmd::set_side(Side::Store)));
+  frames(3);
+  EXPECT_FALSE(b.trace().copy.has_value());
+  EXPECT_EQ(drawn_line(b, "trace.copy="), "");
+}
+
+}  // namespace swz::gui::test
