@@ -2,23 +2,23 @@
 // source bank and read turn, and the shared banks that wait (the core's copy_trace, drawn).
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "gui_fixture.h"
+#include "swz/problem/problem_spec.h"
 #include "swz/sim/global_side.h"
 
 namespace swz::gui::test {
 
 namespace {
 
-// A 32x8 fp32 tile copied by 4-byte cp.async.ca, rows `pitch` bytes apart in global memory.
+// A 32x8 fp32 tile copied by 4-byte cp.async.ca, rows `pitch` bytes apart in global memory, as a
+// session file states it.
 ProblemSpec copy_trace_spec(std::int64_t pitch) {
-  ProblemSpec s;
-  s.preset = "transpose16x32";
-  s.shape = {32, 8};
-  s.element_bits = 32;
-  s.write_vec_bits = 32;
-  s.write_copy = "ca";
-  s.global_pitch = pitch;
-  return s;
+  return spec_from_json(nlohmann::json::parse(fmt::format(R"({{"preset": "transpose16x32", "shape": [32, 8], "element_bits": 32,
+      "write_vec_bits": 32, "write_copy": "ca", "global_pitch": {}}})",
+                                                          pitch)),
+                        "copy trace test: '");
 }
 
 // The line a probe carries after its '=' ("trace.copy=cp.async reads ..."); "" when none was drawn.

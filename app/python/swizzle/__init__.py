@@ -99,7 +99,8 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
 
 def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", preset=None, mask=None, layout=None,
            shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
-           write_matrix=None, read_matrix=None, spec=None) -> str:
+           write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None, global_pitch=None,
+           global_layout=None) -> str:
     """One view of a problem as SVG: `swizzle figure` (to stdout).
 
     ``view``: "tensor" (colored by bank), "writer", "reader", "matrix-a", "matrix-b", "matrix-m".
@@ -108,7 +109,8 @@ def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", prese
     return _core.figure(src=src, dst=dst, shared=shared, solved=solved, view=view, preset=preset, mask=mask,
                         layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
                         write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
-                        read_matrix=read_matrix, spec=spec)
+                        read_matrix=read_matrix, spec=spec, write_copy=write_copy, global_dim=global_dim,
+                        global_pitch=global_pitch, global_layout=global_layout)
 
 
 def audit(ttgir: str, *, path: str = "<string>") -> dict:
@@ -136,7 +138,8 @@ def fix(ttgir: str, *, path: str = "<string>") -> str:
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
                   shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
-                  write_matrix=None, read_matrix=None, spec=None, name="tile_swizzle", format="header") -> str:
+                  write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None,
+                  global_pitch=None, global_layout=None, name="tile_swizzle", format="header") -> str:
     """The layout as text for a kernel: `swizzle export` (to stdout).
 
     ``format``: "header" (self-contained C++), "triton" (Gluon / MLIR), "cute" or "json".
@@ -146,8 +149,9 @@ def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, 
     return _core.export_header(src=src, dst=dst, shared=shared, solved=solved, preset=preset, mask=mask,
                                layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
                                write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
-                               write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, name=name,
-                               format=format)
+                               write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, write_copy=write_copy,
+                               global_dim=global_dim, global_pitch=global_pitch, global_layout=global_layout,
+                               name=name, format=format)
 
 
 def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_bytes: int = 4,

@@ -16,8 +16,8 @@ AccessAnalysis analyze_access(const Access& access, const SharedLayout& shared, 
   if (access.async_copy && a.simulated.modelled && a.lemma.applies && a.lemma.vec_bits == a.simulated.vector.bits &&
       !a.difference.empty())
     a.difference = fmt::format("a cp.async's words come through the banks by their global source (bank model rule 4): the "
-                               "lemma counts the shared side alone, {} wavefronts, and the source banks' turns make {}",
-                               a.lemma.predicted_wavefronts, a.simulated.wavefronts);
+                               "lemma counts the shared side alone, {}, and the source banks' turns make {}",
+                               counted(a.lemma.predicted_wavefronts, "wavefront"), a.simulated.wavefronts);
   return a;
 }
 
