@@ -414,7 +414,7 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
     try {
       const Problem again = build_problem(c);
       if (again.shared == p.shared && again.store.layout == p.store.layout && again.read.layout == p.read.layout &&
-          again.element_bits == p.element_bits && again.bank == p.bank)
+          again.element_bits == p.element_bits && again.bank == p.bank && !p.store.async_copy)  // a copy's source is no preset's
         return c;
     } catch (const Error&) {
     }
