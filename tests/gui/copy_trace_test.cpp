@@ -41,21 +41,22 @@ TEST_F(CopyTraceTest, StoreStepShowsGlobalLinesAndTurns) {
   const Problem& p = b.model().problem;
   const CopyTrace core = copy_trace(warp_request(p.store, p.shared, p.element_bits, p.bank, 0, 0), p.bank);
   EXPECT_EQ(t.copy->phase_wavefronts, core.phase_wavefronts);
-  // Rows 128 bytes apart: four lines, one sector each; shared banks 8-31 wait 3 turns of source banks 0-7.
-  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 4 global lines, 4 sectors");
-  EXPECT_NE(drawn_line(b, "trace.copy.waits=").find("bank 8: 1 write after 3 turns of source bank 0"), std::string::npos)
+  // Rows 128 bytes apart: the 16 rows of the step (2 lanes a row) read 16 lines, a sector each, all from source
+  // banks 0 and 4; each shared bank they write takes its 4 writes after 12 turns of its source bank.
+  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 16 global lines, 16 sectors");
+  EXPECT_NE(drawn_line(b, "trace.copy.waits=").find("bank 8: 4 writes after 12 turns of source bank 0"), std::string::npos)
       << drawn_line(b, "trace.copy.waits=");
   EXPECT_TRUE(b.probe("trace.copy.lanes").has_value());
-  EXPECT_EQ(t.instruction.wavefronts, 4);
+  EXPECT_EQ(t.instruction.wavefronts, 16);
   screenshot_if_asked("SWZ_COPY_TRACE_PNG");
 
-  // Rows packed 32 bytes apart: one line, and no bank waits.
+  // Rows packed 32 bytes apart: four rows a line, and no bank waits: the shared side's 4.
   ASSERT_TRUE(b.apply(cmd::set_problem("copy", copy_trace_spec(32))));
   ASSERT_TRUE(b.apply(cmd::set_side(Side::Store)));
   frames(3);
-  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 1 global line, 4 sectors");
+  EXPECT_EQ(drawn_line(b, "trace.copy="), "cp.async reads 4 global lines, 16 sectors");
   EXPECT_EQ(drawn_line(b, "trace.copy.waits="), "No shared bank waits on a source bank");
-  EXPECT_EQ(b.trace().instruction.wavefronts, 1);
+  EXPECT_EQ(b.trace().instruction.wavefronts, 4);
 }
 
 TEST_F(CopyTraceTest, PlainStoreHasNoCopyLines) {
