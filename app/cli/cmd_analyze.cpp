@@ -4,6 +4,7 @@
 #include "command.h"
 #include "common.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/global_side.h"
 
 namespace swz::cli {
 namespace {
@@ -45,6 +46,7 @@ Register reg{{"analyze", "Simulate and predict the store and the read of a probl
     }
     fmt::print("{}: {}\nshared layout: {}\n", p.name, p.description, p.shared.description());
     print_access("store", a.store, p.shared.coords());
+    if (p.store.async_copy) fmt::print("  {}\n", global_side_text(p.store, p.shared, p.element_bits, p.bank, p.copy_placement));
     print_access("read", a.read, p.shared.coords());
   });
 }}};

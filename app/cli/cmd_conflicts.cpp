@@ -9,6 +9,7 @@
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/global_side.h"
 #include "swz/sim/matrix_rows.h"
 #include "swz/sim/warp_access.h"
 
@@ -141,6 +142,7 @@ void both_accesses(const Options& o) {
     return;
   }
   print_access("store", a.store);
+  if (p.store.async_copy) fmt::print("  {}\n", global_side_text(p.store, p.shared, p.element_bits, p.bank, p.copy_placement));
   print_access("load", a.read);
 }
 

@@ -89,6 +89,7 @@ struct TracePanel final : Panel {
       ctx.probe("trace.veiled", at, ImGui::GetItemRectMax());
     } else {
       step_and_bars(ctx, ir, sim, warps);
+      if (t.copy) copy_lines(ctx, *t.copy);
     }
 
     // Verdicts, store green whatever the grid says (within-row permutations cannot hurt it).
@@ -127,6 +128,57 @@ struct TracePanel final : Panel {
     // Bank hits of this step: one bar per bank.
     const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
     bar_chart(ctx, ir, chart_h);
+  }
+
+  // A cp.async step: the global lines and sectors it reads, each lane's source bank and read turn, and
+  // the shared banks that wait on a source bank (the core's copy_trace; warp_access.h rule 4).
+  static void copy_lines(PanelContext& ctx, const CopyTrace& c) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const std::string summary = fmt::format("cp.async reads {} global line{}, {} sector{}{}", c.lines, c.lines == 1 ? "" : "s",
+                                            c.sectors, c.sectors == 1 ? "" : "s",
+                                            c.modelled ? "" : " (.cg: turns shown, the count is the store rule's)");
+    ImGui::TextUnformatted(summary.c_str());
+    ctx.probe("trace.copy=" + summary, at, ImGui::GetItemRectMax());  // the line as drawn, for tests
+    std::string waits;
+    for (const CopyBankTurns& b : c.banks)
+      if (b.wait > 0)
+        waits += fmt::format("{}bank {}: {} write{} after {} turn{} of source bank {}", waits.empty() ? "" : "; ", b.shared_bank,
+                             b.writes, b.writes == 1 ? "" : "s", b.wait, b.wait == 1 ? "" : "s", b.waited_on);
+    const std::string wait_line = waits.empty() ? "No shared bank waits on a source bank" : "Waits: " + waits;
+    const ImVec2 wait_at = ImGui::GetCursorScreenPos();
+    ImGui::TextDisabled("%s", wait_line.c_str());
+    ctx.probe("trace.copy.waits=" + wait_line, wait_at, ImGui::GetItemRectMax());
+    const float rows_h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
+    constexpr ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                      ImGuiTableFlags_SizingFixedFit;
+    const ImVec2 table_at = ImGui::GetCursorScreenPos();
+    if (ImGui::BeginTable("copy_lanes", 6, flags, ImVec2(0, rows_h))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      for (const char* h : {"lane", "global byte", "line", "sector", "source bank", "read turn"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      for (const CopyLane& l : c.lanes) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", l.lane);
+        if (l.global < 0) {
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("no data");
+          continue;
+        }
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", static_cast<long long>(l.global));
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", static_cast<long long>(l.line));
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", static_cast<long long>(l.sector));
+        ImGui::TableNextColumn();
+        ImGui::Text("%d -> %d", l.source_bank, l.shared_bank);
+        ImGui::TableNextColumn();
+        ImGui::Text("%d of %d", l.read_turn, l.reads_of_source);
+      }
+      ImGui::EndTable();
+    }
+    ctx.probe("trace.copy.lanes", table_at, ImGui::GetItemRectMax());
   }
 
   // Past 2^16 instructions the core simulates a fixed sample of them (bank.h): say so under the verdicts.

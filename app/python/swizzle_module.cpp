@@ -189,7 +189,7 @@ swz::ProblemArguments problem_arguments(const py::dict& kwargs, GivenTexts& give
     if (flag == flags.end()) throw py::type_error("'" + name + "' is not a problem argument");
     const py::object v = py::reinterpret_borrow<py::object>(value);
     std::optional<std::string>& slot = a.slot(flag->flag);
-    if (name == "src" || name == "dst" || name == "shared")
+    if (name == "src" || name == "dst" || name == "shared" || name == "global_layout")
       slot = layout_flag(v, name.c_str(), given);
     else if (name == "spec")
       slot = json_flag(v, "the spec argument", given);

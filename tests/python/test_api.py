@@ -129,6 +129,23 @@ def test_spec_matches_cli(cli, tmp_path):
         swizzle.analyze(spec={"preset": "transpose16x32", "mask": [2, 4, 8, 16]})
 
 
+def test_copy_global_side_matches_cli(cli):
+    # A cp.async writer reading rows 128 or 160 bytes apart: the copy's count and its sectors, as the CLI prints them.
+    tile = dict(preset="transpose16x32", shape="32x8", bits=32, write_vec_bits=32, write_copy="ca")
+    for pitch, wavefronts in ((128, 16), (160, 4)):
+        out = cli.json("analyze", "--preset", "transpose16x32", "--shape", "32x8", "--bits", "32", "--write-vec-bits", "32",
+                       "--write-copy", "ca", "--global-pitch", str(pitch), "--json")
+        result = swizzle.analyze(global_pitch=pitch, **tile)
+        assert as_cli_prints(result) == out
+        assert result["store"]["wavefronts"] == wavefronts
+        assert result["store"]["global"]["pitch_bytes"] == pitch
+        assert result["store"]["global"]["sectors_per_request"] == 16.0
+    answer = swizzle.solve(global_pitch=128, **tile)
+    assert answer["write"]["global"]["total_sectors"] <= answer["write"]["global"]["problem_total_sectors"]
+    with pytest.raises(ValueError, match=r"global_pitch \(--global-pitch\): 130 bytes is not a whole number"):
+        swizzle.analyze(global_pitch=130, **tile)
+
+
 def test_every_problem_flag_of_the_cli_is_an_argument(cli):
     def flags(command):
         status, out, _ = cli.run(command, "--help")

@@ -58,32 +58,39 @@ class Result(dict):
 
 def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
             banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None, write_matrix=None,
-            read_matrix=None, spec=None) -> dict:
+            read_matrix=None, spec=None, write_copy=None, global_dim=None, global_pitch=None,
+            global_layout=None) -> dict:
     """Both accesses of a problem, simulated and predicted: `swizzle analyze --json`.
 
     A preset (``preset="transpose16x32"``, with ``mask`` or ``layout``), or a custom problem
-    (``src`` writer, ``dst`` reader), with ``shared`` the layout between them.
+    (``src`` writer, ``dst`` reader), with ``shared`` the layout between them. ``write_copy``
+    ("ca", "cg"): the writer is a cp.async, reading rows ``global_pitch`` bytes apart along
+    ``global_dim`` (or as ``global_layout`` places them); ``store["global"]`` gives its sectors.
     Returns ``{"problem", "shared_layout", "store", "read", ...}`` (README: JSON output).
     """
     problem = dict(src=src, dst=dst, shared=shared, preset=preset, mask=mask, layout=layout, shape=shape, bits=bits,
                    banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
-                   write_matrix=write_matrix, read_matrix=read_matrix, spec=spec)
+                   write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, write_copy=write_copy,
+                   global_dim=global_dim, global_pitch=global_pitch, global_layout=global_layout)
     return Result(_core.analyze(**problem), problem)
 
 
 def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, banks=None, warp_size=None,
           write_vec_bits=None, read_vec_bits=None, write_matrix=None, read_matrix=None, spec=None, ldmatrix=0,
-          vec_bits=0, keep_register_order=False) -> dict:
+          vec_bits=0, keep_register_order=False, write_copy=None, global_dim=None, global_pitch=None,
+          global_layout=None) -> dict:
     """The optimal shared layout for a writer and a reader, with its proof: `swizzle solve --json`.
 
     The answer's ``shared`` layout, each side's ``instruction``-level cost (``write``, ``read``),
     ``width_proof``, ``lower_bound``, ``check`` (the simulator's verdict) and the construction's
     ``trace``; for toggle-grid presets ``masks``, ``family`` and, with ``mask``, its ``repair``.
-    ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors.
+    ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors. A cp.async
+    writer (``write_copy``, as in analyze) gets ``write["global"]``: its sectors against the problem's.
     """
     problem = dict(src=src, dst=dst, preset=preset, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
                    write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
-                   read_matrix=read_matrix, spec=spec)
+                   read_matrix=read_matrix, spec=spec, write_copy=write_copy, global_dim=global_dim,
+                   global_pitch=global_pitch, global_layout=global_layout)
     result = _core.solve(mask=mask, ldmatrix=ldmatrix, vec_bits=vec_bits, keep_register_order=keep_register_order,
                          **problem)
     # Drawn as `swizzle figure --solved`: the answer's layout replaces the masks repaired.
@@ -92,7 +99,8 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
 
 def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", preset=None, mask=None, layout=None,
            shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
-           write_matrix=None, read_matrix=None, spec=None) -> str:
+           write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None, global_pitch=None,
+           global_layout=None) -> str:
     """One view of a problem as SVG: `swizzle figure` (to stdout).
 
     ``view``: "tensor" (colored by bank), "writer", "reader", "matrix-a", "matrix-b", "matrix-m".
@@ -101,7 +109,8 @@ def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", prese
     return _core.figure(src=src, dst=dst, shared=shared, solved=solved, view=view, preset=preset, mask=mask,
                         layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
                         write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
-                        read_matrix=read_matrix, spec=spec)
+                        read_matrix=read_matrix, spec=spec, write_copy=write_copy, global_dim=global_dim,
+                        global_pitch=global_pitch, global_layout=global_layout)
 
 
 def audit(ttgir: str, *, path: str = "<string>") -> dict:
@@ -129,7 +138,8 @@ def fix(ttgir: str, *, path: str = "<string>") -> str:
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
                   shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
-                  write_matrix=None, read_matrix=None, spec=None, name="tile_swizzle", format="header") -> str:
+                  write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None,
+                  global_pitch=None, global_layout=None, name="tile_swizzle", format="header") -> str:
     """The layout as text for a kernel: `swizzle export` (to stdout).
 
     ``format``: "header" (self-contained C++), "triton" (Gluon / MLIR), "cute" or "json".
@@ -139,8 +149,9 @@ def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, 
     return _core.export_header(src=src, dst=dst, shared=shared, solved=solved, preset=preset, mask=mask,
                                layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
                                write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
-                               write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, name=name,
-                               format=format)
+                               write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, write_copy=write_copy,
+                               global_dim=global_dim, global_pitch=global_pitch, global_layout=global_layout,
+                               name=name, format=format)
 
 
 def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_bytes: int = 4,

@@ -56,13 +56,27 @@ const std::vector<ProblemFlag> kFlags = {
      "16-byte rows lanes address"},
     {"--read-matrix", "read_matrix", &ProblemArguments::read_matrix,
      "The reader issues ldmatrix, as --write-matrix (x1, x2, x4, x4.trans)"},
+    {"--write-copy", "write_copy", &ProblemArguments::write_copy,
+     "The writer issues cp.async from global memory: ca (through L1, modelled) or cg (16 bytes around L1, not modelled)"},
+    {"--global-dim", "global_dim", &ProblemArguments::global_dim,
+     "cp.async: the global tensor's contiguous dim (default: the last, row-major)"},
+    {"--global-pitch", "global_pitch", &ProblemArguments::global_pitch,
+     "cp.async: bytes between the global tensor's rows (default: the smallest multiple of 128 that holds a row)"},
+    {"--global-layout", "global_layout", &ProblemArguments::global_layout,
+     "cp.async: each element's place in global memory, as a layout file of offsets over the tile (instead of dim and pitch)"},
 };
 
-std::string field(const char* key) {
+}  // namespace
+
+std::string spec_detail::field(const char* key) {
   for (const ProblemFlag& f : kFlags)
     if (std::string_view(f.key) == key) return fmt::format("{} ({})", f.key, f.flag);
   return key;
 }
+
+namespace {
+
+using spec_detail::field;
 
 [[noreturn]] void field_error(const char* key, const std::string& what) { fail("{}: {}", field(key), what); }
 
@@ -123,7 +137,7 @@ std::optional<std::pair<const char*, std::string>> spec_detail::refused_field(co
   };
   for (const auto& c : checks)
     if (!c.second.empty()) return c;
-  return std::nullopt;
+  return spec_detail::refused_copy_field(s);
 }
 
 namespace {
@@ -325,7 +339,8 @@ Problem build_problem(const ProblemSpec& given) {
     side.ldmatrix = kind.matrices;
     side.trans = kind.trans;
   }
-  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
+  spec_detail::apply_copy_side(p, s);  // before the grid and the named widths: a copy's vector ends where global memory's does
+  regrid = regrid || !s.write_copy.empty() || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
            !s.read_matrix.empty();
   if (regrid && p.shape.size() == 2) {
     try {
@@ -362,6 +377,7 @@ Problem build_problem(const ProblemSpec& given) {
       field_error(load ? (matrix ? "read_matrix" : "read_vec_bits") : (matrix ? "write_matrix" : "write_vec_bits"), e.what());
     }
   }
+  spec_detail::check_copy_width(p);
   return p;
 }
 
@@ -398,7 +414,7 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
     try {
       const Problem again = build_problem(c);
       if (again.shared == p.shared && again.store.layout == p.store.layout && again.read.layout == p.read.layout &&
-          again.element_bits == p.element_bits && again.bank == p.bank)
+          again.element_bits == p.element_bits && again.bank == p.bank && !p.store.async_copy)  // a copy's source is no preset's
         return c;
     } catch (const Error&) {
     }
@@ -468,6 +484,20 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   number(a.read_vec_bits, "read_vec_bits", s.read_vec_bits);
   s.write_matrix = a.write_matrix.value_or("");
   s.read_matrix = a.read_matrix.value_or("");
+  s.write_copy = a.write_copy.value_or("");
+  if (a.global_dim) s.global_dim = parse_int(*a.global_dim, "global_dim");
+  if (a.global_pitch) {
+    std::int64_t pitch = 0;
+    const std::string& text = *a.global_pitch;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), pitch);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || pitch <= 0)
+      field_error("global_pitch", fmt::format("'{}' is not a whole number of bytes from 1 to 2^30", text));
+    s.global_pitch = pitch;
+  }
+  if (a.global_layout) {
+    std::optional<int> unused;
+    s.global_layout = read_layout(*a.global_layout, /*shared=*/true, "global_layout", unused, hints, files);
+  }
   if (const auto refused = refused_field(s)) field_error(refused->first, refused->second);
   if (a.mask) s.masks = parse_masks(*a.mask);
   if (a.layout) set_named_layout(s, *a.layout);
@@ -515,6 +545,10 @@ std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::stri
   if (s.read_vec_bits) add("--read-vec-bits", std::to_string(s.read_vec_bits));
   if (!s.write_matrix.empty()) add("--write-matrix", s.write_matrix);
   if (!s.read_matrix.empty()) add("--read-matrix", s.read_matrix);
+  if (!s.write_copy.empty()) add("--write-copy", s.write_copy);
+  if (s.global_dim) add("--global-dim", std::to_string(*s.global_dim));
+  if (s.global_pitch) add("--global-pitch", std::to_string(s.global_pitch));
+  if (s.global_layout) add("--global-layout", file(s.global_layout, "global"));
   if (s.shared) {
     add("--shared", file(s.shared, "shared"));
   } else if (!s.variant.empty()) {

@@ -101,14 +101,19 @@ json to_json(const ProblemSpec& s) {
               {"reader", layout_json(s.reader)},
               {"shared", layout_json(s.shared)},
               {"variant", s.variant},
-              {"masks", s.masks}};
+              {"masks", s.masks},
+              {"write_copy", s.write_copy},
+              {"global_dim", s.global_dim ? json(*s.global_dim) : json(nullptr)},
+              {"global_pitch", s.global_pitch},
+              {"global_layout", layout_json(s.global_layout)}};
 }
 
 ProblemSpec spec_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
   static const char* known[] = {"preset",         "shape",         "element_bits", "banks",       "warp_size",
                                 "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
-                                "reader",         "shared",        "variant",      "masks"};
+                                "reader",         "shared",        "variant",      "masks",       "write_copy",
+                                "global_dim",     "global_pitch",  "global_layout"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
       fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
@@ -129,6 +134,18 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   s.shared = f.layout("shared", true, hints);
   f.get("variant", s.variant);
   f.list("masks", s.masks, 0xffffffffu);
+  f.get("write_copy", s.write_copy);
+  if (f.find("global_dim")) {
+    int dim = 0;
+    f.get("global_dim", dim);
+    s.global_dim = dim;
+  }
+  if (const json* v = f.find("global_pitch")) {
+    if (!v->is_number_integer() || v->get<std::int64_t>() < 0 || v->get<std::int64_t>() > kMaxGlobalPitch)
+      f.bad("global_pitch", "must be a whole number of bytes from 1 to 2^30 (0: the default), not " + describe_json_value(*v));
+    s.global_pitch = v->get<std::int64_t>();
+  }
+  s.global_layout = f.layout("global_layout", true, hints);
   if (const auto refused = refused_field(s)) fail("{}{}': {}", where, refused->first, refused->second);
   return s;
 }

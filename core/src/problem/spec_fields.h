@@ -14,5 +14,13 @@ namespace swz::spec_detail {
 std::optional<std::pair<const char*, std::string>> refused_field(const ProblemSpec& spec);
 // A spec file's text, read from `path` (which names it in messages).
 ProblemSpec parse_spec_text(const std::string& text, const std::string& path);
+// "key (--flag)": how every message names a field.
+std::string field(const char* key);
+// The copy fields' ranges (write_copy, global_pitch), as refused_field() gives them.
+std::optional<std::pair<const char*, std::string>> refused_copy_field(const ProblemSpec& spec);
+// A cp.async writer (write_copy) and its global side, set on the built problem `p` and checked.
+void apply_copy_side(Problem& p, const ProblemSpec& spec);
+// A .cg copy moves 16 bytes a lane: checked once the shared layout is set.
+void check_copy_width(const Problem& p);
 
 }  // namespace swz::spec_detail

@@ -246,6 +246,8 @@ StepTrace trace_step(const Problem& p, AccessKind side, const AccessResult& sim,
   StepTrace t;
   t.instruction = trace_instruction(a, p.shared, p.element_bits, p.bank, std::clamp(warp, 0, sim.warps - 1),
                                     std::clamp(step, 0, sim.steps - 1));
+  if (a.async_copy)
+    t.copy = copy_trace(warp_request(a, p.shared, p.element_bits, p.bank, t.instruction.warp, t.instruction.step), p.bank);
   const int lanes = static_cast<int>(t.instruction.lanes.size());
   const bool by_phase = sim.phases > 1;
   const int half = std::max(1, lanes / 2);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "swz/export/english.h"
+#include "swz/sim/global_side.h"
 
 namespace swz {
 
@@ -12,6 +13,11 @@ AccessAnalysis analyze_access(const Access& access, const SharedLayout& shared, 
   a.instruction = instruction_name(access, a.simulated.vector.bits, model);
   a.lemma = predict(access, shared, ebits, model, a.simulated.vector.bits);
   a.difference = explain_difference(a.lemma, a.simulated);
+  if (access.async_copy && a.simulated.modelled && a.lemma.applies && a.lemma.vec_bits == a.simulated.vector.bits &&
+      !a.difference.empty())
+    a.difference = fmt::format("a cp.async's words come through the banks by their global source (bank model rule 4): the "
+                               "lemma counts the shared side alone, {}, and the source banks' turns make {}",
+                               counted(a.lemma.predicted_wavefronts, "wavefront"), a.simulated.wavefronts);
   return a;
 }
 
@@ -73,6 +79,7 @@ nlohmann::json to_json(const ProblemAnalysis& a, const Problem& p) {
   j["layout"] = p.shared.description();
   if (p.grid) j["masks"] = p.masks;
   j["store"] = to_json(a.store, p.shared.coords());
+  if (p.store.async_copy) j["store"]["global"] = global_side_json(p.store, p.shared, p.element_bits, p.bank, p.copy_placement);
   j["read"] = to_json(a.read, p.shared.coords());
   return j;
 }

@@ -10,6 +10,7 @@
 #include "swz/error.h"
 #include "swz/export/english.h"
 #include "swz/sim/gpu.h"
+#include "swz/sim/global_side.h"
 #include "swz/sim/warp_access.h"
 
 namespace swz {
@@ -54,17 +55,23 @@ struct Geometry {
 
 }  // namespace
 
-std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits) {
+std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits,
+                                   std::int64_t pitch_bytes) {
   const auto& dims = layout.out_dims();
   if (contiguous_dim < 0 || contiguous_dim >= static_cast<int>(dims.size()))
     fail("the global tensor's contiguous dim {} is not one of its {} dims", contiguous_dim, dims.size());
   const Coords c = layout.unflatten(coord);
   const std::int64_t row_bytes = (std::int64_t{1} << dims[static_cast<std::size_t>(contiguous_dim)].log2_size) * element_bits / 8;
-  const std::int64_t pitch = std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
+  const std::int64_t pitch = pitch_bytes > 0 ? pitch_bytes : std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
   std::int64_t row = 0;
   for (std::size_t d = 0; d < dims.size(); ++d)
     if (static_cast<int>(d) != contiguous_dim) row = (row << dims[d].log2_size) + c[d];
   return c[static_cast<std::size_t>(contiguous_dim)] * element_bits / 8 + row * pitch;
+}
+
+std::int64_t global_source_address(const Access& a, BitVec coord, int element_bits) {
+  if (a.global_bytes) return (*a.global_bytes)[coord];
+  return global_source_address(a.layout, coord, a.global_contiguous_dim, element_bits, a.global_pitch_bytes);
 }
 
 void check_bank_model(const BankModel& m) {
@@ -114,9 +121,10 @@ std::vector<BitVec> lane_bases_in_phase_order(const std::vector<BitVec>& lane_ba
 
 InstructionKind instruction_kind(const Access& a, int vec_bits) {
   const bool load = a.kind == AccessKind::Load;
-  if (a.async_copy) {  // cp.async: 4 to 16 bytes; 16-byte copies are .cg (Triton's choice)
+  if (a.async_copy) {  // cp.async: 4 to 16 bytes; .cg (16 bytes only) where asked, or Triton's choice at 16 bytes
     const int bytes = std::max(4, vec_bits / 8);
-    return {WarpOp::AsyncCopy, bytes, 0, false, bytes == 16, a.src_size};
+    const bool bypass = a.copy_cache == Access::CopyCache::Cg || (a.copy_cache == Access::CopyCache::Triton && bytes == 16);
+    return {WarpOp::AsyncCopy, bytes, 0, false, bypass, a.src_size};
   }
   if (a.ldmatrix) return {load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
   // .trans without ldmatrix: AMD's transposing read (ds_read_b64_tr_b16, gfx950), 64 bits a lane.
@@ -182,12 +190,16 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
     c.elements = 1 << wanted;
     c.limit = "requested";
   } else {
+    // A cp.async copies consecutive bytes on both sides: its vector ends where global memory's does.
+    const int global_most = a.async_copy ? global_vector_log2(a, element_bits, max_by_width) : max_by_width;
     int k = 0;
-    while (k < max_by_width && valid(k + 1)) ++k;
+    while (k < global_most && valid(k + 1)) ++k;
     c.elements = 1 << k;
     c.limit = k == max_by_width ? "128-bit maximum"
               : k >= reg_bits   ? "no more register bits"
-                                : fmt::format("register bit r{} is not the next contiguous offset", k);
+              : k == global_most && valid(k + 1)
+                  ? fmt::format("register bit r{} is not the next contiguous, aligned global address of the copy", k)
+                  : fmt::format("register bit r{} is not the next contiguous offset", k);
   }
   c.bits = c.elements * element_bits;
   return c;
@@ -219,8 +231,7 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     if (a.async_copy) {
       request.global.resize(request.address.size(), -1);
       if (active)
-        request.global[static_cast<std::size_t>(lane)] = a.global_bytes ? (*a.global_bytes)[coord]
-                                                                         : global_source_address(a.layout, coord, a.global_contiguous_dim, ebits);
+        request.global[static_cast<std::size_t>(lane)] = global_source_address(a, coord, ebits);
     }
     if (trace) {
       const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);

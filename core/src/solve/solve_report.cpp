@@ -42,6 +42,31 @@ nlohmann::json trace_json(const SolveResult& r, const LinearLayout& coords) {
   return steps;
 }
 
+// The answer's copy against the problem's own: never more global sectors. Renumbered registers or
+// another width group the elements into other instructions; the problem's own registers and width
+// read exactly what the problem's copy reads.
+void guard_copy_sectors(SolveReport& out, SolveOptions opt) {
+  const Problem& p = out.problem;
+  const auto answer_reads = [&p](const SolveResult& r) {
+    const SharedLayout shared = r.sampled ? SharedLayout::from_linear(r.offset_bases, "solved swizzle") : r.shared;
+    return global_requests(r.writer, shared, p.element_bits, p.bank);
+  };
+  out.copy_own = global_requests(p.store, p.shared, p.element_bits, p.bank);
+  out.copy_answer = answer_reads(out.result);
+  if (out.copy_answer->total_sectors <= out.copy_own->total_sectors) return;
+  const int own_bits = choose_vector(p.store, p.shared, p.element_bits, p.bank).bits;
+  const std::int64_t more = out.copy_answer->total_sectors;
+  opt.renumber_registers = false;
+  opt.write_vec_bits = own_bits;
+  out.result = solve(p, opt);
+  out.copy_answer = answer_reads(out.result);
+  out.result.trace.push_back(
+      {"Global side", fmt::format("The copy keeps its own registers and {}-bit vectors: the first answer's copy read {} global "
+                                  "sectors where the problem's reads {}.",
+                                  own_bits, more, out.copy_own->total_sectors),
+       {}});
+}
+
 }  // namespace
 
 SolveReport solve_spec(const ProblemSpec& spec, const SolveRequest& request) {
@@ -87,7 +112,10 @@ SolveReport solve_problem(Problem problem, const SolveRequest& request) {
   opt.read_vec_bits = request.read_vec_bits ? request.read_vec_bits : request.vec_bits ? request.vec_bits : 128;
   opt.renumber_registers = !request.keep_order;
   if (request.full_check) opt.check = SolveOptions::Check::Full;
+  if (p.store.async_copy)  // a cp.async copies consecutive bytes on both sides: no wider than global memory allows
+    opt.write_vec_bits = std::min(opt.write_vec_bits, global_vector_bits(p.store, p.element_bits));
   out.result = solve(p, opt);
+  if (p.store.async_copy) guard_copy_sectors(out, opt);
   const SolveResult& r = out.result;
   // Only a side narrower than 16 bytes leaves instructions to save.
   if (r.write_cost.vec_bits < 128 || r.read_cost.vec_bits < 128) out.registers = suggest_register_blocks(p, r, opt);
@@ -118,6 +146,12 @@ nlohmann::json to_json(const SolveReport& report) {
   j["vec_bits"] = r.vec_bits;
   j["element_bits"] = p.element_bits;
   j["write"] = side_json(r.write_cost, r.write, r.write_renumbered, r.write_registers);
+  if (report.copy_answer) {
+    const SharedLayout shared = r.sampled ? SharedLayout::from_linear(r.offset_bases, "solved swizzle") : r.shared;
+    j["write"]["global"] = global_side_json(r.writer, shared, p.element_bits, p.bank, p.copy_placement);
+    j["write"]["global"]["problem_sectors_per_request"] = report.copy_own->sectors_per_request;
+    j["write"]["global"]["problem_total_sectors"] = report.copy_own->total_sectors;
+  }
   j["read"] = side_json(r.read_cost, r.read, r.read_renumbered, r.read_registers);
   j["total_wavefronts"] = r.total_wavefronts();
   j["width_proof"] = {{"write_max_bits", r.width.write_max_bits},

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <string_view>
 #include <tuple>
 
 #include "solver_access.h"
@@ -137,6 +138,16 @@ SolveResult solve(const Access& writer, const Access& reader, int ebits, const B
       throw SolverBug(fmt::format("the {} vectorises to {} bits in the simulator, {} in the construction", role, sim.vector.bits,
                                   vec_bits));
     if (sim.wavefronts == claimed) return;
+    if (std::string_view(role) == "writer" && r.writer.async_copy && sim.modelled) {
+      // A .ca copy's words come through the banks by their global source (warp_access.h, rule 4): the layout
+      // algebra counts the shared side alone, so the simulator's count is the copy's price.
+      notes += fmt::format("{}the writer's cp.async takes {} wavefronts where the layout algebra counts {} (its source banks' turns)",
+                           notes.empty() ? "" : "; ", sim.wavefronts, claimed);
+      r.write_cost.wavefronts = sim.wavefronts;
+      r.write_cost.conflicts = sim.wavefronts - sim.ideal_wavefronts;
+      r.write_cost.total_wavefronts = sim.total_wavefronts;
+      return;
+    }
     if (sim.merged && sim.wavefronts < claimed) {
       notes += fmt::format("{}the {}'s wide loads merge phases: {} wavefronts where the lemma counts {}",
                            notes.empty() ? "" : "; ", role, sim.wavefronts, claimed);

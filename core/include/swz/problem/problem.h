@@ -45,6 +45,7 @@ struct Problem {
   std::vector<std::uint32_t> masks;  // current masks (grid problems), one per row bit
   SharedLayout shared;               // the current shared layout
   std::vector<Variant> variants;     // named layouts (first = default)
+  std::string copy_placement;        // a cp.async writer: where its lanes read ("rows 272 bytes apart along dim1"); else ""
 
   // Grid problems: the layout for `masks` (checked); throws for non-grid problems.
   SharedLayout layout_for_masks(const std::vector<std::uint32_t>& masks) const;

@@ -66,6 +66,11 @@ struct ProblemSpec {
   std::optional<SpecLayout> shared;     // the shared layout, over the variant and the masks
   std::string variant;                  // a preset's named layout
   std::vector<std::uint32_t> masks;     // toggle grid: masks[j] = the column bits row bit j folds into
+  // [SECTION] The writer as a cp.async (LDGSTS) from global memory, and where each lane reads
+  std::string write_copy;                   // "ca" / "cg": the writer issues cp.async.ca / .cg; "" = st.shared
+  std::optional<int> global_dim;            // the global tensor's contiguous dim; none = the last (row-major)
+  std::int64_t global_pitch = 0;            // bytes between its rows; 0 = the smallest multiple of 128 holding one
+  std::optional<SpecLayout> global_layout;  // or each element's global place: a layout of offsets over the tile
   bool operator==(const ProblemSpec&) const = default;
 };
 
@@ -77,7 +82,7 @@ std::optional<ProblemSpec> spec_of(const Problem& problem);
 
 // [SECTION] JSON form: {"preset", "shape", "element_bits", "banks", "warp_size",
 // "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer", "reader", "shared" ({"origin", "layout"}),
-// "variant", "masks"}. Every key optional; unknown keys and wrong types are refused
+// "variant", "masks", "write_copy", "global_dim", "global_pitch", "global_layout"}. Every key optional; unknown keys and wrong types are refused
 // naming the key (prefixed with `where`, e.g. "session file: 'problem.").
 nlohmann::json to_json(const ProblemSpec& spec);
 ProblemSpec spec_from_json(const nlohmann::json& j, const std::string& where);
@@ -87,7 +92,7 @@ ProblemSpec load_spec_file(const std::string& path);
 // front ends collect them and core reads them.
 struct ProblemArguments {
   std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
-      read_vec_bits, write_matrix, read_matrix;
+      read_vec_bits, write_matrix, read_matrix, write_copy, global_dim, global_pitch, global_layout;
   // The member a flag fills ("--mask" -> mask), as problem_flags() pairs them.
   std::optional<std::string>& slot(std::string_view flag);
   bool operator==(const ProblemArguments&) const = default;
@@ -114,6 +119,9 @@ struct ProblemFlag {
   const char* help;
 };
 const std::vector<ProblemFlag>& problem_flags();
+
+// The widest global row pitch a cp.async problem takes, in bytes (2^30: a gigabyte between rows).
+inline constexpr std::int64_t kMaxGlobalPitch = std::int64_t{1} << 30;
 
 // The longest side of a tile: a 32768x32768 tile holds 2^30 elements, as far as problems go.
 inline constexpr std::int64_t kMaxTileSide = 32768;

@@ -14,11 +14,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "swz/problem/problem.h"
+#include "swz/sim/global_side.h"
 #include "swz/sim/bank.h"
 
 namespace swz {
@@ -128,6 +130,7 @@ struct StepTrace {
   std::vector<TracedCell> cells;
   int groups = 1;
   std::vector<std::string> group_labels;  // "threads 0-15", "phase 1 (lanes 8-15)"
+  std::optional<CopyTrace> copy;          // a cp.async side: where each lane reads and the turns it causes
 };
 // `simulated` is that access's simulation (analysis.h); warp and step are clamped to it.
 StepTrace trace_step(const Problem& problem, AccessKind side, const AccessResult& simulated, int warp, int step);

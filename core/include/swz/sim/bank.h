@@ -67,14 +67,17 @@ struct Access {
   bool trans = false;                  // ldmatrix / stmatrix .trans: who receives which element (same addresses)
   // cp.async (a store from global memory): each lane copies its elements from their place in a
   // row-major global tensor, contiguous along out dim `global_contiguous_dim`, with the other dims'
-  // rows a multiple of 128 bytes apart (any pitch that is a multiple of 128 bytes puts the same
-  // columns in the same banks, which is all the bank rule reads). 16-byte copies are .cg (Triton's
-  // choice), narrower ones .ca.
+  // rows `global_pitch_bytes` apart (0: the smallest multiple of 128 bytes that holds a row; any
+  // pitch that is a multiple of 128 bytes puts the same columns in the same banks, which is all the
+  // bank rule reads). `copy_cache` picks .ca or .cg (global_side.h).
   bool async_copy = false;
   // cp.async issued with the src-size operand (LDGSTS...ZFILL): what Triton emits for every copy it
   // pipelines (`ttg.async_copy_global_to_local ... mask`) and compilers for any masked copy.
   bool src_size = true;
   int global_contiguous_dim = 0;
+  std::int64_t global_pitch_bytes = 0;
+  enum class CopyCache { Triton, Ca, Cg };
+  CopyCache copy_cache = CopyCache::Triton;  // Triton: 16-byte copies .cg (Triton's choice), narrower ones .ca
   // cp.async: each element's global byte address, by flat tensor coordinate, where it is known
   // (the audit reads it from the kernel's pointer arithmetic); null: placed as above.
   std::shared_ptr<const std::vector<std::int64_t>> global_bytes = nullptr;
@@ -84,8 +87,12 @@ struct Access {
 // elements out is no access to the tensor: build_problem and the solver refuse it, in these words.
 std::string coverage_gap(const LinearLayout& layout);
 
-// Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor.
-std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits);
+// Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor
+// (`pitch_bytes` 0: the smallest multiple of 128 bytes that holds a row).
+std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int contiguous_dim, int element_bits,
+                                   std::int64_t pitch_bytes = 0);
+// The same for an access: its `global_bytes` where known, else its contiguous dim and pitch.
+std::int64_t global_source_address(const Access& access, BitVec coord, int element_bits);
 
 // The instruction an access issues with `vec_bits` per lane (ldmatrix / stmatrix:
 // the access's own .xN and .trans), and its SASS name: STS.128, STS.64, STS.32,

@@ -15,6 +15,7 @@
 
 #include "swz/layout/recognize.h"
 #include "swz/problem/problem_spec.h"
+#include "swz/sim/global_side.h"
 #include "swz/solve/solver.h"
 
 namespace swz {
@@ -60,6 +61,10 @@ struct SolveReport {
   std::uint64_t family_both = 0, family_read = 0, family_write = 0;
   std::optional<Repair> repair;  // with repair_masks
   std::optional<RegisterSuggestion> registers;  // suggest_register_blocks for the problem and its answer
+  // A cp.async writer: what the problem's own copy and the answer's read from global memory. The answer
+  // never reads more sectors than the problem's copy: where renumbered or wider registers would, it
+  // keeps the problem's registers and width (and says so in the trace).
+  std::optional<GlobalRequests> copy_own, copy_answer;
 };
 
 // Throws swz::Error for bad input (naming the field), as build_problem and solve do.
