@@ -102,12 +102,13 @@ int triton_wavefronts(const TritonAccess& access) {
   return (kWaveLanes / lanes_per_phase(access.bits, access.banks)) * (1 + analytic_conflicts(access));
 }
 
-int phase_wavefronts(const std::vector<std::int64_t>& address, int bits, int banks) {
+int phase_wavefronts(const std::vector<std::int64_t>& address, int bits, int banks, bool read) {
   const int phases = kWaveLanes / lanes_per_phase(bits, banks);
   std::vector<std::set<std::int64_t>> words(phases);
   for (int lane = 0; lane < static_cast<int>(address.size()) && lane < kWaveLanes; ++lane) {
     if (address[lane] < 0) continue;
-    for (int k = 0; k < dwords_per_lane(bits); ++k) words[triton_phase_of(lane, bits, banks)].insert(address[lane] / 4 + k);
+    for (int k = 0; k < dwords_per_lane(bits); ++k)
+      words[read ? triton_phase_of(lane, bits, banks) : lane / lanes_per_phase(bits, banks)].insert(address[lane] / 4 + k);
   }
   int wavefronts = 0;
   for (const auto& phase_words : words) wavefronts += tallest_bank(phase_words, banks);

@@ -49,6 +49,8 @@ int triton_wavefronts(const TritonAccess& access);
 
 // Triton's phase grouping applied to arbitrary lane addresses (-1: inactive), each phase costing
 // its largest count of distinct dwords in one bank; no lane masking (it needs a linear layout).
-int phase_wavefronts(const std::vector<std::int64_t>& address, int bits, int banks);
+// The 128-bit phase ids are those of reads (Triton sets laneAddr for ds_read_b128 only); writes
+// and narrower accesses go in contiguous runs.
+int phase_wavefronts(const std::vector<std::int64_t>& address, int bits, int banks, bool read);
 
 }  // namespace swz::triton_lds
