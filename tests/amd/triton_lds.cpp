@@ -34,11 +34,11 @@ int dwords_per_lane(int bits) {
 
 int lanes_per_phase(int bits, int banks) { return std::min(kWaveLanes, banks / dwords_per_lane(bits)); }
 
-// The lane indices whose bases form one phase's tile (getLaneTile).
+// The lane ids whose addresses span one phase's tile (getLaneTile).
 std::vector<int> tile_lanes(const TritonAccess& access) {
-  if (!access.lane_addr.empty()) return access.lane_addr;
+  if (!access.lane_tile.empty()) return access.lane_tile;
   std::vector<int> lanes;
-  for (int i = 0; (1 << i) < lanes_per_phase(access.bits, access.banks); ++i) lanes.push_back(i);
+  for (int i = 0; (1 << i) < lanes_per_phase(access.bits, access.banks); ++i) lanes.push_back(1 << i);
   return lanes;
 }
 
@@ -65,7 +65,7 @@ int analytic_conflicts(const TritonAccess& access) {
   const std::uint64_t row_mask = static_cast<std::uint64_t>(access.banks) - 1;
   std::vector<std::uint64_t> dwords, in_row;
   for (int lane : tile_lanes(access)) {
-    const auto dword = static_cast<std::uint64_t>(access.lane_bases.at(lane)) / 4;
+    const auto dword = static_cast<std::uint64_t>(linear_address(access.lane_bases, lane)) / 4;
     dwords.push_back(dword);
     in_row.push_back(dword & row_mask);
   }
@@ -82,9 +82,14 @@ int triton_phase_of(int lane, int bits, int banks) {
 int brute_force_conflicts(const TritonAccess& access) {
   const int per_phase = lanes_per_phase(access.bits, access.banks);
   const int phases = kWaveLanes / per_phase;
-  const bool tiled = access.bits == 128 && !access.lane_addr.empty();
+  const bool tiled = access.bits == 128 && !access.lane_tile.empty();
   int mask = 0;
-  for (int i : access.lane_addr) mask |= 1 << i;
+  bool single_bits = true;
+  for (int lane : access.lane_tile) {
+    mask |= lane;
+    single_bits = single_bits && std::has_single_bit(static_cast<unsigned>(lane));
+  }
+  if (!single_bits) mask = kWaveLanes - 1;
   std::vector<std::set<std::int64_t>> words(phases);
   for (int lane = 0; lane < kWaveLanes; ++lane) {
     const int phase = tiled ? triton_phase_of(lane, access.bits, access.banks) : lane / per_phase;
@@ -96,6 +101,14 @@ int brute_force_conflicts(const TritonAccess& access) {
   for (const auto& phase_words : words) wavefronts += tallest_bank(phase_words, access.banks);
   if (wavefronts % phases != 0) throw std::logic_error("phases are not homogeneous");
   return wavefronts / phases - 1;
+}
+
+std::vector<int> pr11365_b128_tile(int banks) {
+  return banks == 32 ? std::vector<int>{1, 2, 4 ^ 16} : std::vector<int>{1, 2, 4 ^ 8, 4 ^ 16};
+}
+
+std::vector<int> unit_test_b128_tile(int banks) {
+  return banks == 32 ? std::vector<int>{1, 2, 16} : std::vector<int>{1, 2, 8, 16};
 }
 
 int triton_wavefronts(const TritonAccess& access) {

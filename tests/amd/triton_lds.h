@@ -9,8 +9,9 @@
 //
 // where the segment bits are the address bits above one row of banks (dword bits >= log2(banks)):
 // two tile lanes whose addresses differ only above the bank row hit the same bank. The tile is
-//   - laneAddr given (ds_read_b128 in PR #11365): exactly those lane bases, e.g. {l0, l1, l4} on
-//     32 banks and {l0, l1, l3, l4} on 64 banks in Triton's unit test;
+//   - a lane tile given (ds_read_b128, PR #11365): those lanes' addresses. The PR states the tile as
+//     span(l0, l1, l2^l4) on gfx942 and span(l0, l1, l2^l3, l2^l4) on gfx950 (XORs of lane bits); the
+//     unit-test revision read here passes laneAddr indices {l0, l1, l4} and {l0, l1, l3, l4};
 //   - else the first log2(banks / dwords per lane) lane bases (contiguous phases: PR #9662,
 //     "phases = threads x bits per thread / (banks x 32)").
 // Triton's unit test (unittest/Dialect/TritonGPU/SwizzleTest.cpp, BankConflictTest
@@ -20,6 +21,9 @@
 // the largest number of distinct dwords in one bank. Both are transcribed here, on byte addresses
 // instead of MLIR layouts: lane_bases[i] is the byte address of lane 2^i (lane 0 at address 0),
 // the address of lane l the XOR of the bases of its set bits.
+//
+// The brute force evaluates a 128-bit lane at `lane & mask` when the tile is single lane bits (the
+// unit test's laneAddr), else at the lane itself.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +35,8 @@ struct TritonAccess {
   std::vector<std::int64_t> lane_bases;  // 6 for a 64-lane wavefront; byte addresses
   int bits = 32;                         // per lane: 32, 64 or 128
   int banks = 32;                        // 32 (gfx942) or 64 (gfx950)
-  std::vector<int> lane_addr;            // LocalMemOpTile::laneAddr; empty: contiguous phases
+  // The lane tile as lane ids (each an XOR of lane bits: 20 = l2^l4); empty: contiguous phases.
+  std::vector<int> lane_tile;
 };
 
 // The byte address of `lane` under a linear layout (XOR of the bases of its set bits).
@@ -43,6 +48,9 @@ int brute_force_conflicts(const TritonAccess& access);
 // The brute force's phase of `lane` (64 lanes): contiguous runs of banks / dwords lanes, or the
 // 128-bit phase ids quoted above.
 int triton_phase_of(int lane, int bits, int banks);
+// The lane tiles: PR #11365's stated phase-0 subspace, and the unit test's laneAddr indices.
+std::vector<int> pr11365_b128_tile(int banks);
+std::vector<int> unit_test_b128_tile(int banks);
 // Wavefronts (passes over the banks) Triton predicts for one instruction of 64 lanes:
 // phases x (1 + conflicts per phase).
 int triton_wavefronts(const TritonAccess& access);

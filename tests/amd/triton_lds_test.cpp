@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -57,13 +58,33 @@ TEST(TritonLdsTranscription, NarrowerAccessesUseContiguousPhases) {
 const std::vector<std::int64_t> kBlockedSwizzledLanes = {16, 32, 64, 128, 272, 544};
 
 TEST(TritonLdsTranscription, TritonsBlockedCasesAnalyticEqualsBruteForce) {
-  const TritonAccess gfx942{kBlockedSwizzledLanes, 128, 32, {0, 1, 4}};
-  const TritonAccess gfx950{kBlockedSwizzledLanes, 128, 64, {0, 1, 3, 4}};
+  const TritonAccess gfx942{kBlockedSwizzledLanes, 128, 32, swz::triton_lds::unit_test_b128_tile(32)};
+  const TritonAccess gfx950{kBlockedSwizzledLanes, 128, 64, swz::triton_lds::unit_test_b128_tile(64)};
   for (const auto& access : {gfx942, gfx950}) {
     EXPECT_EQ(swz::triton_lds::analytic_conflicts(access), swz::triton_lds::brute_force_conflicts(access));
     // Worked by hand: the tile {16, 32, 272} bytes (32 banks) holds 272 ^ 16 = 256 bytes, one bank
     // row apart: one conflict; on 64 banks {16, 32, 128, 272} holds the same 256 (= 64 dwords).
     EXPECT_EQ(swz::triton_lds::analytic_conflicts(access), 1);
+  }
+  // With PR #11365's stated tiles the same case is conflict-free: 336 = 64 ^ 272 bytes (l2^l4) is
+  // 84 dwords, bank 20, and no XOR of the tile cancels the bank bits.
+  for (int banks : {32, 64}) {
+    const TritonAccess access{kBlockedSwizzledLanes, 128, banks, swz::triton_lds::pr11365_b128_tile(banks)};
+    EXPECT_EQ(swz::triton_lds::analytic_conflicts(access), 0) << banks;
+    EXPECT_EQ(swz::triton_lds::brute_force_conflicts(access), 0) << banks;
+  }
+}
+
+TEST(TritonLdsTranscription, Pr11365TilesSpanThePhaseOfLaneZero) {
+  // PR #11365: V0 = span(l0, l1, l2^l4) (MI300), span(l0, l1, l2^l3, l2^l4) (MI350); every other
+  // phase an affine shift of it. So the span of the tile is exactly the lanes of phase 0.
+  for (int banks : {32, 64}) {
+    std::vector<int> span = {0};
+    for (int basis : swz::triton_lds::pr11365_b128_tile(banks))
+      for (std::size_t i = 0, n = span.size(); i < n; ++i) span.push_back(span[i] ^ basis);
+    std::sort(span.begin(), span.end());
+    const auto& phase0 = banks == 32 ? kTritonB128Phases32[0] : kTritonB128Phases64[0];
+    EXPECT_EQ(span, phase0) << banks;
   }
 }
 
@@ -76,8 +97,8 @@ TEST(TritonLdsTranscription, AnalyticEqualsBruteForceOnRandomLinearLayouts) {
         TritonAccess access{{}, bits, banks, {}};
         for (int i = 0; i < 6; ++i)  // aligned to the access, up to 64 KiB, sometimes 0 (broadcast)
           access.lane_bases.push_back(rng() % 5 == 0 ? 0 : static_cast<std::int64_t>(rng() % (65536 / (bits / 8))) * (bits / 8));
-        if (bits == 128 && trial % 2 == 1)
-          access.lane_addr = banks == 32 ? std::vector<int>{0, 1, 4} : std::vector<int>{0, 1, 3, 4};
+        if (bits == 128 && trial % 3 == 1) access.lane_tile = swz::triton_lds::unit_test_b128_tile(banks);
+        if (bits == 128 && trial % 3 == 2) access.lane_tile = swz::triton_lds::pr11365_b128_tile(banks);
         ASSERT_EQ(swz::triton_lds::analytic_conflicts(access), swz::triton_lds::brute_force_conflicts(access))
             << bits << " bits, " << banks << " banks, trial " << trial;
         ++checked;
