@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <numeric>
 
@@ -37,31 +38,13 @@ std::string to_jsonl(const CorpusCase& c) {
 
 namespace {
 
-const std::vector<std::string> kKeys = {"device", "cc", "date", "seed", "case", "kind", "pattern",
-                                        "shared_bytes", "addresses", "wavefronts", "instructions"};
+const std::vector<std::string> kKeys = {"device",  "cc",           "date",      "seed",       "case",        "kind",
+                                        "pattern", "shared_bytes", "addresses", "wavefronts", "instructions"};
 
 CorpusCase parse_line(const std::string& text, const BankModel& model) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, nesting_bound("the line"));
-  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
-    fail("not JSON ({})", e.what());
-  }
-  if (!j.is_object()) fail("a line holds one JSON object");
-  for (const auto& [key, value] : j.items())
-    if (key != "global" && std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) fail("unknown key \"{}\"", key);
-  for (const std::string& key : kKeys)
-    if (!j.contains(key)) fail("missing key \"{}\"", key);
-  auto str = [&](const char* key) {
-    if (!j[key].is_string()) fail("\"{}\" must be a string", key);
-    return j[key].get<std::string>();
-  };
-  auto integer = [&](const char* key, std::int64_t lo, std::int64_t hi) {
-    if (!j[key].is_number_integer()) fail("\"{}\" must be an integer", key);
-    const auto v = j[key].get<std::int64_t>();
-    if (v < lo || v > hi) fail("\"{}\" is {}; it must be in {}..{}", key, v, lo, hi);
-    return v;
-  };
+  const nlohmann::json j = corpus_object(text, kKeys, {"global"});
+  auto str = [&](const char* key) { return corpus_string(j, key); };
+  auto integer = [&](const char* key, std::int64_t lo, std::int64_t hi) { return corpus_integer(j, key, lo, hi); };
   CorpusCase c;
   c.device = str("device");
   c.compute_capability = str("cc");
@@ -96,9 +79,38 @@ CorpusCase parse_line(const std::string& text, const BankModel& model) {
 
 }  // namespace
 
-std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
-  const BankModel model;
-  std::vector<CorpusCase> cases;
+nlohmann::json corpus_object(const std::string& text, const std::vector<std::string>& required,
+                             const std::vector<std::string>& optional) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, nesting_bound("the line"));
+  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
+    fail("not JSON ({})", e.what());
+  }
+  if (!j.is_object()) fail("a line holds one JSON object");
+  auto listed = [](const std::vector<std::string>& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  for (const auto& [key, value] : j.items())
+    if (!listed(required, key) && !listed(optional, key)) fail("unknown key \"{}\"", key);
+  for (const std::string& key : required)
+    if (!j.contains(key)) fail("missing key \"{}\"", key);
+  return j;
+}
+
+std::string corpus_string(const nlohmann::json& line, const char* key) {
+  if (!line[key].is_string()) fail("\"{}\" must be a string", key);
+  return line[key].get<std::string>();
+}
+
+std::int64_t corpus_integer(const nlohmann::json& line, const char* key, std::int64_t lo, std::int64_t hi) {
+  if (!line[key].is_number_integer()) fail("\"{}\" must be an integer", key);
+  const auto v = line[key].get<std::int64_t>();
+  if (v < lo || v > hi) fail("\"{}\" is {}; it must be in {}..{}", key, v, lo, hi);
+  return v;
+}
+
+void for_each_corpus_line(std::istream& in, const std::string& name, const std::function<void(const std::string&, int)>& take) {
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
@@ -106,22 +118,35 @@ std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
     if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      cases.push_back(parse_line(line, model));
-      cases.back().line = number;
+      take(line, number);
     } catch (const Error& e) {
       fail("{}:{}: {}", name, number, e.what());
     }
   }
   if (in.bad()) fail("{}: read error", name);
-  return cases;
 }
 
-std::vector<CorpusCase> read_corpus_file(const std::string& path) {
+std::ifstream open_corpus_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("{}: is a directory, not a corpus file", path);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
+  return in;
+}
+
+std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
+  const BankModel model;
+  std::vector<CorpusCase> cases;
+  for_each_corpus_line(in, name, [&](const std::string& line, int number) {
+    cases.push_back(parse_line(line, model));
+    cases.back().line = number;
+  });
+  return cases;
+}
+
+std::vector<CorpusCase> read_corpus_file(const std::string& path) {
+  std::ifstream in = open_corpus_file(path);
   return read_corpus(in, path);
 }
 
@@ -139,7 +164,9 @@ struct Random {
   }
   std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
   template <typename T>
-  T pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))]; }
+  T pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))];
+  }
 };
 
 // Addresses for `lanes` lanes, each aligned to `align`, inside [0, region).
@@ -189,10 +216,12 @@ std::vector<std::int64_t> draw_addresses(Random& rng, const std::string& pattern
 
 }  // namespace
 
-std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds, std::int64_t shared_bytes) {
+std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
+                                       std::int64_t shared_bytes) {
   if (count < 0) fail("the case count {} is negative", count);
   if (kinds.empty()) fail("no instruction kinds to measure");
-  if (shared_bytes < 1024 || shared_bytes % 128) fail("shared memory of {} bytes: use a multiple of 128 of at least 1024", shared_bytes);
+  if (shared_bytes < 1024 || shared_bytes % 128)
+    fail("shared memory of {} bytes: use a multiple of 128 of at least 1024", shared_bytes);
   Random rng{seed * 0x2545f4914f6cdd1dull + 1};
   const BankModel model;
   const std::vector<std::string> patterns = {"linear", "linear", "few", "few", "strided", "groups", "random"};
@@ -213,10 +242,7 @@ std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std:
     if (!k.is_matrix() && rng.below(10) < 3) {  // partial warps
       const int how = static_cast<int>(rng.below(4));
       for (int l = 0; l < model.warp_size; ++l) {
-        const bool off = how == 0   ? rng.below(2) == 0
-                         : how == 1 ? l >= 16
-                         : how == 2 ? (l / 8) % 2 == 1
-                                    : l % 2 == 1;
+        const bool off = how == 0 ? rng.below(2) == 0 : how == 1 ? l >= 16 : how == 2 ? (l / 8) % 2 == 1 : l % 2 == 1;
         if (off) c.request.address[static_cast<std::size_t>(l)] = -1;
       }
       if (std::all_of(c.request.address.begin(), c.request.address.end(), [](std::int64_t a) { return a < 0; }))
@@ -280,8 +306,7 @@ nlohmann::json to_json(const ReplayReport& r) {
       sum.agree += v.agree;
       sum.not_modelled += v.not_modelled;
     }
-    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled},
-                  {"by_instruction", tallies(m)}};
+    devices[d] = {{"cases", sum.cases}, {"agree", sum.agree}, {"not_modelled", sum.not_modelled}, {"by_instruction", tallies(m)}};
   }
   j["devices"] = devices;
   nlohmann::ordered_json dis = nlohmann::ordered_json::array();
@@ -300,16 +325,19 @@ nlohmann::json to_json(const ReplayReport& r) {
   return j;
 }
 
+std::string tally_table(const std::string& title, const std::map<std::string, ReplayTally>& by_instruction) {
+  std::string out = fmt::format("{}\n  {:<18} {:>7} {:>7} {:>9}\n", title, "instruction", "cases", "agree", "disagree");
+  for (const auto& [k, v] : by_instruction) {
+    std::string more;
+    if (v.not_modelled) more += fmt::format("  {} not modelled", v.not_modelled);
+    out += fmt::format("  {:<18} {:>7} {:>7} {:>9}{}\n", k, v.cases, v.agree, v.disagree(), more);
+  }
+  return out;
+}
+
 std::string to_text(const ReplayReport& r) {
   std::string out;
-  for (const auto& [device, m] : r.by_device) {
-    out += fmt::format("{}\n  {:<18} {:>7} {:>7} {:>9}\n", device, "instruction", "cases", "agree", "disagree");
-    for (const auto& [k, v] : m) {
-      std::string more;
-      if (v.not_modelled) more += fmt::format("  {} not modelled", v.not_modelled);
-      out += fmt::format("  {:<18} {:>7} {:>7} {:>9}{}\n", k, v.cases, v.agree, v.disagree(), more);
-    }
-  }
+  for (const auto& [device, m] : r.by_device) out += tally_table(device, m);
   out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
   if (r.all.not_modelled)
     out += fmt::format(", {} not modelled (cp.async.cg, or cp.async without its global addresses)", r.all.not_modelled);
@@ -319,8 +347,8 @@ std::string to_text(const ReplayReport& r) {
     for (std::size_t l = 0; l < m.measured.request.address.size(); ++l)
       lanes += fmt::format("{}{}", l ? " " : "", m.measured.request.address[l]);
     const std::string where = m.file.empty() ? "" : fmt::format("{}:{}: ", m.file, m.line);
-    out += fmt::format("  {}case {} (seed {}, {}, {}): predicted {} wavefronts ({}), measured {}; addresses: {}\n", where, m.measured.index,
-                       m.measured.seed, m.measured.request.kind.name(), m.measured.pattern, m.predicted, m.rule,
+    out += fmt::format("  {}case {} (seed {}, {}, {}): predicted {} wavefronts ({}), measured {}; addresses: {}\n", where,
+                       m.measured.index, m.measured.seed, m.measured.request.kind.name(), m.measured.pattern, m.predicted, m.rule,
                        m.measured.wavefronts, lanes);
   }
   return out;
