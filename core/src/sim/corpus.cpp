@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <numeric>
 
@@ -41,27 +42,9 @@ const std::vector<std::string> kKeys = {"device",  "cc",           "date",      
                                         "pattern", "shared_bytes", "addresses", "wavefronts", "instructions"};
 
 CorpusCase parse_line(const std::string& text, const BankModel& model) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, nesting_bound("the line"));
-  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
-    fail("not JSON ({})", e.what());
-  }
-  if (!j.is_object()) fail("a line holds one JSON object");
-  for (const auto& [key, value] : j.items())
-    if (key != "global" && std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) fail("unknown key \"{}\"", key);
-  for (const std::string& key : kKeys)
-    if (!j.contains(key)) fail("missing key \"{}\"", key);
-  auto str = [&](const char* key) {
-    if (!j[key].is_string()) fail("\"{}\" must be a string", key);
-    return j[key].get<std::string>();
-  };
-  auto integer = [&](const char* key, std::int64_t lo, std::int64_t hi) {
-    if (!j[key].is_number_integer()) fail("\"{}\" must be an integer", key);
-    const auto v = j[key].get<std::int64_t>();
-    if (v < lo || v > hi) fail("\"{}\" is {}; it must be in {}..{}", key, v, lo, hi);
-    return v;
-  };
+  const nlohmann::json j = corpus_object(text, kKeys, {"global"});
+  auto str = [&](const char* key) { return corpus_string(j, key); };
+  auto integer = [&](const char* key, std::int64_t lo, std::int64_t hi) { return corpus_integer(j, key, lo, hi); };
   CorpusCase c;
   c.device = str("device");
   c.compute_capability = str("cc");
@@ -96,9 +79,38 @@ CorpusCase parse_line(const std::string& text, const BankModel& model) {
 
 }  // namespace
 
-std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
-  const BankModel model;
-  std::vector<CorpusCase> cases;
+nlohmann::json corpus_object(const std::string& text, const std::vector<std::string>& required,
+                             const std::vector<std::string>& optional) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, nesting_bound("the line"));
+  } catch (const nlohmann::json::exception& e) {  // syntax, and numbers too large for any type
+    fail("not JSON ({})", e.what());
+  }
+  if (!j.is_object()) fail("a line holds one JSON object");
+  auto listed = [](const std::vector<std::string>& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  for (const auto& [key, value] : j.items())
+    if (!listed(required, key) && !listed(optional, key)) fail("unknown key \"{}\"", key);
+  for (const std::string& key : required)
+    if (!j.contains(key)) fail("missing key \"{}\"", key);
+  return j;
+}
+
+std::string corpus_string(const nlohmann::json& line, const char* key) {
+  if (!line[key].is_string()) fail("\"{}\" must be a string", key);
+  return line[key].get<std::string>();
+}
+
+std::int64_t corpus_integer(const nlohmann::json& line, const char* key, std::int64_t lo, std::int64_t hi) {
+  if (!line[key].is_number_integer()) fail("\"{}\" must be an integer", key);
+  const auto v = line[key].get<std::int64_t>();
+  if (v < lo || v > hi) fail("\"{}\" is {}; it must be in {}..{}", key, v, lo, hi);
+  return v;
+}
+
+void for_each_corpus_line(std::istream& in, const std::string& name, const std::function<void(const std::string&, int)>& take) {
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
@@ -106,22 +118,35 @@ std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
     if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      cases.push_back(parse_line(line, model));
-      cases.back().line = number;
+      take(line, number);
     } catch (const Error& e) {
       fail("{}:{}: {}", name, number, e.what());
     }
   }
   if (in.bad()) fail("{}: read error", name);
-  return cases;
 }
 
-std::vector<CorpusCase> read_corpus_file(const std::string& path) {
+std::ifstream open_corpus_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("{}: is a directory, not a corpus file", path);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot open '{}': {}", path, errno != 0 ? std::strerror(errno) : "unknown reason");
+  return in;
+}
+
+std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name) {
+  const BankModel model;
+  std::vector<CorpusCase> cases;
+  for_each_corpus_line(in, name, [&](const std::string& line, int number) {
+    cases.push_back(parse_line(line, model));
+    cases.back().line = number;
+  });
+  return cases;
+}
+
+std::vector<CorpusCase> read_corpus_file(const std::string& path) {
+  std::ifstream in = open_corpus_file(path);
   return read_corpus(in, path);
 }
 
@@ -359,16 +384,19 @@ nlohmann::json to_json(const ReplayReport& r) {
   return j;
 }
 
+std::string tally_table(const std::string& title, const std::map<std::string, ReplayTally>& by_instruction) {
+  std::string out = fmt::format("{}\n  {:<18} {:>7} {:>7} {:>9}\n", title, "instruction", "cases", "agree", "disagree");
+  for (const auto& [k, v] : by_instruction) {
+    std::string more;
+    if (v.not_modelled) more += fmt::format("  {} not modelled", v.not_modelled);
+    out += fmt::format("  {:<18} {:>7} {:>7} {:>9}{}\n", k, v.cases, v.agree, v.disagree(), more);
+  }
+  return out;
+}
+
 std::string to_text(const ReplayReport& r) {
   std::string out;
-  for (const auto& [device, m] : r.by_device) {
-    out += fmt::format("{}\n  {:<18} {:>7} {:>7} {:>9}\n", device, "instruction", "cases", "agree", "disagree");
-    for (const auto& [k, v] : m) {
-      std::string more;
-      if (v.not_modelled) more += fmt::format("  {} not modelled", v.not_modelled);
-      out += fmt::format("  {:<18} {:>7} {:>7} {:>9}{}\n", k, v.cases, v.agree, v.disagree(), more);
-    }
-  }
+  for (const auto& [device, m] : r.by_device) out += tally_table(device, m);
   out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
   if (r.all.not_modelled)
     out += fmt::format(

@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -46,6 +48,17 @@ std::string to_jsonl(const CorpusCase& c);
 // Reads every line of a corpus; throws swz::Error "name:line: what is wrong" at the first bad line.
 std::vector<CorpusCase> read_corpus(std::istream& in, const std::string& name);
 std::vector<CorpusCase> read_corpus_file(const std::string& path);
+// What every corpus reader shares: each non-blank line (a leading BOM dropped) with its 1-based
+// number; a swz::Error from `take` becomes "name:line: what"; and opening a file with the reason
+// it cannot be read.
+void for_each_corpus_line(std::istream& in, const std::string& name, const std::function<void(const std::string&, int)>& take);
+std::ifstream open_corpus_file(const std::string& path);
+// One corpus line as a JSON object with exactly the `required` keys and any of the `optional`
+// ones; its string and bounded integer fields. Each throws swz::Error naming the key.
+nlohmann::json corpus_object(const std::string& text, const std::vector<std::string>& required,
+                             const std::vector<std::string>& optional);
+std::string corpus_string(const nlohmann::json& line, const char* key);
+std::int64_t corpus_integer(const nlohmann::json& line, const char* key, std::int64_t lo, std::int64_t hi);
 
 // Random cases for a calibration run: `count` instructions of the given kinds
 // (round robin, so every kind gets its share), addresses drawn from a mix of
@@ -86,6 +99,8 @@ struct ReplayReport {
 void replay_into(ReplayReport& report, const std::vector<CorpusCase>& cases, const BankModel& model, const std::string& file = "",
                  std::size_t keep = 20);
 nlohmann::json to_json(const ReplayReport& report);
+// One device's (or GPU's) block of a text report: its name, then a row per instruction.
+std::string tally_table(const std::string& title, const std::map<std::string, ReplayTally>& by_instruction);
 std::string to_text(const ReplayReport& report);
 
 }  // namespace swz
