@@ -164,14 +164,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 TEST(AuditModule, UnknownOpsAndAttributesAreListedNotSkipped) {
   const auto r = run(
-      R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
-    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
+      R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>, #smem, mutable>
+    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>, #smem, mutable>
     %g = ttg.local_gather %b[%i] : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #row>
 )");
   ASSERT_EQ(r.accesses.size(), 2u);
   EXPECT_EQ(r.accesses[0].instruction, "not modelled");
   EXPECT_EQ(r.accesses[0].line, 9);
-  EXPECT_NE(r.accesses[0].note.find("amd_rotating_shared"), std::string::npos);
+  EXPECT_NE(r.accesses[0].note.find("fp4Padded"), std::string::npos);
   EXPECT_EQ(r.accesses[1].instruction, "not modelled");
   EXPECT_NE(r.accesses[1].note.find("ttg.local_gather"), std::string::npos);
 }

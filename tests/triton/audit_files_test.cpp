@@ -139,7 +139,7 @@ TEST(AuditFiles, NotModelledOpsAreListedWithTheirLines) {
   const auto r = audit_file("not_modelled.ttgir");
   std::map<int, std::string> lines;
   for (const auto& a : r.accesses) lines[a.line] = a.instruction;
-  EXPECT_EQ(lines[9], "not modelled");   // local_store into an amd_rotating_shared buffer
+  EXPECT_EQ(lines[9], "not modelled");   // local_store into an fp4-padded nvmma_shared buffer
   EXPECT_EQ(lines[10], "not modelled");  // tmem_alloc
   EXPECT_EQ(lines[13], "not modelled");  // TMA copy
 }
