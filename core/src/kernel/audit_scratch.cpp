@@ -306,9 +306,7 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
     x.worst_wavefronts = t.worst;
     x.conflicts = static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions);
     x.element_bits = bytes[0] * 8;
-    x.note =
-        fmt::format("{}{}: {}", module.target.rfind("hip", 0) == 0 ? "AMD target: LDS modelled with the NVIDIA bank rules; " : "",
-                    where, fmt::join(t.steps, ", "));
+    x.note = fmt::format("{}: {}", where, fmt::join(t.steps, ", "));
     if (t.wavefronts > t.ideal_total) {
       const double padded = static_cast<double>(pricer.padded_wavefronts.at(key)) / static_cast<double>(t.instructions);
       x.no_suggestion =
