@@ -124,8 +124,10 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
                                         const std::string& instruction_prefix, int vec_bits) {
   // Pricing is a pure function of these inputs, and dumps repeat them: within a module (every
   // suggestion candidate prices every access of its buffer) and across the modules of an
-  // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread.
-  const std::string memo_key =
+  // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread. The registers are
+  // keyed by their bases too: a layout's text names its parent by alias (#mma), which other modules define
+  // otherwise.
+  const std::string memo_key = regs.to_string() + "|" +
       fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
                   shared_key, s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear(),
                   report.gpu);
