@@ -52,9 +52,13 @@ const GpuModel& audit_gpu(const ttgir::Module& m, std::string_view gpu, std::str
     chosen = &gpu_named(from_target);
     if (chosen->name != all_gpus().front().name) why = fmt::format("priced on {} (ttg.target {})", chosen->title(), m.target);
   } else {
+    // No target the table knows: the H100, or the first GPU whose warps are the module's (64 lanes: gfx942).
     chosen = &all_gpus().front();
-    if (!m.target.empty() && m.target.rfind("cuda:", 0) != 0)
-      why = fmt::format("ttg.target {} is no GPU of the table; priced on {}", m.target, chosen->title());
+    for (const GpuModel& g : all_gpus())
+      if (chosen->bank.warp_size != m.threads_per_warp && g.bank.warp_size == m.threads_per_warp) chosen = &g;
+    if (chosen != &all_gpus().front() || (!m.target.empty() && m.target.rfind("cuda:", 0) != 0))
+      why = fmt::format("{} names no GPU of the table; priced on {}",
+                        m.target.empty() ? std::string("no ttg.target") : "ttg.target " + m.target, chosen->title());
   }
   if (chosen->bank.warp_size != m.threads_per_warp) {
     // A module whose warps the default GPU does not have (an unknown target of 64 lanes): no pricing stands.

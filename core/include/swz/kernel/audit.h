@@ -193,7 +193,8 @@ std::string module_label(const AuditReport& report);
 AuditReport audit(const ttgir::Module& module, std::string_view gpu = "");
 // The GPU a module is priced on: `gpu` when given, else its ttg.target's ("hip:gfx942" gfx942,
 // "hip:gfx950" gfx950, "cuda:90" sm_90, "cuda:100" sm_100, "cuda:80" / "cuda:86" / "cuda:89" sm_80),
-// else the H100 (sm_90). `note` (when given) says how it was chosen. Throws swz::Error in one line
+// else the H100 (sm_90), or for a module of 64-lane warps the first such GPU (gfx942). `note` (when given)
+// says how it was chosen. Throws swz::Error in one line
 // for a name gpu.h does not know and for a GPU whose lanes per warp are not the module's
 // ("--gpu sm_90 has 32 lanes per warp; the module (ttg.target hip:gfx942) has 64").
 const GpuModel& audit_gpu(const ttgir::Module& module, std::string_view gpu, std::string* note = nullptr);
