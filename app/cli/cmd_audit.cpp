@@ -14,6 +14,7 @@
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 #include "swz/kernel/ttgir_module.h"
+#include "swz/sim/gpu.h"
 
 namespace swz::cli {
 namespace {
@@ -25,6 +26,7 @@ struct Options {
   bool fix = false;
   std::string output;  // --fix: where the patched module goes
   bool fail_on_conflict = false;
+  std::string gpu;  // --gpu: price every module on this GPU, not its ttg.target's
 };
 
 // The files named: a directory stands for its .ttgir / .mlir files, in name order.
@@ -58,6 +60,9 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                 sub.add_flag("--bench", o->bench, "Also print how long reading and auditing took (stderr)");
                 sub.add_flag("--fix", o->fix, "Write the module with every suggestion applied to -o (one input)");
                 sub.add_option("-o,--output", o->output, "--fix: the patched module's path");
+                sub.add_option("--gpu", o->gpu,
+                               "Price on this GPU (sm_80, sm_90, sm_100, gfx942, gfx950 or an alias: h100, mi300x, ...) "
+                               "instead of the one the module's ttg.target names");
                 sub.add_flag("--fail-on-conflict", o->fail_on_conflict,
                              "Exit 1 when a modelled access has bank conflicts a legal layout removes (conflicts at the optimum "
                              "pass, with a line saying so)");
@@ -66,6 +71,7 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   if (o->fix && (files.size() != 1 || o->output.empty()))
                     fail("--fix takes one module and -o OUT");
                   if (!o->fix && !o->output.empty()) fail("-o goes with --fix");
+                  if (!o->gpu.empty()) (void)gpu_named(o->gpu);  // an unknown name stops the run before any output
                   if (o->fix) {
                     std::error_code ec;
                     if (std::filesystem::is_directory(o->output, ec)) fail("cannot write '{}': it is a directory", o->output);
@@ -88,7 +94,7 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   };
                   auto name_of = [](const std::string& file) { return file == "-" ? std::string("<stdin>") : file; };
                   // A dump repeats its modules pass after pass: each distinct text is read and audited once.
-                  DumpAuditor auditor;
+                  DumpAuditor auditor(std::size_t{64} << 20, o->gpu);
                   std::size_t modules = 0;
                   std::vector<std::vector<ttgir::ModuleSpan>> spans_of_file;  // each file's modules, found once
                   const auto checking = std::chrono::steady_clock::now();

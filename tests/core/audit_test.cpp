@@ -164,14 +164,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 TEST(AuditModule, UnknownOpsAndAttributesAreListedNotSkipped) {
   const auto r = run(
-      R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
-    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>, #smem, mutable>
+      R"(    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>, #smem, mutable>
+    ttg.local_store %x, %b : tensor<32x32xf32, #row> -> !ttg.memdesc<32x32xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>, #smem, mutable>
     %g = ttg.local_gather %b[%i] : !ttg.memdesc<32x32xf32, #plain, #smem, mutable> -> tensor<32x32xf32, #row>
 )");
   ASSERT_EQ(r.accesses.size(), 2u);
   EXPECT_EQ(r.accesses[0].instruction, "not modelled");
   EXPECT_EQ(r.accesses[0].line, 9);
-  EXPECT_NE(r.accesses[0].note.find("amd_rotating_shared"), std::string::npos);
+  EXPECT_NE(r.accesses[0].note.find("fp4Padded"), std::string::npos);
   EXPECT_EQ(r.accesses[1].instruction, "not modelled");
   EXPECT_NE(r.accesses[1].note.find("ttg.local_gather"), std::string::npos);
 }
@@ -232,7 +232,7 @@ TEST(AuditModule, MalformedModuleThrowsWithPosition) {
 
 namespace {
 
-TEST(AuditModule, AmdTargetsNameLdsInstructionsAndSaySo) {
+TEST(AuditModule, AmdTargetsArePricedOnTheirGpu) {
   const auto r = swz::audit_module(
       R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
@@ -246,8 +246,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.th
 )",
       "amd.ttgir");
   ASSERT_EQ(r.accesses.size(), 1u);
-  EXPECT_EQ(r.accesses[0].instruction.rfind("ds_write_b", 0), 0u);
-  EXPECT_NE(r.accesses[0].note.find("AMD target"), std::string::npos);
+  EXPECT_EQ(r.accesses[0].instruction.rfind("DS_WRITE_B", 0), 0u);
+  EXPECT_EQ(r.gpu, "gfx942");  // from ttg.target, priced with its 32 banks and 64-lane phases (gpu.h)
+  EXPECT_NE(r.gpu_note.find("gfx942"), std::string::npos);
+  EXPECT_EQ(r.accesses[0].note.find("NVIDIA"), std::string::npos);
 }
 
 // Triton moves sub-byte elements as bytes: their accesses are priced as Triton issues them, but

@@ -138,7 +138,7 @@ TEST(LayoutAttribute, ErrorsQuoteTheWholeAttributeName) {
   const std::string nvmma = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>";
   EXPECT_EQ(error_of(nvmma).find("'#ttg.nvmma_s'"), std::string::npos);
   EXPECT_NE(error_of(nvmma).find("#ttg.nvmma_shared carries no shape"), std::string::npos) << error_of(nvmma);
-  EXPECT_NE(error_of("#ttg.amd_rotating_shared<{vec = 4}>", LayoutHints{k64x64, 16}).find("#ttg.amd_rotating_shared is not modelled"),
+  EXPECT_NE(error_of("#ttg.amd_rotating_shared<{vec = 4}>", LayoutHints{k64x64, 16}).find("#ttg.amd_rotating_shared has no 'perPhase'"),
             std::string::npos)
       << error_of("#ttg.amd_rotating_shared<{vec = 4}>", LayoutHints{k64x64, 16});
   EXPECT_NE(error_of("#ttg.padded_shared<[8:+1] {order = [1, 0], shape = [64, 64]}>", LayoutHints{k64x64, 16})

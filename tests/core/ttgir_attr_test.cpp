@@ -3,18 +3,13 @@
 
 #include "swz/error.h"
 #include "swz/kernel/ttgir.h"
-
 #include "test_support.h"
 
 namespace {
 
 using Bases = std::vector<std::vector<std::int64_t>>;
 
-Bases bases(const swz::LinearLayout& l, const char* in) {
-  Bases out;
-  for (swz::BitVec b : l.bases(in)) out.push_back(l.unflatten(b));
-  return out;
-}
+Bases bases(const swz::LinearLayout& l, const char* in) { return swz::test::bases_of(l, in); }
 
 using swz::test::error_of;
 

@@ -139,7 +139,7 @@ TEST(AuditFiles, NotModelledOpsAreListedWithTheirLines) {
   const auto r = audit_file("not_modelled.ttgir");
   std::map<int, std::string> lines;
   for (const auto& a : r.accesses) lines[a.line] = a.instruction;
-  EXPECT_EQ(lines[9], "not modelled");   // local_store into an amd_rotating_shared buffer
+  EXPECT_EQ(lines[9], "not modelled");   // local_store into an fp4-padded nvmma_shared buffer
   EXPECT_EQ(lines[10], "tensor memory");  // tmem_alloc: TMEM, no shared access to price
   EXPECT_EQ(lines[13], "not modelled");  // TMA copy
 }
@@ -498,8 +498,15 @@ TEST(AuditMeasured, ConvertWithinAWarpThatTritonSendsThroughSharedMemory) {
 namespace {
 
 // Damaged real modules: the audit either reads them or says where they are malformed; nothing else escapes.
-TEST(AuditFiles, MutatedRealKernelsNeverCrash) {
-  const std::string original = swz::read_text_file(kData + "/ttgir/triton36/matmul_fp16.ttgir");
+// The H100 matmul and the AMD ones (gfx942: amd_rotating_shared and amdg.in_thread_transpose; gfx950:
+// 64 banks, ds_read_b128), each cut and spliced at random.
+class MutatedKernels : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(AuditFiles, MutatedKernels,
+                         ::testing::Values("triton36/matmul_fp16.ttgir", "targets/gfx942/matmul_fp16_128x128x64_w8s2.ttgir",
+                                           "targets/gfx950/matmul_fp8_128x128x64_w8s2.ttgir"));
+
+TEST_P(MutatedKernels, MutatedRealKernelsNeverCrash) {
+  const std::string original = swz::read_text_file(kData + "/ttgir/" + GetParam());
   const std::string alphabet = "<>[]{}()%#:,=x0123456789 \"\nabf";
   std::uint64_t state = 0x9E3779B97F4A7C15ull;
   auto next = [&] {

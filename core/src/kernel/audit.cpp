@@ -72,8 +72,8 @@ struct AuditRun {
   bool hip = false;
   const ttgir::PointerReader pointers;  // the kernel's address arithmetic: copies' global side (audit_global.h)
 
-  explicit AuditRun(const Module& module)
-      : m(module), au(module), hip(module.target.rfind("hip", 0) == 0), pointers(module) {
+  AuditRun(const Module& module, const GpuModel& gpu)
+      : m(module), au(module), hip(gpu.vendor == Vendor::Amd), pointers(module) {
     report.path = m.path;
     report.lines = m.lines;
     report.first_line = m.first_line;
@@ -81,7 +81,8 @@ struct AuditRun {
     report.module_count = m.count;
     report.header = m.header;
     report.num_warps = m.num_warps;
-    au.bank.warp_size = m.threads_per_warp;
+    au.bank = gpu.bank;
+    report.gpu = gpu.name;
   }
 
   AuditAccess entry(const Op& op) const {
@@ -123,10 +124,13 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
                                         const std::string& instruction_prefix, int vec_bits) {
   // Pricing is a pure function of these inputs, and dumps repeat them: within a module (every
   // suggestion candidate prices every access of its buffer) and across the modules of an
-  // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread.
-  const std::string memo_key =
-      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"), shared_key,
-                  s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear());
+  // MLIR_ENABLE_DUMP file (the same kernel after each pass). One memo per thread. The registers are
+  // keyed by their bases too: a layout's text names its parent by alias (#mma), which other modules define
+  // otherwise.
+  const std::string memo_key = regs.to_string() + "|" +
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
+                  shared_key, s.description(), bits, instruction_prefix, vec_bits, m.target, m.threads_per_warp, s.is_linear(),
+                  report.gpu);
   if (const auto hit = price_memo().find(memo_key); hit != price_memo().end()) {
     hit->second.copy_to(a);
     return {hit->second.access, hit->second.fell_back};
@@ -176,8 +180,8 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
       // Not a buffer Triton's lowering addresses this way: the simulator's own vector choice above.
     }
   }
-  // AMD: LDS instructions by width; the bank rules applied are the NVIDIA ones measured here.
-  if (hip) a.instruction = fmt::format("{}_b{}", kind == AccessKind::Store ? "ds_write" : "ds_read", r.vector.bits);
+  // AMD: LDS instructions by width, served in the GPU's phases (gpu.h).
+  if (hip) a.instruction = instruction_name(Access{access.layout, kind, 0, 0}, r.vector.bits, au.bank);
   if (price_memo().size() > kPriceMemoLimit) price_memo().clear();  // bounded: a long run forgets, never grows
   price_memo().emplace(memo_key, PricedAccess{a, access, fell_back});
   return {access, fell_back};
@@ -200,8 +204,6 @@ void AuditRun::lsu(const Op& op, AccessKind kind, const Distributed& d, const Au
   a.note = fell_back ? "an mma operand whose registers do not follow ldmatrix's pattern: modelled as vector loads"
            : instruction_prefix == "LDGSTS" ? a.note + note
                                             : note;
-  if (hip)
-    a.note = "AMD target: LDS modelled with the NVIDIA bank rules (32 banks of 4 bytes)" + (a.note.empty() ? "" : "; " + a.note);
   Pending q{report.accesses.size(), access,   view.layout, view.root, view.plain_view, bits, d.layout,
             instruction_prefix,     vec_bits, d.text + global_suffix, &op};
   pending.push_back(std::move(q));
@@ -438,7 +440,6 @@ void AuditRun::convert_layout(const Op& op) {
     if (in_warp)
       note = fmt::format("data stays in its warp, but {} register-lane exchanges are too many to shuffle: {}", exchanges, note);
     if (triton->rounds > 1) note += fmt::format(", in {} rounds through a buffer of one", triton->rounds);
-    if (m.target.rfind("hip", 0) == 0) note += "; AMD target: LDS modelled with the NVIDIA bank rules";
     // Warps that only hold copies a tt.store masks off skip its plain loads (audit_parts.h); each
     // reads what a storing warp reads, so the totals scale by the storing warps.
     const std::int64_t warps = std::int64_t{1} << D.bases("warp").size();
@@ -503,10 +504,18 @@ void AuditRun::partners() {
 
 }  // namespace
 
-AuditReport audit(const Module& m) {
-  AuditRun run(m);
+AuditReport audit(const Module& m, std::string_view gpu) {
+  std::string note;
+  AuditRun run(m, audit_gpu(m, gpu, &note));
+  run.report.gpu_note = note;
   for (const Op& op : m.ops) run.audit_op(op);
   run.partners();
+  // AMD: every LSU access named as the GPU names it (DS_READ_B64, ...), scratch and conversions included.
+  if (run.hip)
+    for (AuditAccess& a : run.report.accesses)
+      if (const auto vec_bits = instruction_vector_bits(a.instruction); vec_bits && a.direction)
+        a.instruction = instruction_name(
+            Access{LinearLayout{}, *a.direction == "store" ? AccessKind::Store : AccessKind::Load, 0, 0}, *vec_bits, run.au.bank);
   // [SECTION] Suggestions: a layout for each conflicted buffer that all its users accept.
   const Pricer price = [&run](AuditAccess& a, AccessKind kind, const LinearLayout& regs, const std::string& regs_key,
                               const SharedLayout& s, const std::string& shared_key, int bits, const std::string& prefix,
@@ -516,12 +525,12 @@ AuditReport audit(const Module& m) {
   return std::move(run.report);
 }
 
-AuditReport audit_module(const std::string& text, const std::string& path) {
+AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu) {
   const auto spans = ttgir::split_modules(text);
   if (spans.size() > 1)
     fail("{}: holds {} modules (lines {} and {} begin the first two); audit them one by one", path, spans.size(),
          spans[0].first_line, spans[1].first_line);
-  return audit(ttgir::read_module(text, path));
+  return audit(ttgir::read_module(text, path), gpu);
 }
 
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path) {

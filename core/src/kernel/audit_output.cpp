@@ -99,6 +99,8 @@ nlohmann::json to_json(const AuditReport& report) {
           {"module", module},
           {"lines", report.lines},
           {"num_warps", report.num_warps},
+          {"gpu", report.gpu},
+          {"gpu_note", report.gpu_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.gpu_note)},
           {"accesses", list},
           {"suggestions", suggestions},
           {"summary",
@@ -192,6 +194,7 @@ std::string module_label(const AuditReport& report) {
 std::string format_audit(const AuditReport& report) {
   std::string s = fmt::format("{}: {} lines, {} warps, {} shared-memory accesses\n", module_label(report), report.lines,
                               report.num_warps, report.accesses.size());
+  if (!report.gpu_note.empty()) s += "  " + report.gpu_note + "\n";
   s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}\n", "line", "op", "dir", "instruction", "instrs",
                    "wavefronts", "ideal", "worst", "loc / note");
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); };
@@ -320,7 +323,7 @@ std::string fix_module(const std::string& text, const AuditReport& report, const
   std::string fixed = apply_patches(std::string(module_text), patches);
   AuditReport again;
   try {
-    again = audit_module(fixed, report.path);
+    again = audit_module(fixed, report.path, report.gpu);
   } catch (const Error& e) {
     fail("{}: the patched module does not read back ({})", report.path, e.what());
   }

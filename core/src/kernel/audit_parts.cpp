@@ -115,7 +115,15 @@ bool is_no_data_op(const std::string& name) {
                                          "mask.return",
                                          "warp_yield",
                                          "warp_return"};
+  // AMD ops that move no data through LDS: amdg.in_thread_transpose reorders registers within each
+  // thread (Triton 3.6 lowers it to extractvalue / insertelement, third_party/amd/lib/TritonAMDGPUToLLVM,
+  // InThreadTransposeOpConversion; test/Conversion/amd/in_thread_transpose.mlir), and the buffer ops
+  // load and store global memory through a buffer descriptor.
+  static const std::set<std::string> amd{"in_thread_transpose", "buffer_load", "buffer_store", "buffer_atomic_rmw",
+                                         "buffer_atomic_cas",   "upcast_mxfp", "cond_barrier", "instruction_sched_hint",
+                                         "sched_barrier"};
   const auto dot = name.find('.');
+  if (name.rfind("amdg.", 0) == 0 || name.rfind("amdgpu.", 0) == 0) return amd.count(name.substr(dot + 1)) != 0;
   return ops.count(name.substr(dot + 1)) != 0;
 }
 

@@ -243,6 +243,15 @@ struct BufferUse {
   bool plain_view = true;
 };
 
+// [SECTION] AMD (audit_amd.cpp): the shared layouts Triton 3.6's AMD passes accept for a buffer.
+// The candidates for a buffer of `tile` (its trailing two dims) now in `old_text`: swizzled_shared in
+// its order, vec = kWidth when an MFMA operand is loaded from it.
+std::vector<std::string> amd_shared_candidates(const std::vector<BufferUse>& users, const std::string& old_text,
+                                               const std::vector<std::int64_t>& tile, int bits, const ttgir::Aliases& aliases);
+// Why `op` (a user of the buffer) does not accept `candidate` on an AMD target; "" when it does.
+std::string amd_layout_rule(const std::string& candidate, const std::string& old_text, const Op& op,
+                            const ttgir::Aliases& aliases, const std::vector<std::int64_t>& tile);
+
 // Prices an LSU access under a shared layout, as the audit does (audit.cpp): fills the access's
 // instruction and wavefronts; returns the access simulated and whether ldmatrix fell back.
 using Pricer = std::function<std::pair<Access, bool>(AuditAccess&, AccessKind, const LinearLayout& registers,

@@ -147,7 +147,7 @@ void ScratchPricer::end_step(const std::string& stored, const std::string& loade
 }
 
 std::vector<AuditAccess> ScratchPricer::entries(const AuditAccess& a, const std::string& where, int element_bits,
-                                                const Module& m) const {
+                                                const Module& /*module*/) const {
   std::vector<AuditAccess> out;
   for (const auto& key : side_order) {
     const ScratchTally& t = by_side.at(key);
@@ -162,8 +162,7 @@ std::vector<AuditAccess> ScratchPricer::entries(const AuditAccess& a, const std:
     x.conflicts = static_cast<double>(t.wavefronts - t.ideal_total) / static_cast<double>(t.instructions);
     x.element_bits = element_bits;
     x.note = fmt::format(
-        "{}{}: {}{}", m.target.rfind("hip", 0) == 0 ? "AMD target: LDS modelled with the NVIDIA bank rules; " : "", where,
-        fmt::join(t.steps, ", "),
+        "{}: {}{}", where, fmt::join(t.steps, ", "),
         t.predicated_off
             ? fmt::format("; {} of them issued by warps with every lane's predicate off (0 wavefronts)", t.predicated_off)
             : "");

@@ -142,6 +142,7 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
     const int bits = accesses.front()->element_bits;
     const std::string old_text = attribute_text(*alloc_type.encoding, m.aliases);
     const std::vector<std::int64_t> tile = trailing(alloc_type.shape, 2);
+    const bool amd = m.target.rfind("hip", 0) == 0;  // AMD: the layouts its passes make (audit_amd.cpp)
     double before = 0;
     for (const Pending* p : accesses) before += *report.accesses[p->index].wavefronts * static_cast<double>(report.accesses[p->index].instructions);
 
@@ -177,7 +178,14 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
           if (!u.plain_view) refuse(x, "a view with a layout of its own (a transpose or a window), which this change does not re-derive");
           if (kind == "local_alloc" && !op.operands.empty()) continue;  // a store too: priced below
         } else if (kind == "local_store" || kind == "local_load" || kind == "async_copy_global_to_local") {
-          continue;  // priced below
+          if (amd && text != old_text) {  // priced below; on AMD also held to what Triton's AMD passes make
+            if (std::string rule = amd_layout_rule(text, old_text, op, m.aliases, tile); !rule.empty()) {
+              x.role = kind == "local_load" ? "load" : "store";
+              refuse(x, rule);
+              c.consumers.push_back(std::move(x));
+            }
+          }
+          continue;
         } else if (kind == "warp_group_dot") {
           const std::string element = u.type->element;
           x.role = fmt::format("wgmma operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
@@ -229,11 +237,13 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
     };
 
     std::vector<std::string> texts;
+    if (amd) texts = amd_shared_candidates(users, old_text, tile, bits, m.aliases);
     for (int swizzle : {128, 64, 32, 0})
       for (const char* transposed : {"false", "true"})
-        texts.push_back(fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}}}>",
-                                    swizzle, transposed, bits));
-    if (tile.size() == 2)
+        if (!amd)
+          texts.push_back(fmt::format("#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}}}>",
+                                      swizzle, transposed, bits));
+    if (tile.size() == 2 && !amd)
       for (const char* order : {"[1, 0]", "[0, 1]"})
         for (int vec = 1; vec * bits <= 128; vec *= 2)
           for (int max_phase = 2; max_phase <= 32; max_phase *= 2)
@@ -253,7 +263,7 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
       }
       if (!writer) writer = reader;
       if (!reader) reader = writer;
-      if (writer && writer->access.layout.shape() == reader->access.layout.shape()) {
+      if (!amd && writer && writer->access.layout.shape() == reader->access.layout.shape()) {
         try {
           Access w = writer->access, rd = reader->access;
           w.kind = AccessKind::Store;

@@ -180,6 +180,11 @@ Named mfma_dot_layout(const AttrNode& dot, const AttrNode& parent, const std::ve
   for (std::int64_t l = 1; l < k_lanes; l *= 2) lane.push_back({k_width * l, 0});
   const std::int64_t k_tile = k_width * k_lanes;
   for (std::int64_t r = k_tile; r < k_size; r *= 2) reg.push_back({r, 0});
+  // tilesPerWarp: each warp holds that many instruction tiles along the non-K dim (Triton 3.6,
+  // LinearLayoutConversions.cpp, mfmaDotToLinearLayout(): identity1D(tilePerWarpNonK, kRegister, dimNonK)).
+  const std::int64_t tiles_non_k = p.tiles_per_warp[op == 0 ? rank - 2 : rank - 1];
+  log2_of(tiles_non_k, "tilesPerWarp entry");
+  for (std::int64_t t = 1; t < tiles_non_k; t *= 2) reg.push_back({0, non_k_instr * t});
   const auto order = dot_operand_order(op, rank, /*k_contig=*/true);
   Named tile{{dim_name(static_cast<std::size_t>(order[0])), dim_name(static_cast<std::size_t>(order[1]))},
              {1, 1},

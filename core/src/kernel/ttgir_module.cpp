@@ -275,7 +275,7 @@ bool known_layout_attribute(std::string_view value) {
     if (value.substr(0, dialect.size()) != dialect) continue;
     const std::string_view kind = value.substr(dialect.size(), value.find('<') - dialect.size());
     for (std::string_view k : {"blocked", "slice", "nvidia_mma", "dot_op", "amd_mfma", "amd_wmma", "linear", "swizzled_shared",
-                               "nvmma_shared", "padded_shared", "shared_linear"})
+                               "nvmma_shared", "padded_shared", "shared_linear", "amd_rotating_shared"})
       if (kind == k) return true;
   }
   return false;

@@ -1,23 +1,31 @@
-// ttgir_shared.cpp: Triton's shared layouts (swizzled_shared, nvmma_shared, padded_shared, shared_linear) as linear layouts with
-// their padding.
+// ttgir_shared.cpp: Triton's shared layouts (swizzled_shared, amd_rotating_shared, nvmma_shared, padded_shared, shared_linear) as
+// linear layouts with their padding.
 #include "ttgir_named.h"
 
 namespace swz::ttgir::detail {
 
-Named swizzled_shared(const AttrNode& a, const std::vector<std::int64_t>& shape) {
+// #ttg.swizzled_shared: row r XORs vec * ((r / perPhase) % maxPhase) into the column (Triton 3.6,
+// LinearLayoutConversions.cpp, swizzledSharedToLinearLayout()). With `rotating`, AMD's
+// #ttg.amd_rotating_shared (gfx942 matmul operands after amdg.in_thread_transpose): the phase is XORed
+// with the row's block number (r / perPhase / maxPhase) % maxPhase, so rows one block of maxPhase * perPhase
+// apart start on other banks (sharedToLinearLayoutAMDRotating(): blockNo, combinedPhase = phase ^ blockNo).
+Named swizzled_shared(const AttrNode& a, const std::vector<std::int64_t>& shape, bool rotating) {
   const std::size_t rank = shape.size();
   const Named cga = cga_layout(a, rank);
   const auto per_cta = shape_per_cta(cga, shape);
   if (rank == 1) return combine(identity1d(per_cta[0], "offset", "dim0"), cga, shape);
   const std::int64_t vec = int_field(a, "vec"), per_phase = int_field(a, "perPhase"), max_phase = int_field(a, "maxPhase");
-  if (vec < 1 || per_phase < 1 || max_phase < 1) fail("#ttg.swizzled_shared: vec, perPhase and maxPhase must be positive");
+  if (vec < 1 || per_phase < 1 || max_phase < 1) fail("#{}: vec, perPhase and maxPhase must be positive", a.text);
   const auto order = list_field(a, "order");
   check_order(order, rank, a);
   const auto col = static_cast<std::size_t>(order[0]), row = static_cast<std::size_t>(order[1]);
   const std::int64_t cols = per_cta[col], rows = per_cta[row];
   Named cta{{dim_name(row), dim_name(col)}, {rows, cols}, {{"offset", {}}}};
   for (std::int64_t c = 1; c < cols; c *= 2) cta.ins[0].second.push_back({0, c});
-  for (std::int64_t r = 1; r < rows; r *= 2) cta.ins[0].second.push_back({r, (vec * ((r / per_phase) % max_phase)) % cols});
+  for (std::int64_t r = 1; r < rows; r *= 2) {
+    const std::int64_t phase = (r / per_phase) % max_phase, block = rotating ? (r / max_phase / per_phase) % max_phase : 0;
+    cta.ins[0].second.push_back({r, (vec * (phase ^ block)) % cols});
+  }
   for (std::size_t i = 2; i < rank; ++i) {
     const auto d = static_cast<std::size_t>(order[i]);
     cta *= identity1d(per_cta[d], "offset", dim_name(d));
@@ -143,7 +151,8 @@ SharedResult convert_shared(const AttrNode& a, const std::vector<std::int64_t>& 
     set("elementBitWidth", element_bits);
     return {nvmma_shared(nv, shape, element_bits), {}};
   }
-  if (kind == "swizzled_shared" || kind == "shared") return {swizzled_shared(a, shape), {}};
+  if (kind == "swizzled_shared" || kind == "shared") return {swizzled_shared(a, shape, false), {}};
+  if (kind == "amd_rotating_shared") return {swizzled_shared(a, shape, true), {}};
   if (kind == "nvmma_shared") return {nvmma_shared(a, shape, element_bits), {}};
   if (kind == "shared_linear") return {shared_linear(a, shape), {}};
   if (kind == "padded_shared") {
@@ -168,7 +177,7 @@ SharedResult convert_shared(const AttrNode& a, const std::vector<std::int64_t>& 
 
 bool is_shared_kind(const std::string& kind) {
   return kind == "swizzled_shared" || kind == "shared" || kind == "nvmma_shared" || kind == "shared_linear" ||
-         kind == "padded_shared";
+         kind == "padded_shared" || kind == "amd_rotating_shared";
 }
 
 }  // namespace swz::ttgir::detail

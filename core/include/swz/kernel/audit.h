@@ -48,6 +48,7 @@
 
 #include "swz/kernel/ttgir_module.h"
 #include "swz/problem/problem_spec.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -134,6 +135,8 @@ struct AuditReport {
   int module_index = 1, module_count = 1;  // which of the file's modules (split_modules)
   std::string header;                 // the dump header before the module, or ""
   int num_warps = 4;
+  std::string gpu = "sm_90";  // the GPU priced on (gpu.h): the module's ttg.target's, or --gpu
+  std::string gpu_note;       // how it was chosen, when not the H100 default ("gfx942 from ttg.target hip:gfx942")
   std::vector<AuditAccess> accesses;
   std::vector<AuditSuggestion> suggestions;  // one per buffer at most
 };
@@ -156,7 +159,9 @@ std::string fix_module(const std::string& text, const AuditReport& report, const
 std::string apply_patches(const std::string& text, const std::vector<AuditPatch>& patches);
 
 // Audits a module's text; `path` names it in messages. Throws swz::Error for a malformed module.
-AuditReport audit_module(const std::string& text, const std::string& path);
+// `gpu` (a name or alias gpu.h knows: "gfx950", "mi300x", "h100") prices it on that GPU instead of
+// the one its ttg.target names (audit_gpu()).
+AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu = "");
 // Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path);
 
@@ -168,7 +173,8 @@ std::vector<AuditReport> audit_modules(const std::string& text, const std::strin
 // text, then forgets them all and starts over, so a dump of any size is audited in bounded memory.
 class DumpAuditor {
  public:
-  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20) : text_limit_(text_limit) {}
+  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20, std::string gpu = "")
+      : text_limit_(text_limit), gpu_(std::move(gpu)) {}
   // Reads module `span` of `text` (module `index` of `count` of the file); throws swz::Error for a
   // malformed one, as ttgir::read_module does.
   void check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count);
@@ -187,11 +193,19 @@ class DumpAuditor {
   Remembered* find(const ModuleText& module_text);
   Remembered& remember(const ModuleText& module_text);
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
+  std::string gpu_;  // --gpu: every module priced on it ("" : each on its ttg.target's GPU)
   std::unordered_multimap<std::size_t, Remembered> memory_;  // the hash of a module's text -> what is known of it
 };
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);
-AuditReport audit(const ttgir::Module& module);
+AuditReport audit(const ttgir::Module& module, std::string_view gpu = "");
+// The GPU a module is priced on: `gpu` when given, else its ttg.target's ("hip:gfx942" gfx942,
+// "hip:gfx950" gfx950, "cuda:90" sm_90, "cuda:100" sm_100, "cuda:80" / "cuda:86" / "cuda:89" sm_80),
+// else the H100 (sm_90), or for a module of 64-lane warps the first such GPU (gfx942). `note` (when given)
+// says how it was chosen. Throws swz::Error in one line
+// for a name gpu.h does not know and for a GPU whose lanes per warp are not the module's
+// ("--gpu sm_90 has 32 lanes per warp; the module (ttg.target hip:gfx942) has 64").
+const GpuModel& audit_gpu(const ttgir::Module& module, std::string_view gpu, std::string* note = nullptr);
 
 // Access `index` of `report` as a workbench problem: custom (no preset), its shape and element
 // width, its shared layout, and each side as its instruction issues it (AuditAccess::issued: the
