@@ -14,6 +14,7 @@
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
 #include "swz/layout/factories.h"
+#include "swz/sim/gpu.h"
 #include "swz/solve/solver.h"
 
 namespace swz {
@@ -21,6 +22,7 @@ namespace swz {
 using nlohmann::json;
 using spec_detail::parse_spec_text;
 using spec_detail::refused_field;
+using spec_detail::use_gpu;
 
 namespace {
 
@@ -45,6 +47,9 @@ const std::vector<ProblemFlag> kFlags = {
      "a bare Triton attribute in a layout file lays out"},
     {"--bits", "element_bits", &ProblemArguments::bits,
      "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
+    {"--gpu", "gpu", &ProblemArguments::gpu,
+     "GPU: sm_90 (H100, H200; default), sm_80 (A100), sm_100 (B200), gfx942 (MI300X), gfx950 (MI355X), or an alias: its "
+     "banks, lanes, phases and instructions (--banks and --warp-size may only repeat its own)"},
     {"--banks", "banks", &ProblemArguments::banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
     {"--warp-size", "warp_size", &ProblemArguments::warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
     {"--write-vec-bits", "write_vec_bits", &ProblemArguments::write_vec_bits,
@@ -102,6 +107,15 @@ std::string banks_problem(int banks) {
 std::string warp_size_problem(int lanes) {
   return lanes == 0 || (pow2(lanes) && lanes <= 64) ? "" : fmt::format("{} is not a power of two up to 64", lanes);
 }
+std::string gpu_problem(const std::string& name) {
+  if (name.empty()) return "";
+  try {
+    (void)gpu_named(name);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 std::string vec_bits_problem(int bits) {
   return bits == 0 || (pow2(bits) && bits >= 8 && bits <= 128) ? "" : fmt::format("{} is not 8, 16, 32, 64 or 128", bits);
 }
@@ -112,7 +126,9 @@ std::optional<InstructionKind> matrix_form(const std::string& text, bool load) {
   return kind;
 }
 std::string matrix_problem(const std::string& text, bool load) {
-  return text.empty() || matrix_form(text, load) ? "" : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
+  return text.empty() || matrix_form(text, load)
+             ? ""
+             : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
 }
 std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
@@ -124,10 +140,13 @@ std::string shape_problem(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
+void spec_detail::refuse_field(const char* key, const std::string& what) { field_error(key, what); }
+
 std::optional<std::pair<const char*, std::string>> spec_detail::refused_field(const ProblemSpec& s) {
   const std::pair<const char*, std::string> checks[] = {
       {"shape", shape_problem(s.shape)},
       {"element_bits", element_bits_problem(s.element_bits)},
+      {"gpu", gpu_problem(s.gpu)},
       {"banks", banks_problem(s.banks)},
       {"warp_size", warp_size_problem(s.warp_size)},
       {"write_vec_bits", vec_bits_problem(s.write_vec_bits)},
@@ -230,13 +249,13 @@ std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
 
 // [SECTION] Building
 
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits, int warp_lanes) {
   check_shape(shape);
   if (shape.empty()) field_error("shape", "a custom tile needs a shape");
   if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
     field_error("element_bits", fmt::format("a transpose tile takes 8, 16, 32 or 64-bit elements, not {}", ebits));
   const std::int64_t v = std::min<std::int64_t>(128 / ebits, std::min(shape[0], shape[1]));
-  const std::int64_t lanes = 32;
+  const std::int64_t lanes = warp_lanes;
   const std::int64_t t1 = std::min<std::int64_t>(lanes, shape[1] / v), t0 = lanes / t1;
   const std::int64_t r1 = std::min<std::int64_t>(lanes, shape[0] / v), r0 = lanes / r1;
   const std::int64_t elements = shape[0] * shape[1];
@@ -249,6 +268,7 @@ Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
   p.element_bits = ebits;
   p.store = Access{blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
   p.read = Access{blocked({v, 1}, {r1, r0}, {1, warps}, {0, 1}, shape), AccessKind::Load, 0, 0};
+  p.bank.warp_size = warp_lanes;
   p.grid = grid_for(p);
   p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
   p.set_masks({});
@@ -310,8 +330,11 @@ Problem build_problem(const ProblemSpec& given) {
   for (const auto& [access, key] : {std::pair{&p.store, "writer"}, std::pair{&p.read, "reader"}})
     if (const std::string gap = coverage_gap(access->layout); !gap.empty())
       field_error(key, fmt::format("the {} does not cover the tensor: {}", key, gap));
-  if (s.banks) p.bank.banks = s.banks;
-  if (s.warp_size) p.bank.warp_size = s.warp_size;
+  if (!s.gpu.empty()) {
+    use_gpu(p, s);
+    regrid = true;
+  }
+  p.bank = spec_bank_model(s, p.bank);
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
   if (lanes > p.bank.warp_size)
     field_error("warp_size", fmt::format("the layouts have {} lanes but the warp has {}{}", lanes, p.bank.warp_size,
@@ -329,8 +352,14 @@ Problem build_problem(const ProblemSpec& given) {
     if (text.empty()) continue;
     const char* key = load ? "read_matrix" : "write_matrix";
     const InstructionKind kind = *matrix_form(text, load);
+    try {
+      check_instruction(kind, p.bank);
+    } catch (const Error& e) {
+      field_error(key, e.what());
+    }
     if (load ? s.read_vec_bits : s.write_vec_bits)
-      field_error(key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
+      field_error(
+          key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
     if (p.element_bits > 32 || (kind.trans && p.element_bits != 16))
       field_error(key, fmt::format("{} does not move {}-bit elements ({} 16-bit ones)", kind.name(), p.element_bits,
                                    kind.trans ? "only" : "up to 32-bit, .trans only"));
@@ -390,8 +419,10 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
   } catch (const Error&) {
     return std::nullopt;
   }
-  if (p.bank.banks != preset.bank.banks) s.banks = p.bank.banks;
-  if (p.bank.warp_size != preset.bank.warp_size) s.warp_size = p.bank.warp_size;
+  if (p.bank.gpu != preset.bank.gpu) s.gpu = gpu_of(p.bank).name;
+  const BankModel& base = s.gpu.empty() ? preset.bank : gpu_named(s.gpu).bank;
+  if (p.bank.banks != base.banks) s.banks = p.bank.banks;
+  if (p.bank.warp_size != base.warp_size) s.warp_size = p.bank.warp_size;
   const auto candidates = [&]() {
     std::vector<ProblemSpec> out;
     if (p.grid) {
@@ -478,6 +509,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
     out = parse_int(*text, key);
     if (out == 0) field_error(key, "0 is not allowed (leave the flag out for the default)");
   };
+  if (a.gpu) s.gpu = *a.gpu;
   number(a.banks, "banks", s.banks);
   number(a.warp_size, "warp_size", s.warp_size);
   number(a.write_vec_bits, "write_vec_bits", s.write_vec_bits);
@@ -539,6 +571,7 @@ std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::stri
   if (s.element_bits) add("--bits", std::to_string(s.element_bits));
   if (s.writer) add("--src", file(s.writer, "writer"));
   if (s.reader) add("--dst", file(s.reader, "reader"));
+  if (!s.gpu.empty()) add("--gpu", s.gpu);
   if (s.banks) add("--banks", std::to_string(s.banks));
   if (s.warp_size) add("--warp-size", std::to_string(s.warp_size));
   if (s.write_vec_bits) add("--write-vec-bits", std::to_string(s.write_vec_bits));

@@ -88,32 +88,34 @@ json layout_json(const std::optional<SpecLayout>& l) {
 }  // namespace
 
 json to_json(const ProblemSpec& s) {
-  return json{{"preset", s.preset},
-              {"shape", s.shape},
-              {"element_bits", s.element_bits},
-              {"banks", s.banks},
-              {"warp_size", s.warp_size},
-              {"write_vec_bits", s.write_vec_bits},
-              {"read_vec_bits", s.read_vec_bits},
-              {"write_matrix", s.write_matrix},
-              {"read_matrix", s.read_matrix},
-              {"writer", layout_json(s.writer)},
-              {"reader", layout_json(s.reader)},
-              {"shared", layout_json(s.shared)},
-              {"variant", s.variant},
-              {"masks", s.masks},
-              {"write_copy", s.write_copy},
-              {"global_dim", s.global_dim ? json(*s.global_dim) : json(nullptr)},
-              {"global_pitch", s.global_pitch},
-              {"global_layout", layout_json(s.global_layout)}};
+  json j{{"preset", s.preset},
+         {"shape", s.shape},
+         {"element_bits", s.element_bits},
+         {"banks", s.banks},
+         {"warp_size", s.warp_size},
+         {"write_vec_bits", s.write_vec_bits},
+         {"read_vec_bits", s.read_vec_bits},
+         {"write_matrix", s.write_matrix},
+         {"read_matrix", s.read_matrix},
+         {"writer", layout_json(s.writer)},
+         {"reader", layout_json(s.reader)},
+         {"shared", layout_json(s.shared)},
+         {"variant", s.variant},
+         {"masks", s.masks},
+         {"write_copy", s.write_copy},
+         {"global_dim", s.global_dim ? json(*s.global_dim) : json(nullptr)},
+         {"global_pitch", s.global_pitch},
+         {"global_layout", layout_json(s.global_layout)}};
+  if (!s.gpu.empty()) j["gpu"] = s.gpu;  // absent for the default, so older files and outputs stay as they were
+  return j;
 }
 
 ProblemSpec spec_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
-  static const char* known[] = {"preset",         "shape",         "element_bits", "banks",       "warp_size",
-                                "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
-                                "reader",         "shared",        "variant",      "masks",       "write_copy",
-                                "global_dim",     "global_pitch",  "global_layout"};
+  static const char* known[] = {"preset",     "shape",          "element_bits",  "gpu",          "banks",
+                                "warp_size",  "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix",
+                                "writer",     "reader",         "shared",        "variant",      "masks",
+                                "write_copy", "global_dim",     "global_pitch",  "global_layout"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
       fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
@@ -122,6 +124,7 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   f.get("preset", s.preset);
   f.list("shape", s.shape, kMaxTileSide);
   f.get("element_bits", s.element_bits);
+  f.get("gpu", s.gpu);
   f.get("banks", s.banks);
   f.get("warp_size", s.warp_size);
   f.get("write_vec_bits", s.write_vec_bits);

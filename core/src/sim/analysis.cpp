@@ -4,6 +4,7 @@
 
 #include "swz/export/english.h"
 #include "swz/sim/global_side.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -75,6 +76,7 @@ nlohmann::json to_json(const ProblemAnalysis& a, const Problem& p) {
   j["preset"] = p.name;
   j["shape"] = p.shape;
   j["element_bits"] = p.element_bits;
+  j["gpu"] = gpu_of(p.bank).name;
   j["banks"] = p.bank.banks;
   j["layout"] = p.shared.description();
   if (p.grid) j["masks"] = p.masks;

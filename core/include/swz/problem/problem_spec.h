@@ -54,7 +54,8 @@ struct ProblemSpec {
   std::string preset = kDefaultPreset;  // "" = custom: writer and reader both given
   std::vector<std::int64_t> shape;      // a 2-D tile: the preset's transpose redrawn at this size; empty = the preset's
   int element_bits = 0;                 // 0 = what the layouts state, else the preset's (custom: 16)
-  int banks = 0;                        // 0 = the preset's
+  std::string gpu;                      // a GPU of gpu.h by name or alias ("gfx942", "h100"); "" = the preset's (sm_90)
+  int banks = 0;                        // 0 = the preset's (or the GPU's; another count is refused)
   int warp_size = 0;                    // 0 = the preset's
   int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
   int read_vec_bits = 0;                // ... the reader
@@ -74,13 +75,17 @@ struct ProblemSpec {
   bool operator==(const ProblemSpec&) const = default;
 };
 
+// The bank model --gpu, --banks and --warp-size give over `base` (a preset's): the GPU's own
+// (gpu.h) when one is named, --banks and --warp-size refused where they contradict it (one line
+// naming the field), else applied. Throws swz::Error.
+BankModel spec_bank_model(const ProblemSpec& spec, BankModel base);
 // The checked problem. Throws swz::Error naming the field.
 Problem build_problem(const ProblemSpec& spec);
 // A spec that builds `problem` again, when a preset with masks, a named layout
 // and a bank count does (checked by building it); nullopt otherwise.
 std::optional<ProblemSpec> spec_of(const Problem& problem);
 
-// [SECTION] JSON form: {"preset", "shape", "element_bits", "banks", "warp_size",
+// [SECTION] JSON form: {"preset", "shape", "element_bits", "gpu", "banks", "warp_size",
 // "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer", "reader", "shared" ({"origin", "layout"}),
 // "variant", "masks", "write_copy", "global_dim", "global_pitch", "global_layout"}. Every key optional; unknown keys and wrong types are refused
 // naming the key (prefixed with `where`, e.g. "session file: 'problem.").
@@ -91,7 +96,7 @@ ProblemSpec load_spec_file(const std::string& path);
 // [SECTION] Command-line form: the problem's flags as given (text, unparsed);
 // front ends collect them and core reads them.
 struct ProblemArguments {
-  std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
+  std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, gpu, banks, warp_size, write_vec_bits,
       read_vec_bits, write_matrix, read_matrix, write_copy, global_dim, global_pitch, global_layout;
   // The member a flag fills ("--mask" -> mask), as problem_flags() pairs them.
   std::optional<std::string>& slot(std::string_view flag);
@@ -128,7 +133,8 @@ inline constexpr std::int64_t kMaxTileSide = 32768;
 // "64x128" -> {64, 128}; throws on malformed text, or sizes that are not powers of two from 2 to kMaxTileSide.
 std::vector<std::int64_t> parse_shape(const std::string& text);
 
-// A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out.
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits);
+// A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out, by
+// warps of `lanes` lanes (64: an AMD wavefront).
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits, int lanes = 32);
 
 }  // namespace swz
