@@ -161,8 +161,8 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
         "{}{}",
         !r.modelled ? "cp.async: priced as the shared store of this width (not modelled)"
         : r.vector.bits == 128
-            ? "cp.async.cg with the src-size operand, as Triton issues it: rule 5, each shared bank's writes after its "
-              "sources' other lanes plus the writes of the 32-byte sectors read"
+            ? "cp.async.cg as Triton issues it (predicated, no src-size operand): rule 5, the writes of the 32-byte "
+              "sectors read"
             : "cp.async: each shared bank's writes after its sources' other lanes",
         access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)");
   a.instruction =

@@ -238,7 +238,7 @@ void suggest_copy_layouts(AuditReport& report, const Module& m, const Auditor& a
     s.patch.push_back(AuditPatch{def->second, 0, m.aliases.at(alias), s.new_layout});
 
     // Both knobs may help: the one --fix applies is the lower predicted total (both modelled:
-    // .cg by rule 5 in the src-size form Triton issues).
+    // .cg by rule 5 in the plain form Triton issues).
     s.basis = "modelled";
     const std::size_t index = report.suggestions.size();
     if (a.suggestion_index) {
