@@ -14,6 +14,7 @@
 #include "swz/io/layout_io.h"
 #include "swz/io/limits.h"
 #include "swz/layout/factories.h"
+#include "swz/sim/gpu.h"
 #include "swz/solve/solver.h"
 
 namespace swz {
@@ -45,6 +46,9 @@ const std::vector<ProblemFlag> kFlags = {
      "a bare Triton attribute in a layout file lays out"},
     {"--bits", "element_bits", &ProblemArguments::bits,
      "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
+    {"--gpu", "gpu", &ProblemArguments::gpu,
+     "The GPU whose banks, lanes and phases price the problem: sm_80, sm_90, sm_100, gfx942, gfx950 or an alias (h100, b200, "
+     "mi300x, mi355x; default sm_90)"},
     {"--banks", "banks", &ProblemArguments::banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
     {"--warp-size", "warp_size", &ProblemArguments::warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
     {"--write-vec-bits", "write_vec_bits", &ProblemArguments::write_vec_bits,
@@ -88,6 +92,15 @@ std::string banks_problem(int banks) {
 std::string warp_size_problem(int lanes) {
   return lanes == 0 || (pow2(lanes) && lanes <= 64) ? "" : fmt::format("{} is not a power of two up to 64", lanes);
 }
+std::string gpu_problem(const std::string& name) {
+  if (name.empty()) return "";
+  try {
+    (void)gpu_named(name);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 std::string vec_bits_problem(int bits) {
   return bits == 0 || (pow2(bits) && bits >= 8 && bits <= 128) ? "" : fmt::format("{} is not 8, 16, 32, 64 or 128", bits);
 }
@@ -114,6 +127,7 @@ std::optional<std::pair<const char*, std::string>> spec_detail::refused_field(co
   const std::pair<const char*, std::string> checks[] = {
       {"shape", shape_problem(s.shape)},
       {"element_bits", element_bits_problem(s.element_bits)},
+      {"gpu", gpu_problem(s.gpu)},
       {"banks", banks_problem(s.banks)},
       {"warp_size", warp_size_problem(s.warp_size)},
       {"write_vec_bits", vec_bits_problem(s.write_vec_bits)},
@@ -296,6 +310,7 @@ Problem build_problem(const ProblemSpec& given) {
   for (const auto& [access, key] : {std::pair{&p.store, "writer"}, std::pair{&p.read, "reader"}})
     if (const std::string gap = coverage_gap(access->layout); !gap.empty())
       field_error(key, fmt::format("the {} does not cover the tensor: {}", key, gap));
+  if (!s.gpu.empty()) p.bank = gpu_named(s.gpu).bank;  // the GPU's model, then the counts given over it
   if (s.banks) p.bank.banks = s.banks;
   if (s.warp_size) p.bank.warp_size = s.warp_size;
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
@@ -325,7 +340,7 @@ Problem build_problem(const ProblemSpec& given) {
     side.ldmatrix = kind.matrices;
     side.trans = kind.trans;
   }
-  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
+  regrid = regrid || !s.gpu.empty() || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
            !s.read_matrix.empty();
   if (regrid && p.shape.size() == 2) {
     try {
@@ -374,8 +389,13 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
   } catch (const Error&) {
     return std::nullopt;
   }
-  if (p.bank.banks != preset.bank.banks) s.banks = p.bank.banks;
-  if (p.bank.warp_size != preset.bank.warp_size) s.warp_size = p.bank.warp_size;
+  BankModel base = preset.bank;  // what the spec's counts are given over: the preset's model, or the GPU's
+  if (p.bank.gpu != preset.bank.gpu) {
+    s.gpu = gpu_of(p.bank).name;
+    base = gpu_of(p.bank).bank;
+  }
+  if (p.bank.banks != base.banks) s.banks = p.bank.banks;
+  if (p.bank.warp_size != base.warp_size) s.warp_size = p.bank.warp_size;
   const auto candidates = [&]() {
     std::vector<ProblemSpec> out;
     if (p.grid) {
@@ -462,6 +482,8 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
     out = parse_int(*text, key);
     if (out == 0) field_error(key, "0 is not allowed (leave the flag out for the default)");
   };
+  if (a.gpu && a.gpu->empty()) field_error("gpu", "an empty name (sm_90, gfx950, ...)");
+  s.gpu = a.gpu.value_or("");
   number(a.banks, "banks", s.banks);
   number(a.warp_size, "warp_size", s.warp_size);
   number(a.write_vec_bits, "write_vec_bits", s.write_vec_bits);
@@ -509,6 +531,7 @@ std::vector<std::string> problem_arguments(const ProblemSpec& s, const std::stri
   if (s.element_bits) add("--bits", std::to_string(s.element_bits));
   if (s.writer) add("--src", file(s.writer, "writer"));
   if (s.reader) add("--dst", file(s.reader, "reader"));
+  if (!s.gpu.empty()) add("--gpu", s.gpu);
   if (s.banks) add("--banks", std::to_string(s.banks));
   if (s.warp_size) add("--warp-size", std::to_string(s.warp_size));
   if (s.write_vec_bits) add("--write-vec-bits", std::to_string(s.write_vec_bits));

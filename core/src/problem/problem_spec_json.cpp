@@ -91,6 +91,7 @@ json to_json(const ProblemSpec& s) {
   return json{{"preset", s.preset},
               {"shape", s.shape},
               {"element_bits", s.element_bits},
+              {"gpu", s.gpu},
               {"banks", s.banks},
               {"warp_size", s.warp_size},
               {"write_vec_bits", s.write_vec_bits},
@@ -108,7 +109,7 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
   static const char* known[] = {"preset",         "shape",         "element_bits", "banks",       "warp_size",
                                 "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
-                                "reader",         "shared",        "variant",      "masks"};
+                                "reader",         "shared",        "variant",      "masks",       "gpu"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
       fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));
@@ -117,6 +118,7 @@ ProblemSpec spec_from_json(const json& j, const std::string& where) {
   f.get("preset", s.preset);
   f.list("shape", s.shape, kMaxTileSide);
   f.get("element_bits", s.element_bits);
+  f.get("gpu", s.gpu);
   f.get("banks", s.banks);
   f.get("warp_size", s.warp_size);
   f.get("write_vec_bits", s.write_vec_bits);

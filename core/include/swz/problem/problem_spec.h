@@ -13,7 +13,8 @@
 //   --src A.mlir --dst B.mlir --shape 64x64          ... bare Triton attributes (#ttg.blocked<...>) on a 64x64 tensor
 //   --preset P --src A.json                          the preset with another writer (same shape)
 //   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
-//   ... --banks 16 --warp-size 64                    the bank model
+//   ... --gpu gfx950                                 the GPU whose bank model prices it (gpu.h; default sm_90)
+//   ... --banks 16 --warp-size 64                    the bank model (over the GPU's)
 //   ... --write-vec-bits 64 --read-vec-bits 32       the widest vector each side may use
 //   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes
 //                                                    address, or (x4) what they hold, as the solver reads it (matrix_rows.h)
@@ -54,7 +55,8 @@ struct ProblemSpec {
   std::string preset = kDefaultPreset;  // "" = custom: writer and reader both given
   std::vector<std::int64_t> shape;      // a 2-D tile: the preset's transpose redrawn at this size; empty = the preset's
   int element_bits = 0;                 // 0 = what the layouts state, else the preset's (custom: 16)
-  int banks = 0;                        // 0 = the preset's
+  std::string gpu;                      // a GPU of gpu.h by name or alias ("gfx950", "b200"); "" = the preset's (sm_90)
+  int banks = 0;                        // 0 = the preset's (the GPU's)
   int warp_size = 0;                    // 0 = the preset's
   int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
   int read_vec_bits = 0;                // ... the reader
@@ -75,7 +77,7 @@ Problem build_problem(const ProblemSpec& spec);
 // and a bank count does (checked by building it); nullopt otherwise.
 std::optional<ProblemSpec> spec_of(const Problem& problem);
 
-// [SECTION] JSON form: {"preset", "shape", "element_bits", "banks", "warp_size",
+// [SECTION] JSON form: {"preset", "shape", "element_bits", "gpu", "banks", "warp_size",
 // "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer", "reader", "shared" ({"origin", "layout"}),
 // "variant", "masks"}. Every key optional; unknown keys and wrong types are refused
 // naming the key (prefixed with `where`, e.g. "session file: 'problem.").
@@ -87,7 +89,7 @@ ProblemSpec load_spec_file(const std::string& path);
 // front ends collect them and core reads them.
 struct ProblemArguments {
   std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
-      read_vec_bits, write_matrix, read_matrix;
+      read_vec_bits, write_matrix, read_matrix, gpu;
   // The member a flag fills ("--mask" -> mask), as problem_flags() pairs them.
   std::optional<std::string>& slot(std::string_view flag);
   bool operator==(const ProblemArguments&) const = default;
