@@ -32,7 +32,8 @@ LemmaResult predict(const Access& access, const SharedLayout& shared, int ebits,
     if (i < within_word) r.within_word_basis.push_back(offset_bases[static_cast<std::size_t>(i)]);
     if (i >= seg_start) r.segment_basis.push_back(offset_bases[static_cast<std::size_t>(i)]);
   }
-  const auto& lanes = access.layout.bases("lane");
+  // A phase is the first lane bases once the phases are runs (AMD's ds_read_b128: cosets of lane bits).
+  const auto lanes = lane_bases_in_phase_order(access.layout.bases("lane"), geometry.lane_phases);
   const int phase_bits = std::countr_zero(static_cast<unsigned>(r.lanes_per_phase));
   for (int i = 0; i < phase_bits && i < static_cast<int>(lanes.size()); ++i)
     if (lanes[static_cast<std::size_t>(i)] != 0) r.thread_basis.push_back(lanes[static_cast<std::size_t>(i)]);

@@ -9,7 +9,7 @@ namespace swz {
 AccessAnalysis analyze_access(const Access& access, const SharedLayout& shared, int ebits, const BankModel& model) {
   AccessAnalysis a;
   a.simulated = simulate(access, shared, ebits, model);
-  a.instruction = instruction_name(access, a.simulated.vector.bits);
+  a.instruction = instruction_name(access, a.simulated.vector.bits, model);
   a.lemma = predict(access, shared, ebits, model, a.simulated.vector.bits);
   a.difference = explain_difference(a.lemma, a.simulated);
   return a;

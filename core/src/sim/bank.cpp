@@ -9,6 +9,7 @@
 #include "../int_bits.h"
 #include "swz/error.h"
 #include "swz/export/english.h"
+#include "swz/sim/gpu.h"
 #include "swz/sim/warp_access.h"
 
 namespace swz {
@@ -30,6 +31,7 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
     fail("the access layout has {} lanes (2^{}); the bank model's warp has {}", 1 << lane_bits, lane_bits, m.warp_size);
   if (a.ldmatrix != 0 && a.ldmatrix != 1 && a.ldmatrix != 2 && a.ldmatrix != 4)
     fail("ldmatrix loads 1, 2 or 4 matrices, not {}", a.ldmatrix);
+  if (a.ldmatrix || a.async_copy || a.trans) check_instruction(instruction_kind(a, a.async_copy ? 128 : 64), m);
   if (a.ldmatrix && m.warp_size != 32) fail("ldmatrix needs 32-lane warps");
   if (a.vec_bits != 0 && (!pow2(a.vec_bits) || a.vec_bits < element_bits || a.vec_bits > 128))
     fail("vector width {} bits must be a power of two between the element width ({}) and 128", a.vec_bits, element_bits);
@@ -47,6 +49,7 @@ namespace {
 
 struct Geometry {
   int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
+  LanePhases lane_phases;
 };
 
 }  // namespace
@@ -68,6 +71,11 @@ void check_bank_model(const BankModel& m) {
   if (!pow2(m.banks) || m.banks > 64) fail("bank count {} must be a power of two up to 64", m.banks);
   if (m.bank_bytes != 4) fail("banks are 4 bytes wide; {} is not supported", m.bank_bytes);
   if (!pow2(m.warp_size) || m.warp_size > 64) fail("warp size {} must be a power of two up to 64", m.warp_size);
+  // A GPU that states its phases states them for its own banks and lanes only.
+  const GpuModel& gpu = gpu_of(m);
+  if (!gpu.phases.empty() && (m.banks != gpu.bank.banks || m.warp_size != gpu.bank.warp_size))
+    fail("{} has {} banks and {}-lane wavefronts, not {} banks and {} lanes", gpu.title(), gpu.bank.banks,
+         gpu.bank.warp_size, m.banks, m.warp_size);
 }
 
 OffsetBits offset_bits(const BankModel& model, int element_bits) {
@@ -85,9 +93,23 @@ AccessGeometry access_geometry(const Access& access, int lane_bits, int element_
   g.offset = offset_bits(model, element_bits);
   g.vector_bits = access.ldmatrix ? 128 : std::max(8, vector_bits ? vector_bits : access.vec_bits);
   g.active_lanes = access.ldmatrix ? 8 * access.ldmatrix : 1 << lane_bits;
-  g.lanes_per_phase = std::min(1 << lane_bits, phase_lanes(instruction_kind(access, g.vector_bits), model));
+  g.lane_phases = phases_of(instruction_kind(access, g.vector_bits), model);
+  g.lanes_per_phase = std::min(1 << lane_bits, g.lane_phases.lanes_per_phase);
+  if (g.lanes_per_phase != g.lane_phases.lanes_per_phase) g.lane_phases = contiguous_phases(g.lanes_per_phase);
   g.phases = g.active_lanes / g.lanes_per_phase;
   return g;
+}
+
+std::vector<BitVec> lane_bases_in_phase_order(const std::vector<BitVec>& lane_bases, const LanePhases& phases) {
+  if (phases.contiguous()) return lane_bases;
+  std::vector<BitVec> out;
+  for (std::uint32_t column : phases.run_order(static_cast<int>(lane_bases.size()))) {
+    BitVec v = 0;
+    for (std::size_t bit = 0; bit < lane_bases.size(); ++bit)
+      if (column & (1u << bit)) v ^= lane_bases[bit];
+    out.push_back(v);
+  }
+  return out;
 }
 
 InstructionKind instruction_kind(const Access& a, int vec_bits) {
@@ -97,10 +119,14 @@ InstructionKind instruction_kind(const Access& a, int vec_bits) {
     return {WarpOp::AsyncCopy, bytes, 0, false, bytes == 16};
   }
   if (a.ldmatrix) return {load ? WarpOp::LoadMatrix : WarpOp::StoreMatrix, 16, a.ldmatrix, a.trans};
+  // .trans without ldmatrix: AMD's transposing read (ds_read_b64_tr_b16, gfx950), 64 bits a lane.
+  if (a.trans && load) return {WarpOp::Load, 8, 0, true};
   return {load ? WarpOp::Load : WarpOp::Store, std::max(1, vec_bits / 8), 0, false};
 }
 
-std::string instruction_name(const Access& a, int vec_bits) { return instruction_kind(a, vec_bits).name(); }
+std::string instruction_name(const Access& a, int vec_bits, const BankModel& model) {
+  return instruction_name(instruction_kind(a, vec_bits), model);
+}
 
 VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
   check_access(a, m, element_bits);
@@ -149,7 +175,7 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
     if (!valid(wanted)) {
       if (a.ldmatrix)
         fail("{} needs each lane's 16-byte row contiguous and aligned in shared memory; this layout breaks it",
-             instruction_name(a, 128));
+             instruction_name(a, 128, m));
       fail("{} needs {} consecutive registers at consecutive aligned offsets; this layout has fewer",
            with_article(fmt::format("{}-bit vector", a.vec_bits)), 1 << wanted);
     }
@@ -206,7 +232,7 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
       la.offset = off;
       la.byte_address = first_bit / 8;
       la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(m.banks));
-      la.phase = active ? lane / g.lanes_per_phase : -1;
+      la.phase = active ? g.lane_phases.phase_of(lane) : -1;
       la.words = static_cast<int>(w1 - w0 + 1);
       la.register_index = step << g.vec_log2;
       out.lanes.push_back(la);
@@ -237,6 +263,7 @@ Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankM
   g.warps = 1 << g.warp_bits;
   const AccessGeometry ag = access_geometry(a, ebits, v.bits, m);
   g.lanes_per_phase = ag.lanes_per_phase;
+  g.lane_phases = ag.lane_phases;
   g.active_lanes = ag.active_lanes;
   return g;
 }

@@ -10,6 +10,7 @@
 #include "swz/error.h"
 #include "swz/layout/factories.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -79,17 +80,18 @@ Plan make_plan(const Problem& p, AccessSides side) {
   };
   const auto& regs = L.bases("register");
   for (std::size_t i = static_cast<std::size_t>(vec_log); i < regs.size(); ++i) pl.step_bases.push_back(split(regs[i]));
-  for (BitVec b : L.bases("lane")) pl.lane_bases.push_back(split(b));
+  const AccessGeometry geometry = access_geometry(a, p.element_bits, v.bits, p.bank);
+  // Lanes numbered so that a phase is a run of them (AMD's ds_read_b128 phases are not runs of lane ids).
+  const std::vector<BitVec> lane_images = lane_bases_in_phase_order(L.bases("lane"), geometry.lane_phases);
+  for (BitVec b : lane_images) pl.lane_bases.push_back(split(b));
   for (BitVec b : L.bases("warp")) pl.warp_bases.push_back(split(b));
   pl.lane_bits = static_cast<int>(pl.lane_bases.size());
-  const AccessGeometry geometry = access_geometry(a, p.element_bits, v.bits, p.bank);
   pl.phase_lanes = geometry.lanes_per_phase;
   pl.phases = geometry.phases;
   // The fast path counts each lane's words once per phase, phases fixed by lane id. Its
   // preconditions are the access's geometry (the same for a preset and for the same
   // layouts given as files); the first one that fails is the reason it is off.
   const int pb = std::countr_zero(static_cast<unsigned>(pl.phase_lanes));
-  const auto& lane_images = L.bases("lane");
   // Lanes of one phase must hold distinct coordinates (so distinct words, the grid being a
   // bijection): the phase's lane bases independent.
   const bool phase_lanes_distinct =
@@ -98,7 +100,7 @@ Plan make_plan(const Problem& p, AccessSides side) {
   // lane ^ 1 (or of lane ^ 2): under a bijective layout exactly when lane basis 0 (or 1) is zero.
   // Masks cannot change that, so it is known here, not per configuration.
   auto lane_basis_zero = [&](std::size_t i) { return i < lane_images.size() && lane_images[i] == 0; };
-  const bool merge_possible = a.kind == AccessKind::Load && !a.ldmatrix && v.bits > p.bank.bank_bytes * 8 &&
+  const bool merge_possible = gpu_of(p.bank).paired_lane_loads && a.kind == AccessKind::Load && !a.ldmatrix && v.bits > p.bank.bank_bytes * 8 &&
                               pl.phase_lanes < geometry.active_lanes && (lane_basis_zero(0) || lane_basis_zero(1));
   if (v.bits < 32)
     pl.slow_reason = fmt::format("{}-bit vectors are narrower than a 32-bit bank word", v.bits);
@@ -116,7 +118,7 @@ Plan make_plan(const Problem& p, AccessSides side) {
   pl.bank_mask = static_cast<std::uint32_t>(p.bank.banks - 1);
   // Lemma constants.
   for (int i = 0; i < pb; ++i)
-    if (L.bases("lane")[static_cast<std::size_t>(i)]) pl.threads.push_back(L.bases("lane")[static_cast<std::size_t>(i)]);
+    if (lane_images[static_cast<std::size_t>(i)]) pl.threads.push_back(lane_images[static_cast<std::size_t>(i)]);
   pl.within_word = geometry.offset.within_word;
   pl.seg_start = geometry.offset.segment_start;
   pl.dim_t = small_rank(pl.threads.data(), static_cast<int>(pl.threads.size()));

@@ -7,6 +7,7 @@
 
 #include "swz/error.h"
 #include "swz/sim/bank.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -60,6 +61,7 @@ void check_request(const WarpRequest& r, const BankModel& model, std::int64_t sh
                                                     : std::has_single_bit(static_cast<unsigned>(k.bytes)) && k.bytes <= 16;
   if (!sizes_ok) fail("{} bytes per lane is not an instruction the bank model knows", k.bytes);
   if (k.bypass && (k.op != WarpOp::AsyncCopy || k.bytes != 16)) fail("only a 16-byte cp.async can bypass L1 (cp.async.cg)");
+  check_instruction(k, model);
   if (k.is_matrix() && model.warp_size != 32) fail("{} needs 32-lane warps", k.name());
   if (static_cast<int>(r.address.size()) != model.warp_size)
     fail("{} lane addresses given; the warp has {} lanes", r.address.size(), model.warp_size);
@@ -223,13 +225,15 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
 Service serve(const WarpRequest& r, const BankModel& m) {
   const InstructionKind& k = r.kind;
   Service s;
-  s.lanes_per_phase = phase_lanes(k, m);
+  LanePhases phases = phases_of(k, m);
+  s.lanes_per_phase = phases.lanes_per_phase;
   s.bank_words.assign(static_cast<std::size_t>(m.banks), 0);
   const int lanes = std::min(static_cast<int>(r.address.size()), k.addressed_lanes(m.warp_size));
-  s.rule = "phases by lane id";
-  if (k.op == WarpOp::Load && k.bytes > m.bank_bytes && s.lanes_per_phase < lanes &&
+  s.rule = phases.contiguous() ? "phases by lane id" : "phases by lane id (cosets of lane bits, not runs)";
+  if (gpu_of(m).paired_lane_loads && k.op == WarpOp::Load && k.bytes > m.bank_bytes && s.lanes_per_phase < lanes &&
       (partners_share(r, lanes, 1) || partners_share(r, lanes, 2))) {
     s.lanes_per_phase *= 2;
+    phases = contiguous_phases(s.lanes_per_phase);
     s.merged = true;
     s.rule = "paired lanes: phases twice as wide";
   }
@@ -241,10 +245,12 @@ Service serve(const WarpRequest& r, const BankModel& m) {
   }
   s.phases = (lanes + s.lanes_per_phase - 1) / s.lanes_per_phase;
   std::vector<Words> phase_words(static_cast<std::size_t>(s.phases));
+  const bool contiguous = phases.contiguous();
   for (int lane = 0; lane < lanes; ++lane) {
     const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
     if (a < 0) continue;
-    add_lane_words(phase_words[static_cast<std::size_t>(lane / s.lanes_per_phase)], a, k.bytes, m);
+    const int phase = contiguous ? lane / s.lanes_per_phase : phases.phase_of(lane);
+    add_lane_words(phase_words[static_cast<std::size_t>(phase)], a, k.bytes, m);
   }
   s.worst_pass_bank_words.assign(static_cast<std::size_t>(m.banks), 0);
   int worst = -1;

@@ -109,8 +109,8 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
       ch.built = true;
       ch.write = pair_best->a;
       ch.read = pair_best->b;
-      ch.write.instruction = instruction_name(writer, ch.write.vec_bits);
-      ch.read.instruction = instruction_name(reader, ch.read.vec_bits);
+      ch.write.instruction = instruction_name(writer, ch.write.vec_bits, model);
+      ch.read.instruction = instruction_name(reader, ch.read.vec_bits, model);
       ch.total_wavefronts = pair_best->total();
       ch.instructions = pair_best->instructions();
       choices.push_back(std::move(ch));
@@ -148,8 +148,8 @@ SolveResult construct_with(const Access& writer, const Access& reader, int ebits
   r.segment = bt.segment;
   r.write_cost = best->a;
   r.read_cost = best->b;
-  r.write_cost.instruction = instruction_name(writer, r.write_cost.vec_bits);
-  r.read_cost.instruction = instruction_name(reader, r.read_cost.vec_bits);
+  r.write_cost.instruction = instruction_name(writer, r.write_cost.vec_bits, model);
+  r.read_cost.instruction = instruction_name(reader, r.read_cost.vec_bits, model);
   r.choices = std::move(choices);
   r.width = width_proof(a, b, g, static_cast<int>(common.size()), built, tried);
 

@@ -90,20 +90,25 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
 int phase_lanes(const AccessInfo& x, int k, int ebits, const BankModel& m) {
   return access_geometry(*x.access, x.lane_bits, ebits, (1 << k) * ebits, m).lanes_per_phase;
 }
+LanePhases lane_phases(const AccessInfo& x, int k, int ebits, const BankModel& m) {
+  return access_geometry(*x.access, x.lane_bits, ebits, (1 << k) * ebits, m).lane_phases;
+}
 int active_lanes(const AccessInfo& x) { return x.access->ldmatrix ? 8 * x.access->ldmatrix : 1 << x.lane_bits; }
 
 // Nonzero lane bases of one phase (T), and the lane bases the split drops.
-std::vector<BitVec> phase_threads(const AccessInfo& x, int lanes) {
+std::vector<BitVec> phase_threads(const AccessInfo& x, const LanePhases& phases) {
+  const std::vector<BitVec> lanes = lane_bases_in_phase_order(x.lanes, phases);
   std::vector<BitVec> t;
-  for (int i = 0; i < ilog2(static_cast<std::uint64_t>(lanes)) && i < static_cast<int>(x.lanes.size()); ++i)
-    if (x.lanes[static_cast<std::size_t>(i)] != 0) t.push_back(x.lanes[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < ilog2(static_cast<std::uint64_t>(phases.lanes_per_phase)) && i < static_cast<int>(lanes.size()); ++i)
+    if (lanes[static_cast<std::size_t>(i)] != 0) t.push_back(lanes[static_cast<std::size_t>(i)]);
   return t;
 }
-std::vector<BitVec> split_threads(const AccessInfo& x, int lanes) {
+std::vector<BitVec> split_threads(const AccessInfo& x, const LanePhases& phases) {
+  const std::vector<BitVec> lanes = lane_bases_in_phase_order(x.lanes, phases);
   std::vector<BitVec> t;
   const int active_bits = ilog2(static_cast<std::uint64_t>(active_lanes(x)));
-  for (int i = ilog2(static_cast<std::uint64_t>(lanes)); i < active_bits && i < static_cast<int>(x.lanes.size()); ++i)
-    if (x.lanes[static_cast<std::size_t>(i)] != 0) t.push_back(x.lanes[static_cast<std::size_t>(i)]);
+  for (int i = ilog2(static_cast<std::uint64_t>(phases.lanes_per_phase)); i < active_bits && i < static_cast<int>(lanes.size()); ++i)
+    if (lanes[static_cast<std::size_t>(i)] != 0) t.push_back(lanes[static_cast<std::size_t>(i)]);
   return t;
 }
 
@@ -164,9 +169,10 @@ Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int e
                            int within_word, int width) {
   Predicted p;
   p.vector_log2 = k;
+  p.lane_phases = lane_phases(x, k, ebits, model);
   p.lanes = phase_lanes(x, k, ebits, model);
   p.phases = active_lanes(x) / p.lanes;
-  const Subspace t = Subspace::span(phase_threads(x, p.lanes), width);
+  const Subspace t = Subspace::span(phase_threads(x, p.lane_phases), width);
   const int d = static_cast<int>(m.images.size());
   std::vector<BitVec> w(m.images.begin(), m.images.begin() + std::min(within_word, d));
   std::vector<BitVec> sw = w;

@@ -47,10 +47,13 @@ AccessInfo info_of(const Access& a, const char* role, const char* letter, int eb
 
 // Lanes served together for a vector of 2^k elements (hardware.md: phases).
 int phase_lanes(const AccessInfo& x, int k, int ebits, const BankModel& m);
+// Which lanes: runs, or cosets of lane bits (AMD's ds_read_b128).
+LanePhases lane_phases(const AccessInfo& x, int k, int ebits, const BankModel& m);
 int active_lanes(const AccessInfo& x);
-// Nonzero lane bases of one phase (T), and the active lane bases the split drops.
-std::vector<BitVec> phase_threads(const AccessInfo& x, int lanes);
-std::vector<BitVec> split_threads(const AccessInfo& x, int lanes);
+// Nonzero lane bases of one phase (T), and the active lane bases the split drops, with the lanes
+// numbered so that the phases are runs (lane_bases_in_phase_order).
+std::vector<BitVec> phase_threads(const AccessInfo& x, const LanePhases& phases);
+std::vector<BitVec> split_threads(const AccessInfo& x, const LanePhases& phases);
 // Nonzero lane and warp bases: the directions a register renumbering cannot move.
 std::vector<BitVec> lane_warp_bases(const AccessInfo& x);
 // Unit coordinate vectors, last dim first (a row-major tile's offset order).
@@ -72,6 +75,7 @@ int widest_vector(const AccessInfo& x, const OffsetMap& m, int cap, bool renumbe
 struct Predicted {
   int vector_log2 = 0;  // elements per lane per instruction, log2
   int lanes = 32;       // lanes per phase
+  LanePhases lane_phases;  // which lanes
   int phases = 1;
   int conflict_dim = 0;
   int wavefronts() const { return phases << conflict_dim; }

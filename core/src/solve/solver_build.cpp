@@ -124,7 +124,7 @@ Subspace choose_hi(const VectorPlan& plan, const Geometry& g, const BankModel& m
     return Subspace::span(r, w);
   }();
   std::vector<BitVec> j_red;
-  for (BitVec t : phase_threads(*plan.narrow, phase_lanes(*plan.narrow, kn, g.ebits, model))) j_red.push_back(rx.reduce(t));
+  for (BitVec t : phase_threads(*plan.narrow, lane_phases(*plan.narrow, kn, g.ebits, model))) j_red.push_back(rx.reduce(t));
   const Subspace j_space = Subspace::span(j_red, w);
   const Subspace k0 = j_space.intersect(u_red);
   const auto j0 = extend_basis(k0, j_red);
@@ -177,11 +177,11 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
     for (BitVec v : inter.basis()) out.push_back(red(v));
     return Subspace::span(out, w);
   };
-  const int lanes_a = phase_lanes(a, plan.k_a, g.ebits, model), lanes_b = phase_lanes(b, plan.k_b, g.ebits, model);
-  r.ta = phase_threads(a, lanes_a);
-  r.tb = phase_threads(b, lanes_b);
-  r.split_a = split_threads(a, lanes_a);
-  r.split_b = split_threads(b, lanes_b);
+  const LanePhases phases_a = lane_phases(a, plan.k_a, g.ebits, model), phases_b = lane_phases(b, plan.k_b, g.ebits, model);
+  r.ta = phase_threads(a, phases_a);
+  r.tb = phase_threads(b, phases_b);
+  r.split_a = split_threads(a, phases_a);
+  r.split_b = split_threads(b, phases_b);
   const Subspace ta = relevant(r.ta), tb = relevant(r.tb);
   auto nice = [&](const std::vector<BitVec>& lanes, const Subspace& in) {
     std::vector<BitVec> c;
@@ -244,8 +244,8 @@ Built build(const AccessInfo& a, const AccessInfo& b, const VectorPlan& plan, co
     throw SolverBug(
         fmt::format("Lemma 9.4 gives {} conflict bits for the reader, the construction {}", r.pred_b.conflict_dim, r.claimed_b));
   // Lemma 9.5 with the final phases.
-  const int ta_final = r.pred_a.lanes == lanes_a ? ta.dim() : relevant(phase_threads(a, r.pred_a.lanes)).dim();
-  const int tb_final = r.pred_b.lanes == lanes_b ? tb.dim() : relevant(phase_threads(b, r.pred_b.lanes)).dim();
+  const int ta_final = r.pred_a.lane_phases.span == phases_a.span ? ta.dim() : relevant(phase_threads(a, r.pred_a.lane_phases)).dim();
+  const int tb_final = r.pred_b.lane_phases.span == phases_b.span ? tb.dim() : relevant(phase_threads(b, r.pred_b.lane_phases)).dim();
   r.bound_a = std::max(0, s + ta_final - r.space_dim);
   r.bound_b = std::max(0, s + tb_final - r.space_dim);
   r.vector_bits_total = ka + kb;

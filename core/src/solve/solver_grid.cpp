@@ -95,9 +95,9 @@ GridSearch grid_search(const Problem& p, AccessSides sides = AccessSides::Both) 
   const AccessInfo a = info_of(p.store, "writer", "A", p.element_bits), b = info_of(p.read, "reader", "B", p.element_bits);
   const auto [ka, kb] = grid_vectors(p, a, b);
   if (sides != AccessSides::Read)
-    for (BitVec t : phase_threads(a, phase_lanes(a, ka, p.element_bits, p.bank))) gs.threads_a.push_back(gs.map(t));
+    for (BitVec t : phase_threads(a, lane_phases(a, ka, p.element_bits, p.bank))) gs.threads_a.push_back(gs.map(t));
   if (sides != AccessSides::Write)
-    for (BitVec t : phase_threads(b, phase_lanes(b, kb, p.element_bits, p.bank))) gs.threads_b.push_back(gs.map(t));
+    for (BitVec t : phase_threads(b, lane_phases(b, kb, p.element_bits, p.bank))) gs.threads_b.push_back(gs.map(t));
   for (int c = std::max(gs.seg_start, 0); c < gs.cols; ++c) gs.fixed_segments.push_back(gs.map(BitVec{1} << (gs.rows + c)));
   for (int j = 0; j < gs.rows; ++j) gs.row_vec.push_back(gs.map(BitVec{1} << j));
   return gs;

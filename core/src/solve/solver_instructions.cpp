@@ -21,8 +21,8 @@ SolveResult construct(const Access& writer, const Access& reader, int ebits, con
   std::vector<InstructionChoice> tried;
   auto note = [&](const SolveResult& r, bool built, const std::string& why, const Access& w, const Access& rd) {
     InstructionChoice c;
-    c.write_instruction = built ? r.write_cost.instruction : instruction_name(w, 128);
-    c.read_instruction = built ? r.read_cost.instruction : instruction_name(rd, 128);
+    c.write_instruction = built ? r.write_cost.instruction : instruction_name(w, 128, model);
+    c.read_instruction = built ? r.read_cost.instruction : instruction_name(rd, 128, model);
     c.built = built;
     c.note = why;
     if (built) {

@@ -30,10 +30,15 @@
 
 namespace swz {
 
+// The GPU a bank model is: a row of the table in gpu.h (its phases, instructions and names).
+enum class GpuId : std::uint8_t { sm_80, sm_90, sm_100, gfx942, gfx950 };
+
+// The default is the H100 / H200 (sm_90); gpu_named() (gpu.h) gives every other GPU's model.
 struct BankModel {
   int banks = 32;       // number of banks
   int bank_bytes = 4;   // width of one bank word
-  int warp_size = 32;   // lanes per warp
+  int warp_size = 32;   // lanes per warp (AMD: per wavefront)
+  GpuId gpu = GpuId::sm_90;  // whose phases and instructions serve() uses
   int wavefront_bytes() const { return banks * bank_bytes; }
   // Where a byte lives: its bank, and its segment (the row of all banks it falls in).
   int bank_of(std::uint64_t byte_address) const {
@@ -83,8 +88,9 @@ std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int
 // the access's own .xN and .trans), and its SASS name: STS.128, STS.64, STS.32,
 // STS.U16, LDS.U8, LDSM.x4, LDSM.x4.trans, STSM.x2, ... The one place a front
 // end, the solver, the audit and the GPU backend get a side's instruction name.
+// On AMD GPUs (a model from gpu.h) the name is the GPU's own: DS_READ_B128, DS_WRITE_B64, ...
 InstructionKind instruction_kind(const Access& access, int vec_bits);
-std::string instruction_name(const Access& access, int vec_bits);
+std::string instruction_name(const Access& access, int vec_bits, const BankModel& model = BankModel{});
 
 // The vector width an access uses, and what stopped it growing.
 struct VectorChoice {
@@ -188,10 +194,17 @@ struct AccessGeometry {
   int active_lanes = 32;     // lanes that carry an address (ldmatrix .xN: 8N)
   int lanes_per_phase = 32;  // lanes served together
   int phases = 1;            // active_lanes / lanes_per_phase: the ideal wavefronts of one instruction
+  LanePhases lane_phases;    // which lanes (runs, or cosets of lane bits on AMD's ds_read_b128)
 };
 // `vector_bits`: the width one lane moves per instruction (0: the access's own, else 8).
 AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model);
 // The same with the access's lane bits already known (the solver's inner loops).
 AccessGeometry access_geometry(const Access& access, int lane_bits, int element_bits, int vector_bits, const BankModel& model);
+
+// The access's lane bases renumbered so that its phases are runs: base i is the XOR of the
+// original bases over the lane bits of phases.run_order()[i], so runs of lanes_per_phase new
+// lanes are exactly the phases serve() forms. The identity where the phases are runs already.
+// The lemma, the solver and the sweep, which read a phase as the first lane bases, read these.
+std::vector<BitVec> lane_bases_in_phase_order(const std::vector<BitVec>& lane_bases, const LanePhases& phases);
 
 }  // namespace swz

@@ -90,6 +90,29 @@ struct Service {
   std::vector<int> worst_pass_bank_words;  // distinct words per bank of the costliest pass (its cost is the tallest)
 };
 
+// Which lanes an instruction serves together (gpu.h states them per GPU). A lane id is a vector
+// of bits l0, l1, ..; the lanes of one phase are a coset of a subspace S of lane ids, so phase 0
+// is S and every other phase is lane ^ S. Runs of 2^k consecutive lanes: S = span(l0, .., l(k-1)).
+struct LanePhases {
+  int lanes_per_phase = 32;
+  // A basis of S, each vector an XOR of lane bits: {1, 2, .., 2^(k-1)} for runs of 2^k lanes.
+  std::vector<std::uint32_t> span;
+  bool contiguous() const;
+  // The phase a lane is served in, phases numbered by their smallest lane (runs: lane / run length).
+  int phase_of(int lane) const;
+  // The lanes of phase `phase` among `lanes` lanes, ascending.
+  std::vector<int> lanes_of(int phase, int lanes) const;
+  // A lane numbering under which the phases are runs: column i of the map (new lane bit i -> old
+  // lane id), for `lane_bits` lane bits. Its first log2(lanes_per_phase) columns span S, and
+  // new lane / lanes_per_phase = phase_of(old lane). The identity for runs.
+  std::vector<std::uint32_t> run_order(int lane_bits) const;
+};
+// Runs of `lanes_per_phase` consecutive lanes (a power of two).
+LanePhases contiguous_phases(int lanes_per_phase);
+// The lanes `kind` serves together under `model`: the GPU's stated phases (gpu.h) for that
+// instruction when the model has the GPU's own banks and lanes, else runs of phase_lanes().
+LanePhases phases_of(const InstructionKind& kind, const BankModel& model);
+
 // The wavefronts the hardware spends on one warp instruction.
 Service serve(const WarpRequest& request, const BankModel& model);
 
