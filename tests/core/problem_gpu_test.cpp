@@ -27,6 +27,7 @@ std::string gpu_spec_error_of(const nlohmann::json& j, const std::string& where)
 ProblemSpec gfx950_transpose() {
   ProblemSpec s;
   s.preset = "transpose16x32";
+  s.shape = {64, 64};  // redrawn for gfx950's 64-lane wavefronts
   s.gpu = "gfx950";
   return s;
 }
@@ -36,6 +37,7 @@ TEST(ProblemGpu, TheGpusModelPricesTheProblem) {
   EXPECT_EQ(h100.bank.gpu, GpuId::sm_90);  // no GPU named: the H100's model
   for (const GpuModel& g : all_gpus()) {
     ProblemSpec s;
+    s.shape = {64, 64};
     s.gpu = g.name;
     const Problem p = build_problem(s);
     EXPECT_EQ(p.bank.gpu, g.bank.gpu) << g.name;
@@ -44,13 +46,19 @@ TEST(ProblemGpu, TheGpusModelPricesTheProblem) {
   }
   // An alias names the same row; counts given beside it replace the GPU's own.
   ProblemSpec alias;
+  alias.shape = {64, 64};
   alias.gpu = "MI355X";
-  alias.banks = 16;
-  const Problem p = build_problem(alias);
-  EXPECT_EQ(p.bank.gpu, GpuId::gfx950);
+  EXPECT_EQ(build_problem(alias).bank.gpu, GpuId::gfx950);
+  ProblemSpec h100_16;
+  h100_16.gpu = "h100";
+  h100_16.banks = 16;
+  const Problem p = build_problem(h100_16);
+  EXPECT_EQ(p.bank.gpu, GpuId::sm_90);
   EXPECT_EQ(p.bank.banks, 16);
-  // gfx950's 64 banks serve the default transpose's reads in fewer wavefronts than the H100's 32.
-  const ProblemAnalysis a = analyze(build_problem(gfx950_transpose())), b = analyze(h100);
+  // gfx950's 64 banks and 64-lane wavefronts price the 64x64 transpose's reads otherwise than the H100.
+  ProblemSpec h100_64 = gfx950_transpose();
+  h100_64.gpu.clear();
+  const ProblemAnalysis a = analyze(build_problem(gfx950_transpose())), b = analyze(build_problem(h100_64));
   EXPECT_NE(a.read.simulated.wavefronts, b.read.simulated.wavefronts);
 }
 
@@ -67,6 +75,7 @@ TEST(ProblemGpu, JsonFlagsAndSpecOfCarryTheName) {
   ASSERT_NE(std::find(flags.begin(), flags.end(), "--gpu"), flags.end());
   ProblemArguments args;
   args.preset = "transpose16x32";
+  args.shape = "64x64";
   args.gpu = "gfx950";
   EXPECT_EQ(parse_problem_arguments(args), s);
   const std::optional<ProblemSpec> again = spec_of(build_problem(s));
@@ -107,6 +116,10 @@ TEST(ProblemGpu, LinksCarryTheGpuAndOldLinksAreTheH100s) {
   const WorkbenchLink old = parse_link("#v=1&preset=transpose16x32");  // a link from before the GPU table
   EXPECT_EQ(old.problem->gpu, "");
   EXPECT_EQ(build_problem(*old.problem).bank.gpu, GpuId::sm_90);
+
+  ProblemSpec lanes32;  // the preset's 32-lane layouts on 64-lane wavefronts: one line
+  lanes32.gpu = "gfx950";
+  EXPECT_THROW((void)build_problem(lanes32), Error);
 
   nlohmann::json j = {{"preset", "transpose16x32"}, {"gpu", "gfx9000"}};
   try {

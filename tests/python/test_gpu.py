@@ -8,29 +8,29 @@ from conftest import as_cli_prints
 
 
 def test_gpu_argument_is_the_clis_answer(cli):
-    python = swizzle.analyze(preset="transpose16x32", gpu="gfx950")
-    assert as_cli_prints(python) == cli.json("analyze", "--preset", "transpose16x32", "--gpu", "gfx950", "--json")
+    python = swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="gfx950")
+    assert as_cli_prints(python) == cli.json("analyze", "--preset", "transpose16x32", "--shape", "64x64", "--gpu", "gfx950", "--json")
     # The problem as a session holds it ("problem": {..., "gpu": ...}), given as --spec.
-    session_problem = {"preset": "transpose16x32", "gpu": "gfx950"}
+    session_problem = {"preset": "transpose16x32", "shape": [64, 64], "gpu": "gfx950"}
     assert swizzle.analyze(spec=session_problem) == python
     # An alias is the same GPU; the H100 (the default) prices the reads differently.
-    assert swizzle.analyze(preset="transpose16x32", gpu="MI355X") == python
-    h100 = swizzle.analyze(preset="transpose16x32")
-    assert h100 == swizzle.analyze(preset="transpose16x32", gpu="sm_90")
+    assert swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="MI355X") == python
+    h100 = swizzle.analyze(preset="transpose16x32", shape="64x64")
+    assert h100 == swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="sm_90")
     assert h100["read"]["wavefronts"] != python["read"]["wavefronts"]
 
 
 def test_gpu_argument_on_solve_and_figure():
-    solved = swizzle.solve(preset="transpose16x32", gpu="gfx950")
-    assert solved == swizzle.solve(spec={"preset": "transpose16x32", "gpu": "gfx950"})
-    assert swizzle.figure(preset="transpose16x32", gpu="gfx950").lstrip().startswith("<")
+    solved = swizzle.solve(preset="transpose16x32", shape="64x64", gpu="gfx950")
+    assert solved == swizzle.solve(spec={"preset": "transpose16x32", "shape": [64, 64], "gpu": "gfx950"})
+    assert swizzle.figure(preset="transpose16x32", shape="64x64", gpu="gfx950").lstrip().startswith("<")
 
 
 def test_unknown_gpu_is_one_line(cli):
     with pytest.raises(ValueError) as e:
-        swizzle.analyze(preset="transpose16x32", gpu="gfx9000")
+        swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="gfx9000")
     assert str(e.value).startswith('gpu (--gpu): unknown GPU "gfx9000"')
-    assert str(e.value) == cli.error("analyze", "--preset", "transpose16x32", "--gpu", "gfx9000")
+    assert str(e.value) == cli.error("analyze", "--preset", "transpose16x32", "--shape", "64x64", "--gpu", "gfx9000")
     with pytest.raises(ValueError) as e:
         swizzle.analyze(spec={"preset": "transpose16x32", "gpu": "gfx9000"})
     assert "'gpu': unknown GPU \"gfx9000\"" in str(e.value)

@@ -111,7 +111,9 @@ std::optional<InstructionKind> matrix_form(const std::string& text, bool load) {
   return kind;
 }
 std::string matrix_problem(const std::string& text, bool load) {
-  return text.empty() || matrix_form(text, load) ? "" : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
+  return text.empty() || matrix_form(text, load)
+             ? ""
+             : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
 }
 std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
@@ -230,13 +232,14 @@ std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
 
 // [SECTION] Building
 
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
+namespace {
+// custom_transpose for `lanes` per warp (32) or wavefront (64 on AMD GPUs).
+Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, int lanes) {
   check_shape(shape);
   if (shape.empty()) field_error("shape", "a custom tile needs a shape");
   if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
     field_error("element_bits", fmt::format("a transpose tile takes 8, 16, 32 or 64-bit elements, not {}", ebits));
   const std::int64_t v = std::min<std::int64_t>(128 / ebits, std::min(shape[0], shape[1]));
-  const std::int64_t lanes = 32;
   const std::int64_t t1 = std::min<std::int64_t>(lanes, shape[1] / v), t0 = lanes / t1;
   const std::int64_t r1 = std::min<std::int64_t>(lanes, shape[0] / v), r0 = lanes / r1;
   const std::int64_t elements = shape[0] * shape[1];
@@ -253,6 +256,11 @@ Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
   p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
   p.set_masks({});
   return p;
+}
+}  // namespace
+
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
+  return transpose_for_lanes(shape, ebits, /*lanes=*/32);
 }
 
 Problem build_problem(const ProblemSpec& given) {
@@ -290,7 +298,9 @@ Problem build_problem(const ProblemSpec& given) {
     }
     if (!s.shape.empty() && s.shape != p.shape) {
       const std::string preset = p.name;
-      p = custom_transpose(s.shape, s.element_bits ? s.element_bits : p.element_bits);
+      // On a GPU of 64-lane wavefronts (AMD) the tile is redrawn for them.
+      p = transpose_for_lanes(s.shape, s.element_bits ? s.element_bits : p.element_bits,
+                              s.gpu.empty() ? 32 : gpu_named(s.gpu).bank.warp_size);
       p.name = preset;
     }
     if (s.element_bits && s.element_bits != p.element_bits) {
@@ -314,6 +324,10 @@ Problem build_problem(const ProblemSpec& given) {
   if (s.banks) p.bank.banks = s.banks;
   if (s.warp_size) p.bank.warp_size = s.warp_size;
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
+  if (!s.gpu.empty() && lanes != p.bank.warp_size)
+    field_error(
+        "gpu", fmt::format("the layouts have {} lanes but {}'s {} have {} (--shape redraws a transpose for them)", lanes,
+                           gpu_of(p.bank).name, gpu_of(p.bank).vendor == Vendor::Amd ? "wavefronts" : "warps", p.bank.warp_size));
   if (lanes > p.bank.warp_size)
     field_error("warp_size", fmt::format("the layouts have {} lanes but the warp has {}{}", lanes, p.bank.warp_size,
                                          lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : ""));
@@ -331,7 +345,8 @@ Problem build_problem(const ProblemSpec& given) {
     const char* key = load ? "read_matrix" : "write_matrix";
     const InstructionKind kind = *matrix_form(text, load);
     if (load ? s.read_vec_bits : s.write_vec_bits)
-      field_error(key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
+      field_error(
+          key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
     if (p.element_bits > 32 || (kind.trans && p.element_bits != 16))
       field_error(key, fmt::format("{} does not move {}-bit elements ({} 16-bit ones)", kind.name(), p.element_bits,
                                    kind.trans ? "only" : "up to 32-bit, .trans only"));
