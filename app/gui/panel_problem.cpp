@@ -1,8 +1,8 @@
 // Problem: which tensor, element type, bank model and layouts are on the bench.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
+
+#include <fmt/format.h>
 
 #include "panel.h"
 #include "swz/problem/problem.h"
@@ -55,8 +55,7 @@ struct ProblemPanel final : Panel {
       if (shape_cols <= 0) shape_cols = cur_c + 1;
       int r = shape_rows - 1, c = shape_cols - 1;
       // Each combo wide enough for "1024"; Apply goes under them when the line is full.
-      const float least =
-          ImGui::CalcTextSize("1024").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f + 2.0f;
+      const float least = ImGui::CalcTextSize("1024").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f + 2.0f;
       const float room = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
       const float apply_w = std::max(em() * 4.0f, button_width("Apply"));
       float w = std::max(least, (room - em() * 6.0f) * 0.5f);
@@ -143,10 +142,7 @@ struct ProblemPanel final : Panel {
 
     // The shared layout: a preset's named layout, the grid, or a file.
     label("Shared");
-    std::string shared_name = st.shared             ? st.shared->origin
-                              : !st.variant.empty() ? st.variant
-                              : p.grid              ? "toggle grid"
-                                                    : "preset default";
+    std::string shared_name = st.shared ? st.shared->origin : !st.variant.empty() ? st.variant : p.grid ? "toggle grid" : "preset default";
     if (ImGui::BeginCombo("##variant", fit_text(shared_name, combo_preview_width()).c_str())) {
       for (const auto& v : p.variants)
         if (ImGui::Selectable(v.name.c_str(), v.name == st.variant)) ctx.post(cmd::variant_command(v));
@@ -168,14 +164,13 @@ struct ProblemPanel final : Panel {
       const AccessResult& r = side->simulated;
       const bool store = side == &ctx.model.analysis.store;
       // One short line a side (the panel is narrow at projector scales); the rest on hover.
-      const std::string line = fmt::format("{}: {} x{}, {:.2f} wavefronts", store ? "Store" : "Read", side->instruction,
-                                           r.instructions(), r.mean_wavefronts);
+      const std::string line = fmt::format("{}: {} x{}, {:.2f} wavefronts", store ? "Store" : "Read", side->instruction, r.instructions(),
+                                           r.mean_wavefronts);
       ImGui::TextDisabled("%s", line.c_str());
-      ctx.probe(fmt::format("problem.issues.{}={}", store ? "store" : "read", line), ImGui::GetItemRectMin(),
-                ImGui::GetItemRectMax());
+      ctx.probe(fmt::format("problem.issues.{}={}", store ? "store" : "read", line), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("ideal %d, worst %d wavefronts; %d-bit vectors, %d phase%s; vector limit: %s", r.ideal_wavefronts,
-                          r.wavefronts, r.vector.bits, r.phases, r.phases == 1 ? "" : "s", r.vector.limit.c_str());
+        ImGui::SetTooltip("ideal %d, worst %d wavefronts; %d-bit vectors, %d phase%s; vector limit: %s", r.ideal_wavefronts, r.wavefronts,
+                          r.vector.bits, r.phases, r.phases == 1 ? "" : "s", r.vector.limit.c_str());
     }
     ImGui::PopTextWrapPos();
   }

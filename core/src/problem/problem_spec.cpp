@@ -111,9 +111,7 @@ std::optional<InstructionKind> matrix_form(const std::string& text, bool load) {
   return kind;
 }
 std::string matrix_problem(const std::string& text, bool load) {
-  return text.empty() || matrix_form(text, load)
-             ? ""
-             : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
+  return text.empty() || matrix_form(text, load) ? "" : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
 }
 std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
@@ -259,9 +257,7 @@ Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, i
 }
 }  // namespace
 
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) {
-  return transpose_for_lanes(shape, ebits, /*lanes=*/32);
-}
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) { return transpose_for_lanes(shape, ebits, /*lanes=*/32); }
 
 Problem build_problem(const ProblemSpec& given) {
   if (const auto refused = refused_field(given)) field_error(refused->first, refused->second);
@@ -325,9 +321,9 @@ Problem build_problem(const ProblemSpec& given) {
   if (s.warp_size) p.bank.warp_size = s.warp_size;
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
   if (!s.gpu.empty() && lanes != p.bank.warp_size)
-    field_error(
-        "gpu", fmt::format("the layouts have {} lanes but {}'s {} have {} (--shape redraws a transpose for them)", lanes,
-                           gpu_of(p.bank).name, gpu_of(p.bank).vendor == Vendor::Amd ? "wavefronts" : "warps", p.bank.warp_size));
+    field_error("gpu", fmt::format("the layouts have {} lanes but {}'s {} have {} (--shape redraws a transpose for them)", lanes,
+                                   gpu_of(p.bank).name, gpu_of(p.bank).vendor == Vendor::Amd ? "wavefronts" : "warps",
+                                   p.bank.warp_size));
   if (lanes > p.bank.warp_size)
     field_error("warp_size", fmt::format("the layouts have {} lanes but the warp has {}{}", lanes, p.bank.warp_size,
                                          lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : ""));
@@ -345,8 +341,7 @@ Problem build_problem(const ProblemSpec& given) {
     const char* key = load ? "read_matrix" : "write_matrix";
     const InstructionKind kind = *matrix_form(text, load);
     if (load ? s.read_vec_bits : s.write_vec_bits)
-      field_error(
-          key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
+      field_error(key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
     if (p.element_bits > 32 || (kind.trans && p.element_bits != 16))
       field_error(key, fmt::format("{} does not move {}-bit elements ({} 16-bit ones)", kind.name(), p.element_bits,
                                    kind.trans ? "only" : "up to 32-bit, .trans only"));
