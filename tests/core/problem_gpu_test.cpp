@@ -59,7 +59,8 @@ TEST(ProblemGpu, TheGpusModelPricesTheProblem) {
   ProblemSpec h100_64 = gfx950_transpose();
   h100_64.gpu.clear();
   const ProblemAnalysis a = analyze(build_problem(gfx950_transpose())), b = analyze(build_problem(h100_64));
-  EXPECT_NE(a.read.simulated.wavefronts, b.read.simulated.wavefronts);
+  EXPECT_NE(a.read.instruction, b.read.instruction);  // DS_READ_B32 against LDS.32
+  EXPECT_NE(a.read.simulated.instructions(), b.read.simulated.instructions());  // 64 lanes an instruction, not 32
 }
 
 TEST(ProblemGpu, JsonFlagsAndSpecOfCarryTheName) {
@@ -78,10 +79,12 @@ TEST(ProblemGpu, JsonFlagsAndSpecOfCarryTheName) {
   args.shape = "64x64";
   args.gpu = "gfx950";
   EXPECT_EQ(parse_problem_arguments(args), s);
-  const std::optional<ProblemSpec> again = spec_of(build_problem(s));
+  ProblemSpec b200;  // a preset on another GPU of 32-lane warps: spec_of names the GPU again
+  b200.gpu = "b200";
+  const std::optional<ProblemSpec> again = spec_of(build_problem(b200));
   ASSERT_TRUE(again.has_value());
-  EXPECT_EQ(again->gpu, "gfx950");
-  EXPECT_EQ(build_problem(*again).bank.gpu, GpuId::gfx950);
+  EXPECT_EQ(again->gpu, "sm_100");
+  EXPECT_EQ(build_problem(*again).bank.gpu, GpuId::sm_100);
 }
 
 TEST(ProblemGpu, AnUnknownNameIsOneLineNamingThePlace) {

@@ -63,7 +63,7 @@ TEST_F(GuiTest, GpuPickerPricesThePanelsWithTheGpusModel) {
   gfx950.gpu = "gfx950";
   const ProblemAnalysis core = analyze(build_problem(gfx950));
   EXPECT_EQ(picker_read_line(b), expected_read_line(core.read));
-  EXPECT_NE(picker_read_line(b), before);  // gfx950's 64 banks price the reads differently
+  EXPECT_NE(picker_read_line(b), before);  // gfx950 issues the reads otherwise (DS_READ_B32, 64 lanes each)
   EXPECT_EQ(b.model().problem.bank.gpu, GpuId::gfx950);
   screenshot_if_asked("SWZ_GPU_PICKER_PNG");
 

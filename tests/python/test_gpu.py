@@ -13,11 +13,11 @@ def test_gpu_argument_is_the_clis_answer(cli):
     # The problem as a session holds it ("problem": {..., "gpu": ...}), given as --spec.
     session_problem = {"preset": "transpose16x32", "shape": [64, 64], "gpu": "gfx950"}
     assert swizzle.analyze(spec=session_problem) == python
-    # An alias is the same GPU; the H100 (the default) prices the reads differently.
+    # An alias is the same GPU; the H100 (the default) issues the reads otherwise (32-lane LDS.32).
     assert swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="MI355X") == python
     h100 = swizzle.analyze(preset="transpose16x32", shape="64x64")
     assert h100 == swizzle.analyze(preset="transpose16x32", shape="64x64", gpu="sm_90")
-    assert h100["read"]["wavefronts"] != python["read"]["wavefronts"]
+    assert (h100["read"]["instruction"], h100["read"]["instructions"]) != (python["read"]["instruction"], python["read"]["instructions"])
 
 
 def test_gpu_argument_on_solve_and_figure():

@@ -231,8 +231,9 @@ std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
 // [SECTION] Building
 
 namespace {
-// custom_transpose for `lanes` per warp (32) or wavefront (64 on AMD GPUs).
-Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, int lanes) {
+// custom_transpose on a GPU's model: its lanes per warp (32) or wavefront (64 on AMD GPUs).
+Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, const BankModel& bank) {
+  const std::int64_t lanes = bank.warp_size;
   check_shape(shape);
   if (shape.empty()) field_error("shape", "a custom tile needs a shape");
   if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
@@ -248,6 +249,7 @@ Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, i
                               warps, warps == 1 ? "" : "s");
   p.shape = shape;
   p.element_bits = ebits;
+  p.bank = bank;
   p.store = Access{blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
   p.read = Access{blocked({v, 1}, {r1, r0}, {1, warps}, {0, 1}, shape), AccessKind::Load, 0, 0};
   p.grid = grid_for(p);
@@ -257,7 +259,7 @@ Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, i
 }
 }  // namespace
 
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) { return transpose_for_lanes(shape, ebits, /*lanes=*/32); }
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) { return transpose_for_lanes(shape, ebits, BankModel{}); }
 
 Problem build_problem(const ProblemSpec& given) {
   if (const auto refused = refused_field(given)) field_error(refused->first, refused->second);
@@ -296,7 +298,7 @@ Problem build_problem(const ProblemSpec& given) {
       const std::string preset = p.name;
       // On a GPU of 64-lane wavefronts (AMD) the tile is redrawn for them.
       p = transpose_for_lanes(s.shape, s.element_bits ? s.element_bits : p.element_bits,
-                              s.gpu.empty() ? 32 : gpu_named(s.gpu).bank.warp_size);
+                              s.gpu.empty() ? BankModel{} : gpu_named(s.gpu).bank);
       p.name = preset;
     }
     if (s.element_bits && s.element_bits != p.element_bits) {
