@@ -8,7 +8,9 @@
 #include "common.h"
 #include "swz/error.h"
 #include "swz/io/layout_io.h"
+#include "swz/problem/problem_spec.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/gpu.h"
 #include "swz/sim/matrix_rows.h"
 #include "swz/sim/warp_access.h"
 
@@ -65,9 +67,8 @@ Access access_for(const Options& o, const LinearLayout& layout) {
 
 void print_access(const char* kind, const AccessAnalysis& a) {
   const AccessResult& s = a.simulated;
-  fmt::print("{}: {} per instruction (ideal {}, {} conflict{}), {} instructions of {}-bit vectors ({})\n", kind,
-             verdict_text(s), s.ideal_wavefronts, s.conflicts, s.conflicts == 1 ? "" : "s", s.instructions(), s.vector.bits,
-             a.instruction);
+  fmt::print("{}: {} per instruction (ideal {}, {} conflict{}), {} instructions of {}-bit vectors ({})\n", kind, verdict_text(s),
+             s.ideal_wavefronts, s.conflicts, s.conflicts == 1 ? "" : "s", s.instructions(), s.vector.bits, a.instruction);
   if (a.lemma.applies)
     fmt::print("algebra: intersection dim {}, predicted {} wavefronts\n", a.lemma.intersection_dim, a.lemma.predicted_wavefronts);
   if (!a.agrees()) fmt::print("note: {}\n", a.difference);
@@ -81,6 +82,7 @@ void one_access(const Options& o) {
     if (*other) fail("--dist gives one access: leave out the problem's flags (--preset, --src, --dst, ...), or leave out --dist");
   ProblemArguments numbers;  // read and checked as every problem's are
   numbers.bits = o.problem.bits;
+  numbers.gpu = o.problem.gpu;
   numbers.banks = o.problem.banks;
   numbers.warp_size = o.problem.warp_size;
   numbers.shape = o.problem.shape;
@@ -101,16 +103,21 @@ void one_access(const Options& o) {
          *dist.element_bits);
   int bits = checked.element_bits;  // the files agree with it (load_layout_file checks a given width)
   if (!bits) bits = dist.element_bits.value_or(shared_file.element_bits.value_or(32));
-  BankModel model;
-  if (checked.banks) model.banks = checked.banks;
-  // The warp is as wide as the layout's lanes up to 32; a 64-lane wave only when asked for.
-  const int warp_size = checked.warp_size;
+  ProblemSpec bank_only = checked;  // --gpu and --banks; the warp is the layout's, checked below
+  bank_only.warp_size = 0;
+  BankModel model = spec_bank_model(bank_only, BankModel{});
+  // The warp is as wide as the layout's lanes up to 32; a 64-lane wave only when asked for (or the GPU's).
+  const int warp_size = checked.gpu.empty() ? checked.warp_size : model.warp_size;
+  if (!checked.gpu.empty() && checked.warp_size && checked.warp_size != warp_size)
+    (void)spec_bank_model(checked, BankModel{});  // refuses the contradiction in its words
   const int lane_bases = dist.layout.in_dim_bits("lane"), lanes = 1 << lane_bases;
   if (lanes > 64)
     fail("{}: the access has {} lane bases, a warp size {} over the 64 lanes of any GPU", o.dist, lane_bases, lanes);
   if (warp_size == 0 && lanes == 64)
     fail("{}: the access has 6 lane bases, 64 lanes; the warp has 32 (give --warp-size 64 for a 64-lane wave, as on AMD wave64)",
          o.dist);
+  if (!checked.gpu.empty() && lanes != warp_size)
+    fail("{}: the access has {} lanes; {} runs {}-lane warps", o.dist, lanes, gpu_of(model).title(), warp_size);
   if (warp_size != 0 && warp_size != lanes) fail("{}: the access has {} lanes but --warp-size is {}", o.dist, lanes, warp_size);
   model.warp_size = lanes;
   check_bank_model(model);
@@ -121,6 +128,7 @@ void one_access(const Options& o) {
   if (o.json) {
     nlohmann::json j = to_json(a, shared.coords());
     j["element_bits"] = bits;
+    j["gpu"] = gpu_of(model).name;
     j["banks"] = model.banks;
     j["kind"] = access.kind == AccessKind::Store ? "store" : "load";
     print_json(j);
@@ -132,8 +140,9 @@ void one_access(const Options& o) {
 // Both accesses of a problem (a preset, or --src/--dst).
 void both_accesses(const Options& o) {
   if (o.vec_bits || !o.ldmatrix.empty() || !o.stmatrix.empty() || !o.instruction.empty() || o.store)
-    fail("--vec-bits, --ldmatrix, --stmatrix, --instruction and --store describe the --dist access; for a problem give "
-         "--write-vec-bits / --read-vec-bits");
+    fail(
+        "--vec-bits, --ldmatrix, --stmatrix, --instruction and --store describe the --dist access; for a problem give "
+        "--write-vec-bits / --read-vec-bits");
   const Problem p = load_problem(o.problem);
   const ProblemAnalysis a = analyze(p);
   if (o.json) {

@@ -22,6 +22,7 @@ namespace swz {
 using nlohmann::json;
 using spec_detail::parse_spec_text;
 using spec_detail::refused_field;
+using spec_detail::use_gpu;
 
 namespace {
 
@@ -47,8 +48,8 @@ const std::vector<ProblemFlag> kFlags = {
     {"--bits", "element_bits", &ProblemArguments::bits,
      "Element width in bits: 4, 8, 16, 32 or 64 (default: the preset's, or the files')"},
     {"--gpu", "gpu", &ProblemArguments::gpu,
-     "The GPU whose banks, lanes and phases price the problem: sm_80, sm_90, sm_100, gfx942, gfx950 or an alias (h100, b200, "
-     "mi300x, mi355x; default sm_90)"},
+     "GPU: sm_90 (H100, H200; default), sm_80 (A100), sm_100 (B200), gfx942 (MI300X), gfx950 (MI355X), or an alias: its "
+     "banks, lanes, phases and instructions (--banks and --warp-size may only repeat its own)"},
     {"--banks", "banks", &ProblemArguments::banks, "Number of banks: a power of two from 1 to 64 (32; 8 for the toy GPU)"},
     {"--warp-size", "warp_size", &ProblemArguments::warp_size, "Lanes per warp: 32, or 64 for a 64-lane wave (AMD wave64)"},
     {"--write-vec-bits", "write_vec_bits", &ProblemArguments::write_vec_bits,
@@ -111,7 +112,9 @@ std::optional<InstructionKind> matrix_form(const std::string& text, bool load) {
   return kind;
 }
 std::string matrix_problem(const std::string& text, bool load) {
-  return text.empty() || matrix_form(text, load) ? "" : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
+  return text.empty() || matrix_form(text, load)
+             ? ""
+             : fmt::format("'{}' is not x1, x2 or x4 (.trans for the transposing form)", text);
 }
 std::string shape_problem(const std::vector<std::int64_t>& shape) {
   if (shape.empty()) return "";
@@ -122,6 +125,8 @@ std::string shape_problem(const std::vector<std::int64_t>& shape) {
 }
 
 }  // namespace
+
+void spec_detail::refuse_field(const char* key, const std::string& what) { field_error(key, what); }
 
 std::optional<std::pair<const char*, std::string>> spec_detail::refused_field(const ProblemSpec& s) {
   const std::pair<const char*, std::string> checks[] = {
@@ -230,15 +235,13 @@ std::optional<std::string>& ProblemArguments::slot(std::string_view flag) {
 
 // [SECTION] Building
 
-namespace {
-// custom_transpose on a GPU's model: its lanes per warp (32) or wavefront (64 on AMD GPUs).
-Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, const BankModel& bank) {
-  const std::int64_t lanes = bank.warp_size;
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits, int warp_lanes) {
   check_shape(shape);
   if (shape.empty()) field_error("shape", "a custom tile needs a shape");
   if (ebits != 8 && ebits != 16 && ebits != 32 && ebits != 64)
     field_error("element_bits", fmt::format("a transpose tile takes 8, 16, 32 or 64-bit elements, not {}", ebits));
   const std::int64_t v = std::min<std::int64_t>(128 / ebits, std::min(shape[0], shape[1]));
+  const std::int64_t lanes = warp_lanes;
   const std::int64_t t1 = std::min<std::int64_t>(lanes, shape[1] / v), t0 = lanes / t1;
   const std::int64_t r1 = std::min<std::int64_t>(lanes, shape[0] / v), r0 = lanes / r1;
   const std::int64_t elements = shape[0] * shape[1];
@@ -249,17 +252,14 @@ Problem transpose_for_lanes(const std::vector<std::int64_t>& shape, int ebits, c
                               warps, warps == 1 ? "" : "s");
   p.shape = shape;
   p.element_bits = ebits;
-  p.bank = bank;
   p.store = Access{blocked({1, v}, {t0, t1}, {warps, 1}, {1, 0}, shape), AccessKind::Store, 0, 0};
   p.read = Access{blocked({v, 1}, {r1, r0}, {1, warps}, {0, 1}, shape), AccessKind::Load, 0, 0};
+  p.bank.warp_size = warp_lanes;
   p.grid = grid_for(p);
   p.variants.push_back({"unswizzled", std::vector<std::uint32_t>{}, std::nullopt});
   p.set_masks({});
   return p;
 }
-}  // namespace
-
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int ebits) { return transpose_for_lanes(shape, ebits, BankModel{}); }
 
 Problem build_problem(const ProblemSpec& given) {
   if (const auto refused = refused_field(given)) field_error(refused->first, refused->second);
@@ -296,9 +296,7 @@ Problem build_problem(const ProblemSpec& given) {
     }
     if (!s.shape.empty() && s.shape != p.shape) {
       const std::string preset = p.name;
-      // On a GPU of 64-lane wavefronts (AMD) the tile is redrawn for them.
-      p = transpose_for_lanes(s.shape, s.element_bits ? s.element_bits : p.element_bits,
-                              s.gpu.empty() ? BankModel{} : gpu_named(s.gpu).bank);
+      p = custom_transpose(s.shape, s.element_bits ? s.element_bits : p.element_bits);
       p.name = preset;
     }
     if (s.element_bits && s.element_bits != p.element_bits) {
@@ -318,14 +316,12 @@ Problem build_problem(const ProblemSpec& given) {
   for (const auto& [access, key] : {std::pair{&p.store, "writer"}, std::pair{&p.read, "reader"}})
     if (const std::string gap = coverage_gap(access->layout); !gap.empty())
       field_error(key, fmt::format("the {} does not cover the tensor: {}", key, gap));
-  if (!s.gpu.empty()) p.bank = gpu_named(s.gpu).bank;  // the GPU's model, then the counts given over it
-  if (s.banks) p.bank.banks = s.banks;
-  if (s.warp_size) p.bank.warp_size = s.warp_size;
+  if (!s.gpu.empty()) {
+    use_gpu(p, s);
+    regrid = true;
+  }
+  p.bank = spec_bank_model(s, p.bank);
   const int lanes = 1 << std::max(p.store.layout.in_dim_bits("lane"), p.read.layout.in_dim_bits("lane"));
-  if (!s.gpu.empty() && lanes != p.bank.warp_size)
-    field_error("gpu", fmt::format("the layouts have {} lanes but {}'s {} have {} (--shape redraws a transpose for them)", lanes,
-                                   gpu_of(p.bank).name, gpu_of(p.bank).vendor == Vendor::Amd ? "wavefronts" : "warps",
-                                   p.bank.warp_size));
   if (lanes > p.bank.warp_size)
     field_error("warp_size", fmt::format("the layouts have {} lanes but the warp has {}{}", lanes, p.bank.warp_size,
                                          lanes == 64 ? " (give --warp-size 64 for a 64-lane wave, as on AMD wave64)" : ""));
@@ -342,8 +338,14 @@ Problem build_problem(const ProblemSpec& given) {
     if (text.empty()) continue;
     const char* key = load ? "read_matrix" : "write_matrix";
     const InstructionKind kind = *matrix_form(text, load);
+    try {
+      check_instruction(kind, p.bank);
+    } catch (const Error& e) {
+      field_error(key, e.what());
+    }
     if (load ? s.read_vec_bits : s.write_vec_bits)
-      field_error(key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
+      field_error(
+          key, fmt::format("{} moves 16-byte rows: leave out {}", kind.name(), field(load ? "read_vec_bits" : "write_vec_bits")));
     if (p.element_bits > 32 || (kind.trans && p.element_bits != 16))
       field_error(key, fmt::format("{} does not move {}-bit elements ({} 16-bit ones)", kind.name(), p.element_bits,
                                    kind.trans ? "only" : "up to 32-bit, .trans only"));
@@ -352,7 +354,7 @@ Problem build_problem(const ProblemSpec& given) {
     side.ldmatrix = kind.matrices;
     side.trans = kind.trans;
   }
-  regrid = regrid || !s.gpu.empty() || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
+  regrid = regrid || s.banks || s.warp_size || s.write_vec_bits || s.read_vec_bits || !s.write_matrix.empty() ||
            !s.read_matrix.empty();
   if (regrid && p.shape.size() == 2) {
     try {
@@ -401,11 +403,8 @@ std::optional<ProblemSpec> spec_of(const Problem& p) {
   } catch (const Error&) {
     return std::nullopt;
   }
-  BankModel base = preset.bank;  // what the spec's counts are given over: the preset's model, or the GPU's
-  if (p.bank.gpu != preset.bank.gpu) {
-    s.gpu = gpu_of(p.bank).name;
-    base = gpu_of(p.bank).bank;
-  }
+  if (p.bank.gpu != preset.bank.gpu) s.gpu = gpu_of(p.bank).name;
+  const BankModel& base = s.gpu.empty() ? preset.bank : gpu_named(s.gpu).bank;
   if (p.bank.banks != base.banks) s.banks = p.bank.banks;
   if (p.bank.warp_size != base.warp_size) s.warp_size = p.bank.warp_size;
   const auto candidates = [&]() {
@@ -494,8 +493,7 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
     out = parse_int(*text, key);
     if (out == 0) field_error(key, "0 is not allowed (leave the flag out for the default)");
   };
-  if (a.gpu && a.gpu->empty()) field_error("gpu", "an empty name (sm_90, gfx950, ...)");
-  s.gpu = a.gpu.value_or("");
+  if (a.gpu) s.gpu = *a.gpu;
   number(a.banks, "banks", s.banks);
   number(a.warp_size, "warp_size", s.warp_size);
   number(a.write_vec_bits, "write_vec_bits", s.write_vec_bits);

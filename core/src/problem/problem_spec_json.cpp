@@ -88,28 +88,29 @@ json layout_json(const std::optional<SpecLayout>& l) {
 }  // namespace
 
 json to_json(const ProblemSpec& s) {
-  return json{{"preset", s.preset},
-              {"shape", s.shape},
-              {"element_bits", s.element_bits},
-              {"gpu", s.gpu},
-              {"banks", s.banks},
-              {"warp_size", s.warp_size},
-              {"write_vec_bits", s.write_vec_bits},
-              {"read_vec_bits", s.read_vec_bits},
-              {"write_matrix", s.write_matrix},
-              {"read_matrix", s.read_matrix},
-              {"writer", layout_json(s.writer)},
-              {"reader", layout_json(s.reader)},
-              {"shared", layout_json(s.shared)},
-              {"variant", s.variant},
-              {"masks", s.masks}};
+  json j{{"preset", s.preset},
+         {"shape", s.shape},
+         {"element_bits", s.element_bits},
+         {"banks", s.banks},
+         {"warp_size", s.warp_size},
+         {"write_vec_bits", s.write_vec_bits},
+         {"read_vec_bits", s.read_vec_bits},
+         {"write_matrix", s.write_matrix},
+         {"read_matrix", s.read_matrix},
+         {"writer", layout_json(s.writer)},
+         {"reader", layout_json(s.reader)},
+         {"shared", layout_json(s.shared)},
+         {"variant", s.variant},
+         {"masks", s.masks}};
+  if (!s.gpu.empty()) j["gpu"] = s.gpu;  // absent for the default, so older files and outputs stay as they were
+  return j;
 }
 
 ProblemSpec spec_from_json(const json& j, const std::string& where) {
   if (!j.is_object()) fail("{}' must be one JSON object", where.empty() ? "problem" : where.substr(0, where.size() - 1));
-  static const char* known[] = {"preset",         "shape",         "element_bits", "banks",       "warp_size",
-                                "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix", "writer",
-                                "reader",         "shared",        "variant",      "masks",       "gpu"};
+  static const char* known[] = {"preset",    "shape",          "element_bits",  "gpu",          "banks",
+                                "warp_size", "write_vec_bits", "read_vec_bits", "write_matrix", "read_matrix",
+                                "writer",    "reader",         "shared",        "variant",      "masks"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }) == std::end(known))
       fail("{}{}' is not a problem field (known: {})", where, it.key(), fmt::join(known, ", "));

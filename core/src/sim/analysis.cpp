@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "swz/export/english.h"
+#include "swz/sim/gpu.h"
 
 namespace swz {
 
@@ -69,6 +70,7 @@ nlohmann::json to_json(const ProblemAnalysis& a, const Problem& p) {
   j["preset"] = p.name;
   j["shape"] = p.shape;
   j["element_bits"] = p.element_bits;
+  j["gpu"] = gpu_of(p.bank).name;
   j["banks"] = p.bank.banks;
   j["layout"] = p.shared.description();
   if (p.grid) j["masks"] = p.masks;

@@ -221,6 +221,15 @@ std::string GpuModel::instruction_name(const InstructionKind& kind) const {
   return vendor == Vendor::Amd ? amd_name(kind) : kind.name();
 }
 
+InstructionKind GpuModel::instruction_named(const std::string& wanted) const {
+  std::vector<std::string> names;
+  for (const InstructionKind& k : instructions) {
+    if (instruction_name(k) == wanted) return k;
+    names.push_back(instruction_name(k));
+  }
+  fail("\"{}\" is not an instruction of {}; known: {}", wanted, title(), fmt::join(names, ", "));
+}
+
 std::string GpuModel::title() const { return fmt::format("{} ({})", name, products); }
 
 LanePhases phases_of(const InstructionKind& kind, const BankModel& model) {

@@ -13,8 +13,7 @@
 //   --src A.mlir --dst B.mlir --shape 64x64          ... bare Triton attributes (#ttg.blocked<...>) on a 64x64 tensor
 //   --preset P --src A.json                          the preset with another writer (same shape)
 //   ... --layout NAME | --shared S.json              a named layout of the preset, or a layout file
-//   ... --gpu gfx950                                 the GPU whose bank model prices it (gpu.h; default sm_90)
-//   ... --banks 16 --warp-size 64                    the bank model (over the GPU's)
+//   ... --banks 16 --warp-size 64                    the bank model
 //   ... --write-vec-bits 64 --read-vec-bits 32       the widest vector each side may use
 //   ... --write-matrix x4 --read-matrix x4.trans     stmatrix / ldmatrix: the side's layout gives the rows its lanes
 //                                                    address, or (x4) what they hold, as the solver reads it (matrix_rows.h)
@@ -55,8 +54,8 @@ struct ProblemSpec {
   std::string preset = kDefaultPreset;  // "" = custom: writer and reader both given
   std::vector<std::int64_t> shape;      // a 2-D tile: the preset's transpose redrawn at this size; empty = the preset's
   int element_bits = 0;                 // 0 = what the layouts state, else the preset's (custom: 16)
-  std::string gpu;                      // a GPU of gpu.h by name or alias ("gfx950", "b200"); "" = the preset's (sm_90)
-  int banks = 0;                        // 0 = the preset's (the GPU's)
+  std::string gpu;                      // a GPU of gpu.h by name or alias ("gfx942", "h100"); "" = the preset's (sm_90)
+  int banks = 0;                        // 0 = the preset's (or the GPU's; another count is refused)
   int warp_size = 0;                    // 0 = the preset's
   int write_vec_bits = 0;               // widest vector the writer may use; 0 = its own (at most 128)
   int read_vec_bits = 0;                // ... the reader
@@ -71,6 +70,10 @@ struct ProblemSpec {
   bool operator==(const ProblemSpec&) const = default;
 };
 
+// The bank model --gpu, --banks and --warp-size give over `base` (a preset's): the GPU's own
+// (gpu.h) when one is named, --banks and --warp-size refused where they contradict it (one line
+// naming the field), else applied. Throws swz::Error.
+BankModel spec_bank_model(const ProblemSpec& spec, BankModel base);
 // The checked problem. Throws swz::Error naming the field.
 Problem build_problem(const ProblemSpec& spec);
 // A spec that builds `problem` again, when a preset with masks, a named layout
@@ -88,8 +91,8 @@ ProblemSpec load_spec_file(const std::string& path);
 // [SECTION] Command-line form: the problem's flags as given (text, unparsed);
 // front ends collect them and core reads them.
 struct ProblemArguments {
-  std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, banks, warp_size, write_vec_bits,
-      read_vec_bits, write_matrix, read_matrix, gpu;
+  std::optional<std::string> spec, preset, mask, layout, shared, src, dst, shape, bits, gpu, banks, warp_size, write_vec_bits,
+      read_vec_bits, write_matrix, read_matrix;
   // The member a flag fills ("--mask" -> mask), as problem_flags() pairs them.
   std::optional<std::string>& slot(std::string_view flag);
   bool operator==(const ProblemArguments&) const = default;
@@ -122,7 +125,8 @@ inline constexpr std::int64_t kMaxTileSide = 32768;
 // "64x128" -> {64, 128}; throws on malformed text, or sizes that are not powers of two from 2 to kMaxTileSide.
 std::vector<std::int64_t> parse_shape(const std::string& text);
 
-// A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out.
-Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits);
+// A custom transpose of a power-of-two 2-D tile: 128-bit row copies in, column reads out, by
+// warps of `lanes` lanes (64: an AMD wavefront).
+Problem custom_transpose(const std::vector<std::int64_t>& shape, int element_bits, int lanes = 32);
 
 }  // namespace swz

@@ -61,6 +61,9 @@ struct GpuModel {
   bool has(const InstructionKind& kind) const;
   // The instruction's name on this GPU: LDS.128 / LDSM.x4 on NVIDIA, DS_READ_B128 on AMD.
   std::string instruction_name(const InstructionKind& kind) const;
+  // The instruction this GPU names `name` (DS_READ_B128, LDS.128); throws swz::Error naming its
+  // instructions when it has none of that name.
+  InstructionKind instruction_named(const std::string& name) const;
   // "sm_90 (H100, H200)"
   std::string title() const;
 };
