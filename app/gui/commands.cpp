@@ -87,6 +87,14 @@ Command set_bank_model(int banks, int warp_size) {
           }};
 }
 
+Command set_gpu(std::string name) {
+  return {fmt::format("GPU {}", name), [name = std::move(name)](Session& s) {
+            s.problem.gpu = name;
+            s.problem.banks = 0;  // the GPU's own
+            s.problem.warp_size = 0;
+          }};
+}
+
 Command set_shape(std::vector<std::int64_t> shape) {
   return {fmt::format("Tile {}", fmt::join(shape, "x")), [shape = std::move(shape)](Session& s) {
             auto& p = s.problem;

@@ -61,6 +61,8 @@ Command use_variant(const std::string& variant);
 Command variant_command(const Variant& variant);
 Command set_element_bits(int bits);
 Command set_bank_model(int banks, int warp_size);
+// The GPU whose model prices the problem (gpu.h), its own bank and lane counts with it.
+Command set_gpu(std::string name);
 Command set_shape(std::vector<std::int64_t> shape);
 Command load_layout(LayoutRole role, SpecLayout layout);
 Command set_problem(std::string name, ProblemSpec problem);  // the whole problem at once (a kernel's access)

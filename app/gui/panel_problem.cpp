@@ -6,6 +6,7 @@
 
 #include "panel.h"
 #include "swz/problem/problem.h"
+#include "swz/sim/gpu.h"
 #include "theme.h"
 #include "widgets.h"
 #include "workbench.h"
@@ -94,6 +95,22 @@ struct ProblemPanel final : Panel {
     if (ImGui::BeginCombo("##element", element_preview)) {
       for (int i = 0; i < 4; ++i)
         if (ImGui::Selectable(width_names[i], i == wi) && widths[i] != p.element_bits) ctx.post(cmd::set_element_bits(widths[i]));
+      ImGui::EndCombo();
+    }
+
+    // The GPU: its model (banks, lanes, phases, instructions) prices every panel; the core says which row it is.
+    label("GPU");
+    const GpuModel& gpu = gpu_of(p.bank);
+    const bool gpu_open = ImGui::BeginCombo("##gpu", fit_text(gpu.title(), combo_preview_width()).c_str());
+    ctx.probe("problem.gpu=" + gpu.name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (gpu_open) {
+      for (const GpuModel& g : all_gpus()) {
+        if (ImGui::Selectable(g.title().c_str(), g.name == gpu.name) && g.name != gpu.name) ctx.post(cmd::set_gpu(g.name));
+        ctx.probe("problem.gpu." + g.name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%d banks x %d B, %d-lane %s", g.bank.banks, g.bank.bank_bytes, g.bank.warp_size,
+                            g.vendor == Vendor::Amd ? "wavefronts" : "warps");
+      }
       ImGui::EndCombo();
     }
 

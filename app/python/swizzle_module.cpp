@@ -30,6 +30,7 @@
 #include "swz/problem/problem_spec.h"
 #include "swz/sim/analysis.h"
 #include "swz/sim/bank.h"
+#include "swz/sim/gpu.h"
 #include "swz/solve/solve_report.h"
 
 namespace py = pybind11;
@@ -255,11 +256,13 @@ py::object audit(const std::string& text, const std::string& path) {
 std::string fix(const std::string& text, const std::string& path) { return swz::fix_module(text, swz::audit_module(text, path)); }
 
 py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, const std::vector<std::int64_t>& global,
-               int banks, int bank_bytes, int warp_size) {
-  swz::BankModel model;
-  model.banks = banks;
-  model.bank_bytes = bank_bytes;
-  model.warp_size = warp_size;
+               const std::optional<std::string>& gpu, std::optional<int> banks, std::optional<int> bank_bytes,
+               std::optional<int> warp_size) {
+  // The GPU's model (the default: sm_90), with the counts given over it.
+  swz::BankModel model = gpu ? swz::gpu_named(*gpu).bank : swz::BankModel{};
+  model.banks = banks.value_or(model.banks);
+  model.bank_bytes = bank_bytes.value_or(model.bank_bytes);
+  model.warp_size = warp_size.value_or(model.warp_size);
   swz::check_bank_model(model);
   swz::WarpRequest request{swz::instruction_kind_named(kind), addresses, global};
   swz::check_request(request, model);
@@ -372,6 +375,6 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),
-        py::arg("global_addresses") = std::vector<std::int64_t>{}, py::arg("banks") = 32, py::arg("bank_bytes") = 4,
-        py::arg("warp_size") = 32);
+        py::arg("global_addresses") = std::vector<std::int64_t>{}, py::arg("gpu") = py::none(), py::arg("banks") = py::none(),
+        py::arg("bank_bytes") = py::none(), py::arg("warp_size") = py::none());
 }

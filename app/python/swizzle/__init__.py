@@ -17,7 +17,8 @@ Results are the dicts the CLI prints with ``--json`` (README documents the keys)
 Layout arguments (``src``, ``dst``, ``shared``) take a :class:`Layout`, a dict in the layout-file
 form, or a str naming a file (as the command line does). The problem's other arguments are the
 CLI's flags: ``preset``, ``mask`` (list of ints or "2,4,8,16"), ``layout`` (a preset's named
-layout), ``shape`` ([64, 64] or "64x64"), ``bits``, ``banks``, ``warp_size``, ``write_vec_bits``,
+layout), ``shape`` ([64, 64] or "64x64"), ``bits``, ``gpu`` (a GPU by name or alias: "sm_90" the default,
+"sm_80", "sm_100", "gfx942", "gfx950", "h100", "b200", "mi300x", "mi355x"), ``banks``, ``warp_size``, ``write_vec_bits``,
 ``read_vec_bits``, ``write_matrix`` / ``read_matrix`` ("x4", "x2.trans": that side issues
 stmatrix / ldmatrix, its layout giving the 16-byte rows lanes address) and ``spec`` (the whole
 problem as one dict, or the name of a file holding it, as ``--spec``; not with the others).
@@ -57,7 +58,7 @@ class Result(dict):
 
 
 def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=None, shape=None, bits=None,
-            banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None, write_matrix=None,
+            gpu=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None, write_matrix=None,
             read_matrix=None, spec=None, write_copy=None, global_dim=None, global_pitch=None,
             global_layout=None) -> dict:
     """Both accesses of a problem, simulated and predicted: `swizzle analyze --json`.
@@ -69,13 +70,13 @@ def analyze(src=None, dst=None, shared=None, *, preset=None, mask=None, layout=N
     Returns ``{"problem", "shared_layout", "store", "read", ...}`` (README: JSON output).
     """
     problem = dict(src=src, dst=dst, shared=shared, preset=preset, mask=mask, layout=layout, shape=shape, bits=bits,
-                   banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
+                   gpu=gpu, banks=banks, warp_size=warp_size, write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
                    write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, write_copy=write_copy,
                    global_dim=global_dim, global_pitch=global_pitch, global_layout=global_layout)
     return Result(_core.analyze(**problem), problem)
 
 
-def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, banks=None, warp_size=None,
+def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, gpu=None, banks=None, warp_size=None,
           write_vec_bits=None, read_vec_bits=None, write_matrix=None, read_matrix=None, spec=None, ldmatrix=0,
           vec_bits=0, keep_register_order=False, write_copy=None, global_dim=None, global_pitch=None,
           global_layout=None) -> dict:
@@ -87,7 +88,7 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
     ``ldmatrix`` (1, 2, 4): the reader is ldmatrix; ``vec_bits`` caps both sides' vectors. A cp.async
     writer (``write_copy``, as in analyze) gets ``write["global"]``: its sectors against the problem's.
     """
-    problem = dict(src=src, dst=dst, preset=preset, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+    problem = dict(src=src, dst=dst, preset=preset, shape=shape, bits=bits, gpu=gpu, banks=banks, warp_size=warp_size,
                    write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
                    read_matrix=read_matrix, spec=spec, write_copy=write_copy, global_dim=global_dim,
                    global_pitch=global_pitch, global_layout=global_layout)
@@ -98,7 +99,7 @@ def solve(src=None, dst=None, *, preset=None, mask=None, shape=None, bits=None, 
 
 
 def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", preset=None, mask=None, layout=None,
-           shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
+           shape=None, bits=None, gpu=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
            write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None, global_pitch=None,
            global_layout=None) -> str:
     """One view of a problem as SVG: `swizzle figure` (to stdout).
@@ -107,7 +108,7 @@ def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", prese
     The problem as in :func:`analyze`; ``solved``, a :func:`solve` result, gives its layout.
     """
     return _core.figure(src=src, dst=dst, shared=shared, solved=solved, view=view, preset=preset, mask=mask,
-                        layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                        layout=layout, shape=shape, bits=bits, gpu=gpu, banks=banks, warp_size=warp_size,
                         write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits, write_matrix=write_matrix,
                         read_matrix=read_matrix, spec=spec, write_copy=write_copy, global_dim=global_dim,
                         global_pitch=global_pitch, global_layout=global_layout)
@@ -137,7 +138,7 @@ def fix(ttgir: str, *, path: str = "<string>") -> str:
 
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
-                  shape=None, bits=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
+                  shape=None, bits=None, gpu=None, banks=None, warp_size=None, write_vec_bits=None, read_vec_bits=None,
                   write_matrix=None, read_matrix=None, spec=None, write_copy=None, global_dim=None,
                   global_pitch=None, global_layout=None, name="tile_swizzle", format="header") -> str:
     """The layout as text for a kernel: `swizzle export` (to stdout).
@@ -147,22 +148,24 @@ def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, 
     ``solved``, a :func:`solve` result (or the name of a file holding one).
     """
     return _core.export_header(src=src, dst=dst, shared=shared, solved=solved, preset=preset, mask=mask,
-                               layout=layout, shape=shape, bits=bits, banks=banks, warp_size=warp_size,
+                               layout=layout, shape=shape, bits=bits, gpu=gpu, banks=banks, warp_size=warp_size,
                                write_vec_bits=write_vec_bits, read_vec_bits=read_vec_bits,
                                write_matrix=write_matrix, read_matrix=read_matrix, spec=spec, write_copy=write_copy,
                                global_dim=global_dim, global_pitch=global_pitch, global_layout=global_layout,
                                name=name, format=format)
 
 
-def serve(kind: str, addresses, *, global_addresses=(), banks: int = 32, bank_bytes: int = 4,
-          warp_size: int = 32) -> dict:
+def serve(kind: str, addresses, *, global_addresses=(), gpu=None, banks=None, bank_bytes=None,
+          warp_size=None) -> dict:
     """The bank model on one warp instruction: how many wavefronts the hardware spends on it.
 
     ``kind``: the SASS name (``LDS.32``, ``LDS.128``, ``STS.64``, ``LDSM.x4``, ``LDSM.x4.trans``,
     ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive);
     ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy).
+    ``gpu``: the GPU whose model serves it (default sm_90: 32 banks x 4 B, 32 lanes); ``banks``,
+    ``bank_bytes`` and ``warp_size`` replace its counts.
     Returns ``{"wavefronts", "ideal", "conflicts", "phases", "lanes_per_phase", "merged",
     "modelled", "rule", "pass_wavefronts", "bank_words"}``.
     """
-    return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), banks=banks,
+    return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), gpu=gpu, banks=banks,
                        bank_bytes=bank_bytes, warp_size=warp_size)

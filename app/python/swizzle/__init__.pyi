@@ -35,27 +35,27 @@ class Layout:
 
 def analyze(src: Optional[LayoutLike] = ..., dst: Optional[LayoutLike] = ..., shared: Optional[LayoutLike] = ..., *,
             preset: Optional[str] = ..., mask: IntOrInts = ..., layout: Optional[str] = ..., shape: IntOrInts = ...,
-            bits: IntOrInts = ..., banks: IntOrInts = ..., warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ...,
+            bits: IntOrInts = ..., gpu: Optional[str] = ..., banks: IntOrInts = ..., warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ...,
             read_vec_bits: IntOrInts = ..., write_matrix: Optional[str] = ..., read_matrix: Optional[str] = ...,
             spec: Union[dict[str, Any], str, None] = ...) -> Result: ...
 def solve(src: Optional[LayoutLike] = ..., dst: Optional[LayoutLike] = ..., *, preset: Optional[str] = ...,
-          mask: IntOrInts = ..., shape: IntOrInts = ..., bits: IntOrInts = ..., banks: IntOrInts = ...,
+          mask: IntOrInts = ..., shape: IntOrInts = ..., bits: IntOrInts = ..., gpu: Optional[str] = ..., banks: IntOrInts = ...,
           warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ..., read_vec_bits: IntOrInts = ...,
           write_matrix: Optional[str] = ..., read_matrix: Optional[str] = ..., spec: Union[dict[str, Any], str, None] = ...,
           ldmatrix: int = ..., vec_bits: int = ..., keep_register_order: bool = ...) -> Result: ...
 def figure(src: Optional[LayoutLike] = ..., dst: Optional[LayoutLike] = ..., shared: Optional[LayoutLike] = ..., *,
            solved: Union[Result, dict[str, Any], str, None] = ..., view: str = ..., preset: Optional[str] = ...,
            mask: IntOrInts = ..., layout: Optional[str] = ..., shape: IntOrInts = ..., bits: IntOrInts = ...,
-           banks: IntOrInts = ..., warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ...,
+           gpu: Optional[str] = ..., banks: IntOrInts = ..., warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ...,
            read_vec_bits: IntOrInts = ..., write_matrix: Optional[str] = ..., read_matrix: Optional[str] = ...,
            spec: Union[dict[str, Any], str, None] = ...) -> str: ...
 def audit(ttgir: str, *, path: str = ...) -> dict[str, Any]: ...
 def fix(ttgir: str, *, path: str = ...) -> str: ...
 def export_header(src: Optional[LayoutLike] = ..., dst: Optional[LayoutLike] = ..., shared: Optional[LayoutLike] = ..., *,
                   solved: Union[Result, dict[str, Any], str, None] = ..., preset: Optional[str] = ..., mask: IntOrInts = ...,
-                  layout: Optional[str] = ..., shape: IntOrInts = ..., bits: IntOrInts = ..., banks: IntOrInts = ...,
+                  layout: Optional[str] = ..., shape: IntOrInts = ..., bits: IntOrInts = ..., gpu: Optional[str] = ..., banks: IntOrInts = ...,
                   warp_size: IntOrInts = ..., write_vec_bits: IntOrInts = ..., read_vec_bits: IntOrInts = ...,
                   write_matrix: Optional[str] = ..., read_matrix: Optional[str] = ...,
                   spec: Union[dict[str, Any], str, None] = ..., name: str = ..., format: Literal["header", "triton", "cute", "json"] = ...) -> str: ...
-def serve(kind: str, addresses: Sequence[int], *, global_addresses: Sequence[int] = ..., banks: int = ...,
-          bank_bytes: int = ..., warp_size: int = ...) -> dict[str, Any]: ...
+def serve(kind: str, addresses: Sequence[int], *, global_addresses: Sequence[int] = ..., gpu: Optional[str] = ...,
+          banks: Optional[int] = ..., bank_bytes: Optional[int] = ..., warp_size: Optional[int] = ...) -> dict[str, Any]: ...
