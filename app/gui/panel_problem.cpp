@@ -99,9 +99,12 @@ struct ProblemPanel final : Panel {
     }
 
     // The GPU: its model (banks, lanes, phases, instructions) prices every panel; the core says which row it is.
-    label("GPU");
+    // The GPU and its bank model share one row (the panel must fit a lesson's projected card at 1.6).
+    label("GPU / banks");
+    const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    ImGui::SetNextItemWidth(half);
     const GpuModel& gpu = gpu_of(p.bank);
-    const bool gpu_open = ImGui::BeginCombo("##gpu", fit_text(gpu.title(), combo_preview_width()).c_str());
+    const bool gpu_open = ImGui::BeginCombo("##gpu", fit_text(gpu.title(), combo_preview_width(half)).c_str());
     ctx.probe("problem.gpu=" + gpu.name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     if (gpu_open) {
       for (const GpuModel& g : all_gpus()) {
@@ -114,7 +117,8 @@ struct ProblemPanel final : Panel {
       ImGui::EndCombo();
     }
 
-    label("Banks");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
     struct BankChoice {
       int banks, warp;
       const char* name;
@@ -131,7 +135,7 @@ struct ProblemPanel final : Panel {
         current = ch.name;
         brief = ch.brief;
       }
-    const float bank_room = combo_preview_width();
+    const float bank_room = combo_preview_width(ImGui::GetContentRegionAvail().x);
     const std::string bank_preview = ImGui::CalcTextSize(current.c_str()).x <= bank_room ? current : fit_text(brief, bank_room);
     if (ImGui::BeginCombo("##banks", bank_preview.c_str())) {
       for (const auto& ch : choices)

@@ -11,7 +11,7 @@ swz_cli_ok(CopyPitch160 "store: 4 wavefronts, 4-way conflict per instruction" an
 swz_cli_ok(CopyDefaultPitch "rows 128 bytes apart \\(the default\\)" conflicts ${SWZ_COPY_TILE})
 swz_cli_ok(CopyJson "\"global\": \\{.*\"pitch_bytes\": 160.*\"sectors_per_request\": 16\\.0.*\"verdict\": \"4 wavefronts, 4-way conflict\"" analyze ${SWZ_COPY_TILE} --global-pitch 160 --json)
 swz_cli_ok(CopySolveJson "\"write\": \\{.*\"global\": \\{.*\"problem_total_sectors\"" solve ${SWZ_COPY_TILE} --global-pitch 128 --json)
-swz_cli_ok(CopyCg "LDGSTS.BYPASS.128.*\\.cg's shared write is not modelled" analyze --preset tma128_fp16 --write-copy cg)
+swz_cli_ok(CopyCg "store: 8 wavefronts per instruction \\(ideal 8\\).*LDGSTS.BYPASS.128.*cp.async.cg" analyze --preset tma128_fp16 --write-copy cg)
 
 swz_cli_bad(RefuseCopyPitchPartElement "global_pitch \\(--global-pitch\\): 130 bytes is not a whole number of 32-bit elements"
             analyze ${SWZ_COPY_TILE} --global-pitch 130)

@@ -2,6 +2,7 @@
 // measured on an H200 (tests/gpu/ldgsts/gen.py, set "forms"; h200-sm90-ldgsts-20261128.jsonl).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -48,7 +49,12 @@ TEST(DesignedCopies, AreTheFamiliesMeasuredOnTheH200) {
     if (m == measured.end()) continue;
     ++compared;
     EXPECT_EQ(c.request.address, m->second.request.address) << c.pattern;
-    EXPECT_EQ(c.request.global, m->second.request.global) << c.pattern;
+    // a lane that moves no data: -2 (pointing at byte 0, as the probe points it) here, -1 in the .ca lines
+    auto moved = [](std::vector<std::int64_t> g) {
+      for (std::int64_t& x : g) x = std::max<std::int64_t>(x, -1);
+      return g;
+    };
+    EXPECT_EQ(moved(c.request.global), moved(m->second.request.global)) << c.pattern;
     const Service s = serve(c.request, BankModel{});
     if (s.modelled) EXPECT_EQ(s.wavefronts, m->second.wavefronts) << c.request.kind.name() << " " << c.pattern;
   }

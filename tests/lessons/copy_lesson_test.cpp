@@ -68,13 +68,16 @@ TEST(CopyFacts, AStridedWarpIsPricedByTheCpAsyncRule) {
   EXPECT_EQ(copy_measure("cp_async(16,16,16).modelled", s), true);
 }
 
-// 16-byte copies around L1 are counted by the store rule and said to be not modelled (warp_access.cpp rule 5).
-TEST(CopyFacts, CgCopiesAreNotModelled) {
+// 16-byte copies around L1, as Triton issues them (no src-size operand), by rule 5: the H200 measured 4
+// for a warp's contiguous copy and 32 from sources 128 bytes apart (h200-sm90-ldgsts-20261128.jsonl
+// cases 126 and 128).
+TEST(CopyFacts, CgCopiesGoByTheSectorsTheyRead) {
   const Lesson l = copy_lesson();
   const LessonStep& s = l.steps.front();
-  EXPECT_EQ(copy_measure("cp_async_cg(16,16).modelled", s), false);
-  EXPECT_EQ(copy_measure("cp_async_cg(16,16).instruction", s), "LDGSTS.BYPASS.128");
-  EXPECT_EQ(copy_measure("cp_async_cg(128,16).wavefronts", s), 4);  // the store rule's count, sources ignored
+  EXPECT_EQ(copy_measure("cp_async_cg(16,16).modelled", s), true);
+  EXPECT_EQ(copy_measure("cp_async_cg(16,16).instruction", s), "LDGSTS.BYPASS.128.NOZFILL");
+  EXPECT_EQ(copy_measure("cp_async_cg(16,16).wavefronts", s), 4);
+  EXPECT_EQ(copy_measure("cp_async_cg(128,16).wavefronts", s), 32);
 }
 
 TEST(CopyFacts, BadCopiesAreRefusedNamingTheQuantity) {

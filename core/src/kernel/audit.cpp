@@ -138,6 +138,7 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   Access access{regs, kind, 0, vec_bits};
   if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
     access.async_copy = true;
+    access.src_size = false;  // Triton predicates its copies: plain LDGSTS (bank.h)
     access.global_contiguous_dim = global_contiguous_dim(layout_text_of(regs_key), static_cast<int>(regs.out_dims().size()));
     access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
   }

@@ -43,7 +43,8 @@ std::map<std::string, std::vector<BufferUse>> uses_of_buffers(const Module& m, c
     if (kind == "local_store" || kind == "async_copy_global_to_local" || kind == "async_tma_copy_global_to_local") {
       if (op.operands.size() > 1) add(op.operands[1], type_at(op.result_types, 0), 1);
       if (kind == "async_tma_copy_global_to_local")
-        for (std::size_t i = 2; i < op.operands.size(); ++i) add(op.operands[i], type_at(op.operand_types, i - 1), static_cast<int>(i));
+        for (std::size_t i = 2; i < op.operands.size(); ++i)
+          add(op.operands[i], type_at(op.operand_types, i - 1), static_cast<int>(i));
       continue;
     }
     for (std::size_t i = 0; i < op.operands.size(); ++i) add(op.operands[i], type_at(op.operand_types, i), static_cast<int>(i));
@@ -57,9 +58,9 @@ namespace {
 struct Candidate {
   std::string text;
   std::vector<AuditConsumer> consumers;
-  std::string refusal;  // the first consumer's refusal, "line N op (role): rule"; empty when legal
-  double total = 0;     // wavefronts of the buffer's modelled accesses
-  bool worse = false;   // some access gets worse
+  std::string refusal;                        // the first consumer's refusal, "line N op (role): rule"; empty when legal
+  double total = 0;                           // wavefronts of the buffer's modelled accesses
+  bool worse = false;                         // some access gets worse
   std::map<std::size_t, AuditAccess> priced;  // report index -> the access under this layout
 };
 
@@ -132,9 +133,10 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
       for (const Pending* p : accesses) {
         AuditAccess& a = report.accesses[p->index];
         if (a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9 && a.no_suggestion.empty())
-          a.no_suggestion = fmt::format("{} is not allocated in this module (an argument or a value from elsewhere): its layout is "
-                                        "set where it is made",
-                                        root);
+          a.no_suggestion = fmt::format(
+              "{} is not allocated in this module (an argument or a value from elsewhere): its layout is "
+              "set where it is made",
+              root);
       }
       continue;
     }
@@ -144,7 +146,8 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
     const std::vector<std::int64_t> tile = trailing(alloc_type.shape, 2);
     const bool amd = m.target.rfind("hip", 0) == 0;  // AMD: the layouts its passes make (audit_amd.cpp)
     double before = 0;
-    for (const Pending* p : accesses) before += *report.accesses[p->index].wavefronts * static_cast<double>(report.accesses[p->index].instructions);
+    for (const Pending* p : accesses)
+      before += *report.accesses[p->index].wavefronts * static_cast<double>(report.accesses[p->index].instructions);
 
     auto evaluate = [&](const std::string& text) {
       Candidate c;
@@ -175,7 +178,8 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
         AuditConsumer x{op.line, op.name, "", ""};
         if (is_view(kind) || kind == "local_alloc" || kind == "local_dealloc" || kind == "warp_group_dot_wait") {
           x.role = is_view(kind) ? "view" : kind == "local_alloc" ? "allocation" : kind == "local_dealloc" ? "release" : "wait";
-          if (!u.plain_view) refuse(x, "a view with a layout of its own (a transpose or a window), which this change does not re-derive");
+          if (!u.plain_view)
+            refuse(x, "a view with a layout of its own (a transpose or a window), which this change does not re-derive");
           if (kind == "local_alloc" && !op.operands.empty()) continue;  // a store too: priced below
         } else if (kind == "local_store" || kind == "local_load" || kind == "async_copy_global_to_local") {
           if (amd && text != old_text) {  // priced below; on AMD also held to what Triton's AMD passes make
@@ -188,17 +192,21 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
           continue;
         } else if (kind == "warp_group_dot") {
           const std::string element = u.type->element;
-          x.role = fmt::format("wgmma operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
+          x.role =
+              fmt::format("wgmma operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
           if (u.operand > 1) continue;  // the accumulator is not in shared memory
           if (std::string rule = wgmma_operand_rule(text, u.operand, element, bits, tile); !rule.empty()) refuse(x, rule);
         } else if (kind.find("tma") != std::string::npos) {
           x.role = "TMA copy";
-          if (text != old_text) refuse(x, "the tensor descriptor fixes a TMA copy's box and swizzle, so its buffer keeps its layout");
+          if (text != old_text)
+            refuse(x, "the tensor descriptor fixes a TMA copy's box and swizzle, so its buffer keeps its layout");
         } else if (kind.rfind("tc_gen5", 0) == 0) {
           const std::string element = u.type->element;
-          x.role = fmt::format("tcgen05 operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
+          x.role =
+              fmt::format("tcgen05 operand {} ({}{})", u.operand == 0 ? "A" : "B", element, element == "f32" ? " as tf32" : "");
           if (u.operand > 1) continue;  // the accumulator lives in tensor memory
-          if (std::string rule = tcgen05_operand_layout_rule(text, u.operand, element, bits, tile); !rule.empty()) refuse(x, rule);
+          if (std::string rule = tcgen05_operand_layout_rule(text, u.operand, element, bits, tile); !rule.empty())
+            refuse(x, rule);
         } else {
           x.role = "other";
           refuse(x, "its lowering is not modelled, so the buffer keeps its layout");
@@ -269,6 +277,8 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
           w.kind = AccessKind::Store;
           w.ldmatrix = 0;
           rd.kind = AccessKind::Load;
+          rd.async_copy = false;  // a buffer read by no LSU load: its writer's pattern read back as plain loads
+          rd.global_bytes = nullptr;
           SolveOptions as_written;
           as_written.renumber_registers = false;
           as_written.check = SolveOptions::Check::Full;
@@ -301,9 +311,8 @@ void suggest(AuditReport& report, const Module& m, const Auditor& au, const std:
       if (best && best->total <= ideal + 1e-9) break;
     }
     if (!best) {
-      const std::string why = best_refused
-                                  ? "no legal shared layout does better: " + best_refused->refusal
-                                  : "no shared layout does better for every access of this buffer";
+      const std::string why = best_refused ? "no legal shared layout does better: " + best_refused->refusal
+                                           : "no shared layout does better for every access of this buffer";
       for (const Pending* p : accesses) {
         AuditAccess& a = report.accesses[p->index];
         if (a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9) {

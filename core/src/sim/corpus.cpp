@@ -291,8 +291,9 @@ std::vector<LanePattern> designed_sources(int b) {
     p[2].second.push_back(std::int64_t{l} * 128);
     p[3].second.push_back(std::int64_t{l / 8} * 4096 + (l % 8) * b);
     p[4].second.push_back(rng.below((std::int64_t{1} << 20) / b) * b);
-    p[5].second.push_back(-1);
-    p[6].second.push_back(l % 2 == 0 ? std::int64_t{l} * b : -1);
+    // a copy that moves no data points at the source's byte 0 (-2 - 0), as the probes issue it
+    p[5].second.push_back(-2);
+    p[6].second.push_back(l % 2 == 0 ? std::int64_t{l} * b : -2);
   }
   return p;
 }

@@ -214,7 +214,9 @@ const GpuModel& gpu_of(const BankModel& model) {
 }
 
 bool GpuModel::has(const InstructionKind& kind) const {
-  return std::find(instructions.begin(), instructions.end(), kind) != instructions.end();
+  InstructionKind k = kind;
+  if (k.op == WarpOp::AsyncCopy) k.src_size = true;  // the src-size operand is optional: a GPU with the copy has both forms
+  return std::find(instructions.begin(), instructions.end(), k) != instructions.end();
 }
 
 std::string GpuModel::instruction_name(const InstructionKind& kind) const {

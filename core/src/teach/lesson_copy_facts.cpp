@@ -5,8 +5,8 @@
 //
 //   cp_async(BYTES,SOURCE,SHARED)   one warp: lane i copies BYTES from global byte i*SOURCE to shared
 //                                   byte i*SHARED (cp.async.ca: LDGSTS.32, .64, .128)
-//   cp_async_cg(SOURCE,SHARED)      the same with 16 bytes around L1 (cp.async.cg: LDGSTS.BYPASS.128)
-//   cp_async.rows(PITCH)            the step's store (writer, shared layout) issued as cp.async from a
+//   cp_async_cg(SOURCE,SHARED)      the same with 16 bytes around L1 (cp.async.cg: LDGSTS.BYPASS.128.NOZFILL, as Triton issues
+//   it) cp_async.rows(PITCH)            the step's store (writer, shared layout) issued as cp.async from a
 //                                   row-major global tile, dim 1 contiguous, rows PITCH bytes apart
 //
 //   lane       0    1    2    3  ...        cp_async(4,128,4): every source in bank 0, one lane a
@@ -65,8 +65,11 @@ nlohmann::json strided_copy(const std::string& q, const std::vector<QuantityPart
          bypass ? "(SOURCE_STRIDE, SHARED_STRIDE)" : "(BYTES, SOURCE_STRIDE, SHARED_STRIDE)");
   if (parts.size() != 2 || parts[1].called)
     fail("quantity '{}': {}(...) is followed by one field, e.g. .wavefronts", q, head.name);
-  InstructionKind kind{WarpOp::AsyncCopy, bypass ? 16 : static_cast<int>(std::min<std::int64_t>(head.args[0], 64)), 0, false,
-                       bypass};
+  // A .cg copy as Triton issues it: predicated, without the src-size operand (bank.h Access::src_size);
+  // the form does not change a .ca copy's count.
+  InstructionKind kind{
+      WarpOp::AsyncCopy,   bypass ? 16 : static_cast<int>(std::min<std::int64_t>(head.args[0], 64)), 0, false, bypass,
+      /*src_size=*/!bypass};
   if (kind.bytes != 4 && kind.bytes != 8 && kind.bytes != 16)
     fail("quantity '{}': a cp.async copies 4, 8 or 16 bytes a lane, not {}", q, head.args[0]);
   const std::int64_t source = head.args[want - 2], shared = head.args[want - 1];

@@ -71,11 +71,12 @@ struct Access {
   // pitch that is a multiple of 128 bytes puts the same columns in the same banks, which is all the
   // bank rule reads). `copy_cache` picks .ca or .cg (global_side.h).
   bool async_copy = false;
-  // cp.async issued with the src-size operand (LDGSTS...ZFILL, as compilers emit a copy masked by
-  // its size). Triton 3.6 masks its pipelined copies (`ttg.async_copy_global_to_local ... mask`) with
-  // a predicate instead: plain LDGSTS.E.BYPASS.128 / LDGSTS.E in every kernel of
-  // tests/data/triton/copies/h200-20261128 (their SASS), so the default is the plain form.
-  bool src_size = false;
+  // cp.async issued with the src-size operand (LDGSTS...ZFILL), as compilers emit a copy masked by
+  // its size and `swizzle calibrate`'s probe issues every copy. Triton 3.6 masks its pipelined copies
+  // (`ttg.async_copy_global_to_local ... mask`) with a predicate instead: plain LDGSTS.E.BYPASS.128 /
+  // LDGSTS.E in every kernel of tests/data/triton/copies/h200-20261128 (their SASS); the audit's
+  // copies set this false.
+  bool src_size = true;
   int global_contiguous_dim = 0;
   std::int64_t global_pitch_bytes = 0;
   enum class CopyCache { Triton, Ca, Cg };
