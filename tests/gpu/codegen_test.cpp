@@ -507,7 +507,7 @@ class GpuSuiteReplay : public ::testing::TestWithParam<std::string> {};
 
 INSTANTIATE_TEST_SUITE_P(MeasuredSuites, GpuSuiteReplay,
                          ::testing::Values("h100-sm90-gpu-suite-20261126.json", "h200-sm90-gpu-suite-20261128.json"),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param.substr(0, 4); });
+                         [](const ::testing::TestParamInfo<std::string>& suite) { return suite.param.substr(0, 4); });
 
 TEST_P(GpuSuiteReplay, EveryMeasuredSideIsWhatTheSimulatorPredicts) {
   std::ifstream in(std::string(SWZ_TEST_DATA_DIR "/hardware/") + GetParam());

@@ -195,10 +195,10 @@ QuizSet parse_quiz_set(const json& j, const std::string& name, const std::string
   if (j.contains("assumes")) {
     const auto& a = j["assumes"];
     if (!a.is_array() || a.empty()) fail("{}: assumes: must be a list of lesson names (the lessons the set follows)", origin);
-    for (const auto& name : a) {
-      if (!name.is_string() || name.get<std::string>().empty())
-        fail("{}: assumes: each lesson is named by a string, not {}", origin, name.dump());
-      set.assumes.push_back(name.get<std::string>());
+    for (const auto& lesson : a) {
+      if (!lesson.is_string() || lesson.get<std::string>().empty())
+        fail("{}: assumes: each lesson is named by a string, not {}", origin, lesson.dump());
+      set.assumes.push_back(lesson.get<std::string>());
     }
   }
   if (!j.contains("questions") || !j["questions"].is_array() || j["questions"].empty())
