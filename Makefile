@@ -120,7 +120,7 @@ web:
 
 # The page in headless Chromium, served from 127.0.0.1 (tests/web/browser_test.py).
 test-web: web
-	python3 tests/web/browser_test.py $(WEB_BUILD)/site
+	python3 tests/web/browser_test.py $(WEB_BUILD)/site $(if $(wildcard $(BUILD)/app/cli/swizzle),--cli $(BUILD)/app/cli/swizzle)
 
 # The Python module as a wheel in dist/ (pyproject.toml, setup.py): the same CMake target,
 # swz_python, built in $(BUILD) (configured again, so a tree configured before pybind11 was there

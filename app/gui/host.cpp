@@ -4,6 +4,7 @@
 
 #include "classroom.h"
 #include "swz/sim/analysis.h"
+#include "swz/sim/gpu.h"
 #include "workbench.h"
 
 #ifdef __EMSCRIPTEN__
@@ -36,6 +37,8 @@ std::string shown_state_json(const Workbench& bench) {
   using nlohmann::json;
   const Model& m = bench.model();
   json state{{"problem", m.problem.name},
+             {"gpu", gpu_of(m.problem.bank).name},
+             {"banks", m.problem.bank.banks},
              {"masks", bench.session().problem.masks},
              {"store", side_json(m.analysis.store.simulated)},
              {"read", side_json(m.analysis.read.simulated)},

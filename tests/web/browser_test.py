@@ -10,9 +10,13 @@ checks what the workbench shows through its test hook (swz_web_state, host.h):
                      on the page, the workbench running on, no exception in the page
   Web.CopyLink       Edit > Copy link gives the page's address and the fragment of what is on show
   Web.DropTtgir      a TTGIR file dropped onto the canvas is audited
+  Web.GpuPicker      the Problem panel's GPU picker, clicked to gfx950: 64 banks, and (with --cli) the
+                     same store and read wavefronts as `swizzle analyze --gpu gfx950`
+  Web.GpuLink        Edit > Copy link on gfx950, opened again: the page is on gfx950
+  Web.BadLinkGpu     a link whose problem names no known GPU: the reason on the page, the default GPU
   Web.CoreTimes      the 2^20 sweep and the solver, timed in the page (printed, for README)
 
-Usage: browser_test.py SITE_DIR [--screenshots DIR]. Exit 0 when every check passes, 77 (skipped)
+Usage: browser_test.py SITE_DIR [--screenshots DIR] [--cli SWIZZLE]. Exit 0 when every check passes, 77 (skipped)
 with one line when Chromium is missing, 1 with the failed checks otherwise."""
 import base64
 import functools
@@ -126,12 +130,25 @@ def serve(site):
     return server
 
 
+def cli_analysis(cli, preset, gpu):
+    """`swizzle analyze --json` of a preset on a GPU (the page must count as the CLI does), or None
+    without a CLI."""
+    if not cli:
+        return None
+    proc = subprocess.run([cli, "analyze", "--preset", preset, "--gpu", gpu, "--json"], capture_output=True, text=True,
+                          timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cli} analyze: {proc.stderr.strip()}")
+    return json.loads(proc.stdout)
+
+
 def main(argv):
     if len(argv) < 2:
-        print("usage: browser_test.py SITE_DIR [--screenshots DIR]", file=sys.stderr)
+        print("usage: browser_test.py SITE_DIR [--screenshots DIR] [--cli SWIZZLE]", file=sys.stderr)
         return 2
     site = os.path.abspath(argv[1])
     shots = os.path.abspath(argv[argv.index("--screenshots") + 1]) if "--screenshots" in argv else os.path.join(site, "..", "screenshots")
+    cli = argv[argv.index("--cli") + 1] if "--cli" in argv else None
     if not os.path.isfile(os.path.join(site, "index.html")):
         print(f"browser_test: {site}/index.html is missing: run `make web` first", file=sys.stderr)
         return 2
@@ -263,6 +280,49 @@ def main(argv):
         s = state()
         check("Web.GoodLinkAfterBad", notice() is None and s["lesson"] is not None and s["lesson"]["step"] == 3,
               f"#v=1&lesson=toy-gpu&step=3 after a bad link: lesson {s['lesson']}, on the page {notice()!r}")
+
+        # The GPU picker: the seed on gfx950 (64 banks), counted as the command-line tool counts it;
+        # its link carries the GPU, and a link naming no known GPU is refused on the page.
+        browser.call("Page.navigate", url="about:blank")
+        load(base)
+        combo = state()["probes"].get("problem.gpu=sm_90")
+        option = None
+        if combo:
+            browser.click(*centre(combo))
+            frames()
+            option = state()["probes"].get("problem.gpu.gfx950")
+        if option:
+            browser.click(*centre(option))
+            frames()
+        s = state()
+        browser.screenshot(os.path.join(shots, "web-gpu-gfx950.png"))
+        want = cli_analysis(cli, "transpose16x32", "gfx950")
+        same = want is None or (s["store"]["wavefronts"] == want["store"]["mean_wavefronts"]
+                                and s["read"]["wavefronts"] == want["read"]["mean_wavefronts"])
+        check("Web.GpuPicker", bool(combo) and bool(option) and s["gpu"] == "gfx950" and s["banks"] == 64 and same,
+              f"picker {'found' if combo else 'missing'}, gfx950 option {'found' if option else 'missing'}: gpu {s['gpu']}, "
+              f"{s['banks']} banks, store {s['store']['wavefronts']} read {s['read']['wavefronts']} wavefronts"
+              + (f"; the CLI: store {want['store']['mean_wavefronts']} read {want['read']['mean_wavefronts']}" if want
+                 else "; not compared with the CLI (no --cli)"))
+        browser.click(*centre(s["probes"]["menu.edit"]))
+        copy_at = state()["probes"].get("menu.edit.copy_link")
+        copied = None
+        if copy_at:
+            browser.click(*centre(copy_at))
+            copied = browser.evaluate("Module.copiedText")
+        browser.call("Page.navigate", url="about:blank")
+        if copied:
+            load(copied)
+        s = state()
+        check("Web.GpuLink", bool(copied) and s["gpu"] == "gfx950" and s["banks"] == 64 and notice() is None,
+              f"copied {copied!r} opened on gpu {s['gpu']} ({s['banks']} banks); on the page {notice()!r}")
+        bad = base64.urlsafe_b64encode(json.dumps({"preset": "transpose16x32", "gpu": "h900"}).encode()).decode().rstrip("=")
+        browser.call("Page.navigate", url="about:blank")
+        load(base + "#v=1&problem=" + bad)
+        s, shown = state(), notice()
+        browser.screenshot(os.path.join(shots, "web-badlinkgpu.png"))
+        check("Web.BadLinkGpu", shown is not None and "h900" in shown and s["gpu"] == "sm_90" and not browser.exceptions,
+              f"a problem on gpu 'h900': on the page {shown!r}; gpu {s['gpu']}; exceptions {browser.exceptions}")
 
         times = json.loads(browser.evaluate("Module.ccall('swz_web_time_core', 'string', [], [])"))
         check("Web.CoreTimes", times["sweep_configs"] == 1 << 20 and times["sweep_both_conflict_free"] > 0 and times["solve_conflict_free"],
