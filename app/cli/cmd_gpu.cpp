@@ -91,15 +91,7 @@ Register reg{{"gpu", "Run the layout on the GPU: correctness, hardware counters 
                                              : gpu::RunOptions::BlockOrder::Tuned;
     ro.transpose_config = config;
     gpu::RunResult r;
-    try {
-      r = gpu::run(p, ro);
-    } catch (const gpu::Unavailable& e) {
-      gpu_unavailable(e.what());
-    } catch (const swz::Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw Failure(1, fmt::format("the GPU run failed: {}", e.what()));
-    }
+    on_gpu([&] { r = gpu::run(p, ro); });
     if (!o->transpose_kernel.empty()) {
       const gpu::TransposeResult& t = r.transpose;
       if (!t.ran || t.kernel_source.empty()) throw Failure(1, fmt::format("--transpose-kernel: no transpose kernel ran ({})", t.reason));

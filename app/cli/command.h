@@ -54,5 +54,8 @@ void print_failure(bool json, const std::string& prefix, const std::string& mess
 
 // No GPU can run it here (status 3): {"available": false, "reason": reason} for --json.
 [[noreturn]] void gpu_unavailable(const std::string& reason);
+// Runs a call into the GPU backend: no GPU there is gpu_unavailable (status 3), a bad input stays
+// status 2, any other failure of the run is status 1 ("the GPU run failed: ...").
+void on_gpu(const std::function<void()>& run);
 
 }  // namespace swz::cli

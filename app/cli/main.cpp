@@ -43,6 +43,18 @@ void gpu_unavailable(const std::string& reason) {
   throw Failure(gpu::kExitUnavailable, "no GPU available: " + reason, {{"available", false}, {"reason", reason}});
 }
 
+void on_gpu(const std::function<void()>& run) {
+  try {
+    run();
+  } catch (const gpu::Unavailable& e) {
+    gpu_unavailable(e.what());
+  } catch (const swz::Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Failure(1, fmt::format("the GPU run failed: {}", e.what()));
+  }
+}
+
 }  // namespace swz::cli
 
 namespace {

@@ -217,13 +217,12 @@ std::vector<std::int64_t> draw_addresses(Random& rng, const std::string& pattern
 }  // namespace
 
 std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
-                                       std::int64_t shared_bytes) {
+                                       std::int64_t shared_bytes, const BankModel& model) {
   if (count < 0) fail("the case count {} is negative", count);
   if (kinds.empty()) fail("no instruction kinds to measure");
   if (shared_bytes < 1024 || shared_bytes % 128)
     fail("shared memory of {} bytes: use a multiple of 128 of at least 1024", shared_bytes);
   Random rng{seed * 0x2545f4914f6cdd1dull + 1};
-  const BankModel model;
   const std::vector<std::string> patterns = {"linear", "linear", "few", "few", "strided", "groups", "random"};
   std::vector<CorpusCase> out;
   out.reserve(static_cast<std::size_t>(count));
@@ -242,7 +241,7 @@ std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std:
     if (!k.is_matrix() && rng.below(10) < 3) {  // partial warps
       const int how = static_cast<int>(rng.below(4));
       for (int l = 0; l < model.warp_size; ++l) {
-        const bool off = how == 0 ? rng.below(2) == 0 : how == 1 ? l >= 16 : how == 2 ? (l / 8) % 2 == 1 : l % 2 == 1;
+        const bool off = how == 0 ? rng.below(2) == 0 : how == 1 ? l >= model.warp_size / 2 : how == 2 ? (l / 8) % 2 == 1 : l % 2 == 1;
         if (off) c.request.address[static_cast<std::size_t>(l)] = -1;
       }
       if (std::all_of(c.request.address.begin(), c.request.address.end(), [](std::int64_t a) { return a < 0; }))

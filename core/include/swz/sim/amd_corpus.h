@@ -33,6 +33,8 @@
 
 namespace swz {
 
+struct GpuModel;
+
 struct AmdCorpusCase {
   std::string gpu;          // a name gpu_named() knows: gfx942, gfx950, mi300x ...
   std::string instruction;  // as the line spells it: ds_read_b128
@@ -71,5 +73,31 @@ void replay_amd_into(AmdReplayReport& report, const std::vector<AmdCorpusCase>& 
                      std::size_t keep = 20);
 nlohmann::json to_json(const AmdReplayReport& report);
 std::string to_text(const AmdReplayReport& report);
+
+// [SECTION] cases to measure (`swizzle calibrate --gpu gfx942 -o plan.jsonl`)
+//
+// Lines for an AMD user to measure with tests/gpu/amd/lds_probe.hip: the corpus format with empty
+// "device" and "date" and no counters, which `to_amd_corpus.py fill` adds (the reader refuses such
+// a line until then, saying so). The instructions are the probe's: ds_read_b32/b64/b128 and
+// ds_write_b32/b64/b128. Each line's "note" says how its addresses were chosen ("pair 0-5 @256",
+// "linear", or generate_cases' pattern).
+// The instructions lds_probe.hip issues, as the GPU's table has them.
+std::vector<InstructionKind> amd_probe_instructions(const GpuModel& gpu);
+// A comma-separated list of them, any case ("ds_read_b64,DS_WRITE_B128"); empty: all of them.
+// Throws swz::Error naming what the probe issues when one is not among them.
+std::vector<InstructionKind> amd_probe_instructions_named(const GpuModel& gpu, const std::string& list);
+// Random cases: generate_cases' address patterns over the GPU's 64 lanes inside its LDS,
+// instructions round robin, deterministic in `seed`.
+std::vector<AmdCorpusCase> amd_random_cases(const GpuModel& gpu, int count, std::uint64_t seed,
+                                            const std::vector<InstructionKind>& kinds);
+// Designed cases, the same every run: per instruction, every lane active and contiguous (no
+// conflict anywhere); then two active lanes on the same bank in different rows, 256 bytes apart
+// (one bank on 32 and on 64 banks): lane 0 with each other lane, and each lane with the lane one
+// lane bit away; and lane 0 with each other lane 128 bytes apart (one bank on 32 banks, two banks
+// on 64). A pair conflicts exactly when the instruction serves both lanes in one phase and the
+// bytes wrap at that distance, so the counters read the phases and the bank count lane by lane.
+std::vector<AmdCorpusCase> amd_designed_cases(const GpuModel& gpu, const std::vector<InstructionKind>& kinds);
+// One line, no trailing newline.
+std::string to_plan_jsonl(const AmdCorpusCase& c);
 
 }  // namespace swz

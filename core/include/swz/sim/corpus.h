@@ -63,9 +63,10 @@ std::int64_t corpus_integer(const nlohmann::json& line, const char* key, std::in
 // Random cases for a calibration run: `count` instructions of the given kinds
 // (round robin, so every kind gets its share), addresses drawn from a mix of
 // patterns (linear maps over F2, a few distinct addresses shared by many lanes,
-// strides, random rows, partial warps), deterministic in `seed`.
+// strides, random rows, partial warps), deterministic in `seed`. `model` gives the lanes (32 on
+// NVIDIA, 64 on AMD); the default, the H100's, draws what every kept corpus was drawn with.
 std::vector<CorpusCase> generate_cases(int count, std::uint64_t seed, const std::vector<InstructionKind>& kinds,
-                                       std::int64_t shared_bytes = 49152);
+                                       std::int64_t shared_bytes = 49152, const BankModel& model = BankModel{});
 
 // Designed cp.async cases: every kind in `kinds` that is a cp.async (LDGSTS), each shared pattern
 // (contiguous lanes, one address for all, pairs of lanes on one address, rows 128 bytes apart, rows
