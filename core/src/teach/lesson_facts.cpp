@@ -57,11 +57,11 @@ std::vector<QuantityPart> quantity_parts(const std::string& q) {
   return out;
 }
 
-namespace {
-
 void want_args(const std::string& q, const QuantityPart& p, std::size_t n) {
   if (p.args.size() != n) fail("quantity '{}': {}(...) takes {} number{}", q, p.name, n, n == 1 ? "" : "s");
 }
+
+namespace {
 
 nlohmann::json swizzle_fact(const std::string& q, const std::vector<QuantityPart>& parts) {
   want_args(q, parts[0], 3);
@@ -257,7 +257,8 @@ nlohmann::json solve_fact(const std::string& q, const std::vector<QuantityPart>&
 std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& p) {
   const std::string head = q.substr(0, q.find_first_of(".("));
   static const std::set<std::string> heads = {"swizzle",    "tma",   "xor_table",       "store",    "read",
-                                              "element_at", "solve", "wavefront_bytes", "cp_async", "cp_async_cg"};
+                                              "element_at", "solve", "wavefront_bytes", "cp_async", "cp_async_cg",
+                                              "banks",      "lanes", "phase",           "lane_pair"};
   if (!heads.count(head)) return std::nullopt;
   // What one wavefront moves, one word from each bank: the bank model's own width.
   if (q == "wavefront_bytes") return p.bank.banks * p.bank.bank_bytes;
@@ -277,6 +278,7 @@ std::optional<nlohmann::json> measure_fact(const std::string& q, const Problem& 
   if (head == "xor_table") return xor_table_fact(q, parts);
   if (head == "solve") return solve_fact(q, parts, p);
   if (head == "cp_async" || head == "cp_async_cg") return copy_fact(q, parts, p);
+  if (head == "banks" || head == "lanes" || head == "phase" || head == "lane_pair") return gpu_fact(q, parts, p);
   if (head == "element_at") {
     if (parts.size() != 1) fail("quantity '{}': nothing may follow element_at(offset)", q);
     want_args(q, parts[0], 1);

@@ -21,10 +21,16 @@
 //   solve.conflict_free, solve.fallback  whether it reaches the ideal; whether it had to pad
 //   solve.X_basis                        its sets: vec, split_a, split_b, I, E, F, H, C, padding, segment, bank
 //   cp_async(BYTES,SOURCE,SHARED).X      one warp's cp.async.ca, lane i from global i*SOURCE to shared i*SHARED
-//   cp_async_cg(SOURCE,SHARED).X         the same, 16 bytes around L1 (not modelled: .modelled is false)
+//   cp_async_cg(SOURCE,SHARED).X         the same, 16 bytes around L1 as Triton issues it (no src-size operand)
 //   cp_async.rows(PITCH).X               the step's store as a cp.async from a row-major global tile, rows PITCH
 //                                        bytes apart; X: wavefronts, ideal_wavefronts, instruction, modelled (and
 //                                        source_banks, shared_banks for a strided warp): lesson_copy_facts.cpp
+//   banks, lanes                         the step's GPU's banks and lanes per warp or wavefront
+//   phase(BYTES,LANE).read_lanes, .write_lanes
+//                                        the lanes one phase of a BYTES-wide read or write serves with LANE
+//   lane_pair(BYTES,A,B,APART).read_conflict, .write_conflict
+//                                        lanes A and B alone, at bytes 0 and APART: more passes than
+//                                        without a conflict (lesson_gpu_facts.cpp)
 //
 // Each is computed by the core's own code (the factories, the solver, the layout algebra).
 #pragma once
@@ -53,6 +59,10 @@ std::vector<QuantityPart> quantity_parts(const std::string& quantity);
 // swz::Error for one of the above with bad arguments.
 // The cp.async quantities (lesson_copy_facts.cpp); `parts` are the quantity's, its head cp_async or cp_async_cg.
 nlohmann::json copy_fact(const std::string& quantity, const std::vector<QuantityPart>& parts, const Problem& problem);
+// The GPU quantities (lesson_gpu_facts.cpp); the head banks, lanes, phase or lane_pair.
+nlohmann::json gpu_fact(const std::string& quantity, const std::vector<QuantityPart>& parts, const Problem& problem);
+// Throws swz::Error naming the quantity unless `part` has `n` arguments.
+void want_args(const std::string& quantity, const QuantityPart& part, std::size_t n);
 
 std::optional<nlohmann::json> measure_fact(const std::string& quantity, const Problem& problem);
 
