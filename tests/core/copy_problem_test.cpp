@@ -53,6 +53,20 @@ TEST(CopyProblem, DefaultPitchPlacesRowsAsBefore) {
   EXPECT_TRUE(analyze(p).store.simulated.modelled);
 }
 
+// The default pitch, one rule for the source addresses, the copy's vector and the placement the
+// outputs print: the smallest multiple of 128 bytes that holds a row, 128 at least; a given pitch stands.
+TEST(CopyProblem, DefaultPitchIsTheSmallestMultipleOf128ThatHoldsARow) {
+  EXPECT_EQ(global_row_pitch(/*row_bytes=*/1, /*pitch_bytes=*/0), 128);
+  EXPECT_EQ(global_row_pitch(/*row_bytes=*/128, /*pitch_bytes=*/0), 128);
+  EXPECT_EQ(global_row_pitch(/*row_bytes=*/129, /*pitch_bytes=*/0), 256);
+  EXPECT_EQ(global_row_pitch(/*row_bytes=*/544, /*pitch_bytes=*/0), 640);
+  EXPECT_EQ(global_row_pitch(/*row_bytes=*/32, /*pitch_bytes=*/160), 160);
+  const Problem p = build_problem(narrow_copy_spec(/*pitch=*/0));  // rows of 8 fp32: 32 bytes
+  EXPECT_EQ(p.copy_placement, "rows 128 bytes apart (the default), contiguous along dim1");
+  const BitVec row1 = p.store.layout.flatten({1, 0});  // row 1, column 0
+  EXPECT_EQ(global_source_address(p.store.layout, row1, /*contiguous_dim=*/1, /*element_bits=*/32), 128);
+}
+
 // The writer's 32 lanes take 2 lanes a row over 16 rows, one 4-byte column each. Rows 128 bytes
 // apart put a column of every row in one source bank: the 16 rows queue on two source banks (rule 4:
 // 16 turns). Rows packed 32 bytes apart, or 160 apart (160 mod 128 = 32), spread them over the banks

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gui_fixture.h"
+#include "panel_cli.h"
 #include "swz/sim/analysis.h"
 #include "swz/sim/gpu.h"
 
@@ -15,25 +16,8 @@ namespace swz::gui::test {
 
 namespace {
 
-// `swizzle analyze ARGS --json`, run as a user would.
-nlohmann::json picker_cli_analyze(const std::string& args) {
-  const std::string command = fmt::format("'{}' analyze {} --json", SWZ_CLI_EXE, args);
-  std::string out;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    if (::pclose(pipe) != 0) ADD_FAILURE() << command << " failed";
-  }
-  return nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
-}
-
 // The Problem panel's read line, as its probe carries it ("" when not drawn).
-std::string picker_read_line(const Workbench& b) {
-  const std::string prefix = "problem.issues.read=";
-  for (const std::string& id : b.probe_ids())
-    if (id.rfind(prefix, 0) == 0) return id.substr(prefix.size());
-  return "";
-}
+std::string picker_read_line(const Workbench& b) { return probe_line(b, "problem.issues.read="); }
 
 // The line the panel draws for a read side the core analysed.
 std::string expected_read_line(const AccessAnalysis& side) {
@@ -76,7 +60,7 @@ TEST_F(GuiTest, GpuPickerPricesThePanelsWithTheGpusModel) {
   EXPECT_EQ(again.session().problem.gpu, "gfx950");
   EXPECT_EQ(again.model().analysis.read.simulated.wavefronts, core.read.simulated.wavefronts);
   EXPECT_EQ(again.model().analysis.store.simulated.wavefronts, core.store.simulated.wavefronts);
-  const nlohmann::json cli = picker_cli_analyze("--preset transpose16x32 --shape 64x64 --gpu gfx950");
+  const nlohmann::json cli = cli_json("analyze", "--preset transpose16x32 --shape 64x64 --gpu gfx950");
   ASSERT_FALSE(cli.is_discarded());
   EXPECT_EQ(cli["read"]["wavefronts"], core.read.simulated.wavefronts) << cli["read"].dump();
   EXPECT_EQ(cli["store"]["wavefronts"], core.store.simulated.wavefronts) << cli["store"].dump();

@@ -1,13 +1,14 @@
 // The Solver panel shows the answer `swizzle solve` prints: each side's instruction, instruction
 // count and wavefronts, read from the line the panel drew and compared with the CLI's JSON.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <utility>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "gui_fixture.h"
+#include "panel_cli.h"
 #include "swz/io/layout_io.h"
 #include "swz/kernel/audit.h"
 #include "swz/teach/math_text.h"
@@ -15,25 +16,6 @@
 namespace swz::gui::test {
 
 namespace {
-
-// `swizzle solve ARGS --json`, run as a user would.
-nlohmann::json cli_solve(const std::string& args) {
-  const std::string command = fmt::format("'{}' solve {} --json", SWZ_CLI_EXE, args);
-  std::string out;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    if (::pclose(pipe) != 0) ADD_FAILURE() << command << " failed";
-  }
-  return nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
-}
-
-// A line the panel drew, from the probe that carries it ("solver.cost=", "solver.blocks="); "" when none.
-std::string drawn(const Workbench& b, const std::string& probe) {
-  for (const std::string& id : b.probe_ids())
-    if (id.rfind(probe, 0) == 0) return id.substr(probe.size());
-  return "";
-}
 
 // The panel's cost line for a `swizzle solve --json` answer.
 std::string cost_line(const nlohmann::json& j) {
@@ -55,7 +37,7 @@ class SolverPanelTest : public GuiTest {
     bench_ = &open(spec);
     EXPECT_TRUE(bench_->apply(cmd::show_panel("solver", true)));
     frames(3);
-    return cli_solve(fmt::format("--preset {}", preset));
+    return cli_json("solve", fmt::format("--preset {}", preset));
   }
   Workbench* bench_ = nullptr;
 };
@@ -65,7 +47,7 @@ TEST_F(SolverPanelTest, SolverPanelShowsTheCliAnswer) {
                              "tma128_fp16"}) {
     const nlohmann::json j = show(preset);
     ASSERT_TRUE(j.is_object()) << preset;
-    EXPECT_EQ(drawn(*bench_, "solver.cost="), cost_line(j)) << preset;
+    EXPECT_EQ(probe_line(*bench_, "solver.cost="), cost_line(j)) << preset;
   }
 }
 
@@ -74,7 +56,7 @@ TEST_F(SolverPanelTest, SolverPanelShowsTheRegisterBlocks) {
   for (const char* preset : {"transpose128_fp8_4w", "transpose128_fp16_8w"}) {
     const nlohmann::json j = show(preset);
     ASSERT_TRUE(j.is_object()) << preset;
-    const std::string line = drawn(*bench_, "solver.blocks=");
+    const std::string line = probe_line(*bench_, "solver.blocks=");
     const nlohmann::json& blocks = j["register_blocks"];
     // fp8's STS.U8 writer leaves 480 instructions to save; fp16's STS.128 / LDSM.x4.trans none.
     EXPECT_EQ(blocks.is_null(), std::string(preset) != "transpose128_fp8_4w") << preset;
@@ -111,11 +93,11 @@ TEST_F(GuiTest, SolverPanelOnAnOpenedKernelShowsTheCliAnswerForItsLayouts) {
     std::fputs(layout_to_json(layout, access.element_bits).dump().c_str(), f);
     std::fclose(f);
   }
-  const nlohmann::json j = cli_solve(fmt::format("--src '{}' --dst '{}' --bits {}", (dir / "writer.json").string(),
-                                                 (dir / "reader.json").string(), access.element_bits));
+  const nlohmann::json j = cli_json("solve", fmt::format("--src '{}' --dst '{}' --bits {}", (dir / "writer.json").string(),
+                                                         (dir / "reader.json").string(), access.element_bits));
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["total_wavefronts"].get<long long>(), 64);
-  EXPECT_EQ(drawn(b, "solver.cost="), cost_line(j));
+  EXPECT_EQ(probe_line(b, "solver.cost="), cost_line(j));
 }
 
 TEST_F(GuiTest, SolverPanelWritesPowersAsPowers) {

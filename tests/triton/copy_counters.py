@@ -13,14 +13,13 @@ to the others (the prologue issues each stage's A and B copies once, the loop on
 iteration), so the measured wavefronts per LDGSTS instruction is the audit's per-instruction price
 of its copy lines weighted by their instructions: `--compare` prints both for every kept kernel.
 """
-import csv
-import io
 import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu_counters  # noqa: E402 (found beside this script, from wherever it runs)
 
 METRICS = {
     "ldgsts_instructions": "sm__sass_inst_executed_op_ldgsts.sum",
@@ -88,26 +87,6 @@ def child(name, out_dir):
                    "device": torch.cuda.get_device_name()}, f)
 
 
-def measure(ncu, name, out_dir):
-    cmd = [ncu, "--csv", "--target-processes", "all", "-k", f"regex:^{CASES[name][0]}$", "--metrics",
-           ",".join(METRICS.values()), sys.executable, os.path.abspath(__file__), "--child", name, out_dir]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if run.returncode != 0:
-        raise RuntimeError(f"ncu failed ({run.returncode}): {run.stderr[-2000:]}")
-    lines = [l for l in run.stdout.splitlines() if l.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    if not rows:
-        raise RuntimeError("ncu printed no counters:\n" + run.stdout[-2000:])
-    at = {h: i for i, h in enumerate(rows[0])}
-    values = {}
-    for row in rows[1:]:
-        for key, full in METRICS.items():
-            if row[at["Metric Name"]] == full:
-                text = row[at["Metric Value"]].replace(",", "")
-                values[key] = values.get(key, 0.0) + (float(text) if text not in ("", "n/a") else float("nan"))
-    return values
-
-
 def predicted_per_instruction(swizzle, path):
     """The audit's cp.async lines: wavefronts per LDGSTS weighted by each line's instructions."""
     run = subprocess.run([swizzle, "audit", path, "--json"], capture_output=True, text=True, timeout=300)
@@ -166,7 +145,8 @@ def main():
             continue
         entry = {"kernel": kernel, "dtype": dtype, "constants": const, "num_warps": warps, "num_stages": stages}
         try:
-            entry["measured"] = measure(ncu, name, out_dir)
+            entry["measured"] = ncu_counters.measure(ncu, os.path.abspath(__file__), kernel, METRICS, name, out_dir,
+                                                     blank_is_nan=True)
         except Exception as e:  # one case that fails does not stop the others
             entry["error"] = f"{type(e).__name__}: {str(e)[:2000]}"
         results["cases"][name] = entry

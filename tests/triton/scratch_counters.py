@@ -15,12 +15,13 @@ stores, as ncu counts them; their instructions are listed apart). OUT_DIR/scratc
 holds, per kernel, the measured and predicted numbers, whether they are equal, and the ops the
 audit lists as not modelled (a kernel with one of those cannot be expected to match).
 """
-import csv
-import io
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu_counters  # noqa: E402 (found beside this script, from wherever it runs)
 
 METRICS = {
     "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -148,29 +149,6 @@ def child(name, out_dir):
                    "device": torch.cuda.get_device_name()}, f)
 
 
-def measure(ncu, name, out_dir):
-    """Runs the child under ncu; returns {key: value} for METRICS."""
-    # Only the case's own kernel: the tensors' fill kernels launched beside it are left out.
-    cmd = [ncu, "--csv", "--target-processes", "all", "-k", f"regex:^{CASES[name][0]}$", "--metrics", ",".join(METRICS.values()),
-           sys.executable, os.path.abspath(__file__), "--child", name, out_dir]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if run.returncode != 0:
-        raise RuntimeError(f"ncu failed ({run.returncode}): {run.stderr[-2000:]}")
-    lines = [l for l in run.stdout.splitlines() if l.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    if not rows:
-        raise RuntimeError("ncu printed no counters:\n" + run.stdout[-2000:])
-    header = rows[0]
-    at = {h: i for i, h in enumerate(header)}
-    values = {}
-    for row in rows[1:]:
-        metric = row[at["Metric Name"]]
-        for key, full in METRICS.items():
-            if metric == full:
-                values[key] = values.get(key, 0.0) + float(row[at["Metric Value"]].replace(",", ""))
-    return values
-
-
 def predict(swizzle, path):
     """What the audit prices, summed the way ncu counts it."""
     run = subprocess.run([swizzle, "audit", path, "--json"], capture_output=True, text=True, timeout=300)
@@ -247,7 +225,7 @@ def main():
             continue
         entry = {"kernel": CASES[name][0], "args": CASES[name][1], "num_warps": CASES[name][2], "dtype": CASES[name][3]}
         try:
-            entry["measured"] = measure(ncu, name, out_dir)
+            entry["measured"] = ncu_counters.measure(ncu, os.path.abspath(__file__), CASES[name][0], METRICS, name, out_dir)
             with open(os.path.join(out_dir, f"{name}.meta.json")) as f:
                 entry["compiled"] = json.load(f)
             predicted, not_modelled, lines = predict(swizzle, os.path.join(out_dir, f"{name}.ttgir"))

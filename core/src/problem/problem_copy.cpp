@@ -61,7 +61,7 @@ void place_by_pitch(Problem& p, const ProblemSpec& s) {
                                                    dim, row_bits / 8));
   }
   p.store.global_pitch_bytes = s.global_pitch;
-  const std::int64_t pitch = s.global_pitch ? s.global_pitch : std::max<std::int64_t>(128, (row_bits / 8 + 127) / 128 * 128);
+  const std::int64_t pitch = global_row_pitch(row_bits / 8, s.global_pitch);
   p.copy_placement = fmt::format("rows {} bytes apart{}, contiguous along dim{}", pitch, s.global_pitch ? "" : " (the default)", dim);
 }
 

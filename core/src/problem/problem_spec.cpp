@@ -87,12 +87,17 @@ using spec_detail::field;
 
 using int_bits::pow2;
 
+// `text` as a T when all of it is one: decimal digits (a leading '-' allowed) in T's range.
+template <class T>
+std::optional<T> spec_whole_number(const std::string& text) {
+  T v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() ? std::optional<T>(v) : std::nullopt;
+}
+
 int parse_int(const std::string& text, const char* key) {
-  int v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || ptr != end) field_error(key, fmt::format("'{}' is not a whole number", text));
-  return v;
+  if (const auto v = spec_whole_number<int>(text)) return *v;
+  field_error(key, fmt::format("'{}' is not a whole number", text));
 }
 
 // The ranges every form shares: each returns why a value is refused ("" when it is not).
@@ -461,11 +466,9 @@ std::vector<std::int64_t> parse_shape(const std::string& text) {
   while (true) {
     const std::size_t x = text.find('x', pos);
     const std::string item = text.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
-    std::int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size())
-      field_error("shape", fmt::format("'{}' is not ROWSxCOLS (e.g. 64x128)", text));
-    out.push_back(v);
+    const auto v = spec_whole_number<std::int64_t>(item);
+    if (!v) field_error("shape", fmt::format("'{}' is not ROWSxCOLS (e.g. 64x128)", text));
+    out.push_back(*v);
     if (x == std::string::npos) break;
     pos = x + 1;
   }
@@ -519,12 +522,10 @@ ProblemSpec parse_problem_arguments(const ProblemArguments& a, bool check_proble
   s.write_copy = a.write_copy.value_or("");
   if (a.global_dim) s.global_dim = parse_int(*a.global_dim, "global_dim");
   if (a.global_pitch) {
-    std::int64_t pitch = 0;
-    const std::string& text = *a.global_pitch;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), pitch);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || pitch <= 0)
-      field_error("global_pitch", fmt::format("'{}' is not a whole number of bytes from 1 to 2^30", text));
-    s.global_pitch = pitch;
+    const auto pitch = spec_whole_number<std::int64_t>(*a.global_pitch);
+    if (!pitch || *pitch <= 0)
+      field_error("global_pitch", fmt::format("'{}' is not a whole number of bytes from 1 to 2^30", *a.global_pitch));
+    s.global_pitch = *pitch;
   }
   if (a.global_layout) {
     std::optional<int> unused;

@@ -62,7 +62,7 @@ std::int64_t global_source_address(const LinearLayout& layout, BitVec coord, int
     fail("the global tensor's contiguous dim {} is not one of its {} dims", contiguous_dim, dims.size());
   const Coords c = layout.unflatten(coord);
   const std::int64_t row_bytes = (std::int64_t{1} << dims[static_cast<std::size_t>(contiguous_dim)].log2_size) * element_bits / 8;
-  const std::int64_t pitch = pitch_bytes > 0 ? pitch_bytes : std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
+  const std::int64_t pitch = global_row_pitch(row_bytes, pitch_bytes);
   std::int64_t row = 0;
   for (std::size_t d = 0; d < dims.size(); ++d)
     if (static_cast<int>(d) != contiguous_dim) row = (row << dims[d].log2_size) + c[d];

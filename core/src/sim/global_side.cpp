@@ -17,7 +17,7 @@ std::int64_t copy_row_pitch(const Access& a, int ebits) {
   const auto& dims = a.layout.out_dims();
   const std::int64_t row_bytes =
       (std::int64_t{1} << dims[static_cast<std::size_t>(a.global_contiguous_dim)].log2_size) * ebits / 8;
-  return a.global_pitch_bytes > 0 ? a.global_pitch_bytes : std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
+  return global_row_pitch(row_bytes, a.global_pitch_bytes);
 }
 
 // Registers 0..k-1 as the pitch places them: each register bit i < k one element up the contiguous
@@ -162,6 +162,10 @@ CopyTrace copy_trace(const WarpRequest& r, const BankModel& m) {
   t.lines = static_cast<int>(lines.size());
   t.sectors = static_cast<int>(sectors.size());
   return t;
+}
+
+std::int64_t global_row_pitch(std::int64_t row_bytes, std::int64_t pitch_bytes) {
+  return pitch_bytes > 0 ? pitch_bytes : std::max<std::int64_t>(128, (row_bytes + 127) / 128 * 128);
 }
 
 std::string copy_cache_name(const Access& a, int vec_bits) { return instruction_kind(a, vec_bits).bypass ? ".cg" : ".ca"; }

@@ -30,6 +30,11 @@
 
 namespace swz {
 
+// The bytes between a pitch-placed global tensor's rows (Access::global_pitch_bytes):
+// `pitch_bytes` when given (> 0), else the smallest multiple of 128 bytes that holds a row of
+// `row_bytes`, and 128 at least.
+std::int64_t global_row_pitch(std::int64_t row_bytes, std::int64_t pitch_bytes);
+
 // The widest vector (log2 elements, at most `most_log2`) whose registers 0..k-1 are consecutive,
 // aligned bytes of global memory for every lane and warp: what a cp.async can copy at once.
 int global_vector_log2(const Access& access, int element_bits, int most_log2);
