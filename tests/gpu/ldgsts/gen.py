@@ -146,10 +146,8 @@ def cases(which):
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)
-            kind = BY_NAME[d["kind"]]
-            # the 2026-11-25 probe issued "live" copies without a src-size operand
-            if d["pattern"].endswith(", live"):
-                kind += "n"
+            # the line's kind names its form (.NOZFILL: issued without a src-size operand)
+            kind = BY_NAME[d["kind"].removesuffix(".NOZFILL")] + ("n" if d["kind"].endswith(".NOZFILL") else "")
             if "global" not in d:
                 continue  # where its copies read from was not recorded
             g = d["global"]
