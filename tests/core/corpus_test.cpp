@@ -24,9 +24,10 @@ std::vector<std::string> corpus_files() {
 }
 
 // Every case but .cg's agrees; .cg (rule 5) as measured, per GPU and form: the H200's copies with
-// src-size exact but 38 (each within 2), those without exact but 24 (within 2) where every lane
-// takes part; the H100's agree where issued as the H200's were, and its 2026-11-25 "random" and
-// "tile" copies, issued by a probe whose form was not recorded, count the sectors' term alone.
+// src-size exact but 4, those without exact but 1 where every lane takes part; the H100's exact
+// without src-size, and with it but 10 (its 2026-11-25 "random" and "tile" copies are the plain
+// form: h100-sm90-ldgsts-20261125.md says how that is known). Every miss has two lanes reading
+// the same 16 bytes and measures 1 or 2 more than rule 5 says.
 // Not modelled: copies with lanes whose pointers or registers are not known.
 TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
   ReplayReport report;
@@ -49,19 +50,20 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
     const char *device, *kind;
     int cases, agree, not_modelled;
   };
-  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 1417, 1379, 0},
-                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 926, 330, 572},
-                            Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128", 1195, 403, 473},
-                            Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128.NOZFILL", 594, 372, 159}}) {
+  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 1417, 1413, 0},
+                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 926, 353, 572},
+                            Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128", 891, 408, 473},
+                            Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128.NOZFILL", 898, 672, 226}}) {
     const ReplayTally& t = report.by_device[e.device][e.kind];
     EXPECT_EQ(t.cases, e.cases) << e.device << " " << e.kind;
     EXPECT_EQ(t.agree, e.agree) << e.device << " " << e.kind;
     EXPECT_EQ(t.not_modelled, e.not_modelled) << e.device << " " << e.kind;
   }
-  EXPECT_EQ(report.all.disagree(), 444);
+  EXPECT_EQ(report.all.disagree(), 15);
   for (const ReplayMismatch& m : report.disagree) {
     EXPECT_TRUE(m.measured.request.kind.bypass) << m.file << ":" << m.line;
-    if (m.device == "NVIDIA H200") EXPECT_LE(std::llabs(m.predicted - m.measured.wavefronts), 2) << m.file << ":" << m.line;
+    EXPECT_GE(m.measured.wavefronts - m.predicted, 1) << m.file << ":" << m.line;
+    EXPECT_LE(m.measured.wavefronts - m.predicted, 2) << m.file << ":" << m.line;
   }
 }
 

@@ -176,12 +176,27 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     wavefronts of 32-byte sectors. Lanes writing one 16-byte shared address
 //     are kept once (the lowest lane). A sector's lanes that write one
 //     32-byte shared chunk move as one unit, unless two of them read the same
-//     16 bytes; units go together when they come from one 128-byte line into
-//     one 128-byte shared row with the same 16-byte halves in the same places
-//     and the same sector-in-line XOR bank group (banks / 8):
+//     16 bytes. Units can go together when they come from one 128-byte line
+//     into one 128-byte shared row with the same 16-byte halves in the same
+//     places, and a wavefront's units take their sectors (s, 0-3 in the line)
+//     to bank groups (b, 0-3 in the row, 8 banks each) by one symmetry of the
+//     square of four: a rotation (b = s + r mod 4) or a reflection
+//     (b = r - s mod 4), one unit per sector. A unit fits one rotation and one
+//     reflection; the count is the fewest wavefronts over those choices:
 //
-//       sectors = sum over (line, row, halves, sector ^ bank group) of
-//                 the most units of one bank group
+//       sectors = sum over (line, row, halves) of
+//                 min over each unit's choice of sum over the 8 symmetries
+//                 of the most units of one sector that chose it
+//
+//     Measured: 32 lanes copying 512 contiguous bytes to shared offset 144
+//     (wrapping at 512: a rotation by one 16-byte slot) cost 12, 3 per line
+//     (H100, h100-sm90-seed20261123.jsonl:1000); sectors 0 and 1 of a line
+//     to bank groups 0 and 3 go in one wavefront (a reflection; H100,
+//     h100-sm90-seed3.jsonl:6000). The XOR of sector and bank group (the rule
+//     before, exact on every designed family) is the four symmetries that are
+//     their own inverse; with the other four the misses on random copies went
+//     from 148 to 15 (7 of them the XOR alone counted right; all 15 have two
+//     lanes reading the same 16 bytes and measure 1 or 2 more).
 //
 //     Issued without the src-size operand (plain LDGSTS.E.BYPASS.128) a copy
 //     costs `sectors`; with it (LDGSTS.E.BYPASS.128.ZFILL, as compilers emit a
@@ -190,9 +205,10 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     So 32 lanes copying a contiguous 512 bytes to contiguous shared cost 4
 //     (8 with src-size), each from a line of its own 32 (64). Measured on an
 //     H200 (2026-11-28, README "cp.async .cg"): without src-size exact on the
-//     602 designed copies whose lanes all move data and 127 of 150 random
-//     ones; with it on 1,379 of 1,417 (the misses random copies but three,
-//     35 counted one too many). The kind says the form (src_size: LDGSTS.BYPASS.128,
+//     602 designed copies whose lanes all move data and 149 of 150 random
+//     ones; with it on 1,413 of 1,417. On the H100 every plain copy whose
+//     lanes all take part (672), and 408 of 418 with src-size. The kind says
+//     the form (src_size: LDGSTS.BYPASS.128,
 //     the plain form LDGSTS.BYPASS.128.NOZFILL). Not modelled, and counted by
 //     the store rule with the reason in the rule text: a src-size copy with a
 //     lane that moves no data whose pointer is not known (global -1; -2 - X
@@ -200,6 +216,29 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     count too, at whatever their registers hold.
 //     Without the lanes' global addresses no cp.async is modelled.
 namespace {
+
+// Rule 5's wavefronts for units of one line and one row, each {sector, bank group} (0-3 each): a
+// unit goes by its rotation (b - s) or its reflection (b + s), and a symmetry takes as many
+// wavefronts as its most units of one sector. A row holds 8 distinct 16-byte addresses, so at
+// most 8 units and 256 choices.
+int symmetry_wavefronts(const std::vector<std::array<int, 2>>& members) {
+  const auto n = static_cast<unsigned>(members.size());
+  if (n > 8) fail("rule 5: {} sector units in one row, where a row holds 8 addresses", n);
+  int best = static_cast<int>(n);
+  for (unsigned choice = 0; choice < (1u << n); ++choice) {
+    std::array<std::array<int, 4>, 8> per_sector{};  // [symmetry][sector]: 0-3 rotations, 4-7 reflections
+    for (unsigned i = 0; i < n; ++i) {
+      const auto [sector, group] = members[i];
+      const bool reflect = (choice >> i) & 1u;
+      const int symmetry = reflect ? 4 + (group + sector) % 4 : (group - sector + 4) % 4;
+      ++per_sector[static_cast<std::size_t>(symmetry)][static_cast<std::size_t>(sector)];
+    }
+    int wavefronts = 0;
+    for (const auto& counts : per_sector) wavefronts += *std::max_element(counts.begin(), counts.end());
+    best = std::min(best, wavefronts);
+  }
+  return best;
+}
 
 // Rule 5's sectors' term: wavefronts that write the 32-byte sectors of a
 // .cg copy's lanes into shared memory (32 banks of 4 bytes).
@@ -224,14 +263,14 @@ int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
     if (it == units.end()) it = units.insert(units.end(), SectorUnit{g / 32, a / 32, zero, {-1, -1}});
     it->half_to[gh] = sh;
   }
-  // Units that can share a wavefront: one line, one row, the same halves, the same sector ^ bank group.
-  std::map<std::array<std::int64_t, 5>, std::array<int, 4>> groups;
-  for (const SectorUnit& u : units) {
-    const int group = static_cast<int>(u.chunk % 4), in_line = static_cast<int>(u.sector % 4);
-    ++groups[{u.sector / 4, u.chunk / 4, u.half_to[0], u.half_to[1], in_line ^ group}][static_cast<std::size_t>(group)];
-  }
+  // Units that can share a wavefront: one line, one row, the same halves. Each is (sector in its
+  // line, bank group in its row).
+  std::map<std::array<std::int64_t, 4>, std::vector<std::array<int, 2>>> classes;
+  for (const SectorUnit& u : units)
+    classes[{u.sector / 4, u.chunk / 4, u.half_to[0], u.half_to[1]}].push_back(
+        {static_cast<int>(u.sector % 4), static_cast<int>(u.chunk % 4)});
   int cost = 0;
-  for (const auto& [key, per_group] : groups) cost += *std::max_element(per_group.begin(), per_group.end());
+  for (const auto& [key, members] : classes) cost += symmetry_wavefronts(members);
   return cost;
 }
 

@@ -143,13 +143,59 @@ def cases(which):
                     if rng.random() < 0.08:
                         a[l] = rng.choice(a)
                 out.append((kind, 0, f"random window {span}", a, g))
+    elif which == "cgdup":
+        # Two lanes reading the same 16 bytes: every .cg copy rule 5 still misses has such lanes
+        # (tests/hardware/cg_misses.py). Lanes 0-3 copy 16-byte slots of the line at byte 4096 into
+        # slots of shared row 1 (byte 128 + 16 slot). The other lanes sit out with src-size and, as
+        # a plain copy counts lanes that sit out, copy the source's byte 0 to shared offset 0
+        # without it (one unit of their own). A: lanes 0 and 1 read slot 0 into every pair of
+        # distinct slots. B: lanes 0 and 1 read slot 0, lane 2 slot p, into distinct slots (drawn).
+        # C: lanes 0 and 1 read one slot, lanes 2 and 3 another, into distinct slots (drawn).
+        # D: the 15 copies rule 5 misses, as measured, three times each (E: see below).
+        rng = random.Random(20261129)
+
+        def dup_copy(kind, slots, rows):
+            live = kind == "cg16"
+            a, g = [-1 if live else 0] * 32, [-1 if live else 0] * 32
+            for lane, (p, q) in enumerate(zip(slots, rows)):
+                g[lane], a[lane] = 4096 + 16 * p, 128 + 16 * q
+            return a, g
+
+        for kind in ("cg16", "cg16n"):
+            for q0 in range(8):
+                for q1 in range(8):
+                    if q0 != q1:
+                        out.append((kind, 0, f"dup A: slot 0 to {q0} and {q1}", *dup_copy(kind, (0, 0), (q0, q1))))
+            for _ in range(96):
+                p, q = rng.randrange(1, 8), rng.sample(range(8), 3)
+                out.append((kind, 0, f"dup B: slots 0 0 {p} to {q[0]} {q[1]} {q[2]}", *dup_copy(kind, (0, 0, p), q)))
+            for _ in range(64):
+                p, t = rng.sample(range(8), 2)
+                q = rng.sample(range(8), 4)
+                out.append((kind, 0, f"dup C: slots {p} {p} {t} {t} to {' '.join(map(str, q))}",
+                            *dup_copy(kind, (p, p, t, t), q)))
+        misses = {"h100-sm90-ldgsts-seed20261126.jsonl": (152, 160, 300, 476, 488, 604, 624, 628, 1068, 1136),
+                  "h200-sm90-ldgsts-cgheld2-20261128.jsonl": (180,),
+                  "h200-sm90-ldgsts-rerun-20261125-20261128.jsonl": (1386, 1392, 1550, 1624)}
+        data = __file__.rsplit("/", 3)[0] + "/data/hardware/"
+        for name, numbers in misses.items():
+            lines = open(data + name).read().splitlines()
+            for number in numbers:
+                d = json.loads(lines[number - 1])
+                kind = BY_NAME[d["kind"].removesuffix(".NOZFILL")] + ("n" if d["kind"].endswith(".NOZFILL") else "")
+                for r in range(3):
+                    out.append((kind, 0, f"miss {name}:{number} was={d['wavefronts']} (run {r + 1})", d["addresses"],
+                                d["global"]))
+                # E: a src-size miss whose lanes all move data, issued without src-size as well: its
+                # sectors' term alone, apart from rule 4's
+                if kind == "cg16" and all(x >= 0 for x in d["addresses"] + d["global"]):
+                    for r in range(3):
+                        out.append(("cg16n", 0, f"miss {name}:{number} plain (run {r + 1})", d["addresses"], d["global"]))
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)
-            kind = BY_NAME[d["kind"]]
-            # the 2026-11-25 probe issued "live" copies without a src-size operand
-            if d["pattern"].endswith(", live"):
-                kind += "n"
+            # the line's kind names its form (.NOZFILL: issued without a src-size operand)
+            kind = BY_NAME[d["kind"].removesuffix(".NOZFILL")] + ("n" if d["kind"].endswith(".NOZFILL") else "")
             if "global" not in d:
                 continue  # where its copies read from was not recorded
             g = d["global"]
