@@ -73,8 +73,8 @@ if(SWZ_PYTHON3)
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261128
                    colsum_64x128_f32_w4,colsum_64x128_f16_w4,colsum_64x128_f32_w8,colsum_128x64_f16_w8,rowsum_4x2048_f32_w4,rowsum_4x2048_f16_w4,rowsum_8x1024_f32_w8,rowsum_8x1024_f16_w8,argmax_64x128_f32_w4,cumsum_1024_f32_w4,cumsum_128x32_f32_w4,gather_64x32_f32_w4,histogram_1024_w4)
-  # The second run: all equal but cumsum_128x32_f16_w4 (2 load wavefronts more measured:
-  # AuditScan.KeptH200RunKnownDifference).
+  # The second run: all equal but cumsum_128x32_f16_w4 (2 load wavefronts more measured, on no
+  # instruction the kept totals can name: AuditScan.KeptH200RunKnownDifference).
   # The cp.async lines of pipelined matmuls and attention against Nsight Compute's LDGSTS counters (H200,
   # one CTA each; tests/data/triton/copies/h200-20261128/README.md): equal per LDGSTS on these 11; the
   # int8 128x128x64 tile reads K slices of 64 bytes that start mid-line every other stage (8 per LDGSTS
