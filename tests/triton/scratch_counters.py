@@ -86,8 +86,10 @@ CASES = {
     # the warps unless Triton's layout pass gives it a warp-local one: the kept TTGIR says which)
     # and a Gluon one whose layout the kernel sets (warps along the gathered axis). The indices are
     # (i * S) % B, computed in the kernel, so the audit reads them from the module and prices every
-    # load; S = 33 spreads a warp's loads over the banks, S = 32 stacks them on one. The _idx case
-    # reads random indices from memory: the audit gives each of its loads a range only.
+    # load (with 4 elements a thread: S = 33 puts lanes 8 apart on one bank, 4 wavefronts a load;
+    # S = 32, 8). The _idx case reads random indices from memory: the audit gives each of its loads
+    # a range only. Stores: 4 fp32 (8 fp16) adjacent registers a thread, one STS.128 if LLVM merges
+    # them as the audit assumes, 4 STS.32 (8 STS.U16) at 4 wavefronts each if it does not.
     "gather1d_1024_f32_w4_s33": ("gather1d", dict(B=1024, S=33), 4, "float32"),
     "gather1d_1024_f32_w4_s32": ("gather1d", dict(B=1024, S=32), 4, "float32"),
     "gather1d_1024_f16_w4_s32": ("gather1d", dict(B=1024, S=32), 4, "float16"),
