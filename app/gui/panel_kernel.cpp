@@ -74,9 +74,13 @@ struct KernelPanel final : Panel {
         ImGui::EndCombo();
       }
     }
-    ImGui::TextUnformatted(fmt::format("{}: {} accesses; {} of {} modelled have bank conflicts; {} not modelled",
+    ImGui::TextUnformatted(fmt::format("{}: {} accesses; {} of {} modelled have bank conflicts; {} not modelled{}",
                                        module_label(report), report.accesses.size(), counts.conflicted, counts.modelled,
-                                       counts.not_modelled)
+                                       counts.not_modelled,
+                                       counts.index_dependent
+                                           ? fmt::format("; {} priced only between ideal and worst (index values)",
+                                                         counts.index_dependent)
+                                           : std::string())
                                .c_str());
 
     // Columns fit their widest text and the table scrolls sideways: nothing is clipped at any UI scale.

@@ -349,7 +349,8 @@ Predicted predict(const Kernel& k) {
 }
 
 // Measured == predicted for every kind of LSU access the audit fully accounts for: all of the
-// kernel's shared-memory ops are modelled (cross-warp gathers are not).
+// kernel's shared-memory ops are priced (a cross-warp gather's loads from indices read at run time
+// are not: a range only).
 // Narrow, named exceptions below.
 TEST(AuditMeasured, EveryFullyModelledKernelMatchesTheCounters) {
   const auto ncu = load_ncu();
@@ -408,7 +409,7 @@ TEST(AuditMeasured, HistogramAtomicsAreTheStoreRule) {
   FAIL() << "no histogram kernel";
 }
 
-// Where a kernel has an op that is not modelled (a cross-warp gather), the kinds it cannot issue
+// Where a kernel has an op that is not priced whole (a cross-warp gather's index loads), the kinds it cannot issue
 // still match: ldmatrix and stmatrix.
 TEST(AuditMeasured, MatrixTrafficMatchesBesideReductions) {
   const auto ncu = load_ncu();

@@ -166,10 +166,18 @@ TEST(AuditScan, HistogramZeroesAddsAndReadsBack) {
 // [SECTION] The kept H200 run's one difference
 
 // cumsum_128x32_f16_w4 (h200-20261128b): every counter equal but the loads' wavefronts and
-// conflicts, 2 more measured (546, 2) than predicted (544, 0). The scan's 480 LDS.U16 read 4
-// distinct 2-byte partials each (one wavefront, whatever the bank), so the 2 lie in the
-// conversion's 16 LDS.128 (Triton's swizzled scratch, 4 wavefronts each as modelled). Not counter
-// noise: two more runs on the H200 (2026-11-28) counted the same 546 and 2.
+// conflicts, 2 more measured (546, 2) than predicted (544, 0); two more runs on the H200
+// (2026-11-28) counted the same. Instruction by instruction against Triton 3.6's lowering
+// (ScanOpToLLVM.cpp): the STS side is exact (128 predicated STS.U16 of the scan, 16 STS.128 of the
+// conversion), so the instructions are the ones modelled; the load counts are too (480 + 16). A
+// scan LDS.U16 here is `ld.shared.b16` of [k][i][p], p = lane % 4: four 2-byte partials in one
+// aligned 8 bytes, one wavefront whatever the bank rule; in each conversion LDS.128 every quarter
+// warp's 8 lanes cover the 32 banks once (Triton's swizzled scratch, every warp and register): 4
+// wavefronts. Neither can conflict by its addresses, and 2 (not a multiple of the 4 warps, whose
+// scan loads are the same addresses) fits no per-warp pattern: the kept totals cannot say which
+// instruction carries them. tests/triton/scratch_counters.py decides it: `--source OUT
+// cumsum_128x32_f16_w4` (ncu's SourceCounters per SASS instruction), and the cases
+// rowcumsum_128x32_f16_w4 (the conversion alone) and cumsum_128x32_f16_w4_f16out (the scan alone).
 TEST(AuditScan, KeptH200RunKnownDifference) {
   const std::string dir = swz::test::kData + "/triton/scratch/h200-20261128b/";
   const auto kept = nlohmann::json::parse(swz::read_text_file(dir + "scratch_counters.json"));

@@ -220,7 +220,7 @@ void AuditRun::audit_op(const Op& op) {
       return view(op, kind);
     if (is_no_data_op(op.name)) return;
     if (is_scratch_op(op.name)) {  // tt.reduce / tt.scan / tt.gather / tt.histogram: audit_scratch.cpp
-      for (AuditAccess& a : scratch_accesses(op, au, entry(op))) report.accesses.push_back(std::move(a));
+      for (AuditAccess& a : scratch_accesses(op, au, entry(op), &pointers)) report.accesses.push_back(std::move(a));
       return;
     }
     // Descriptor ops and the rest of tt.: may go through shared memory, not modelled.

@@ -19,6 +19,8 @@ AuditCounts count_accesses(const AuditReport& report) {
       const bool conflicted = a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
       c.conflicted += conflicted;
       c.at_optimum += conflicted && a.at_optimum && !a.suggestion;
+    } else if (a.index_dependent) {
+      ++c.index_dependent;
     } else if (a.instruction == "not modelled") {
       ++c.not_modelled;
     } else {
@@ -74,6 +76,7 @@ nlohmann::json to_json(const AuditReport& report) {
     j["wavefronts"] = opt(a.wavefronts);
     j["ideal_wavefronts"] = opt(a.ideal_wavefronts);
     j["worst_wavefronts"] = opt(a.worst_wavefronts);
+    j["index_dependent"] = a.index_dependent;
     j["conflicts"] = opt(a.conflicts);
     j["shared_layout"] = a.shared_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.shared_layout);
     j["distributed_layout"] = a.distributed_layout.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.distributed_layout);
@@ -104,7 +107,11 @@ nlohmann::json to_json(const AuditReport& report) {
           {"accesses", list},
           {"suggestions", suggestions},
           {"summary",
-           {{"modelled", c.modelled}, {"conflicted", c.conflicted}, {"not_modelled", c.not_modelled}, {"other", c.other}}}};
+           {{"modelled", c.modelled},
+            {"conflicted", c.conflicted},
+            {"not_modelled", c.not_modelled},
+            {"index_dependent", c.index_dependent},
+            {"other", c.other}}}};
 }
 
 std::string consumers_summary(const AuditSuggestion& s, std::size_t shown) {
@@ -203,7 +210,8 @@ std::string format_audit(const AuditReport& report) {
     const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
     std::string tail = a.loc;
     if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" || a.instruction == "tensor memory" ||
-                            a.instruction == "shuffle" || a.instruction == "registers" || a.instruction.rfind("LDGSTS", 0) == 0))
+                            a.instruction == "shuffle" || a.instruction == "registers" || a.instruction.rfind("LDGSTS", 0) == 0 ||
+                            a.index_dependent))
       tail += (tail.empty() ? "" : "  ") + a.note;
     s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"),
                      a.instruction, a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts),
@@ -227,6 +235,11 @@ std::string format_audit(const AuditReport& report) {
   s += fmt::format("{} of {} modelled accesses have bank conflicts{}; {} not modelled{}", c.conflicted, c.modelled,
                    c.at_optimum ? fmt::format(" ({} at the optimum: no legal layout does better)", c.at_optimum) : "",
                    c.not_modelled, c.not_modelled ? " (not priced: the kernel may have conflicts there)" : "");
+  if (c.index_dependent)
+    s += fmt::format(
+        "; {} priced only between ideal and worst (addresses are index values read at run time: the kernel may "
+        "have conflicts there)",
+        c.index_dependent);
   if (c.other) s += fmt::format("; {} without an LSU bank model (wgmma / tcgen05 operands, tensor memory, shuffles, registers)", c.other);
   s += "\n";
   return s;

@@ -323,63 +323,14 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
   return pricer.entries(a, where, bytes[0] * 8, module);
 }
 
-// [SECTION] tt.gather
-
-// Triton 3.6 gathers within each warp by shuffles when the warp that owns an index also owns every
-// source element it may name (GatherLoweringHelper::isWarpLocal): no warp basis moves along the
-// axis in either tensor, both tensors map warps and lanes to the other dims alike, and the source
-// layout is invertible. Otherwise the source goes to a scratch and each lane loads the element its
-// index names: addresses that depend on the index values, which no layout fixes.
-std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const AuditAccess& entry) {
-  AuditAccess a = entry;
-  a.instruction = "not modelled";
-  if (op.operand_types.size() < 2 || op.operand_types[0].kind != Type::Kind::Tensor ||
-      op.operand_types[1].kind != Type::Kind::Tensor) {
-    a.note = "tt.gather whose operand types were not printed";
-    return {a};
-  }
-  const std::size_t axis = axis_of(op);
-  const Type& src_type = op.operand_types[0];
-  const Distributed& src = au.distributed(src_type, std::max(8, src_type.element_bits));
-  const Distributed& idx = au.distributed(op.operand_types[1], std::max(8, op.operand_types[1].element_bits));
-  a.distributed_layout = src.text;
-  auto along_axis = [&](const LinearLayout& l, const char* in) {
-    return std::any_of(l.bases(in).begin(), l.bases(in).end(), [&](BitVec b) { return l.unflatten(b)[axis] != 0; });
-  };
-  // The bases of `in` with the axis coordinate dropped: which other-dim positions it reaches.
-  auto off_axis = [&](const LinearLayout& l, const char* in) {
-    std::vector<Coords> out;
-    for (BitVec b : l.bases(in)) {
-      Coords c = l.unflatten(b);
-      c.erase(c.begin() + static_cast<std::ptrdiff_t>(axis));
-      out.push_back(c);
-    }
-    return out;
-  };
-  const bool warp_local = !along_axis(src.layout, "warp") && !along_axis(idx.layout, "warp") &&
-                          off_axis(src.layout, "warp") == off_axis(idx.layout, "warp") &&
-                          off_axis(src.layout, "lane") == off_axis(idx.layout, "lane") && src.layout.is_injective() &&
-                          src.layout.is_surjective();
-  if (warp_local) {
-    a.instruction = "shuffle";
-    a.note = fmt::format("tt.gather along axis {} within each warp: shuffles (Triton 3.6's warp-local gather), no shared memory",
-                         axis);
-    return {a};
-  }
-  a.note = fmt::format(
-      "tt.gather along axis {} across warps: Triton 3.6 stores the source to its scratch and each lane loads the element its "
-      "index names; those addresses depend on the index values (not modelled)",
-      axis);
-  return {a};
-}
-
 }  // namespace
 
 bool is_scratch_op(const std::string& name) {
   return name == "tt.reduce" || name == "tt.scan" || name == "tt.gather" || name == "tt.histogram";
 }
 
-std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const AuditAccess& entry) {
+std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const AuditAccess& entry,
+                                          const ttgir::PointerReader* pointers) {
   AuditAccess a = entry;
   if (op.name == "tt.reduce" || op.name == "tt.scan") {
     if (op.operand_types.empty() || op.operand_types[0].kind != Type::Kind::Tensor) {
@@ -390,7 +341,7 @@ std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const
     }
     return reduce_accesses(op, au, entry, op.name == "tt.scan");
   }
-  if (op.name == "tt.gather") return gather_accesses(op, au, entry);
+  if (op.name == "tt.gather") return gather_accesses(op, au, entry, pointers);
   if (op.name == "tt.histogram") return histogram_accesses(op, au, entry);
   a.instruction = "not modelled";
   a.note = fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name);

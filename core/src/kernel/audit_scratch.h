@@ -25,21 +25,23 @@
 // Operands (argmax: value and index) get one such scratch each, placed one after the other, the
 // widest first. Each instruction is priced by serve() (warp_access.h) on its lanes' byte addresses.
 //
-// Scans and histograms: audit_scan.cpp. A tt.gather along an axis each warp holds whole is
-// shuffles (GatherLoweringHelper::isWarpLocal); across warps its loads go where the index values
-// say, and it stays "not modelled".
+// Scans and histograms: audit_scan.cpp. Gathers: audit_gather.cpp (shuffles within a warp; across
+// warps the source through a scratch and loads where the index values say).
 #pragma once
 
 #include <vector>
 
 #include "audit_parts.h"
+#include "ttgir_pointer.h"
 
 namespace swz::audit_parts {
 
 // The report entries of `op` (one of the four), starting from `entry` (its op, line and loc):
 // one per direction and instruction for what goes through shared memory, "shuffle" / "registers"
-// where nothing does, "not modelled" with the reason otherwise. Throws swz::Error for a malformed op.
-std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const AuditAccess& entry);
+// where nothing does, "not modelled" with the reason otherwise. `pointers` (may be null) reads the
+// module's integer arithmetic: a gather's index values. Throws swz::Error for a malformed op.
+std::vector<AuditAccess> scratch_accesses(const Op& op, const Auditor& au, const AuditAccess& entry,
+                                          const ttgir::PointerReader* pointers);
 
 // True for the ops scratch_accesses() takes.
 bool is_scratch_op(const std::string& name);

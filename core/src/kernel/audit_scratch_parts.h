@@ -1,5 +1,5 @@
 // audit_scratch_parts.h (private to core/src/kernel): what the scratch pricers of audit_scratch.cpp
-// (tt.reduce, tt.gather) and audit_scan.cpp (tt.scan, tt.histogram) share: Triton's view of a
+// (tt.reduce), audit_gather.cpp (tt.gather) and audit_scan.cpp (tt.scan, tt.histogram) share: Triton's view of a
 // distributed layout (LinearEncodingAttr's order, delinearized lane and warp ids) and a pricer that
 // serves each instruction a warp issues on its lanes' byte addresses and sums them per side.
 //
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "audit_parts.h"
+#include "ttgir_pointer.h"
 
 namespace swz::audit_parts {
 
@@ -87,6 +88,11 @@ struct ScratchPricer {
   // padded one would cost).
   std::vector<AuditAccess> entries(const AuditAccess& a, const std::string& where, int element_bits, const Module& m) const;
 };
+
+// [SECTION] The gathers (audit_gather.cpp)
+
+std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const AuditAccess& entry,
+                                         const ttgir::PointerReader* pointers);
 
 // [SECTION] The scans and histograms (audit_scan.cpp)
 

@@ -195,9 +195,53 @@ Affine multiply(const Affine& a, const Affine& b) {
   return r;
 }
 
+// The integer ops followed only on values known per element (no argument, no unknown): a
+// gather's indices computed from a range (`(i * 33) % B`, `i ^ 31`). Signed ones as LLVM's
+// (truncating division); the unsigned ones of a negative value are refused.
+std::optional<std::int64_t (*)(std::int64_t, std::int64_t)> known_only_op(const std::string& op) {
+  using F = std::int64_t (*)(std::int64_t, std::int64_t);
+  static const std::map<std::string, F> ops = {
+      {"arith.remsi", [](std::int64_t a, std::int64_t b) { return a % b; }},
+      {"arith.remui", [](std::int64_t a, std::int64_t b) { return a % b; }},
+      {"arith.divsi", [](std::int64_t a, std::int64_t b) { return a / b; }},
+      {"arith.divui", [](std::int64_t a, std::int64_t b) { return a / b; }},
+      {"arith.andi", [](std::int64_t a, std::int64_t b) { return a & b; }},
+      {"arith.ori", [](std::int64_t a, std::int64_t b) { return a | b; }},
+      {"arith.xori", [](std::int64_t a, std::int64_t b) { return a ^ b; }},
+      {"arith.shrsi", [](std::int64_t a, std::int64_t b) { return a >> b; }},
+      {"arith.shrui", [](std::int64_t a, std::int64_t b) { return a >> b; }},
+  };
+  const auto it = ops.find(op);
+  if (it == ops.end()) return std::nullopt;
+  return it->second;
+}
+
+Affine known_only(const std::string& op, const Affine& a, const Affine& b) {
+  for (const Affine* x : {&a, &b})
+    if (!x->coefficient.empty() || x->uniform_unknown || x->pointee_bytes) fail("of a value not known per element");
+  const auto fn = *known_only_op(op);
+  const bool divides = op.find("rem") != std::string::npos || op.find("div") != std::string::npos;
+  const bool shifts = op.find("shr") != std::string::npos, unsigned_op = op.back() == 'i' && op[op.size() - 2] == 'u';
+  Affine r;
+  r.shape = a.size() >= b.size() ? a.shape : b.shape;
+  const std::size_t n = std::max(a.size(), b.size());
+  r.constant.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t x = at(a.constant, i), y = at(b.constant, i);
+    if (divides && y == 0) fail("a division by zero");
+    if (shifts && (y < 0 || y > 62)) fail("a shift by {}", y);
+    if (unsigned_op && (x < 0 || y < 0)) fail("an unsigned op of a negative value");
+    r.constant[i] = fn(x, y);
+  }
+  return r;
+}
+
 }  // namespace
 
 PointerReader::PointerReader(const Module& m) : module_(m) {
+  // A layout conversion moves values between threads, never between elements: the same value.
+  for (const Op& op : m.ops)
+    if (op.name == "ttg.convert_layout" && !op.results.empty() && !op.operands.empty()) same_as_[op.results[0]] = op.operands[0];
   for (const auto& [line_no, text] : m.arithmetic) {
     std::string_view line = trimmed(text);
     if (line.rfind("tt.func", 0) == 0) {
@@ -351,6 +395,8 @@ Affine PointerReader::evaluate(const std::string& name, int depth) const {
           b.constant.front() > 40)
         fail("a shift by an unknown or varying amount");
       r = multiply(operand(0), Affine{{}, {std::int64_t{1} << b.constant.front()}, {}, false, 0});
+    } else if (known_only_op(l.op)) {
+      r = known_only(l.op, operand(0), operand(1));
     } else if (l.op == "tt.addptr") {
       const Affine p = operand(0), offset = operand(1);
       if (!p.pointee_bytes) fail("tt.addptr of a value that is not a pointer");

@@ -21,8 +21,10 @@
 // alike: the source banks only rotate (bank = address / 4 mod 32), which changes no count of lanes
 // per bank. A pointer's form is in bytes. Loops: an scf.for's induction variable is its lower bound
 // and its iter_args their initial values (the first iteration: enough for bank pricing, whatever a
-// loop-carried pointer is advanced by). What is not one of the ops above, or multiplies two
-// lane-varying unknowns, is not followed: the reader says which op at which line stopped it.
+// loop-carried pointer is advanced by). Values known per element (no argument, no unknown) also
+// go through remsi / remui / divsi / divui / andi / ori / xori / shrsi / shrui: a gather's indices
+// computed from a range. What is not one of these ops, or multiplies two lane-varying unknowns, is
+// not followed: the reader says which op at which line stopped it.
 #pragma once
 
 #include <cstdint>

@@ -105,6 +105,9 @@ struct AuditAccess {
   std::int64_t predicated_off = 0;
   std::optional<double> wavefronts;  // mean per instruction
   std::optional<int> ideal_wavefronts, worst_wavefronts;
+  // Its lanes' addresses are index values read at run time (a tt.gather's loads from indices the
+  // module loads): `wavefronts` is null, and ideal / worst bound each instruction.
+  bool index_dependent = false;
   std::optional<double> conflicts;                // mean extra wavefronts per instruction
   std::string shared_layout, distributed_layout;  // attribute text (alias names resolved)
   std::optional<std::string> suggestion;          // the suggested layout's text, or null
@@ -144,6 +147,7 @@ struct AuditReport {
 // Counts for the summary line: accesses simulated, with conflicts, and listed as not modelled.
 struct AuditCounts {
   int modelled = 0, conflicted = 0, not_modelled = 0, other = 0;  // other: wgmma operands, shuffles, registers
+  int index_dependent = 0;  // priced only between ideal and worst (AuditAccess::index_dependent)
   int at_optimum = 0;  // of the conflicted: at the best legal layout (AuditAccess::at_optimum, no suggestion)
 };
 AuditCounts count_accesses(const AuditReport& report);
