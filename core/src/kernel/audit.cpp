@@ -230,6 +230,8 @@ void AuditRun::audit_op(const Op& op) {
     if (op.name.rfind("tt.", 0) == 0)
       return not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
     if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) return nvidia_op(op, kind);
+    if (hip && (kind == "async_copy_global_to_local" || kind == "buffer_load_to_local"))
+      return not_modelled(op, audit_parts::amd_copy_to_lds_note(op.name));
     if (!is_modelled_op(op.name)) return not_modelled(op, fmt::format("{} is not modelled", op.name));
     if (kind == "local_alloc") return local_alloc(op);
     if (kind == "local_store") return local_store(op);

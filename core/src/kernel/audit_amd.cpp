@@ -146,4 +146,15 @@ LinearLayout ds_read_tr_addresses(const LinearLayout& operand, int bits) {
   return operand.with_in_dim("register", registers).with_in_dim("lane", lanes);
 }
 
+// Triton lowers both to AMD's load-to-LDS forms of global / buffer loads (the `lds` modifier):
+// the loaded data go to LDS without passing a register, at LDS addresses that are not a lane
+// operand (LLVM's AMDGPU operand docs: with `lds` the destination register is ignored and the
+// data are stored directly into LDS). No published table states how those writes meet the banks.
+std::string amd_copy_to_lds_note(const std::string& op_name) {
+  return fmt::format(
+      "{}: a copy from global memory straight into LDS (the load-to-LDS form of AMD's global / buffer loads); its LDS "
+      "writes are not priced: they carry no per-lane LDS address and no published table states their phases or banks",
+      op_name);
+}
+
 }  // namespace swz::audit_parts

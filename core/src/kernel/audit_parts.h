@@ -268,6 +268,10 @@ AmdTransposingRead amd_transposing_read(const Op& op, const ttgir::Aliases& alia
 //   registers r0 r1 | lanes l0 l1 l2 l3  ->  registers l0 l1 | lanes l2 l3 r0 r1
 LinearLayout ds_read_tr_addresses(const LinearLayout& operand, int bits);
 
+// Why a copy from global memory straight into LDS on an AMD target (ttg.async_copy_global_to_local,
+// amdg.buffer_load_to_local) is listed and not priced.
+std::string amd_copy_to_lds_note(const std::string& op_name);
+
 // Prices an LSU access under a shared layout, as the audit does (audit.cpp): fills the access's
 // instruction and wavefronts; returns the access simulated and whether ldmatrix fell back.
 using Pricer = std::function<std::pair<Access, bool>(AuditAccess&, AccessKind, const LinearLayout& registers,
