@@ -1,7 +1,7 @@
 // HipKittens' measured gfx950 experiments replayed through the core's model: each pair of lanes
 // the phase solver ran (two lanes at lane * 256 bytes, one bank) conflicts in serve() exactly when
-// it conflicted on the GPU, and the bank solver's wrap-around is where it was measured. The reads
-// (ds_read_b64, ds_read_b128) agree; ds_write_b64 does not yet (the last test says how).
+// it conflicted on the GPU, and the bank solver's wrap-around is where it was measured: the reads
+// (ds_read_b64, ds_read_b128) on 64 banks, ds_write_b64 on 32.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -69,16 +69,16 @@ TEST(HipKittensOnCore, Gfx950ReadBankWrapIsWhereItWasMeasured) {
   }
 }
 
-// A known disagreement, kept visible until the model changes: HipKittens measured gfx950's
-// ds_write_b64 on 32 banks in 4 phases of 16 lanes (ds_write_b64/*.txt); the GPU table serves it
-// like the reads, 64 banks in 2 phases of 32 (Triton PR #9662's rule). So the 512 pairs of lanes
-// 16 apart within a half wave (measured apart, modelled together) differ, and the wrap is at bank
-// 64, not 32. When the table takes the measured write phases this test fails: then assert 0 and 32.
-TEST(HipKittensOnCore, Gfx950WriteB64IsAKnownDisagreement) {
+// HipKittens measured gfx950's ds_write_b64 on 32 banks in 4 phases of 16 lanes
+// (ds_write_b64/bank_results.txt, phase_results.txt), not on the 64 banks and 2 phases of 32 that
+// Triton's rule (PR #9662) and every gfx950 read give: the GPU table states the instruction's own
+// banks and phases, so every pair of lanes conflicts as measured and the wrap is at bank 32.
+TEST(HipKittensOnCore, Gfx950WriteB64PairConflictsAndBankWrapAreTheMeasuredOnes) {
   const swz::GpuModel& gfx950 = swz::gpu_named("gfx950");
-  EXPECT_EQ(swz::hipkittens::read_bank_count(hipkittens_core_file("ds_write_b64/bank_results.txt")), 32);
-  EXPECT_EQ(pairs_differing(gfx950, kHipKittensWrite), 512);
-  EXPECT_EQ(first_wrap(gfx950, kHipKittensWrite, 128), 64);
+  const int banks = swz::hipkittens::read_bank_count(hipkittens_core_file("ds_write_b64/bank_results.txt"));
+  EXPECT_EQ(banks, 32);
+  EXPECT_EQ(pairs_differing(gfx950, kHipKittensWrite), 0) << "of 2016 pairs";
+  EXPECT_EQ(first_wrap(gfx950, kHipKittensWrite, 2 * banks + 32), banks);
 }
 
 }  // namespace

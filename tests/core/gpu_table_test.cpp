@@ -180,8 +180,10 @@ TEST(AmdPhases, CountsFollowTriton9662) {
   for (const char* name : {"gfx942", "gfx950"}) {
     const GpuModel& g = gpu_named(name);
     for (const PhaseFact& f : g.phases) {
+      // On the instruction's own banks: gfx950's ds_write_b64 is served on 32 (HipKittens, measured).
+      const int banks = instruction_banks(f.kind, g.bank).bank.banks;
       const int bits = std::max(32, f.kind.bytes * 8);
-      const int phases = std::max(1, g.bank.warp_size * bits / (g.bank.banks * 32));
+      const int phases = std::max(1, g.bank.warp_size * bits / (banks * 32));
       EXPECT_EQ(g.bank.warp_size / f.phases.lanes_per_phase, phases) << name << " " << g.instruction_name(f.kind);
       EXPECT_EQ(static_cast<int>(phase_groups(f.kind, g).size()), phases) << name << " " << g.instruction_name(f.kind);
     }
@@ -214,7 +216,8 @@ TEST(AmdPhases, Gfx950GroupsArePublished) {
   // HipKittens ds_read_b64/phase_results.txt: lanes 0-31 and 32-63.
   EXPECT_EQ(phase_groups(amd_read(8), g), runs_of(32, 64));
   EXPECT_EQ(phase_groups(amd_read_tr(), g), runs_of(32, 64));
-  EXPECT_EQ(phase_groups(amd_write(8), g), runs_of(32, 64));
+  // HipKittens ds_write_b64/phase_results.txt: lanes 0-15, 16-31, 32-47, 48-63 (on 32 banks).
+  EXPECT_EQ(phase_groups(amd_write(8), g), runs_of(16, 64));
   EXPECT_EQ(phase_groups(amd_write(16), g), runs_of(16, 64));  // assumed (gpu.cpp says why)
   EXPECT_EQ(phase_groups(amd_read(4), g), runs_of(64, 64));
 }
@@ -237,6 +240,30 @@ Service serve_on(const char* gpu, InstructionKind kind, auto address_of) {
   WarpRequest r{kind, {}, {}};
   for (int lane = 0; lane < 64; ++lane) r.address.push_back(address_of(lane));
   return serve(r, gpu_named(gpu).bank);
+}
+
+// HipKittens ds_write_b64/bank_results.txt (measured): gfx950's 64-bit writes wrap at bank 32;
+// every other width keeps the GPU's 64 banks (measured for ds_read_b64 and ds_read_b128, Triton's
+// model for the rest).
+TEST(AmdPhases, Gfx950WriteB64AloneIsServedOnThirtyTwoBanks) {
+  const GpuModel& g = gpu_named("gfx950");
+  for (const InstructionKind& kind : g.instructions)
+    EXPECT_EQ(instruction_banks(kind, g.bank).bank.banks, kind == amd_write(8) ? 32 : 64) << g.instruction_name(kind);
+  EXPECT_NE(std::string(instruction_banks(amd_write(8), g.bank).source).find("HipKittens"), std::string::npos);
+  // 8 bytes a lane, 16 bytes apart: a phase of 16 lanes spans 256 bytes, twice round 32 banks:
+  // 2 wavefronts a phase, 8 in all; the same addresses read (2 phases of 32 on 64 banks) cost 4.
+  auto every_other = [](int lane) { return std::int64_t{16} * lane; };
+  const Service write = serve_on("gfx950", amd_write(8), every_other);
+  EXPECT_EQ(write.wavefronts, 8);
+  EXPECT_EQ(write.ideal, 4);
+  EXPECT_EQ(write.bank_words.size(), 32u);
+  EXPECT_EQ(serve_on("gfx950", amd_read(8), every_other).wavefronts, 4);
+  // Contiguous 8-byte writes: 128 bytes a phase, conflict-free.
+  EXPECT_EQ(serve_on("gfx950", amd_write(8), [](int lane) { return std::int64_t{8} * lane; }).wavefronts, 4);
+  // A model that is not the GPU's own keeps its banks (the same rule as the phases).
+  BankModel other = g.bank;
+  other.banks = 16;
+  EXPECT_EQ(instruction_banks(amd_write(8), other).bank, other);
 }
 
 TEST(AmdPhases, HandCountedWavefronts) {

@@ -294,3 +294,31 @@ TEST(Sweep, RefusesWhatItCannotEnumerate) {
 }
 
 }  // namespace
+
+// gfx950's ds_write_b64 is served on 32 banks in 4 phases of 16 lanes (HipKittens'
+// ds_write_b64 tables, measured; gpu.cpp): the sweep counts its writes there, as the simulator
+// does. Ideal: 4 phases (2 on 64 banks in phases of 32, Triton's rule). Unswizzled, the row copies
+// put row bit m0 among a phase's lanes, and on 32 banks a 128-byte row is a whole segment: 2
+// passes a phase, 8 in all.
+TEST(Sweep, Gfx950WritesOfEightBytesCountOnThirtyTwoBanks) {
+  swz::ProblemSpec spec;
+  spec.shape = {64, 64};
+  spec.element_bits = 16;
+  spec.write_vec_bits = 64;
+  spec.gpu = "gfx950";
+  const swz::Problem p = swz::build_problem(spec);
+  ASSERT_TRUE(p.grid.has_value());
+  const swz::SharedLayout plain = p.layout_for_masks(std::vector<std::uint32_t>(static_cast<std::size_t>(p.grid->row_bits), 0));
+  const swz::AccessResult write = swz::simulate(p.store, plain, p.element_bits, p.bank);
+  EXPECT_EQ(write.vector.bits, 64);
+  EXPECT_EQ(write.ideal_wavefronts, 4);
+  EXPECT_EQ(write.wavefronts, 8);
+  std::mt19937_64 rng(950);
+  const std::uint64_t configs = std::uint64_t{1} << p.grid->configs_log2();
+  for (int i = 0; i < 40; ++i) {
+    const auto masks = swz::masks_of_config(*p.grid, i == 0 ? 0 : rng() % configs);
+    EXPECT_EQ(swz::sweep_evaluate(p, masks, swz::AccessSides::Write).first,
+              swz::simulate(p.store, p.layout_for_masks(masks), p.element_bits, p.bank).wavefronts)
+        << swz::format_masks(masks);
+  }
+}

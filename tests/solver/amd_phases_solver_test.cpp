@@ -84,5 +84,27 @@ TEST(AmdPhasesSolver, RunsAssumedWouldConflictOnGfx942) {
   EXPECT_EQ(on_gfx942.wavefronts, 16);
 }
 
+// gfx950's ds_write_b64 is served on 32 banks in 4 phases of 16 lanes (HipKittens'
+// ds_write_b64 tables, measured; gpu.cpp). A writer held to 64-bit vectors is priced there by
+// the solver, and its price is what serve() counts and what the lemma predicts: 4 phases, not
+// the 2 of 32 lanes Triton's 64-bank rule gives.
+TEST(AmdPhasesSolver, Gfx950EightByteWritesArePricedOnThirtyTwoBanks) {
+  const BankModel model = gpu_named("gfx950").bank;
+  SolveOptions options;
+  options.write_vec_bits = 64;
+  for (const AmdTile& t : amd_tiles()) {
+    SCOPED_TRACE(t.name);
+    Access writer = t.writer;
+    writer.vec_bits = 64;
+    const SolveResult r = solve(writer, t.reader, t.element_bits, model, options);
+    const AccessResult wa = simulate(r.writer, r.shared, t.element_bits, model);
+    EXPECT_EQ(r.write_cost.instruction, "DS_WRITE_B64");
+    EXPECT_EQ(wa.ideal_wavefronts, 4);
+    EXPECT_EQ(r.write_cost.wavefronts, wa.wavefronts);
+    EXPECT_EQ(r.claimed_write_wavefronts, wa.wavefronts);
+    EXPECT_EQ(predict(r.writer, r.shared, t.element_bits, model, 64).predicted_wavefronts, wa.wavefronts);
+  }
+}
+
 }  // namespace
 }  // namespace swz

@@ -143,14 +143,17 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
     access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
   }
   std::string instruction;
+  if (instruction_prefix == "DS_READ_TR")  // gfx950's transposing read: 64 bits a lane at Triton's addresses
+    access = Access{audit_parts::ds_read_tr_addresses(regs, bits), kind, 0, 64, /*trans=*/true};
   if (instruction_prefix == "LDSM") {
     if (const auto lds = ldmatrix_addresses(regs, s)) {
       access = Access{lds->first, kind, 4, 0, /*trans=*/lds->second};
       instruction = instruction_name(access, 128);
     }
   }
-  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"),
-                                      shared_key, s.description(), vec_bits, access.ldmatrix, access.async_copy);
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(kind), regs_key, fmt::join(regs.shape(), "x"), shared_key,
+                  s.description(), vec_bits, access.ldmatrix, access.async_copy, access.trans);
   auto cached = simulations.find(key);
   if (cached == simulations.end()) cached = simulations.emplace(key, simulate(access, s, bits, au.bank)).first;
   const AccessResult& r = cached->second;
@@ -182,7 +185,7 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
     }
   }
   // AMD: LDS instructions by width, served in the GPU's phases (gpu.h).
-  if (hip) a.instruction = instruction_name(Access{access.layout, kind, 0, 0}, r.vector.bits, au.bank);
+  if (hip) a.instruction = instruction_name(Access{access.layout, kind, 0, 0, access.trans}, r.vector.bits, au.bank);
   if (price_memo().size() > kPriceMemoLimit) price_memo().clear();  // bounded: a long run forgets, never grows
   price_memo().emplace(memo_key, PricedAccess{a, access, fell_back});
   return {access, fell_back};
@@ -227,6 +230,8 @@ void AuditRun::audit_op(const Op& op) {
     if (op.name.rfind("tt.", 0) == 0)
       return not_modelled(op, fmt::format("{} may use shared memory (Triton's lowering of it is not modelled)", op.name));
     if (op.name.rfind("ttng.", 0) == 0 || op.name.rfind("triton_nvidia_gpu.", 0) == 0) return nvidia_op(op, kind);
+    if (hip && (kind == "async_copy_global_to_local" || kind == "buffer_load_to_local"))
+      return not_modelled(op, audit_parts::amd_copy_to_lds_note(op.name));
     if (!is_modelled_op(op.name)) return not_modelled(op, fmt::format("{} is not modelled", op.name));
     if (kind == "local_alloc") return local_alloc(op);
     if (kind == "local_store") return local_store(op);
@@ -339,9 +344,13 @@ void AuditRun::local_load(const Op& op) {
     if (const AttrNode* parent = e.field("parent"))
       ldmatrix = parent->layout_kind() == "nvidia_mma" && bits == 16 && m.threads_per_warp == 32;
   }
-  const std::string stored = global_request_note(pointers, op.results.empty() ? "" : op.results[0], d.layout, bits, m.threads_per_warp);
-  lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits,
-      ldmatrix ? "LDSM" : "LDS", 0, ldmatrix ? "ldmatrix into an mma operand" + (stored.empty() ? "" : "; " + stored) : stored);
+  std::string stored = global_request_note(pointers, op.results.empty() ? "" : op.results[0], d.layout, bits, m.threads_per_warp);
+  const audit_parts::AmdTransposingRead tr =
+      hip ? audit_parts::amd_transposing_read(op, m.aliases, au.bank, bits) : audit_parts::AmdTransposingRead{};
+  if (!tr.note.empty()) stored = tr.note + (stored.empty() ? "" : "; " + stored);
+  const char* prefix = ldmatrix ? "LDSM" : tr.modelled ? "DS_READ_TR" : "LDS";
+  lsu(op, AccessKind::Load, d, au.shared(src, op.operands[0], trailing(src.shape, dst.shape.size()), bits), bits, prefix, 0,
+      ldmatrix ? "ldmatrix into an mma operand" + (stored.empty() ? "" : "; " + stored) : stored);
 }
 
 void AuditRun::async_copy(const Op& op) {

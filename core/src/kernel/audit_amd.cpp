@@ -16,7 +16,11 @@
 //     passes for these ops, so they are not offered.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+
 #include "audit_parts.h"
+#include "swz/sim/gpu.h"
 #include "ttgir_named.h"
 
 namespace swz::audit_parts {
@@ -103,6 +107,54 @@ std::vector<std::string> amd_shared_candidates(const std::vector<BufferUse>& use
       for (std::int64_t per_phase = 1; per_phase <= 16; per_phase *= 2)
         if (!k_width || per_phase * max_phase <= 16) add(vec, per_phase, max_phase);
   return texts;
+}
+
+AmdTransposingRead amd_transposing_read(const Op& op, const ttgir::Aliases& aliases, const BankModel& bank, int bits) {
+  const InstructionKind tr_b16{WarpOp::Load, 8, 0, true};
+  if (!gpu_of(bank).has(tr_b16) || (bits != 16 && bits != 8)) return {};
+  if (op.operand_types.empty() || op.result_types.empty() || !op.operand_types[0].encoding || !op.result_types[0].encoding)
+    return {};
+  const AttrNode dot = ttgir::resolve(*op.result_types[0].encoding, aliases);
+  const AttrNode shared = ttgir::resolve(*op.operand_types[0].encoding, aliases);
+  if (dot.layout_kind() != "dot_op" || !dot.field("parent") || dot.field("parent")->layout_kind() != "amd_mfma" ||
+      shared.layout_kind() != "swizzled_shared")
+    return {};
+  const auto rank = static_cast<std::int64_t>(op.result_types[0].shape.size());
+  const std::int64_t k_dim = ttgir::detail::int_field(dot, "opIdx") == 0 ? rank - 1 : rank - 2;
+  const std::vector<std::int64_t> order = ttgir::detail::list_field(shared, "order");
+  if (order.empty() || order[0] == k_dim) return {};  // K contiguous: the plain ds_read of kWidth elements
+  if (bits == 8)
+    return {false,
+            "Triton issues ds_read_b64_tr_b8 here (K not contiguous in LDS, gfx950), not modelled: priced as the "
+            "reads it would be without it"};
+  return {true,
+          "DS_READ_B64_TR_B16: Triton's transposing read of an MFMA operand whose K is not contiguous in LDS "
+          "(TransLocalLoadOpConversion); lanes address 64 bits as chooseLLDsReadB64TrLayout lays them out"};
+}
+
+LinearLayout ds_read_tr_addresses(const LinearLayout& operand, int bits) {
+  const auto registers_rotated = static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(64 / bits)));
+  constexpr std::size_t kLanesRotated = 4;  // 16 lanes exchange their elements
+  std::vector<BitVec> registers = operand.bases("register"), lanes = operand.bases("lane");
+  if (registers.size() < registers_rotated || lanes.size() < kLanesRotated)
+    fail("a transposing read needs {} register and {} lane bases; the operand layout has {} and {}", registers_rotated,
+         kLanesRotated, registers.size(), lanes.size());
+  std::vector<BitVec> unit(lanes.begin(), lanes.begin() + kLanesRotated);
+  unit.insert(unit.end(), registers.begin(), registers.begin() + static_cast<std::ptrdiff_t>(registers_rotated));
+  std::copy(unit.begin(), unit.begin() + static_cast<std::ptrdiff_t>(registers_rotated), registers.begin());
+  std::copy(unit.begin() + static_cast<std::ptrdiff_t>(registers_rotated), unit.end(), lanes.begin());
+  return operand.with_in_dim("register", registers).with_in_dim("lane", lanes);
+}
+
+// Triton lowers both to AMD's load-to-LDS forms of global / buffer loads (the `lds` modifier):
+// the loaded data go to LDS without passing a register, at LDS addresses that are not a lane
+// operand (LLVM's AMDGPU operand docs: with `lds` the destination register is ignored and the
+// data are stored directly into LDS). No published table states how those writes meet the banks.
+std::string amd_copy_to_lds_note(const std::string& op_name) {
+  return fmt::format(
+      "{}: a copy from global memory straight into LDS (the load-to-LDS form of AMD's global / buffer loads); its LDS "
+      "writes are not priced: they carry no per-lane LDS address and no published table states their phases or banks",
+      op_name);
 }
 
 }  // namespace swz::audit_parts

@@ -252,6 +252,26 @@ std::vector<std::string> amd_shared_candidates(const std::vector<BufferUse>& use
 std::string amd_layout_rule(const std::string& candidate, const std::string& old_text, const Op& op,
                             const ttgir::Aliases& aliases, const std::vector<std::int64_t>& tile);
 
+// gfx950's transposing LDS read. Triton lowers a ttg.local_load with a transposing ds_read when
+// the target has one for the width, the result is a #ttg.dot_op over #ttg.amd_mfma and the source a
+// #ttg.swizzled_shared whose fastest dim is not the operand's K (third_party/amd/lib/
+// TritonAMDGPUToLLVM/MemoryOpToLLVM.cpp, TransLocalLoadOpConversion::canUseTransLoad: 16- and 8-bit).
+struct AmdTransposingRead {
+  bool modelled = false;  // ds_read_b64_tr_b16: priced as it is issued
+  std::string note;       // why it applies, or that Triton issues a form not modelled (ds_read_b64_tr_b8)
+};
+AmdTransposingRead amd_transposing_read(const Op& op, const ttgir::Aliases& aliases, const BankModel& bank, int bits);
+// The addresses a transposing read's lanes give: Triton's chooseLLDsReadB64TrLayout
+// (lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp) rotates the operand layout's first
+// log2(64 / bits) register bases and first 4 lane bases (a group of 16 lanes): the lanes' first
+// lane bases become its registers, so each lane reads 64 contiguous bits along the non-K dim:
+//   registers r0 r1 | lanes l0 l1 l2 l3  ->  registers l0 l1 | lanes l2 l3 r0 r1
+LinearLayout ds_read_tr_addresses(const LinearLayout& operand, int bits);
+
+// Why a copy from global memory straight into LDS on an AMD target (ttg.async_copy_global_to_local,
+// amdg.buffer_load_to_local) is listed and not priced.
+std::string amd_copy_to_lds_note(const std::string& op_name);
+
 // Prices an LSU access under a shared layout, as the audit does (audit.cpp): fills the access's
 // instruction and wavefronts; returns the access simulated and whether ldmatrix fell back.
 using Pricer = std::function<std::pair<Access, bool>(AuditAccess&, AccessKind, const LinearLayout& registers,

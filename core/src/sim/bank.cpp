@@ -51,6 +51,7 @@ namespace {
 struct Geometry {
   int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
   LanePhases lane_phases;
+  int banks;  // the instruction's (AccessGeometry::bank)
 };
 
 }  // namespace
@@ -97,10 +98,12 @@ AccessGeometry access_geometry(const Access& access, int element_bits, int vecto
 
 AccessGeometry access_geometry(const Access& access, int lane_bits, int element_bits, int vector_bits, const BankModel& model) {
   AccessGeometry g;
-  g.offset = offset_bits(model, element_bits);
   g.vector_bits = access.ldmatrix ? 128 : std::max(8, vector_bits ? vector_bits : access.vec_bits);
   g.active_lanes = access.ldmatrix ? 8 * access.ldmatrix : 1 << lane_bits;
-  g.lane_phases = phases_of(instruction_kind(access, g.vector_bits), model);
+  const InstructionBanks served = instruction_banks(instruction_kind(access, g.vector_bits), model);
+  g.bank = served.bank;
+  g.offset = offset_bits(g.bank, element_bits);
+  g.lane_phases = served.phases;
   g.lanes_per_phase = std::min(1 << lane_bits, g.lane_phases.lanes_per_phase);
   if (g.lanes_per_phase != g.lane_phases.lanes_per_phase) g.lane_phases = contiguous_phases(g.lanes_per_phase);
   g.phases = g.active_lanes / g.lanes_per_phase;
@@ -242,7 +245,7 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
       la.coord = coord;
       la.offset = off;
       la.byte_address = first_bit / 8;
-      la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(m.banks));
+      la.bank = static_cast<int>(w0 % static_cast<std::uint64_t>(g.banks));
       la.phase = active ? g.lane_phases.phase_of(lane) : -1;
       la.words = static_cast<int>(w1 - w0 + 1);
       la.register_index = step << g.vec_log2;
@@ -276,6 +279,7 @@ Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankM
   g.lanes_per_phase = ag.lanes_per_phase;
   g.lane_phases = ag.lane_phases;
   g.active_lanes = ag.active_lanes;
+  g.banks = ag.bank.banks;
   return g;
 }
 

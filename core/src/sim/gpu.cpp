@@ -72,18 +72,27 @@ std::vector<PhaseFact> gfx942_phases() {
       });
 }
 
+// gfx950, instruction by instruction. Measured on a gfx950 (HipKittens' phase and bank tables,
+// tests/data/amd/hipkittens/): ds_read_b64, ds_read_b128 and ds_write_b64, the last on 32 banks,
+// not the 64 every read uses. The rest follow Triton's model (PR #9662's count on 64 banks), which
+// no measurement has checked: reads and writes of 32 bits or less (1 phase of 64), ds_write_b128
+// (4 runs of 16, contiguous like gfx942's writes) and ds_read_b64_tr_b16 (as ds_read_b64, PR #8525).
 std::vector<PhaseFact> gfx950_phases() {
   return word_phases(
       64, {
               {lds(8), contiguous_phases(32),
                "Triton PR #9662 (2 phases of 32); HipKittens phases/ds_read_b64/phase_results.txt (lanes 0-31, 32-63, measured)"},
-              {sts(8), contiguous_phases(32), kTriton9662},
+              // Measured: bank_results.txt wraps at bank 32 (lane 1 conflicts with lane 0 at byte 128) and
+              // phase_results.txt serves lanes 0-15, 16-31, 32-47, 48-63 apart. Triton prices it on 64 banks.
+              {sts(8), contiguous_phases(16),
+               "HipKittens phases/ds_write_b64/bank_results.txt and phase_results.txt (measured): 32 banks, 4 phases of 16 lanes",
+               /*banks=*/32},
               // {0-3, 12-15, 20-23, 24-27}, {4-11, 16-19, 28-31} and the same + 32.
               {lds(16), span_phases(16, {l0, l1, l2 ^ l3, l2 ^ l4}),
                "Triton PR #11365 and HipKittens phases/ds_read_b128/phase_results.txt (measured): cosets of span(l0, l1, l2^l3, "
                "l2^l4)"},
               // Assumed, not stated anywhere: the #9662 count in contiguous runs, as the 32-bank parts' writes
-              // are contiguous where their reads are not (CK docs); no gfx950 write table is published.
+              // are contiguous where their reads are not (CK docs); no gfx950 ds_write_b128 table is published.
               {sts(16), contiguous_phases(16),
                "assumed: Triton PR #9662's 4 phases, contiguous like gfx942's ds_write_b128 (CK docs)"},
               // Read like ldmatrix (Triton PR #8525): each lane addresses 64 bits; served as a 64-bit read.
@@ -161,10 +170,11 @@ std::vector<GpuModel> make_gpu_table() {
   gfx950.shared_bytes = 160 * 1024;
   gfx950.instructions = amd_instructions(/*transposing_read=*/true);
   gfx950.phases = gfx950_phases();
-  gfx950.sources = {"64 banks of 4 bytes, 160 KB LDS, 64-lane wavefronts: IREE KnownTargets.cpp; Triton PR #6065",
-                    "phases: Triton PRs #9662 and #11365; HipKittens measured tables (ds_read_b64, ds_read_b128)",
-                    "ds_write_b128 phases: assumed (see the table); ds_read_b64_tr_b16: Triton PRs #5750, #8525",
-                    "instructions: AMD CDNA4 ISA reference guide (DS instructions)"};
+  gfx950.sources = {
+      "64 banks of 4 bytes, 160 KB LDS, 64-lane wavefronts: IREE KnownTargets.cpp; Triton PR #6065",
+      "phases: Triton PRs #9662 and #11365; HipKittens measured tables (ds_read_b64, ds_read_b128, ds_write_b64 on 32 banks)",
+      "ds_write_b128 phases: assumed (see the table); ds_read_b64_tr_b16: Triton PRs #5750, #8525",
+      "instructions: AMD CDNA4 ISA reference guide (DS instructions)"};
   gpus.push_back(gfx950);
   return gpus;
 }
@@ -234,13 +244,19 @@ InstructionKind GpuModel::instruction_named(const std::string& wanted) const {
 
 std::string GpuModel::title() const { return fmt::format("{} ({})", name, products); }
 
-LanePhases phases_of(const InstructionKind& kind, const BankModel& model) {
+InstructionBanks instruction_banks(const InstructionKind& kind, const BankModel& model) {
   const GpuModel& gpu = gpu_of(model);
   if (model.banks == gpu.bank.banks && model.warp_size == gpu.bank.warp_size)
     for (const PhaseFact& fact : gpu.phases)
-      if (fact.kind == kind) return fact.phases;
-  return contiguous_phases(phase_lanes(kind, model));
+      if (fact.kind == kind) {
+        BankModel bank = model;
+        if (fact.banks) bank.banks = fact.banks;
+        return {bank, fact.phases, fact.source};
+      }
+  return {model, contiguous_phases(phase_lanes(kind, model)), ""};
 }
+
+LanePhases phases_of(const InstructionKind& kind, const BankModel& model) { return instruction_banks(kind, model).phases; }
 
 void check_instruction(const InstructionKind& kind, const BankModel& model) {
   const GpuModel& gpu = gpu_of(model);

@@ -115,7 +115,7 @@ Plan make_plan(const Problem& p, AccessSides side) {
   // word = offset >> within_word bits; vectors of whole words make the shift exact.
   pl.word_shift = -geometry.offset.within_word;
   if (p.element_bits > p.bank.bank_bytes * 8) pl.word_shift = std::countr_zero(static_cast<unsigned>(p.element_bits / (p.bank.bank_bytes * 8)));
-  pl.bank_mask = static_cast<std::uint32_t>(p.bank.banks - 1);
+  pl.bank_mask = static_cast<std::uint32_t>(geometry.bank.banks - 1);  // the instruction's banks
   // Lemma constants.
   for (int i = 0; i < pb; ++i)
     if (lane_images[static_cast<std::size_t>(i)]) pl.threads.push_back(lane_images[static_cast<std::size_t>(i)]);

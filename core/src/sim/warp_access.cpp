@@ -354,10 +354,12 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
 
 }  // namespace
 
-Service serve(const WarpRequest& r, const BankModel& m) {
+Service serve(const WarpRequest& r, const BankModel& model) {
   const InstructionKind& k = r.kind;
   Service s;
-  LanePhases phases = phases_of(k, m);
+  const InstructionBanks served = instruction_banks(k, model);
+  const BankModel& m = served.bank;  // the instruction's banks (gfx950's ds_write_b64: 32 of its 64)
+  LanePhases phases = served.phases;
   s.lanes_per_phase = phases.lanes_per_phase;
   s.bank_words.assign(static_cast<std::size_t>(m.banks), 0);
   const int lanes = std::min(static_cast<int>(r.address.size()), k.addressed_lanes(m.warp_size));

@@ -165,12 +165,14 @@ int widest_vector(const AccessInfo& x, const OffsetMap& m, int cap, bool renumbe
   return k;
 }
 
-Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int seg_start,
-                           int within_word, int width) {
+Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int width) {
+  const AccessGeometry geometry = access_geometry(*x.access, x.lane_bits, ebits, (1 << k) * ebits, model);
+  const int seg_start = geometry.offset.segment_start, within_word = geometry.offset.within_word;
   Predicted p;
   p.vector_log2 = k;
-  p.lane_phases = lane_phases(x, k, ebits, model);
-  p.lanes = phase_lanes(x, k, ebits, model);
+  p.seg_start = seg_start;
+  p.lane_phases = geometry.lane_phases;
+  p.lanes = geometry.lanes_per_phase;
   p.phases = active_lanes(x) / p.lanes;
   const Subspace t = Subspace::span(phase_threads(x, p.lane_phases), width);
   const int d = static_cast<int>(m.images.size());

@@ -74,6 +74,7 @@ int widest_vector(const AccessInfo& x, const OffsetMap& m, int cap, bool renumbe
 
 struct Predicted {
   int vector_log2 = 0;  // elements per lane per instruction, log2
+  int seg_start = 0;    // the first segment offset bit on the instruction's banks
   int lanes = 32;       // lanes per phase
   LanePhases lane_phases;  // which lanes
   int phases = 1;
@@ -82,9 +83,9 @@ struct Predicted {
 };
 
 // Lemma 9.4 with sub-word elements: 2^(dim(T ∩ (S+W)) - dim(T ∩ W)) wavefronts per phase,
-// S = the offset images from seg_start up, W = the first `within_word` images.
-Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int seg_start,
-                           int within_word, int width);
+// S = the offset images from the segment start up, W = the images inside one bank word, both on
+// the banks the side's instruction is served on (access_geometry(): gfx950's ds_write_b64 has 32).
+Predicted predict_on_bases(const AccessInfo& x, const OffsetMap& m, int k, int ebits, const BankModel& model, int width);
 
 // The registers of x renumbered for a 2^k vector under M: registers 0..k-1 are
 // the offsets 1 .. 2^(k-1); every other register is an original one with the

@@ -202,7 +202,8 @@ struct OffsetBits {
 OffsetBits offset_bits(const BankModel& model, int element_bits);
 
 struct AccessGeometry {
-  OffsetBits offset;
+  BankModel bank;            // the banks the instruction is served on (instruction_banks(): gfx950's ds_write_b64 has 32)
+  OffsetBits offset;         // on those banks
   int vector_bits = 32;      // bits per lane per instruction (ldmatrix / stmatrix: 128)
   int active_lanes = 32;     // lanes that carry an address (ldmatrix .xN: 8N)
   int lanes_per_phase = 32;  // lanes served together

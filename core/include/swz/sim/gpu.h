@@ -35,11 +35,13 @@ namespace swz {
 
 enum class Vendor { Nvidia, Amd };
 
-// One instruction and width whose phases a GPU states (the table's rows for AMD).
+// One instruction and width whose phases a GPU states (the table's rows for AMD), and the banks
+// it is served on where they are not the GPU's (gfx950's ds_write_b64: 32 banks, measured).
 struct PhaseFact {
   InstructionKind kind;
   LanePhases phases;
   const char* source = "";
+  int banks = 0;  // banks of `bank_bytes` this instruction is served on; 0: the GPU's own
 };
 
 struct GpuModel {
@@ -75,6 +77,18 @@ const std::vector<GpuModel>& all_gpus();
 const GpuModel& gpu_named(std::string_view name);
 // The row a bank model belongs to.
 const GpuModel& gpu_of(const BankModel& model);
+
+// The bank model and phases one instruction is served under. The GPU's entry for the instruction
+// where it states one and `model` is the GPU's own (its banks and lanes): its phases, and its banks
+// where they differ (bank.banks = 32 for gfx950's ds_write_b64); else `model` in runs of
+// phase_lanes(). Every count (serve(), access_geometry(), and through them the solver, the lemma,
+// the sweep and the audit) takes an instruction's banks and phases from here.
+struct InstructionBanks {
+  BankModel bank;  // bank.gpu is the model's GPU; bank.banks may be fewer than the GPU's
+  LanePhases phases;
+  const char* source = "";  // the entry's source; empty where no entry states the instruction
+};
+InstructionBanks instruction_banks(const InstructionKind& kind, const BankModel& model);
 
 // Throws swz::Error (one line) when the model's GPU has no such instruction.
 void check_instruction(const InstructionKind& kind, const BankModel& model);

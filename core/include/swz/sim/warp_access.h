@@ -117,8 +117,7 @@ struct LanePhases {
 };
 // Runs of `lanes_per_phase` consecutive lanes (a power of two).
 LanePhases contiguous_phases(int lanes_per_phase);
-// The lanes `kind` serves together under `model`: the GPU's stated phases (gpu.h) for that
-// instruction when the model has the GPU's own banks and lanes, else runs of phase_lanes().
+// The lanes `kind` serves together under `model`: instruction_banks(kind, model).phases (gpu.h).
 LanePhases phases_of(const InstructionKind& kind, const BankModel& model);
 
 // The wavefronts the hardware spends on one warp instruction.
