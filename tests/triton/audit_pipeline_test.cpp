@@ -41,7 +41,7 @@ TEST(AuditPipeline, Tf32TailIssuesItsCopiesPredicatedOff) {
   EXPECT_EQ(loop_b.wavefronts, 10.0);  // the first run, live
   ASSERT_TRUE(loop_b.issued_wavefronts);
   EXPECT_DOUBLE_EQ(*loop_b.issued_wavefronts, 9.0);
-  EXPECT_TRUE(mentions(loop_b.note, "issued 4 times by the scf.for of line 92")) << loop_b.note;
+  EXPECT_TRUE(mentions(loop_b.note, "issued 4 times by the scf.for over %acc_63")) << loop_b.note;
   EXPECT_TRUE(mentions(loop_b.note, "2 predicated off at 8.00, 2 live at 10.00")) << loop_b.note;
   EXPECT_TRUE(mentions(loop_b.note, "%K = 128 (given)")) << loop_b.note;
   // The A copy (16 bytes, .cg): 4 either way, as measured.

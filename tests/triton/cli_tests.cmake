@@ -90,7 +90,7 @@ if(SWZ_PYTHON3)
                    cumsum_1024_f16_w4,cumsum_1024_f32_w8,cumsum_4096_f32_w8,cumsum_128x32_f32_w8,rowcumsum_16x256_f32_w4,rowcumsum_8x1024_f16_w8,histogram_4096_w8,histogram_1024_b256_w4,gather_64x32_f32_w8,gather_128x64_f16_w4,colsum_32x256_f16_w8,rowsum_16x512_f32_w8)
 endif()
 # --arg: the kernel's integer arguments (a pitch, a loop bound); bad ones are one line, exit 2.
-swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for of line 92 .*%K = 128 \\(given\\)\\): 2 predicated off at 8.00, 2 live at 10.00"
+swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for over %acc_63 .*%K = 128 \\(given\\)\\): 2 predicated off at 8.00, 2 live at 10.00"
              audit ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg K=128)
 swz_audit_bad(ArgWithoutValue "--arg 'K': expected NAME=VALUE with an integer VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg K)
 swz_audit_bad(ArgNotAnArgument "--arg Q: the kernel has no integer argument %Q" audit

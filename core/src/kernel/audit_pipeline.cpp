@@ -81,11 +81,7 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     std::string why;
     const auto lb = reader.scalar(loop->lower, env, why);
     const auto st = lb ? reader.scalar(loop->step, env, why) : std::nullopt;
-    if (!lb || !st || *st <= 0) {
-      out.note = fmt::format("; in the scf.for of line {}: its bounds not read ({}), priced at its first iteration", loop->line,
-                             why.empty() ? "a step that is not positive" : why);
-      return std::nullopt;
-    }
+    if (!lb || !st || *st <= 0) return std::nullopt;  // priced at its first iteration, as read
     lower = *lb;
     step = *st;
     auto ub = reader.scalar(loop->upper, env, why);
@@ -97,8 +93,9 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     }
     out.executions = std::max<std::int64_t>(0, (*ub - lower + step - 1) / step);
     if (out.executions > kMostExecutions) return std::nullopt;
-    how = fmt::format("issued {} times by the scf.for of line {} ({} from {} to {} step {}; {})", out.executions, loop->line,
-                      loop->induction, lower, *ub, step, said_arguments(reader, {loop->upper}, arguments));
+    // The loop named by its induction variable: a note that names no line moves with a dump's modules (audit_dump.cpp).
+    how = fmt::format("issued {} times by the scf.for over {} (from {} to {} step {}; {})", out.executions, loop->induction,
+                      lower, *ub, step, said_arguments(reader, {loop->upper}, arguments));
   }
   if (out.executions == 0) {
     out.wavefronts = 0;
