@@ -67,6 +67,15 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
                                             const SharedLayout& shared, int bits, const BankModel& bank,
                                             KnownArguments& arguments) {
   if (op.operands.size() < 2 || !access.global_bytes) return std::nullopt;
+  // Every loop's runtime bound valued first, so that a prologue copy's mask (K > 64) reads the
+  // same %K its loop runs to.
+  for (const ttgir::Loop& l : reader.loops()) {
+    std::string why;
+    const auto lb = reader.scalar(l.lower, arguments.values, why);
+    const auto st = lb ? reader.scalar(l.step, arguments.values, why) : std::nullopt;
+    if (lb && st && *st > 0 && !reader.scalar(l.upper, arguments.values, why))
+      (void)assume_bound(reader, l.upper, *lb, *st, /*trip=*/64, arguments);
+  }
   const std::string& pointer = op.operands[0];
   const std::string mask = op.operands.size() > 2 ? op.operands[2] : std::string();
   const ttgir::Loop* loop = nullptr;
@@ -84,13 +93,8 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     if (!lb || !st || *st <= 0) return std::nullopt;  // priced at its first iteration, as read
     lower = *lb;
     step = *st;
-    auto ub = reader.scalar(loop->upper, env, why);
-    if (!ub) {  // a runtime bound the caller did not give: assumed, and said
-      const std::string refused = assume_bound(reader, loop->upper, lower, step, /*trip=*/64, arguments);
-      env = arguments.values;
-      if (refused.empty()) ub = reader.scalar(loop->upper, env, why);
-      if (!ub) return std::nullopt;
-    }
+    const auto ub = reader.scalar(loop->upper, env, why);  // a runtime bound not given was assumed above
+    if (!ub) return std::nullopt;
     out.executions = std::max<std::int64_t>(0, (*ub - lower + step - 1) / step);
     if (out.executions > kMostExecutions) return std::nullopt;
     // The loop named by its induction variable: a note that names no line moves with a dump's modules (audit_dump.cpp).

@@ -7,7 +7,8 @@
 // iteration; here each copy line is priced as the kernel issues it:
 //
 //   executions   1 outside a loop; in an scf.for, its trip count ceil((upper - lower) / step), the
-//                bounds read from the module (an argument bound given or assumed, and said);
+//                bounds read from the module (an argument bound given, or assumed so that the loop
+//                runs 64 times, one value per argument for the module, and said);
 //   placements   each execution's pointers at its induction value: a K slice may start mid-line
 //                (an int8 tile's 64-byte slices start 64 bytes into a 128-byte line every other
 //                stage); each distinct placement priced once;
