@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,7 +28,22 @@ struct Options {
   std::string output;  // --fix: where the patched module goes
   bool fail_on_conflict = false;
   std::string gpu;  // --gpu: price every module on this GPU, not its ttg.target's
+  std::vector<std::string> arguments;  // --arg NAME=VALUE: the kernel's integer arguments
 };
+
+// "K=256" or "%K=256" -> {"K", 256}; anything else is one line naming the flag.
+ArgumentValues argument_values(const std::vector<std::string>& given) {
+  ArgumentValues values;
+  for (const std::string& g : given) {
+    const std::size_t eq = g.find('=');
+    std::int64_t value = 0;
+    const char* end = g.data() + g.size();
+    const bool number = eq != std::string::npos && eq + 1 < g.size() && std::from_chars(g.data() + eq + 1, end, value).ptr == end;
+    if (eq == 0 || !number) fail("--arg '{}': expected NAME=VALUE with an integer VALUE (e.g. --arg K=4096)", g);
+    values[g.substr(0, eq)] = value;
+  }
+  return values;
+}
 
 // The files named: a directory stands for its .ttgir / .mlir files, in name order.
 std::vector<std::string> expand(const std::vector<std::string>& inputs) {
@@ -63,6 +79,9 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                 sub.add_option("--gpu", o->gpu,
                                "Price on this GPU (sm_80, sm_90, sm_100, gfx942, gfx950 or an alias: h100, mi300x, ...) "
                                "instead of the one the module's ttg.target names");
+                sub.add_option("--arg", o->arguments,
+                               "NAME=VALUE: a value of the kernel's integer argument NAME (a row pitch, a loop bound: K=4096), "
+                               "repeatable; those not given are assumed, and each line says what it took");
                 sub.add_flag("--fail-on-conflict", o->fail_on_conflict,
                              "Exit 1 when a modelled access has bank conflicts a legal layout removes (conflicts at the optimum "
                              "pass, with a line saying so)");
@@ -94,7 +113,7 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   };
                   auto name_of = [](const std::string& file) { return file == "-" ? std::string("<stdin>") : file; };
                   // A dump repeats its modules pass after pass: each distinct text is read and audited once.
-                  DumpAuditor auditor(std::size_t{64} << 20, o->gpu);
+                  DumpAuditor auditor(std::size_t{64} << 20, o->gpu, argument_values(o->arguments));
                   std::size_t modules = 0;
                   std::vector<std::vector<ttgir::ModuleSpan>> spans_of_file;  // each file's modules, found once
                   const auto checking = std::chrono::steady_clock::now();

@@ -8,10 +8,11 @@ copies (run on a machine with a GPU, Triton 3.6, PyTorch and ncu).
 
 For each kernel of CASES the script runs itself once under ncu (`--child NAME`), which compiles the
 kernel, launches one CTA and writes OUT_DIR/NAME.ttgir; ncu reads METRICS for that launch, and
-OUT_DIR/copy_counters.json keeps them. Every copy of a kernel runs the same number of times relative
-to the others (the prologue issues each stage's A and B copies once, the loop one of each per
-iteration), so the measured wavefronts per LDGSTS instruction is the audit's per-instruction price
-of its copy lines weighted by their instructions: `--compare` prints both for every kept kernel.
+OUT_DIR/copy_counters.json keeps them. The prologue issues each stage's copies once and the loop one
+of each per iteration, its last stages - 1 predicated off; `swizzle audit --arg K=...` (the launch's
+integer arguments) prices each copy line over its executions, so the measured wavefronts per LDGSTS
+instruction is the audit's price of its copy lines weighted by instructions x executions: `--compare`
+prints both for every kept kernel.
 """
 import json
 import os
@@ -87,9 +88,18 @@ def child(name, out_dir):
                    "device": torch.cuda.get_device_name()}, f)
 
 
-def predicted_per_instruction(swizzle, path):
-    """The audit's cp.async lines: wavefronts per LDGSTS weighted by each line's instructions."""
-    run = subprocess.run([swizzle, "audit", path, "--json"], capture_output=True, text=True, timeout=300)
+def runtime_arguments(entry):
+    """The kernel's integer arguments as child() launched it (--arg NAME=VALUE for `swizzle audit`)."""
+    const = entry["constants"]
+    if entry["kernel"] == "matmul":
+        return {"M": const["BM"], "N": const["BN"], "K": 4 * const["BK"]}
+    return {"N_CTX": max(4 * const["BLOCK_N"], const["BLOCK_M"])}
+
+
+def predicted_per_instruction(swizzle, path, arguments):
+    """The audit's cp.async lines: wavefronts per LDGSTS weighted by each line's instructions and executions."""
+    flags = [f"--arg={name}={value}" for name, value in arguments.items()]
+    run = subprocess.run([swizzle, "audit", path, "--json"] + flags, capture_output=True, text=True, timeout=300)
     if run.returncode not in (0, 1):
         raise RuntimeError(f"swizzle audit failed ({run.returncode}): {run.stderr[-2000:]}")
     report = json.loads(run.stdout)
@@ -98,9 +108,11 @@ def predicted_per_instruction(swizzle, path):
     for a in report["accesses"]:
         if not str(a.get("instruction", "")).startswith("LDGSTS") or a.get("wavefronts") is None:
             continue
-        total += a["wavefronts"] * a["instructions"]
-        weight += a["instructions"]
-        lines.append(f"{a['line']}: {a['instruction']} {a['wavefronts']} x {a['instructions']}")
+        issued = a["instructions"] * a.get("executions", 1)
+        mean = a["issued_wavefronts"] if a.get("issued_wavefronts") is not None else a["wavefronts"]
+        total += mean * issued
+        weight += issued
+        lines.append(f"{a['line']}: {a['instruction']} {mean:.3f} x {a['instructions']} x {a.get('executions', 1)}")
     return (total / weight if weight else None), lines
 
 
@@ -114,7 +126,7 @@ def compare(swizzle, kept, expect_equal=""):
             print(f"{name}: not measured")
             continue
         measured = m["ldgsts_wavefronts"] / m["ldgsts_instructions"]
-        predicted, lines = predicted_per_instruction(swizzle, os.path.join(kept, f"{name}.ttgir"))
+        predicted, lines = predicted_per_instruction(swizzle, os.path.join(kept, f"{name}.ttgir"), runtime_arguments(entry))
         same = predicted is not None and abs(measured - predicted) < 1e-9
         if same:
             equal.append(name)

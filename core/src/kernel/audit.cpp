@@ -19,6 +19,7 @@
 
 #include "audit_global.h"
 #include "audit_parts.h"
+#include "audit_pipeline.h"
 #include "audit_scratch.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
@@ -71,6 +72,7 @@ struct AuditRun {
   std::map<std::string, AccessResult> simulations;
   bool hip = false;
   const ttgir::PointerReader pointers;  // the kernel's address arithmetic: copies' global side (audit_global.h)
+  audit_parts::KnownArguments arguments;  // given (--arg) and assumed values of its integer arguments
 
   AuditRun(const Module& module, const GpuModel& gpu)
       : m(module), au(module), hip(gpu.vendor == Vendor::Amd), pointers(module) {
@@ -373,8 +375,17 @@ void AuditRun::async_copy(const Op& op) {
   }
   Access copy{d.layout, AccessKind::Store, 0, vec_bits};
   copy.async_copy = true;
-  const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank);
+  copy.src_size = false;  // as price() issues it: the range in the note is the line's form
+  const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank, arguments);
   lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
+  // Every copy the pipeline issues: its executions, placements and predicated-off tail (audit_pipeline.h).
+  AuditAccess& a = report.accesses.back();
+  if (!a.issued || !a.wavefronts || global.key_suffix.empty()) return;
+  if (const auto issues = price_copy_issues(pointers, op, *a.issued, s.layout->layout, bits, au.bank, arguments)) {
+    a.executions = issues->executions;
+    a.issued_wavefronts = issues->wavefronts;
+    a.note += issues->note;
+  }
 }
 
 // Registers / shuffles when no data leaves the warp (as Triton 3.6 lowers it), else a store and a
@@ -514,9 +525,20 @@ void AuditRun::partners() {
 
 }  // namespace
 
-AuditReport audit(const Module& m, std::string_view gpu) {
+AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& arguments) {
   std::string note;
   AuditRun run(m, audit_gpu(m, gpu, &note));
+  for (const auto& [given, value] : arguments) {
+    const std::string name = given.rfind('%', 0) == 0 ? given : "%" + given;
+    if (!run.pointers.arguments().count(name)) {
+      std::string known;
+      for (const auto& [k, v] : run.pointers.arguments()) known += (known.empty() ? "" : ", ") + k;
+      fail("{}: --arg {}: the kernel has no integer argument {} (its integer arguments: {})", m.path, given, name,
+           known.empty() ? "none" : known);
+    }
+    run.arguments.values[name] = value;
+    run.arguments.given.insert(name);
+  }
   run.report.gpu_note = note;
   for (const Op& op : m.ops) run.audit_op(op);
   run.partners();
@@ -535,12 +557,13 @@ AuditReport audit(const Module& m, std::string_view gpu) {
   return std::move(run.report);
 }
 
-AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu) {
+AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu,
+                         const ArgumentValues& arguments) {
   const auto spans = ttgir::split_modules(text);
   if (spans.size() > 1)
     fail("{}: holds {} modules (lines {} and {} begin the first two); audit them one by one", path, spans.size(),
          spans[0].first_line, spans[1].first_line);
-  return audit(ttgir::read_module(text, path), gpu);
+  return audit(ttgir::read_module(text, path), gpu, arguments);
 }
 
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path) {

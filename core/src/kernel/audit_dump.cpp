@@ -147,7 +147,7 @@ AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, c
     r.header = span.header;
     return r;
   }
-  AuditReport r = swz::audit(ttgir::read_module(text, path, span, index, count), gpu_);
+  AuditReport r = swz::audit(ttgir::read_module(text, path, span, index, count), gpu_, arguments_);
   ++audits_done_;
   if (names_a_line_elsewhere(r)) return r;
   Remembered& entry = known ? *known : remember(module_text);  // known: read by check() before

@@ -26,7 +26,9 @@ std::unordered_map<std::string, std::shared_ptr<const std::vector<std::int64_t>>
   return r;
 }
 
-std::string register_addresses(std::vector<std::int64_t> bytes) {
+}  // namespace
+
+std::string register_global_addresses(std::vector<std::int64_t> bytes) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the addresses
   for (std::int64_t b : bytes)
     for (int i = 0; i < 8; ++i) h = (h ^ ((static_cast<std::uint64_t>(b) >> (8 * i)) & 0xff)) * 1099511628211ull;
@@ -36,13 +38,15 @@ std::string register_addresses(std::vector<std::int64_t> bytes) {
   return std::string(kSuffix) + digest;
 }
 
+namespace {
+
 bool varies(const std::vector<std::int64_t>& v) {
   return std::any_of(v.begin(), v.end(), [&](std::int64_t x) { return x != v.front(); });
 }
 
-// Each element's byte address (by flat coordinate of `layout`) under the stride values `values`.
-std::vector<std::int64_t> addresses(const ttgir::Affine& f, const LinearLayout& layout,
-                                    const std::map<std::string, std::int64_t>& values) {
+}  // namespace
+
+std::vector<std::int64_t> global_addresses(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values) {
   std::vector<std::int64_t> bytes(static_cast<std::size_t>(layout.out_size()));
   for (std::size_t flat = 0; flat < bytes.size(); ++flat) {
     const Coords c = layout.unflatten(flat);
@@ -53,15 +57,25 @@ std::vector<std::int64_t> addresses(const ttgir::Affine& f, const LinearLayout& 
     for (const auto& [name, coefficient] : f.coefficient) a += coefficient[row_major] * values.at(name);
     bytes[flat] = a;
   }
-  const std::int64_t low = *std::min_element(bytes.begin(), bytes.end());
-  for (std::int64_t& b : bytes) b -= low;  // the tile's first byte at 0: its base is 128-byte aligned
+  const std::int64_t lowest = *std::min_element(bytes.begin(), bytes.end());
+  const std::int64_t line = (lowest >= 0 ? lowest : lowest - 127) / 128 * 128;
+  for (std::int64_t& b : bytes) b -= line;
   return bytes;
 }
+
+std::string KnownArguments::said(const std::string& name) const {
+  const auto it = values.find(name);
+  if (it == values.end()) return "";
+  return given.count(name) ? fmt::format("{} = {} (given)", name, it->second) : fmt::format("{} taken as {}", name, it->second);
+}
+
+namespace {
 
 struct Stride {
   std::string name;
   std::int64_t divisibility = 1;
   bool printed = false;    // tt.divisibility given
+  bool given = false;      // its value given by the caller: no range
   std::int64_t bytes = 1;  // bytes one unit of it moves an element, at the least (gcd of its coefficients)
   std::int64_t typical = 0;
 };
@@ -70,7 +84,7 @@ struct Stride {
 // 128 bytes, rows no closer than the tile is large (each stride apart from the others by a factor
 // of the tile's elements). `values` gets every unknown; the uniform ones at 0 (they move every lane alike).
 std::vector<Stride> strides_of(const ttgir::Affine& f, const ttgir::PointerReader& reader,
-                               std::map<std::string, std::int64_t>& values) {
+                               std::map<std::string, std::int64_t>& values, KnownArguments* arguments) {
   std::vector<Stride> strides;
   const auto elements = static_cast<std::int64_t>(f.size());
   for (const auto& [name, coefficient] : f.coefficient) {
@@ -85,6 +99,11 @@ std::vector<Stride> strides_of(const ttgir::Affine& f, const ttgir::PointerReade
     std::int64_t floor_value = elements;
     for (std::size_t k = 0; k < strides.size(); ++k) floor_value *= elements;
     s.typical = (floor_value + unit - 1) / unit * unit;
+    if (arguments) {  // one value per argument for the module: the caller's, or the first assumed
+      if (const auto known = arguments->values.find(name); known != arguments->values.end()) s.typical = known->second;
+      s.given = arguments->given.count(name) > 0;
+      arguments->values.emplace(name, s.typical);
+    }
     values[name] = s.typical;
     strides.push_back(s);
   }
@@ -125,7 +144,7 @@ double sectors_per_request(const Access& access, const SharedLayout& shared, int
 }
 
 CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::string& pointer, const Access& access,
-                            const SharedLayout& shared, int bits, const BankModel& bank) {
+                            const SharedLayout& shared, int bits, const BankModel& bank, KnownArguments& arguments) {
   CopyGlobal out;
   const std::string fallback = "; global side: rows taken a multiple of 128 bytes apart along the layout's order[0]";
   const ttgir::Followed followed = reader.follow(pointer);
@@ -140,14 +159,14 @@ CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::strin
     return out;
   }
   std::map<std::string, std::int64_t> values;
-  const std::vector<Stride> strides = strides_of(f, reader, values);
+  const std::vector<Stride> strides = strides_of(f, reader, values, &arguments);
   const auto elements = static_cast<std::int64_t>(f.size());
   if (static_cast<int>(strides.size()) > kMostStrides) {
     out.note = fmt::format("{} ({} unknown strides vary across the tile: more than {} are not priced)", fallback, strides.size(),
                            kMostStrides);
     return out;
   }
-  std::vector<std::int64_t> bytes = addresses(f, access.layout, values);
+  std::vector<std::int64_t> bytes = global_addresses(f, access.layout, values);
   // Bad input, each said once: a pitch of a part of an element, pointers that miss part of the tile.
   for (std::size_t d = 0; d < f.shape.size(); ++d) {
     if (f.shape[d] < 2) continue;
@@ -166,28 +185,37 @@ CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::strin
   if (static_cast<std::int64_t>(distinct) < elements)
     problems += fmt::format("; the pointers give {} distinct addresses for the tile's {} elements: they do not cover it",
                             distinct, elements);
-  out.key_suffix = register_addresses(bytes);
+  out.key_suffix = register_global_addresses(bytes);
 
   Access priced = access;
   priced.global_bytes = global_bytes_of(out.key_suffix);
   const AccessResult typical = simulate(priced, shared, bits, bank);
   const double sectors = sectors_per_request(priced, shared, bits, bank);
   out.note = fmt::format("; global side from the kernel's pointers ({}): {:.1f} sectors per request", pointer, sectors);
+  bool assumed = false;
   for (const Stride& s : strides) {
-    out.note += fmt::format("; {} taken as {} (a {}-byte pitch, a multiple of 128)", s.name, s.typical, s.typical * s.bytes);
+    const std::int64_t pitch = s.typical * s.bytes;
+    if (s.given) {
+      out.note += fmt::format("; {} (a {}-byte pitch)", arguments.said(s.name), pitch);
+      continue;
+    }
+    assumed = true;
+    out.note +=
+        fmt::format("; {} taken as {} (a {}-byte pitch{})", s.name, s.typical, pitch, pitch % 128 ? "" : ", a multiple of 128");
     if (!s.printed) out.note += fmt::format("; {} has no tt.divisibility: any pitch is possible", s.name);
   }
-  // The range over the pitches each stride may have (mod 128 bytes is all the banks read).
-  if (!strides.empty() && typical.modelled) {
+  // The range over the pitches each assumed stride may have (mod 128 bytes is all the banks read).
+  if (assumed && typical.modelled) {
     double best = typical.mean_wavefronts, worst = typical.mean_wavefronts;
     std::string best_at, worst_at;
     for (const Stride& s : strides) {
+      if (s.given) continue;
       const std::int64_t residues = 128 / std::gcd<std::int64_t>(128, s.divisibility * s.bytes);
       for (std::int64_t j = 1; j <= residues; ++j) {
         std::map<std::string, std::int64_t> v = values;
         v[s.name] = s.typical + j * s.divisibility;
         Access variant = access;
-        variant.global_bytes = std::make_shared<const std::vector<std::int64_t>>(addresses(f, access.layout, v));
+        variant.global_bytes = std::make_shared<const std::vector<std::int64_t>>(global_addresses(f, access.layout, v));
         double mean = 0;
         try {
           mean = simulate(variant, shared, bits, bank).mean_wavefronts;
@@ -222,8 +250,8 @@ std::string global_request_note(const ttgir::PointerReader& reader, const std::s
   const ttgir::Affine& f = *followed.value;
   if (!f.pointee_bytes || f.shape != registers.shape()) return "";
   std::map<std::string, std::int64_t> values;
-  const std::vector<Stride> strides = strides_of(f, reader, values);
-  const std::vector<std::int64_t> bytes = addresses(f, registers, values);
+  const std::vector<Stride> strides = strides_of(f, reader, values, nullptr);
+  const std::vector<std::int64_t> bytes = global_addresses(f, registers, values);
   // Triton's vector: consecutive registers at consecutive addresses, up to 16 bytes, aligned.
   const int element_bytes = std::max(1, bits / 8);
   int vec = 1;

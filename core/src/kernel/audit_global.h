@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@
 
 namespace swz::audit_parts {
 
+// The kernel's integer arguments where a price needs a value (a pitch, a loop bound, a mask's
+// bound): given (`swizzle audit --arg K=256`) or assumed, one value per argument for the whole
+// module, so that a pitch and a loop bound read the same %K; every line that uses one says which.
+struct KnownArguments {
+  ttgir::Values values;         // "%K" -> its value
+  std::set<std::string> given;  // the names the caller gave
+  // "%K = 256 (given)" or "%K taken as 8192" (empty: no value).
+  std::string said(const std::string& name) const;
+};
+
 struct CopyGlobal {
   std::string key_suffix;  // for the registers key; empty: the addresses were not read (note says why)
   std::string note;        // "; global side ...": what the price assumes, its range, sectors per request
@@ -27,8 +38,16 @@ struct CopyGlobal {
 
 // The global side of a copy of `access` (its register layout and width) into `shared`, from the
 // pointer tensor `pointer` of the module `reader` reads.
+// Strides the module's arguments hold: their values from `arguments`, and the ones assumed here added to it.
 CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::string& pointer, const Access& access,
-                            const SharedLayout& shared, int element_bits, const BankModel& bank);
+                            const SharedLayout& shared, int element_bits, const BankModel& bank, KnownArguments& arguments);
+
+// Each element's byte address of the pointer tensor `f` (by flat coordinate of `layout`) with its
+// unknowns at `values`; the lowest moved to the 128-byte line it lies in (the tile's base is taken
+// 128-byte aligned, so an offset within a line, a pipeline stage's K slice, keeps its place).
+std::vector<std::int64_t> global_addresses(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values);
+// The addresses as a registers-key suffix (" @global:<digest>"), kept for global_bytes_of().
+std::string register_global_addresses(std::vector<std::int64_t> bytes);
 
 // The registers key without its global suffix (the layout's text), and the addresses it names.
 std::string layout_text_of(const std::string& registers_key);

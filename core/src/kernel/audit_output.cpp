@@ -73,6 +73,8 @@ nlohmann::json to_json(const AuditReport& report) {
     j["instruction"] = a.instruction;
     j["instructions"] = a.instructions;
     j["predicated_off"] = a.predicated_off;
+    j["executions"] = a.executions;
+    j["issued_wavefronts"] = a.issued_wavefronts ? nlohmann::json(*a.issued_wavefronts) : nlohmann::json(nullptr);
     j["wavefronts"] = opt(a.wavefronts);
     j["ideal_wavefronts"] = opt(a.ideal_wavefronts);
     j["worst_wavefronts"] = opt(a.worst_wavefronts);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <set>
 #include <string_view>
 
 #include "swz/error.h"
@@ -281,11 +282,17 @@ PointerReader::PointerReader(const Module& m) : module_(m) {
       const std::size_t iv = body.find('%');
       const std::size_t lb = body.find(" = %", iv);
       if (iv != std::string_view::npos && lb != std::string_view::npos) same_as_[ssa_name(body, iv)] = ssa_name(body, lb + 3);
+      const std::size_t to = body.find(" to %", lb), step = body.find(" step %", lb);
+      if (iv != std::string_view::npos && lb != std::string_view::npos && to != std::string_view::npos &&
+          step != std::string_view::npos)
+        loops_.push_back(
+            Loop{line_no, ssa_name(body, iv), ssa_name(body, lb + 3), ssa_name(body, to + 4), ssa_name(body, step + 6), {}});
       if (const std::size_t args = body.find("iter_args("); args != std::string_view::npos)
         for (std::size_t at = body.find('%', args); at != std::string_view::npos && at < body.find(')', args);) {
           const std::size_t eq = body.find(" = %", at);
           if (eq == std::string_view::npos) break;
           same_as_[ssa_name(body, at)] = ssa_name(body, eq + 3);
+          if (!loops_.empty() && loops_.back().line == line_no) loops_.back().carried.push_back(ssa_name(body, at));
           at = body.find(", %", eq);
           at = at == std::string_view::npos ? at : at + 2;
         }
@@ -331,10 +338,16 @@ Followed PointerReader::follow(const std::string& name) const {
 
 Affine PointerReader::evaluate(const std::string& name, int depth) const {
   if (depth > kDepthLimit) fail("{}: address arithmetic deeper than {} ops", name, kDepthLimit);
-  if (const auto same = same_as_.find(name); same != same_as_.end()) return evaluate(same->second, depth + 1);
-  if (const auto hit = memo_.find(name); hit != memo_.end()) return *hit->second;
   Affine r;
   r.constant = {0};
+  if (env_)
+    if (const auto given = env_->find(name); given != env_->end()) {
+      r.constant = {given->second};
+      return r;
+    }
+  if (const auto same = same_as_.find(name); same != same_as_.end()) return evaluate(same->second, depth + 1);
+  auto& memo = env_ ? env_memo_ : memo_;
+  if (const auto hit = memo.find(name); hit != memo.end()) return *hit->second;
   if (const auto a = arguments_.find(name); a != arguments_.end()) {
     r.coefficient[name] = {1};
     return r;
@@ -414,8 +427,102 @@ Affine PointerReader::evaluate(const std::string& name, int depth) const {
     fail("line {}: {} ({})", l.line, l.op, what);
   }
   r.shape = type.shape;
-  memo_.emplace(name, std::make_shared<const Affine>(r));
+  memo.emplace(name, std::make_shared<const Affine>(r));
   return r;
+}
+
+Followed PointerReader::follow_with(const std::string& name, const Values& env) const {
+  env_ = &env;
+  env_memo_.clear();
+  Followed out = follow(name);
+  env_ = nullptr;
+  env_memo_.clear();
+  return out;
+}
+
+std::optional<std::int64_t> PointerReader::scalar(const std::string& name, const Values& env, std::string& why) const {
+  return scalar_at(name, env, why, 0);
+}
+
+// i1 and integer scalars: comparisons and their logic on top of the affine forms above.
+std::optional<std::int64_t> PointerReader::scalar_at(const std::string& name, const Values& env, std::string& why,
+                                                     int depth) const {
+  if (depth > kDepthLimit) {
+    why = fmt::format("{}: deeper than {} ops", name, kDepthLimit);
+    return std::nullopt;
+  }
+  if (const auto given = env.find(name); given != env.end()) return given->second;
+  const auto it = definitions_.find(name);
+  if (it != definitions_.end()) {
+    const Line& l = it->second;
+    const std::vector<std::string> operands = operands_of(l.head);
+    auto both = [&]() -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+      if (operands.size() < 2) return std::nullopt;
+      const auto a = scalar_at(operands[0], env, why, depth + 1);
+      const auto b = a ? scalar_at(operands[1], env, why, depth + 1) : std::nullopt;
+      if (!b) return std::nullopt;
+      return std::pair{*a, *b};
+    };
+    if (l.op == "arith.constant" && (trimmed(l.head) == "true" || trimmed(l.head) == "false")) return trimmed(l.head) == "true";
+    if (l.op == "tt.splat" && !operands.empty()) return scalar_at(operands[0], env, why, depth + 1);
+    if (l.op == "arith.andi" || l.op == "arith.ori" || l.op == "arith.xori") {
+      const auto ab = both();
+      if (!ab) return std::nullopt;
+      return l.op == "arith.andi"  ? (ab->first & ab->second)
+             : l.op == "arith.ori" ? (ab->first | ab->second)
+                                   : (ab->first ^ ab->second);
+    }
+    if (l.op == "arith.cmpi") {
+      const std::string_view predicate = trimmed(trimmed(l.head).substr(0, trimmed(l.head).find(',')));
+      const auto ab = both();
+      if (!ab) return std::nullopt;
+      const auto [a, b] = *ab;
+      if (predicate == "slt" || predicate == "ult") return a < b;
+      if (predicate == "sle" || predicate == "ule") return a <= b;
+      if (predicate == "sgt" || predicate == "ugt") return a > b;
+      if (predicate == "sge" || predicate == "uge") return a >= b;
+      if (predicate == "eq") return a == b;
+      if (predicate == "ne") return a != b;
+      why = fmt::format("line {}: arith.cmpi {} is not evaluated", l.line, predicate);
+      return std::nullopt;
+    }
+  }
+  const Followed f = follow_with(name, env);
+  if (!f.value) {
+    why = f.why_not;
+    return std::nullopt;
+  }
+  const Affine& v = *f.value;
+  if (v.uniform_unknown || !v.coefficient.empty() || v.constant.empty() || !uniform(v.constant)) {
+    std::string unknowns;
+    for (const auto& [k, c] : v.coefficient) unknowns += (unknowns.empty() ? "" : ", ") + k;
+    why = fmt::format("{} depends on {}", name, unknowns.empty() ? std::string("a value the audit does not compute") : unknowns);
+    return std::nullopt;
+  }
+  return v.constant.front();
+}
+
+const Loop* PointerReader::loop_of(const std::string& name) const {
+  std::map<std::string, const Loop*> symbols;
+  for (const Loop& loop : loops_) {
+    symbols[loop.induction] = &loop;
+    for (const std::string& c : loop.carried) symbols[c] = &loop;
+  }
+  const Loop* innermost = nullptr;
+  std::vector<std::string> todo{name};
+  std::set<std::string> seen;
+  while (!todo.empty() && seen.size() < 100000) {  // bounded: a module's values, each once
+    const std::string v = todo.back();
+    todo.pop_back();
+    if (!seen.insert(v).second) continue;
+    if (const auto s = symbols.find(v); s != symbols.end()) {
+      if (!innermost || s->second->line > innermost->line) innermost = s->second;
+      continue;
+    }
+    if (const auto d = definitions_.find(v); d != definitions_.end())
+      for (const std::string& o : operands_of(d->second.head)) todo.push_back(o);
+  }
+  return innermost;
 }
 
 }  // namespace swz::ttgir

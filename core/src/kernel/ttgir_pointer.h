@@ -20,11 +20,12 @@
 // reader does not compute. It is the same for every element, so it moves every lane's address
 // alike: the source banks only rotate (bank = address / 4 mod 32), which changes no count of lanes
 // per bank. A pointer's form is in bytes. Loops: an scf.for's induction variable is its lower bound
-// and its iter_args their initial values (the first iteration: enough for bank pricing, whatever a
-// loop-carried pointer is advanced by). Values known per element (no argument, no unknown) also
-// go through remsi / remui / divsi / divui / andi / ori / xori / shrsi / shrui: a gather's indices
-// computed from a range. What is not one of these ops, or multiplies two lane-varying unknowns, is
-// not followed: the reader says which op at which line stopped it.
+// and its iter_args their initial values (the first iteration); follow_with() evaluates a value at
+// another iteration (the induction variable at lb + i * step), which is how the audit prices every
+// stage of a pipelined copy (audit_pipeline.h). Values known per element (no argument, no unknown)
+// also go through remsi / remui / divsi / divui / andi / ori / xori / shrsi / shrui: a gather's
+// indices computed from a range. What is not one of these ops, or multiplies two lane-varying
+// unknowns, is not followed: the reader says which op at which line stopped it.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,17 @@ namespace swz::ttgir {
 struct Argument {
   std::string name;                          // "%N"
   std::optional<std::int64_t> divisibility;  // tt.divisibility: the value is a multiple of it; none printed
+};
+
+// Concrete values of names: the kernel's integer arguments (given or assumed) and loop induction
+// variables, for follow_with() and scalar().
+using Values = std::map<std::string, std::int64_t>;
+
+// An scf.for: `%iv = %lower to %upper step %step iter_args(%carried = ..., ...)` at `line`.
+struct Loop {
+  int line = 0;
+  std::string induction, lower, upper, step;
+  std::vector<std::string> carried;
 };
 
 struct Affine {
@@ -65,6 +77,14 @@ class PointerReader {
   explicit PointerReader(const Module& m);
   Followed follow(const std::string& name) const;
   const std::map<std::string, Argument>& arguments() const { return arguments_; }
+  // `name` with the names in `env` (induction variables, arguments) at those values.
+  Followed follow_with(const std::string& name, const Values& env) const;
+  // A scalar integer or i1 (arith.cmpi / andi / ori / xori, tt.splat of one) under `env`; empty
+  // with `why` set when it depends on something `env` does not give or the reader does not compute.
+  std::optional<std::int64_t> scalar(const std::string& name, const Values& env, std::string& why) const;
+  const std::vector<Loop>& loops() const { return loops_; }
+  // The innermost scf.for whose induction variable or carried values `name` depends on; null: none.
+  const Loop* loop_of(const std::string& name) const;
   // The op that defines `name` ("tt.load") and its first operand, or empty strings.
   std::pair<std::string, std::string> definition(const std::string& name) const;
   // The pointers a tt.store writes the value `name` through, or an empty string.
@@ -76,6 +96,7 @@ class PointerReader {
     std::string op, head, type;  // head: operands and attributes; type: the result's
   };
   Affine evaluate(const std::string& name, int depth) const;
+  std::optional<std::int64_t> scalar_at(const std::string& name, const Values& env, std::string& why, int depth) const;
   const Module& module_;
   std::map<std::string, Argument> arguments_;
   std::map<std::string, std::string> pointer_arguments_;  // name -> its type
@@ -83,6 +104,9 @@ class PointerReader {
   std::unordered_map<std::string, std::string> same_as_;  // loop values -> their first iteration's value
   std::unordered_map<std::string, std::string> stores_;   // value -> the pointers a tt.store writes it through
   mutable std::unordered_map<std::string, std::shared_ptr<const Affine>> memo_;
+  std::vector<Loop> loops_;
+  mutable const Values* env_ = nullptr;  // follow_with(): names at given values, memoized apart
+  mutable std::unordered_map<std::string, std::shared_ptr<const Affine>> env_memo_;
 };
 
 }  // namespace swz::ttgir

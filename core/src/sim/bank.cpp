@@ -233,8 +233,10 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     if (active) request.address[static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(first_bit / 8);
     if (a.async_copy) {
       request.global.resize(request.address.size(), -1);
-      if (active)
-        request.global[static_cast<std::size_t>(lane)] = global_source_address(a, coord, ebits);
+      if (active) {
+        const std::int64_t from = global_source_address(a, coord, ebits);
+        request.global[static_cast<std::size_t>(lane)] = a.moves_no_data ? -2 - from : from;
+      }
     }
     if (trace) {
       const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);

@@ -39,6 +39,7 @@
 // fix_module() writes the chosen suggestions into the module's text.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -103,6 +104,13 @@ struct AuditAccess {
   // (smsp__inst_executed_op_shared_*) counts them; its SASS-patched one (smsp__sass_inst_executed_*)
   // does not.
   std::int64_t predicated_off = 0;
+  // Times the op runs per CTA: a cp.async in a pipelined scf.for runs once per iteration (its trip
+  // count, given or assumed, said in `note`); `instructions` are per run, `wavefronts` price the
+  // first run (live, at the loop's first iteration), `issued_wavefronts` the mean per instruction
+  // over every run as a counter sees them: each run's placement and its predicated-off tail
+  // (audit_pipeline.h). Null: every run costs `wavefronts`.
+  std::int64_t executions = 1;
+  std::optional<double> issued_wavefronts;
   std::optional<double> wavefronts;  // mean per instruction
   std::optional<int> ideal_wavefronts, worst_wavefronts;
   // Its lanes' addresses are index values read at run time (a tt.gather's loads from indices the
@@ -165,7 +173,12 @@ std::string apply_patches(const std::string& text, const std::vector<AuditPatch>
 // Audits a module's text; `path` names it in messages. Throws swz::Error for a malformed module.
 // `gpu` (a name or alias gpu.h knows: "gfx950", "mi300x", "h100") prices it on that GPU instead of
 // the one its ttg.target names (audit_gpu()).
-AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu = "");
+// `arguments`: values of the kernel's integer arguments ("K" or "%K" -> 256) that pitches, loop
+// bounds and masks read; one the kernel does not have is refused. Those not given are assumed, and
+// every line that uses one says which.
+using ArgumentValues = std::map<std::string, std::int64_t>;
+AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu = "",
+                         const ArgumentValues& arguments = {});
 // Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path);
 
@@ -177,8 +190,8 @@ std::vector<AuditReport> audit_modules(const std::string& text, const std::strin
 // text, then forgets them all and starts over, so a dump of any size is audited in bounded memory.
 class DumpAuditor {
  public:
-  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20, std::string gpu = "")
-      : text_limit_(text_limit), gpu_(std::move(gpu)) {}
+  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20, std::string gpu = "", ArgumentValues arguments = {})
+      : text_limit_(text_limit), gpu_(std::move(gpu)), arguments_(std::move(arguments)) {}
   // Reads module `span` of `text` (module `index` of `count` of the file); throws swz::Error for a
   // malformed one, as ttgir::read_module does.
   void check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count);
@@ -198,11 +211,12 @@ class DumpAuditor {
   Remembered& remember(const ModuleText& module_text);
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
   std::string gpu_;  // --gpu: every module priced on it ("" : each on its ttg.target's GPU)
+  ArgumentValues arguments_;                                 // --arg: the kernel's integer arguments
   std::unordered_multimap<std::size_t, Remembered> memory_;  // the hash of a module's text -> what is known of it
 };
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);
-AuditReport audit(const ttgir::Module& module, std::string_view gpu = "");
+AuditReport audit(const ttgir::Module& module, std::string_view gpu = "", const ArgumentValues& arguments = {});
 // The GPU a module is priced on: `gpu` when given, else its ttg.target's ("hip:gfx942" gfx942,
 // "hip:gfx950" gfx950, "cuda:90" sm_90, "cuda:100" sm_100, "cuda:80" / "cuda:86" / "cuda:89" sm_80),
 // else the H100 (sm_90), or for a module of 64-lane warps the first such GPU (gfx942). `note` (when given)

@@ -84,6 +84,10 @@ struct Access {
   // cp.async: each element's global byte address, by flat tensor coordinate, where it is known
   // (the audit reads it from the kernel's pointer arithmetic); null: placed as above.
   std::shared_ptr<const std::vector<std::int64_t>> global_bytes = nullptr;
+  // cp.async whose every lane is predicated off (Triton's masked copy, issued with its predicate
+  // false: it writes zeros and reads nothing): each lane's global address is given as moving no
+  // data at its pointer (WarpRequest::global, -2 - X).
+  bool moves_no_data = false;
 };
 // "" when `layout` (an access: register, lane, warp -> coords) holds every element of its tensor;
 // else how far it reaches: "its bases reach 2^9 of the 2^10 elements". An access that leaves

@@ -1,0 +1,178 @@
+// audit_pipeline.cpp: the copies of a pipelined loop as issued (audit_pipeline.h).
+#include "audit_pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "swz/error.h"
+
+namespace swz::audit_parts {
+
+namespace {
+
+constexpr std::int64_t kMostExecutions = std::int64_t{1} << 20;  // a trip count past this is not a tile loop
+
+// The pointer tensor at iteration `i`, from its value at the first iteration and the change of one:
+// Triton's address arithmetic is affine in the induction variable.
+ttgir::Affine at_iteration(const ttgir::Affine& first, const std::vector<std::int64_t>& delta, std::int64_t i) {
+  ttgir::Affine f = first;
+  for (std::size_t e = 0; e < f.constant.size(); ++e) f.constant[e] += i * delta[e];
+  return f;
+}
+
+// Values for the unknown arguments of a loop bound `name`, so that the loop runs `trip` times: a
+// bound of one unknown argument is solved for it (rounded up to its tt.divisibility); said by `arguments`.
+std::string assume_bound(const ttgir::PointerReader& reader, const std::string& name, std::int64_t lower, std::int64_t step,
+                         std::int64_t trip, KnownArguments& arguments) {
+  const ttgir::Followed f = reader.follow_with(name, arguments.values);
+  if (!f.value) return f.why_not;
+  const ttgir::Affine& v = *f.value;
+  if (v.uniform_unknown || v.coefficient.size() != 1 || v.constant.size() != 1)
+    return fmt::format("{} is not one unknown argument plus a constant", name);
+  const auto& [argument, coefficient] = *v.coefficient.begin();
+  if (coefficient.front() == 0) return fmt::format("{} does not move with {}", name, argument);
+  std::int64_t value = (lower + trip * step - v.constant.front()) / coefficient.front();
+  std::int64_t divisibility = 1;
+  if (const auto a = reader.arguments().find(argument); a != reader.arguments().end() && a->second.divisibility)
+    divisibility = std::max<std::int64_t>(1, *a->second.divisibility);
+  value = (value + divisibility - 1) / divisibility * divisibility;
+  arguments.values.emplace(argument, value);
+  return "";
+}
+
+// The arguments a value reads, said once each ("; %K taken as 256").
+std::string said_arguments(const ttgir::PointerReader& reader, const std::vector<std::string>& names,
+                           const KnownArguments& arguments) {
+  std::string out;
+  std::vector<std::string> done;
+  for (const std::string& name : names) {
+    const ttgir::Followed f = reader.follow(name);
+    if (!f.value) continue;
+    for (const auto& [argument, coefficient] : f.value->coefficient) {
+      if (std::find(done.begin(), done.end(), argument) != done.end() || arguments.said(argument).empty()) continue;
+      done.push_back(argument);
+      out += (out.empty() ? "" : ", ") + arguments.said(argument);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, const ttgir::Op& op, const Access& access,
+                                            const SharedLayout& shared, int bits, const BankModel& bank,
+                                            KnownArguments& arguments) {
+  if (op.operands.size() < 2 || !access.global_bytes) return std::nullopt;
+  // Every loop's runtime bound valued first, so that a prologue copy's mask (K > 64) reads the
+  // same %K its loop runs to.
+  for (const ttgir::Loop& l : reader.loops()) {
+    std::string why;
+    const auto lb = reader.scalar(l.lower, arguments.values, why);
+    const auto st = lb ? reader.scalar(l.step, arguments.values, why) : std::nullopt;
+    if (lb && st && *st > 0 && !reader.scalar(l.upper, arguments.values, why))
+      (void)assume_bound(reader, l.upper, *lb, *st, /*trip=*/64, arguments);
+  }
+  const std::string& pointer = op.operands[0];
+  const std::string mask = op.operands.size() > 2 ? op.operands[2] : std::string();
+  const ttgir::Loop* loop = nullptr;
+  for (const std::string& value : {pointer, op.operands[1], mask})
+    if (const ttgir::Loop* l = value.empty() ? nullptr : reader.loop_of(value); l && (!loop || l->line > loop->line)) loop = l;
+
+  CopyIssues out;
+  std::string how;  // what the executions rest on
+  ttgir::Values env = arguments.values;
+  std::int64_t lower = 0, step = 0;
+  if (loop) {
+    std::string why;
+    const auto lb = reader.scalar(loop->lower, env, why);
+    const auto st = lb ? reader.scalar(loop->step, env, why) : std::nullopt;
+    if (!lb || !st || *st <= 0) return std::nullopt;  // priced at its first iteration, as read
+    lower = *lb;
+    step = *st;
+    const auto ub = reader.scalar(loop->upper, env, why);  // a runtime bound not given was assumed above
+    if (!ub) return std::nullopt;
+    out.executions = std::max<std::int64_t>(0, (*ub - lower + step - 1) / step);
+    if (out.executions > kMostExecutions) return std::nullopt;
+    // The loop named by its induction variable: a note that names no line moves with a dump's modules (audit_dump.cpp).
+    how = fmt::format("issued {} times by the scf.for over {} (from {} to {} step {}; {})", out.executions, loop->induction,
+                      lower, *ub, step, said_arguments(reader, {loop->upper}, arguments));
+  }
+  if (out.executions == 0) {
+    out.wavefronts = 0;
+    out.note = "; " + how + ": never issued";
+    return out;
+  }
+
+  // The pointers at the first iteration and the change per iteration (linear in the induction variable).
+  auto pointers_at = [&](std::int64_t i) {
+    ttgir::Values at = env;
+    if (loop) at[loop->induction] = lower + i * step;
+    return reader.follow_with(pointer, at);
+  };
+  const ttgir::Followed first = pointers_at(0);
+  if (!first.value) return std::nullopt;
+  std::vector<std::int64_t> delta(first.value->constant.size(), 0);
+  if (loop && out.executions > 1) {
+    const ttgir::Followed second = pointers_at(1), third = pointers_at(2);
+    if (!second.value || !third.value || second.value->coefficient != first.value->coefficient) return std::nullopt;
+    for (std::size_t e = 0; e < delta.size(); ++e) {
+      delta[e] = second.value->constant[e] - first.value->constant[e];
+      if (third.value->constant[e] - second.value->constant[e] != delta[e]) return std::nullopt;  // not affine in it
+    }
+  }
+
+  const bool bypass = access.vec_bits == 128;                                 // Triton's 16-byte copies are .cg (bank.h)
+  std::map<std::pair<bool, std::vector<std::int64_t>>, AccessResult> priced;  // (live, placement) -> its price
+  std::map<std::pair<bool, double>, std::int64_t> tally;                      // (live, wavefronts) -> executions
+  std::string mask_why;
+  double total = 0;
+  for (std::int64_t i = 0; i < out.executions; ++i) {
+    ttgir::Values at = env;
+    if (loop) at[loop->induction] = lower + i * step;
+    bool live = true;
+    if (!mask.empty() && mask_why.empty()) {
+      std::string why;
+      if (const auto on = reader.scalar(mask, at, why))
+        live = *on != 0;
+      else
+        mask_why = why;
+    }
+    std::vector<std::int64_t> bytes = global_addresses(at_iteration(*first.value, delta, i), access.layout, env);
+    auto key = std::make_pair(live, std::move(bytes));
+    auto it = priced.find(key);
+    if (it == priced.end()) {
+      Access issued = access;
+      issued.global_bytes = std::make_shared<const std::vector<std::int64_t>>(key.second);
+      issued.moves_no_data = !live && !bypass;
+      it = priced.emplace(std::move(key), simulate(issued, shared, bits, bank)).first;
+    }
+    total += it->second.mean_wavefronts;
+    ++tally[{live, it->second.mean_wavefronts}];
+  }
+  out.wavefronts = total / static_cast<double>(out.executions);
+
+  std::string parts;
+  for (const auto& [what, count] : tally)
+    parts +=
+        fmt::format("{}{} {} at {:.2f}", parts.empty() ? "" : ", ", count, what.first ? "live" : "predicated off", what.second);
+  if (!loop && tally.size() == 1 && tally.begin()->first.first && mask_why.empty()) return out;  // issued once, live: as priced
+  out.note = "; " + (how.empty() ? std::string("issued once") : how) + ": " + parts;
+  if (!mask.empty()) {
+    if (!mask_why.empty())
+      out.note += fmt::format(" (its mask {} not evaluated: {}; priced live)", mask, mask_why);
+    else if (const std::string said = said_arguments(reader, {mask}, arguments); !loop && !said.empty())
+      out.note += fmt::format(" (mask {} with {})", mask, said);
+  }
+  if (tally.begin()->first.first == false)
+    out.note += bypass
+                    ? "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers (not measured apart from the "
+                      "live count where the two differ)"
+                    : "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)";
+  return out;
+}
+
+}  // namespace swz::audit_parts

@@ -1,0 +1,101 @@
+// Every cp.async a pipelined loop issues (core/src/kernel/audit_pipeline.h), on the kernels measured
+// on an H200 (tests/data/triton/copies/h200-20261128: Triton 3.6, one CTA, K = 4 x BK): the loop's
+// trip count from its bounds, each execution's placement and its predicated-off tail.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "swz/error.h"
+#include "swz/kernel/audit.h"
+
+namespace {
+
+std::string kept_copy_kernel(const std::string& name) {
+  std::ifstream in(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261128/" + name + ".ttgir");
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_FALSE(s.str().empty()) << name;
+  return s.str();
+}
+
+const swz::AuditAccess& copy_on_line(const swz::AuditReport& r, int line) {
+  for (const auto& a : r.accesses)
+    if (a.line == line && a.op == "ttg.async_copy_global_to_local") return a;
+  ADD_FAILURE() << "no copy on line " << line;
+  static const swz::AuditAccess none;
+  return none;
+}
+
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// tf32 64x64x32, 3 stages, launched with K = 128: the loop runs 4 times and its last 2 issue their
+// copies predicated off. The B copy (LDGSTS.32, .ca) costs 10 live and 8 off (a copy that moves no
+// data: the store rule without merging), so its line averages 9 per instruction; the measured kernel
+// total (3,968 wavefronts over 480 LDGSTS) is this mix.
+TEST(AuditPipeline, Tf32TailIssuesItsCopiesPredicatedOff) {
+  const swz::AuditReport r =
+      swz::audit_module(kept_copy_kernel("matmul_tf32_64x64x32_w4s3"), "matmul_tf32_64x64x32_w4s3.ttgir", "", {{"K", 128}});
+  const swz::AuditAccess& loop_b = copy_on_line(r, 125);
+  EXPECT_EQ(loop_b.executions, 4);
+  EXPECT_EQ(loop_b.wavefronts, 10.0);  // the first run, live
+  ASSERT_TRUE(loop_b.issued_wavefronts);
+  EXPECT_DOUBLE_EQ(*loop_b.issued_wavefronts, 9.0);
+  EXPECT_TRUE(mentions(loop_b.note, "issued 4 times by the scf.for over %acc_63")) << loop_b.note;
+  EXPECT_TRUE(mentions(loop_b.note, "2 predicated off at 8.00, 2 live at 10.00")) << loop_b.note;
+  EXPECT_TRUE(mentions(loop_b.note, "%K = 128 (given)")) << loop_b.note;
+  // The A copy (16 bytes, .cg): 4 either way, as measured.
+  const swz::AuditAccess& loop_a = copy_on_line(r, 116);
+  ASSERT_TRUE(loop_a.issued_wavefronts);
+  EXPECT_DOUBLE_EQ(*loop_a.issued_wavefronts, 4.0);
+  EXPECT_TRUE(mentions(loop_a.note, "priced by rule 5 at its pointers")) << loop_a.note;
+  // The prologue's copies run once, live (K > 0, K > 32).
+  for (int line : {62, 71, 81, 90}) EXPECT_EQ(copy_on_line(r, line).executions, 1) << line;
+  uint64_t kernel_wavefronts = 0, kernel_instructions = 0;
+  for (const auto& a : r.accesses)
+    if (a.op == "ttg.async_copy_global_to_local") {
+      kernel_instructions += static_cast<uint64_t>(a.instructions * a.executions);
+      kernel_wavefronts += static_cast<uint64_t>(a.issued_wavefronts.value_or(*a.wavefronts) *
+                                                 static_cast<double>(a.instructions) * static_cast<double>(a.executions));
+    }
+  EXPECT_EQ(kernel_instructions, 480u);  // copy_counters.json: ldgsts_instructions
+  EXPECT_EQ(kernel_wavefronts, 3968u);   // and ldgsts_wavefronts
+}
+
+// A loop bound the caller does not give is assumed, one value per argument for the whole module (the
+// pitch the A copy takes for %K), and the line says so.
+TEST(AuditPipeline, ARuntimeTripCountIsAssumedAndSaid) {
+  const swz::AuditReport r = swz::audit_module(kept_copy_kernel("matmul_tf32_64x64x32_w4s3"), "matmul_tf32_64x64x32_w4s3.ttgir");
+  const swz::AuditAccess& loop_b = copy_on_line(r, 125);
+  EXPECT_EQ(loop_b.executions, 64);
+  EXPECT_TRUE(mentions(loop_b.note, "issued 64 times")) << loop_b.note;
+  EXPECT_TRUE(mentions(loop_b.note, "%K taken as 2048")) << loop_b.note;
+  EXPECT_TRUE(mentions(copy_on_line(r, 62).note, "%K taken as 2048")) << copy_on_line(r, 62).note;
+}
+
+// A stage's K slice keeps its place in its 128-byte line: the int8 tile's second prologue stage moved
+// to start 16 bytes into the line straddles its sectors (rule 5: 24 per LDGSTS, the first stage 8).
+// Before, every copy's pointers were moved to byte 0 and both stages priced alike.
+TEST(AuditPipeline, AStageKeepsItsPlaceInTheLine) {
+  std::string text = kept_copy_kernel("matmul_int8_128x128x64_w4s3");
+  const std::string stage = "%cst_1 = arith.constant dense<64> : tensor<64xi32";
+  ASSERT_NE(text.find(stage), std::string::npos);
+  text.replace(text.find(stage), stage.size(), "%cst_1 = arith.constant dense<16> : tensor<64xi32");
+  const swz::AuditReport r = swz::audit_module(text, "int8.ttgir", "", {{"K", 256}});
+  EXPECT_EQ(copy_on_line(r, 61).wavefronts, 8.0);
+  EXPECT_EQ(copy_on_line(r, 70).wavefronts, 24.0);
+}
+
+// An argument the kernel does not have is one line naming it and the ones it has.
+TEST(AuditPipeline, AnArgumentTheKernelLacksIsRefused) {
+  try {
+    (void)swz::audit_module(kept_copy_kernel("matmul_tf32_64x64x32_w4s3"), "tf32.ttgir", "", {{"Q", 3}});
+    ADD_FAILURE() << "--arg Q was accepted";
+  } catch (const swz::Error& e) {
+    EXPECT_TRUE(
+        mentions(e.what(), "tf32.ttgir: --arg Q: the kernel has no integer argument %Q (its integer arguments: %K, %M, %N)"))
+        << e.what();
+  }
+}
+
+}  // namespace
