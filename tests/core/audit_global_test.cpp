@@ -141,7 +141,7 @@ TEST(AuditGlobal, ArithmeticNotFollowedFallsBackAndSaysWhere) {
   const swz::AuditAccess a = the_copy("%off = arith.addi %rr, %cc", "%off = arith.remsi %rr, %cc");
   EXPECT_TRUE(has(a.note,
                   "rows taken a multiple of 128 bytes apart along the layout's order[0] (the pointers %p were not "
-                  "followed: line 20: arith.remsi is not followed)"))
+                  "followed: line 20: arith.remsi (of a value not known per element))"))
       << a.note;
 }
 

@@ -66,7 +66,20 @@ TEST(AmdLesson, Gfx950ClaimsAreThePublishedPhases) {
   EXPECT_EQ(amd_claimed(l, "gfx950", "phase(16,0).read_lanes"),
             (std::vector<int>{0, 1, 2, 3, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25, 26, 27}));
   EXPECT_EQ(amd_claimed(l, "gfx950", "lane_pair(4,0,1,128).read_conflict"), false);
-  EXPECT_EQ(amd_claimed(l, "gfx950", "lane_pair(16,0,12,128).read_conflict"), false);
+}
+
+// The last step's prediction: lanes 0 and 12 share a gfx950 ds_read_b128 phase (PR #11365) and 128
+// bytes apart are two banks of 64: one pass. On gfx942 lane 12 is in another phase: two passes.
+TEST(AmdLesson, ThePredictionIsOnePassOnGfx950AndTwoOnGfx942) {
+  const Lesson l = amd_lesson();
+  const LessonStep& last = l.steps.back();
+  ASSERT_TRUE(last.predict);
+  EXPECT_EQ(last.predict->quantity, "lane_pair(16,0,12,128).read_passes");
+  EXPECT_EQ(last.problem.gpu, "gfx950");
+  EXPECT_EQ(amd_measured("gfx950", last.predict->quantity), 1);
+  EXPECT_EQ(amd_measured("gfx942", last.predict->quantity), 2);
+  EXPECT_EQ(amd_measured("gfx942", "lane_pair(16,0,12,128).read_conflict"), false);
+  EXPECT_EQ(amd_measured("gfx950", "lane_pair(16,0,12,256).read_passes"), 2);
 }
 
 // The quantities on the default GPU: the H100's 16-byte accesses go in quarter warps (hardware.md).

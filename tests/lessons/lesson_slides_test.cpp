@@ -125,8 +125,9 @@ TEST(LessonSlides, EveryStepsSlideAndPageDrawItsOwnView) {
         ASSERT_FALSE(v.empty()) << where << ": a figure without data-view";
         kinds.push_back(v.front());
         if (v.front() == "tensor") {
-          if (f.svg.find("number = ") != std::string::npos)  // the caption names numbers only where cells carry them
+          if (f.svg.find("number = ") != std::string::npos) {  // the caption names numbers only where cells carry them
             EXPECT_NE(f.svg.find(s.view.cells == CellNumbers::Offset ? "number = offset" : "number = bank"), std::string::npos) << where;
+          }
           bool tensor_target = false;
           for (const std::string& t : s.highlight) tensor_target |= t.rfind("tensor.", 0) == 0;
           EXPECT_EQ(f.svg.find("class=\"mark\"") != std::string::npos, tensor_target) << where << ": highlighted cells ringed";

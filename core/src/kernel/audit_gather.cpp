@@ -247,7 +247,7 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
                 "a gather along axis {} across warps through Triton 3.6's scratch: the source tile [{}] at c0 + {} c1 ... "
                 "(dim 0 fastest)",
                 axis, fmt::join(dims, " x "), shape[0]);
-  std::vector<AuditAccess> entries = pricer.entries(a, where, bytes * 8, m);
+  std::vector<AuditAccess> entries = pricer.entries(a, where, bytes * 8);
   if (index_loads) {
     AuditAccess x = a;
     x.direction = "load";

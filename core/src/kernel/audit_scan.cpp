@@ -220,7 +220,7 @@ std::vector<AuditAccess> scan_accesses(const Op& op, const Auditor& au, const Au
       "a scan along axis {} across {} warps through Triton 3.6's scratch [{} x {} x {}] (chunks x warps along the axis x "
       "parallel threads; each chunk's last element per warp)",
       axis, W, chunks.size(), W, P);
-  return pricer.entries(a, where, bytes[0] * 8, m);
+  return pricer.entries(a, where, bytes[0] * 8);
 }
 
 std::vector<AuditAccess> histogram_accesses(const Op& op, const Auditor& au, const AuditAccess& entry) {
@@ -279,7 +279,7 @@ std::vector<AuditAccess> histogram_accesses(const Op& op, const Auditor& au, con
   pricer.end_step("", loads.size() < regs.size() ? "counters read (adjacent ones merged)" : "counters read");
 
   std::vector<AuditAccess> entries = pricer.entries(
-      a, fmt::format("tt.histogram of {} bins through Triton 3.6's scratch of {} 32-bit counters", result.shape[0], bins), 32, m);
+      a, fmt::format("tt.histogram of {} bins through Triton 3.6's scratch of {} 32-bit counters", result.shape[0], bins), 32);
   return entries;
 }
 

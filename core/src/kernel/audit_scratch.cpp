@@ -146,8 +146,7 @@ void ScratchPricer::end_step(const std::string& stored, const std::string& loade
   step.clear();
 }
 
-std::vector<AuditAccess> ScratchPricer::entries(const AuditAccess& a, const std::string& where, int element_bits,
-                                                const Module& /*module*/) const {
+std::vector<AuditAccess> ScratchPricer::entries(const AuditAccess& a, const std::string& where, int element_bits) const {
   std::vector<AuditAccess> out;
   for (const auto& key : side_order) {
     const ScratchTally& t = by_side.at(key);
@@ -320,7 +319,7 @@ std::vector<AuditAccess> reduce_accesses(const Op& op, const Auditor& au, const 
       "{} along axis {} across {} warps through Triton 3.6's scratch [{}] (slowest dim first: each element's warp partials side "
       "by side)",
       what, axis, warps_along, fmt::join(dims_in_order, " x "));
-  return pricer.entries(a, where, bytes[0] * 8, module);
+  return pricer.entries(a, where, bytes[0] * 8);
 }
 
 }  // namespace

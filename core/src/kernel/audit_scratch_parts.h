@@ -86,7 +86,7 @@ struct ScratchPricer {
   // One report entry per (direction, instruction), in the order first issued: `where` opens the
   // note, then the steps; a conflicted side says that Triton chooses this scratch (and what a
   // padded one would cost).
-  std::vector<AuditAccess> entries(const AuditAccess& a, const std::string& where, int element_bits, const Module& m) const;
+  std::vector<AuditAccess> entries(const AuditAccess& a, const std::string& where, int element_bits) const;
 };
 
 // [SECTION] The gathers (audit_gather.cpp)

@@ -28,9 +28,9 @@
 //   banks, lanes                         the step's GPU's banks and lanes per warp or wavefront
 //   phase(BYTES,LANE).read_lanes, .write_lanes
 //                                        the lanes one phase of a BYTES-wide read or write serves with LANE
-//   lane_pair(BYTES,A,B,APART).read_conflict, .write_conflict
+//   lane_pair(BYTES,A,B,APART).read_conflict, .write_conflict, .read_passes, .write_passes
 //                                        lanes A and B alone, at bytes 0 and APART: more passes than
-//                                        without a conflict (lesson_gpu_facts.cpp)
+//                                        without a conflict; the passes (lesson_gpu_facts.cpp)
 //
 // Each is computed by the core's own code (the factories, the solver, the layout algebra).
 #pragma once

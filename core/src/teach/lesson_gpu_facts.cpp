@@ -8,6 +8,8 @@
 //   lane_pair(BYTES,A,B,APART).read_conflict, .write_conflict
 //                                     lanes A and B alone, A at byte 0 and B at byte APART: true when
 //                                     the access takes more passes than it would without a conflict
+//   lane_pair(BYTES,A,B,APART).read_passes, .write_passes
+//                                     the passes (wavefronts) that access takes
 //
 //   ds_read_b128 on gfx942: phase(16,0).read_lanes = [0, 1, 2, 3, 20, 21, 22, 23]
 //   lane_pair(16,0,20,256).read_conflict = true   (one phase, one bank, two rows)
@@ -54,10 +56,14 @@ nlohmann::json gpu_fact(const std::string& q, const std::vector<QuantityPart>& p
     return phases.lanes_of(phases.phase_of(lane), p.bank.warp_size);
   }
   want_args(q, parts[0], 4);
-  if (parts.size() != 2 || (field != "read_conflict" && field != "write_conflict"))
-    fail("quantity '{}': lane_pair(BYTES,A,B,APART) is followed by .read_conflict or .write_conflict", q);
+  const bool conflict = field == "read_conflict" || field == "write_conflict";
+  if (parts.size() != 2 || (!conflict && field != "read_passes" && field != "write_passes"))
+    fail(
+        "quantity '{}': lane_pair(BYTES,A,B,APART) is followed by .read_conflict, .write_conflict, .read_passes or "
+        ".write_passes",
+        q);
   const auto& a = parts[0].args;
-  const InstructionKind kind = lesson_gpu_kind(q, p, a[0], field == "write_conflict");
+  const InstructionKind kind = lesson_gpu_kind(q, p, a[0], field.rfind("write_", 0) == 0);
   const std::int64_t first = lesson_gpu_lane(q, p, a[1]), second = lesson_gpu_lane(q, p, a[2]);
   if (first == second) fail("quantity '{}': a pair is two different lanes", q);
   if (a[3] % a[0] != 0 || a[3] >= (std::int64_t{1} << 20))
@@ -68,6 +74,7 @@ nlohmann::json gpu_fact(const std::string& q, const std::vector<QuantityPart>& p
   r.address[static_cast<std::size_t>(first)] = 0;
   r.address[static_cast<std::size_t>(second)] = a[3];
   const Service s = serve(r, p.bank);
+  if (!conflict) return s.wavefronts;
   return s.wavefronts > s.ideal;
 }
 
