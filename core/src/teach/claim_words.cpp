@@ -54,7 +54,8 @@ class ValueWords {
 bool truthy(const nlohmann::json& v) { return v.is_boolean() ? v.get<bool>() : !v.is_null(); }
 
 // read.X, store.X: the simulator's facts about one access.
-std::string access_words(const std::string& side, const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+std::string access_words(const std::string& side, const std::vector<QuantityPart>& parts, const nlohmann::json& v,
+                         const ValueWords& w) {
   const std::string the = side == "store" ? "the store" : "the read";
   const std::string The = side == "store" ? "The store" : "The read";
   const std::string& what = parts[1].name;
@@ -92,7 +93,8 @@ std::string access_words(const std::string& side, const std::vector<QuantityPart
 std::string tma_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
   if (parts[0].args.empty()) {  // tma.mode, tma.box_legal: the mode the step's layout is
     if (parts[1].name == "mode")
-      return v.is_null() ? "No TMA swizzle mode writes this shared layout." : fmt::format("The shared layout is the pattern of {}.", w(v));
+      return v.is_null() ? "No TMA swizzle mode writes this shared layout."
+                         : fmt::format("The shared layout is the pattern of {}.", w(v));
     return truthy(v) ? "The TMA mode of this layout accepts the tile's rows as its box."
                      : "No TMA mode both writes this layout and accepts the tile's rows as its box.";
   }
@@ -102,15 +104,17 @@ std::string tma_words(const std::vector<QuantityPart>& parts, const nlohmann::js
   const std::string& what = parts[1].name;
   if (what == "name") return fmt::format("{} is {}.", mode, w(v));
   if (what == "repeat_bytes")
-    return v.is_null() ? fmt::format("{} has no repeating pattern.", mode) : fmt::format("{} repeats every {} bytes.", mode, w(v));
+    return v.is_null() ? fmt::format("{} has no repeating pattern.", mode)
+                       : fmt::format("{} repeats every {} bytes.", mode, w(v));
   if (what == "max_inner_box_bytes")
     return v.is_null() ? fmt::format("{} puts no limit on the box's rows.", mode)
                        : fmt::format("{} takes boxes whose rows are at most {} bytes.", mode, w(v));
   if (what == "shared_alignment") return fmt::format("{} needs its shared buffer aligned to {} bytes.", mode, w(v));
   if (what == "global_alignment") return fmt::format("{} needs the global tensor aligned to {} bytes.", mode, w(v));
   if (what == "inner_box_fits") return fmt::format("{} {} this tile's rows as its box.", mode, truthy(v) ? "accepts" : "refuses");
-  if (what == "matches_layout") return fmt::format("The shared layout {} the pattern of {}.", truthy(v) ? "is" : "is not",
-                                                   none ? "the TMA mode without swizzle" : fmt::format("the {}-byte mode", width));
+  if (what == "matches_layout")
+    return fmt::format("The shared layout {} the pattern of {}.", truthy(v) ? "is" : "is not",
+                       none ? "the TMA mode without swizzle" : fmt::format("the {}-byte mode", width));
   if (what == "pattern_shift" && !parts[1].args.empty())
     return fmt::format("On a buffer at shared address 0x{:x}, the {}-byte pattern is shifted by {} of 128 bytes.",
                        parts[1].args[0], width, w.count(v, "line"));
@@ -130,11 +134,12 @@ std::string xor_table_words(const std::vector<QuantityPart>& parts, const nlohma
     return v.empty() ? fmt::format("{}, every cell stays inside.", table)
                      : fmt::format("{}, the cells {} fall outside the columns.", table, w(v));
   if (what == "column_spread")
-    return fmt::format("{}, {}.", table, truthy(v) ? "each column's elements land in as many different columns"
-                                                   : "some column's elements share a column");
+    return fmt::format(
+        "{}, {}.", table,
+        truthy(v) ? "each column's elements land in as many different columns" : "some column's elements share a column");
   if (what == "bijection")
-    return fmt::format("{}, {}.", table, truthy(v) ? "every cell stays inside and no two coincide: a bijection"
-                                                   : "the swizzle is not a bijection");
+    return fmt::format("{}, {}.", table,
+                       truthy(v) ? "every cell stays inside and no two coincide: a bijection" : "the swizzle is not a bijection");
   return "";
 }
 
@@ -206,6 +211,27 @@ std::string copy_words(const std::vector<QuantityPart>& parts, const nlohmann::j
   return "";
 }
 
+// banks, lanes, phase(BYTES,LANE).X, lane_pair(BYTES,A,B,APART).X (lesson_gpu_facts.cpp).
+std::string gpu_words(const std::vector<QuantityPart>& parts, const nlohmann::json& v, const ValueWords& w) {
+  const QuantityPart& head = parts[0];
+  if (parts.size() == 1 && head.name == "banks") return fmt::format("The GPU's shared memory has {}.", w.count(v, "bank"));
+  if (parts.size() == 1 && head.name == "lanes") return fmt::format("A warp (a wavefront on AMD) has {}.", w.count(v, "lane"));
+  if (parts.size() != 2) return "";
+  const std::string& what = parts[1].name;
+  const bool read = what.rfind("read_", 0) == 0;
+  if (head.name == "phase" && head.args.size() == 2 && (what == "read_lanes" || what == "write_lanes"))
+    return fmt::format("One pass of a {}-byte {} serves lane {} with lanes {}.", head.args[0], read ? "read" : "write",
+                       head.args[1], w(v));
+  if (head.name != "lane_pair" || head.args.size() != 4) return "";
+  const std::string pair = fmt::format("Lanes {} and {} alone, {} bytes apart, {} {} bytes each", head.args[1], head.args[2],
+                                       head.args[3], read ? "reading" : "writing", head.args[0]);
+  if (what == "read_conflict" || what == "write_conflict")
+    return truthy(v) ? fmt::format("{}, conflict: more passes than without.", pair) : fmt::format("{}, do not conflict.", pair);
+  if (what == "read_passes" || what == "write_passes")
+    return fmt::format("{}, take {}.", pair, v == 1 ? std::string("one pass") : fmt::format("{} passes", w(v)));
+  return "";
+}
+
 std::string words_for(const std::string& q, const nlohmann::json& v, const ValueWords& w) {
   const std::vector<QuantityPart> parts = quantity_parts(q);
   if (parts.empty()) return "";
@@ -216,6 +242,7 @@ std::string words_for(const std::string& q, const nlohmann::json& v, const Value
   if (head == "xor_table" && parts.size() == 2) return xor_table_words(parts, v, w);
   if (head == "solve" && parts.size() >= 2) return solve_words(parts, v, w);
   if (head == "cp_async" || head == "cp_async_cg") return copy_words(parts, v, w);
+  if (head == "banks" || head == "lanes" || head == "phase" || head == "lane_pair") return gpu_words(parts, v, w);
   if (head == "masks") return fmt::format("The toggle grid's row masks are {}.", w(v));
   if (head == "wavefront_bytes") return fmt::format("One wavefront moves {} bytes, a word from each bank.", w(v));
   if (head == "layout" && parts.size() == 2) {
