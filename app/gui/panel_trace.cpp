@@ -1,10 +1,10 @@
 // Access trace: Store / Read, the register step r, play / pause, the bank hits
 // of this step as a bar chart, and both verdicts. While a lesson step's prediction asks for one
 // access's count, that access's verdict, step count and bars are veiled (Workbench::veiled_counts).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "panel.h"
 #include "theme.h"
@@ -113,30 +113,37 @@ struct TracePanel final : Panel {
 
   // The register step's count, its vectors and phases, and its bank hits as bars.
   static void step_and_bars(PanelContext& ctx, const InstructionResult& ir, const AccessResult& sim, int warps) {
-    ImGui::Text("Register step r = %d%s: %d wavefront%s (ideal %d)", ir.step, warps > 1 ? fmt::format(", warp {}", ir.warp).c_str() : "",
-                ir.wavefronts, ir.wavefronts == 1 ? "" : "s", ir.ideal);
+    ImGui::Text("Register step r = %d%s: %d wavefront%s (ideal %d)", ir.step,
+                warps > 1 ? fmt::format(", warp {}", ir.warp).c_str() : "", ir.wavefronts, ir.wavefronts == 1 ? "" : "s",
+                ir.ideal);
     if (sim.vector.elements > 1 || sim.phases > 1) {
-      const std::string vec = fmt::format("{}-bit vectors, {} lanes per phase{}", sim.vector.bits, sim.lanes_per_phase, ir.merged ? ", LDS.128 merge" : "");
+      const std::string vec = fmt::format("{}-bit vectors, {} lanes per phase{}", sim.vector.bits, sim.lanes_per_phase,
+                                          ir.merged ? ", LDS.128 merge" : "");
       same_line_if_fits(ImGui::CalcTextSize(vec.c_str()).x + em());
       ImGui::TextDisabled("%s", vec.c_str());
     }
+    // An instruction served on fewer banks than the GPU has (gfx950's ds_write_b64) says so.
+    const std::string own_banks =
+        sim.banks != ctx.model.problem.bank.banks ? fmt::format(", {} banks: the instruction's own", sim.banks) : "";
     if (ir.phase_wavefronts.size() > 1)  // the bars of every phase added up would overstate the conflict
-      ImGui::TextDisabled("Bank hits of this step's worst phase, 1 of %zu (distinct words per bank)", ir.phase_wavefronts.size());
+      ImGui::TextDisabled("Bank hits of this step's worst phase, 1 of %zu (distinct words per bank%s)",
+                          ir.phase_wavefronts.size(), own_banks.c_str());
     else
-      ImGui::TextDisabled("Bank hits this step (distinct words per bank)");
+      ImGui::TextDisabled("Bank hits this step (distinct words per bank%s)", own_banks.c_str());
 
-    // Bank hits of this step: one bar per bank.
-    const float chart_h = std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
-    bar_chart(ctx, ir, chart_h);
+    // Bank hits of this step: one bar per bank the instruction is served on (the core's count).
+    const float chart_h =
+        std::clamp(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.6f, em() * 5.0f, em() * 16.0f);
+    bar_chart(ctx, ir, sim.banks, chart_h);
   }
 
   // A cp.async step: the global lines and sectors it reads, each lane's source bank and read turn, and
   // the shared banks that wait on a source bank (the core's copy_trace; warp_access.h rule 4).
   static void copy_lines(PanelContext& ctx, const CopyTrace& c) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    const std::string summary = fmt::format("cp.async reads {} global line{}, {} sector{}{}", c.lines, c.lines == 1 ? "" : "s",
-                                            c.sectors, c.sectors == 1 ? "" : "s",
-                                            c.modelled ? "" : " (.cg: turns shown, the count is the store rule's)");
+    const std::string summary =
+        fmt::format("cp.async reads {} global line{}, {} sector{}{}", c.lines, c.lines == 1 ? "" : "s", c.sectors,
+                    c.sectors == 1 ? "" : "s", c.modelled ? "" : " (.cg: turns shown, the count is the store rule's)");
     ImGui::TextUnformatted(summary.c_str());
     ctx.probe("trace.copy=" + summary, at, ImGui::GetItemRectMax());  // the line as drawn, for tests
     std::string waits;
@@ -149,8 +156,8 @@ struct TracePanel final : Panel {
     ImGui::TextDisabled("%s", wait_line.c_str());
     ctx.probe("trace.copy.waits=" + wait_line, wait_at, ImGui::GetItemRectMax());
     const float rows_h = ImGui::GetTextLineHeightWithSpacing() * 6.5f;
-    constexpr ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                      ImGuiTableFlags_SizingFixedFit;
+    constexpr ImGuiTableFlags flags =
+        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     const ImVec2 table_at = ImGui::GetCursorScreenPos();
     if (ImGui::BeginTable("copy_lanes", 6, flags, ImVec2(0, rows_h))) {
       ImGui::TableSetupScrollFreeze(0, 1);
@@ -185,22 +192,21 @@ struct TracePanel final : Panel {
   static void sampled_line(PanelContext& ctx, const AccessResult& store, const AccessResult& read) {
     if (!store.sampled && !read.sampled) return;
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::TextDisabled("%s", fmt::format("Verdicts from a sample: {} of {} store and {} of {} read instructions simulated "
-                                          "(every step above can be traced)",
-                                          store.simulated_instructions, store.instructions(), read.simulated_instructions,
-                                          read.instructions())
-                                  .c_str());
+    ImGui::TextDisabled(
+        "%s", fmt::format("Verdicts from a sample: {} of {} store and {} of {} read instructions simulated "
+                          "(every step above can be traced)",
+                          store.simulated_instructions, store.instructions(), read.simulated_instructions, read.instructions())
+                  .c_str());
     ctx.probe("trace.sampled", at, ImGui::GetItemRectMax());
   }
 
-  static void bar_chart(PanelContext& ctx, const InstructionResult& ir, float height) {
-    const Model& m = ctx.model;
-    const int banks = m.problem.bank.banks;
+  static void bar_chart(PanelContext& ctx, const InstructionResult& ir, int banks, float height) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     const float line = ImGui::GetTextLineHeight();
     const float left = em() * 1.8f, bottom = line + 4.0f, top = line * 0.5f;
     ImGui::InvisibleButton("bars", ImVec2(std::max(width, 10.0f), std::max(height, 10.0f)));
+    ctx.probe(fmt::format("trace.banks={}", banks), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // the axis drawn
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     // One phase's bars: their tallest is the phase's wavefronts, the "N" of an N-way conflict.
@@ -213,7 +219,8 @@ struct TracePanel final : Panel {
     const float bw = plot_w / static_cast<float>(std::max(1, banks));
     // Bank numbers every 1, 2, 4, ... banks, so that they never run into each other.
     int bank_step = banks > 16 ? 4 : 1;
-    while (bank_step < banks && bw * static_cast<float>(bank_step) < ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x + em() * 0.4f)
+    while (bank_step < banks &&
+           bw * static_cast<float>(bank_step) < ImGui::CalcTextSize(std::to_string(banks - 1).c_str()).x + em() * 0.4f)
       bank_step *= 2;
     // Gridlines at every count (or every few when tall).
     // Gridline labels at least a line and a half apart.

@@ -50,6 +50,7 @@ nlohmann::json to_json(const AccessAnalysis& a, const LinearLayout& names) {
   j["vec_limit"] = s.vector.limit;
   j["lanes_per_phase"] = s.lanes_per_phase;
   j["phases"] = s.phases;
+  j["banks"] = s.banks;  // the instruction's own, where it has fewer than the GPU's
   j["merged"] = s.merged;
   j["per_step"] = s.per_instruction;  // empty when sampled
   j["sampled"] = s.sampled;

@@ -294,6 +294,7 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
   const Geometry g = geometry(a, r.vector, ebits, m);
   r.lanes_per_phase = g.lanes_per_phase;
   r.phases = g.active_lanes / g.lanes_per_phase;
+  r.banks = g.banks;
   r.steps = g.steps;
   r.warps = g.warps;
   InstructionResult ir;

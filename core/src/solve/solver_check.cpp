@@ -86,6 +86,7 @@ AccessResult sampled(const Access& x, const BitMatrix& to_offset, int vec_log2, 
   const AccessGeometry geometry = access_geometry(x, ebits, r.vector.bits, model);
   r.lanes_per_phase = geometry.lanes_per_phase;
   r.phases = geometry.phases;
+  r.banks = geometry.bank.banks;
   const auto which = sample_instructions(r.warps, r.steps, /*budget=*/256);
   const auto results = simulate_linear(x, to_offset, vec_log2, ebits, model, which);
   simulated = static_cast<int>(results.size());

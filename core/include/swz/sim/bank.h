@@ -145,6 +145,7 @@ struct AccessResult {
   VectorChoice vector;
   int lanes_per_phase = 32;
   int phases = 1;                    // before any merge
+  int banks = 32;                    // the banks it is served on (instruction_banks(): gfx950's ds_write_b64 has 32 of 64)
   int steps = 1, warps = 1;          // instructions = steps * warps
   int wavefronts = 0;                // worst instruction
   int ideal_wavefronts = 0;          // of the worst instruction
