@@ -174,6 +174,15 @@ def main(argv):
     def state():
         return json.loads(browser.evaluate("Module.ccall('swz_web_state', 'string', [], [])"))
 
+    def copy_link(s):
+        """Edit > Copy link, clicked as a user would: the copied text, or None without the menu item."""
+        browser.click(*centre(s["probes"]["menu.edit"]))
+        copy_at = state()["probes"].get("menu.edit.copy_link")
+        if not copy_at:
+            return None
+        browser.click(*centre(copy_at))
+        return browser.evaluate("Module.copiedText")
+
     def load(url):
         t0 = time.monotonic()
         browser.call("Page.navigate", url=url)
@@ -241,12 +250,7 @@ def main(argv):
         check("Web.LinkHashChange", s["lesson"] is not None and s["lesson"]["step"] == 2 and "toy" in s["lesson"]["name"].lower()
               and not s["error"], f"#v=1&lesson=toy-gpu&step=2 opened lesson {s['lesson']} {s['error']}")
         # Edit > Copy link, clicked: the page's address and the fragment of what is on show.
-        browser.click(*centre(s["probes"]["menu.edit"]))
-        copy_at = state()["probes"].get("menu.edit.copy_link")
-        copied = None
-        if copy_at:
-            browser.click(*centre(copy_at))
-            copied = browser.evaluate("Module.copiedText")
+        copied = copy_link(s)
         check("Web.CopyLink", copied == base + "#v=1&lesson=toy-gpu&step=2", f"copied {copied!r}")
 
         # Bad links: the reason on the page, the workbench running on, at start and on a hash change.
@@ -304,12 +308,7 @@ def main(argv):
               f"{s['banks']} banks, store {s['store']['wavefronts']} read {s['read']['wavefronts']} wavefronts"
               + (f"; the CLI: store {want['store']['mean_wavefronts']} read {want['read']['mean_wavefronts']}" if want
                  else "; not compared with the CLI (no --cli)"))
-        browser.click(*centre(s["probes"]["menu.edit"]))
-        copy_at = state()["probes"].get("menu.edit.copy_link")
-        copied = None
-        if copy_at:
-            browser.click(*centre(copy_at))
-            copied = browser.evaluate("Module.copiedText")
+        copied = copy_link(s)
         browser.call("Page.navigate", url="about:blank")
         if copied:
             load(copied)
