@@ -39,25 +39,36 @@ swz::AuditAccess the_copy(const std::string& from, const std::string& to) {
   return c.empty() ? swz::AuditAccess{} : c.front();
 }
 
-// Measured on the H100 (Triton 3.6, sm_90): with #blocked1 at threadsPerWarp = [32, 1], order = [0, 1]
-// each LDGSTS of the B tile takes 32 wavefronts. The lanes read one column of 32 rows %N elements
-// apart; %N is a multiple of 16 (tt.divisibility), so its pitch is taken as a multiple of 128 bytes:
-// every lane's source in one bank, read in 32 turns.
-TEST(AuditGlobal, LanesWalkingKArePricedAtTheMeasured32Wavefronts) {
+// Measured on an H200 (Triton 3.6, sm_90, 2026-11-29; tests/data/triton/copies/h200-20261129-lanes-walk-k):
+// with #blocked1 at threadsPerWarp = [32, 1], order = [0, 1] each live LDGSTS of the B tile takes 32
+// wavefronts. The lanes read one column of 32 rows %N elements apart; %N is a multiple of 16
+// (tt.divisibility), so its pitch is taken as a multiple of 128 bytes: every lane's source in one bank,
+// read in 32 turns. Its 32 lanes cover the tile's 32 rows, so warps 1-3 hold copies and are predicated
+// off (@!P0 in the SASS; per instruction 4 executions, 32 threads predicated on, 32 wavefronts): 8 per
+// LDGSTS executed.
+TEST(AuditGlobal, LanesWalkingKArePricedAtTheMeasured32WavefrontsInTheLiveWarp) {
   const auto r = swz::audit_module(kernel_text("matmul_tf32_lanes_walk_k.ttgir"), "matmul_tf32_lanes_walk_k.ttgir");
   int b_copies = 0;
   for (const auto& a : copies(r)) {
     if (!has(a.distributed_layout, "threadsPerWarp = [32, 1]")) continue;
     ++b_copies;
     EXPECT_EQ(a.instruction, "LDGSTS.32");
-    EXPECT_EQ(a.wavefronts, 32.0) << a.note;
+    EXPECT_EQ(a.worst_wavefronts, 32) << a.note;
+    EXPECT_EQ(a.wavefronts, 8.0) << a.note;
+    EXPECT_TRUE(has(a.note, "1 of 4 warps x 32 of 32 lanes live")) << a.note;
     EXPECT_TRUE(has(a.note, "global side from the kernel's pointers")) << a.note;
     EXPECT_TRUE(has(a.note, "%N taken as")) << a.note;
     // The range over the pitches tt.divisibility = 16 allows: a 64-byte pitch puts the lanes in two banks.
-    EXPECT_TRUE(has(a.note, "best 16.00")) << a.note;
-    EXPECT_TRUE(has(a.note, "typical 32.00, worst 32.00")) << a.note;
+    EXPECT_TRUE(has(a.note, "best 4.00")) << a.note;
+    EXPECT_TRUE(has(a.note, "typical 8.00, worst 8.00")) << a.note;
   }
   EXPECT_EQ(b_copies, 3);  // the prologue's two stages and the loop's copy
+}
+
+// A copy whose every lane and warp holds elements of its own issues it live everywhere: no such note.
+TEST(AuditGlobal, CopiesWithoutDuplicatesAreLiveInEveryWarp) {
+  const auto r = swz::audit_module(kernel_text("triton36/matmul_tf32.ttgir"), "matmul_tf32.ttgir");
+  for (const auto& a : copies(r)) EXPECT_FALSE(has(a.note, "predicated off (a warp")) << a.note;
 }
 
 // The unedited kernel's copies keep the prices they had when the global side was placed from the

@@ -27,7 +27,10 @@ std::vector<std::string> corpus_files() {
 // src-size exact but 4, those without exact but 1 where every lane takes part; the H100's exact
 // without src-size, and with it but 10 (its 2026-11-25 "random" and "tile" copies are the plain
 // form: h100-sm90-ldgsts-20261125.md says how that is known). Every miss has two lanes reading
-// the same 16 bytes and measures 1 or 2 more than rule 5 says.
+// the same 16 bytes and measures 1 or 2 more than rule 5 says. The H200's cg-shared-source set
+// (2026-11-29, h200-sm90-ldgsts-cgdup-20261129.jsonl: 504 copies built around shared sources) adds 95
+// such misses: its every-pair part exact, 23 of its 320 drawn copies one more, the 15 known misses
+// again (the same count on each of three runs) and their plain forms.
 // Not modelled: copies with lanes whose pointers or registers are not known.
 TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
   ReplayReport report;
@@ -50,8 +53,8 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
     const char *device, *kind;
     int cases, agree, not_modelled;
   };
-  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 1417, 1413, 0},
-                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 926, 353, 572},
+  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 1675, 1620, 0},
+                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 1172, 555, 572},
                             Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128", 891, 408, 473},
                             Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128.NOZFILL", 898, 672, 226}}) {
     const ReplayTally& t = report.by_device[e.device][e.kind];
@@ -59,7 +62,7 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
     EXPECT_EQ(t.agree, e.agree) << e.device << " " << e.kind;
     EXPECT_EQ(t.not_modelled, e.not_modelled) << e.device << " " << e.kind;
   }
-  EXPECT_EQ(report.all.disagree(), 15);
+  EXPECT_EQ(report.all.disagree(), 110);
   for (const ReplayMismatch& m : report.disagree) {
     EXPECT_TRUE(m.measured.request.kind.bypass) << m.file << ":" << m.line;
     EXPECT_GE(m.measured.wavefronts - m.predicted, 1) << m.file << ":" << m.line;
@@ -220,6 +223,10 @@ TEST(Corpus, KeptCorpusIsWhatItsSeedDraws) {
 namespace swz {
 namespace {
 
+// A case's wavefronts per instruction (a case may issue its copy more than once: the H200's
+// h200-sm90-ldgsts-l1-20261129.jsonl runs each copy cold, after a load of its lines, and twice).
+std::int64_t per_instruction(const CorpusCase& c) { return c.wavefronts / std::max<std::int64_t>(1, c.instructions); }
+
 // cp.async through L1, as measured: the source banks serialize the copy. 32 copies into one shared
 // word cost 32 (a store of one word costs 1), 32 consecutive 4- or 8-byte copies whose sources lie 16
 // bytes apart cost 4 (8 lanes read each source bank in turn); serve() predicts both exactly.
@@ -241,7 +248,7 @@ TEST(Corpus, CpAsyncCostsFollowTheSourceBanks) {
       if (!sources16) continue;
       const Service s = serve(c.request, BankModel{});
       if (same) {
-        EXPECT_EQ(c.wavefronts, 32) << k.name() << " case " << c.index;
+        EXPECT_EQ(per_instruction(c), 32) << k.name() << " case " << c.index;
         EXPECT_EQ(s.wavefronts, 32) << k.name() << " case " << c.index;
         WarpRequest as_store = c.request;  // the same addresses stored by STS: one word, no conflict
         as_store.kind = {WarpOp::Store, k.bytes};
@@ -250,7 +257,7 @@ TEST(Corpus, CpAsyncCostsFollowTheSourceBanks) {
         ++one_address;
       }
       if (run) {
-        EXPECT_EQ(c.wavefronts, 4) << k.name() << " case " << c.index;
+        EXPECT_EQ(per_instruction(c), 4) << k.name() << " case " << c.index;
         EXPECT_EQ(s.wavefronts, 4) << k.name() << " case " << c.index;
         ++consecutive;
       }
@@ -269,7 +276,7 @@ TEST(Corpus, CpAsyncThatMovesNoDataCostsItsShardWritesExactly) {
       if (k.op != WarpOp::AsyncCopy || k.bypass || c.request.global.empty()) continue;
       if (std::any_of(c.request.global.begin(), c.request.global.end(), [](std::int64_t g) { return g >= 0; })) continue;
       const Service s = serve(c.request, BankModel{});
-      EXPECT_EQ(s.wavefronts, c.wavefronts) << f << ":" << c.line;
+      EXPECT_EQ(s.wavefronts, per_instruction(c)) << f << ":" << c.line;
       ++masked;
     }
   EXPECT_GE(masked, 288);
@@ -287,12 +294,12 @@ TEST(Corpus, CpAsyncIsExactOnEveryMeasuredCopy) {
       if (std::none_of(c.request.global.begin(), c.request.global.end(), [](std::int64_t g) { return g >= 0; })) continue;
       const Service s = serve(c.request, BankModel{});
       EXPECT_TRUE(s.modelled);
-      EXPECT_EQ(s.wavefronts, c.wavefronts) << f << ":" << c.line;
+      EXPECT_EQ(s.wavefronts, per_instruction(c)) << f << ":" << c.line;
       WarpRequest as_store = c.request;
       as_store.kind = {WarpOp::Store, k.bytes};
       as_store.global.clear();
       ++moving;
-      store_exact += serve(as_store, BankModel{}).wavefronts == c.wavefronts;
+      store_exact += serve(as_store, BankModel{}).wavefronts == per_instruction(c);
     }
   ASSERT_GE(moving, 5000);
   EXPECT_LT(store_exact * 100, moving * 50) << store_exact << " of " << moving;

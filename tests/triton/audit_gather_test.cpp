@@ -74,7 +74,10 @@ void expected_gather(const GatherCase& c, GatherSide& store, GatherSide& load) {
   store.instruction = vec * bytes == 2 ? "STS.U16" : fmt::format("STS.{}", vec * bytes * 8);
   load.instruction = bytes == 2 ? "LDS.U16" : "LDS.32";
   std::vector<long> a(32);
-  for (int w = 0; w < c.warps; ++w)
+  for (int w = 0; w < c.warps; ++w) {
+    // A warp loads each set of lane addresses once: a register that repeats an earlier one's (every
+    // lane the same index) is the same load (H200: gather1d_1024_f32_w4_s32 issues 16 LDS, not 32).
+    std::set<std::vector<long>> loaded;
     for (int k = 0; k < reps; ++k) {
       for (int j0 = 0; j0 < s; j0 += vec) {
         for (int l = 0; l < 32; ++l) a[l] = (static_cast<long>(k) * tile + w * 32 * s + l * s + j0) * bytes;
@@ -88,10 +91,12 @@ void expected_gather(const GatherCase& c, GatherSide& store, GatherSide& load) {
           const long index = c.index_op == "arith.andi" ? (i * c.stride) & (c.elements - 1) : (i * c.stride) % c.elements;
           a[l] = index * bytes;
         }
+        if (!loaded.insert(a).second) continue;
         ++load.instructions;
         load.wavefronts += swz::test::plain_bank_wavefronts(a);
       }
     }
+  }
 }
 
 std::map<std::string, GatherSide> audited_gather(const swz::AuditReport& r) {

@@ -84,10 +84,35 @@ if(SWZ_PYTHON3)
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128
                    matmul_fp16_128x128x64_w4s3,matmul_fp16_64x64x64_w4s4,matmul_fp16_128x128x64_w8s3,matmul_bf16_128x128x64_w8s3,matmul_fp8_128x128x128_w4s3,matmul_fp8_64x128x128_w4s4,matmul_int8_64x64x128_w4s3,matmul_tf32_64x64x32_w4s3,matmul_tf32_128x128x32_w4s3,matmul_tf32_128x64x32_w4s4,attention_128x64_w8s3,attention_64x64_w4s2,attention_64x32_w4s3)
+  # The same copies without ncu's cache flush (--cache-control none): the same counts, int8 128x128x64 too.
+  add_test(NAME Audit.CopyCountersKeptH200RunNoCache
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-nocache
+                   matmul_fp16_128x128x64_w4s3,matmul_int8_64x64x128_w4s3,matmul_tf32_64x64x32_w4s3)
+  # The lanes-walk-K tf32 matmul, its --fix and Triton's own layout, whole kernels at 64^3, 256^3 and
+  # 1024^3 (H200; tests/data/triton/copies/h200-20261129-lanes-walk-k/README.md): the audit's price per
+  # LDGSTS equal to Nsight Compute's in all 9 (the copy's warps 1-3 hold warp 0's rows, predicated off).
+  add_test(NAME Audit.LanesWalkKKeptH200Run
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare-modules $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-lanes-walk-k)
   add_test(NAME Audit.ScratchCountersKeptH200RunB
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261128b
                    cumsum_1024_f16_w4,cumsum_1024_f32_w8,cumsum_4096_f32_w8,cumsum_128x32_f32_w8,rowcumsum_16x256_f32_w4,rowcumsum_8x1024_f16_w8,histogram_4096_w8,histogram_1024_b256_w4,gather_64x32_f32_w8,gather_128x64_f16_w4,colsum_32x256_f16_w8,rowsum_16x512_f32_w8)
+  # The third run (H200, 2026-11-29; tests/data/triton/scratch/h200-20261129/README.md): the scan split in
+  # two, each half equal; the 1-D gathers whose indices are computed equal, the fp32 s32 / s64 ones with
+  # registers that repeat another's addresses loaded once. The Gluon gathers: 7 loads a warp measured
+  # where 4 distinct address sets are priced (the compiler proves fewer of their repeats).
+  add_test(NAME Audit.ScratchCountersKeptH200RunC
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129
+                   rowcumsum_128x32_f16_w4,cumsum_128x32_f16_w4_f16out,gather1d_1024_f32_w4_s33,gather1d_1024_f32_w4_s32,gather1d_1024_f16_w4_s32,gather1d_2048_f32_w8_s64)
+  # Per SASS instruction (ncu's source page) the three scans equal the audit's lines, cumsum_128x32_f16_w4
+  # included: its 2 extra load wavefronts are on the kernel counter and on no instruction.
+  add_test(NAME Audit.ScratchPerInstructionKeptH200Run
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare-source $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129
+                   cumsum_128x32_f16_w4,rowcumsum_128x32_f16_w4,cumsum_128x32_f16_w4_f16out)
 endif()
 # --arg: the kernel's integer arguments (a pitch, a loop bound); bad ones are one line, exit 2.
 swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for over %acc_63 .*%K = 128 \\(given\\)\\): 2 predicated off at 8.00, 2 live at 10.00"

@@ -3,8 +3,9 @@
 on one CTA, kept with the kernel's TTGIR, and compared with what `swizzle audit` prices for the same
 copies (run on a machine with a GPU, Triton 3.6, PyTorch and ncu).
 
-  python3 tests/triton/copy_counters.py OUT_DIR [--ncu PATH] [--only NAME,NAME]
+  python3 tests/triton/copy_counters.py OUT_DIR [--ncu PATH] [--only NAME,NAME] [--cache-control all|none]
   python3 tests/triton/copy_counters.py --compare SWIZZLE KEPT_DIR [EQUAL]   (no GPU: a kept run again)
+  python3 tests/triton/copy_counters.py --compare-modules SWIZZLE KEPT_DIR   (no GPU: whole kernels at several sizes)
 
 For each kernel of CASES the script runs itself once under ncu (`--child NAME`), which compiles the
 kernel, launches one CTA and writes OUT_DIR/NAME.ttgir; ncu reads METRICS for that launch, and
@@ -137,8 +138,30 @@ def compare(swizzle, kept, expect_equal=""):
     return 0 if not expect_equal or sorted(equal) == wanted else 1
 
 
+def compare_modules(swizzle, kept):
+    """A kept run of whole kernels (counters.json: modules launched at several sizes, every CTA counted)
+    against the audit's price per LDGSTS at each size's M = N = K. Exit 1 when any differs."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    results = json.load(open(os.path.join(kept, "counters.json")))
+    differ = 0
+    for run in results["runs"]:
+        c = run["counters"]
+        measured = c["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"] / c["smsp__inst_executed_op_ldgsts.sum"]
+        n = run["size"]
+        path = os.path.join(root, results["modules"][run["module"]])
+        predicted, _ = predicted_per_instruction(swizzle, path, {"M": n, "N": n, "K": n})
+        same = predicted is not None and abs(measured - predicted) < 1e-9
+        differ += not same
+        print(f"{run['module']} at {n}^3: {'equal' if same else 'differs'}: measured {measured:.6f} wavefronts per LDGSTS, "
+              f"audit {'-' if predicted is None else f'{predicted:.6f}'}")
+    print(f"{len(results['runs']) - differ} of {len(results['runs'])} runs equal")
+    return 1 if differ else 0
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--compare-modules":
+        return compare_modules(os.path.abspath(args[1]), os.path.abspath(args[2]))
     if args and args[0] == "--child":
         child(args[1], args[2])
         return 0
@@ -150,15 +173,18 @@ def main():
     out_dir = os.path.abspath(args[0])
     ncu = args[args.index("--ncu") + 1] if "--ncu" in args else "ncu"
     only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
+    # ncu flushes the caches before each launch unless told not to ("none": a kernel's first copies may
+    # then find their lines in L2, as a kernel launched after its inputs were written does).
+    cache = args[args.index("--cache-control") + 1] if "--cache-control" in args else "all"
     os.makedirs(out_dir, exist_ok=True)
-    results = {"metrics": METRICS, "cases": {}}
+    results = {"metrics": METRICS, "cache_control": cache, "cases": {}}
     for name, (kernel, dtype, const, warps, stages) in CASES.items():
         if only and name not in only:
             continue
         entry = {"kernel": kernel, "dtype": dtype, "constants": const, "num_warps": warps, "num_stages": stages}
         try:
             entry["measured"] = ncu_counters.measure(ncu, os.path.abspath(__file__), kernel, METRICS, name, out_dir,
-                                                     blank_is_nan=True)
+                                                     blank_is_nan=True, ncu_flags=["--cache-control", cache])
         except Exception as e:  # one case that fails does not stop the others
             entry["error"] = f"{type(e).__name__}: {str(e)[:2000]}"
         results["cases"][name] = entry

@@ -7,12 +7,13 @@ import subprocess
 import sys
 
 
-def measure(ncu, script, kernel, metrics, name, out_dir, blank_is_nan=False):
+def measure(ncu, script, kernel, metrics, name, out_dir, blank_is_nan=False, ncu_flags=()):
     """Runs SCRIPT's child for case NAME under ncu; returns {key: value} for METRICS ({key: ncu's metric name}),
     each value summed over the launches of KERNEL. blank_is_nan: a value ncu prints as "" or "n/a" counts as
-    NaN (without it, such a value is an error)."""
+    NaN (without it, such a value is an error). ncu_flags: more of ncu's own options (say
+    ["--cache-control", "none"]: the caches are not flushed before the launch)."""
     # Only the case's own kernel: the tensors' fill kernels launched beside it are left out.
-    cmd = [ncu, "--csv", "--target-processes", "all", "-k", f"regex:^{kernel}$", "--metrics", ",".join(metrics.values()),
+    cmd = [ncu, *ncu_flags, "--csv", "--target-processes", "all", "-k", f"regex:^{kernel}$", "--metrics", ",".join(metrics.values()),
            sys.executable, script, "--child", name, out_dir]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if run.returncode != 0:

@@ -6,6 +6,7 @@ GPU, Triton 3.6, PyTorch and ncu).
   python3 tests/triton/scratch_counters.py SWIZZLE OUT_DIR [--ncu PATH] [--only NAME,NAME]
   python3 tests/triton/scratch_counters.py --compare SWIZZLE KEPT_DIR NAME,NAME   (no GPU: a kept run again)
   python3 tests/triton/scratch_counters.py --source OUT_DIR NAME,NAME [--ncu PATH]   (per SASS instruction)
+  python3 tests/triton/scratch_counters.py --compare-source SWIZZLE KEPT_DIR NAME,NAME   (no GPU: a kept --source run)
 
 SWIZZLE is the built command-line tool (build/app/cli/swizzle). For each kernel of CASES the script
 runs itself once under ncu (`--child NAME`), which compiles the kernel (one CTA), launches it once and
@@ -321,8 +322,41 @@ def compare(swizzle, out_dir, expect_equal):
     return 0 if sorted(equal) == wanted else 1
 
 
+def compare_source(swizzle, out_dir, names):
+    """A kept `--source` run: per SASS instruction name (LDS.U16, STS.128, ...), the executions and
+    wavefronts ncu attributes to the kernel's instructions against the audit's lines of that
+    instruction (instructions x wavefronts). Exit 1 when any differs. Prints beside each the kernel-level
+    counter's difference (scratch_counters.json): wavefronts no instruction carries."""
+    differ = 0
+    results = json.load(open(os.path.join(out_dir, "scratch_counters.json")))
+    for name in names:
+        attributed = {}
+        with open(os.path.join(out_dir, "per-instruction", name + ".csv")) as f:
+            for row in csv.DictReader(f):
+                words = row["Source"].split()
+                op = words[1] if words[0].startswith("@") else words[0]
+                got = attributed.setdefault(op, [0, 0])
+                got[0] += int(row["Instructions Executed"])
+                got[1] += int(row["L1 Wavefronts Shared"])
+        _, _, lines = predict(swizzle, os.path.join(out_dir, f"{name}.ttgir"))
+        priced = {}
+        for line in lines:
+            got = priced.setdefault(line["instruction"], [0, 0])
+            got[0] += line["instructions"]
+            got[1] += line["wavefronts"] * line["instructions"]
+        same = attributed == priced
+        differ += not same
+        loads = sum(v[1] for k, v in attributed.items() if k.startswith("LD"))
+        unattributed = results["cases"][name]["measured"]["ld_wavefronts"] - loads
+        print(f"{name}: {'equal' if same else 'differs'} per instruction (measured {attributed}, audit {priced}); "
+              f"load wavefronts on no instruction: {unattributed:g}")
+    return 1 if differ else 0
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--compare-source":
+        return compare_source(os.path.abspath(args[1]), os.path.abspath(args[2]), [n for n in args[3].split(",") if n])
     if args and args[0] == "--child":
         child(args[1], args[2])
         return 0

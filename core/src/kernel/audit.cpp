@@ -141,6 +141,7 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
     access.async_copy = true;
     access.src_size = false;  // Triton predicates its copies: plain LDGSTS (bank.h)
+    access.duplicates_predicated_off = true;  // and predicates off the lanes and warps holding copies
     access.global_contiguous_dim = global_contiguous_dim(layout_text_of(regs_key), static_cast<int>(regs.out_dims().size()));
     access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
   }
@@ -164,13 +165,13 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
   if (!access.ldmatrix) a.issued->vec_bits = r.vector.bits;  // the width priced, not "the widest"
   if (access.async_copy)
     a.note = fmt::format(
-        "{}{}",
+        "{}{}{}",
         !r.modelled ? "cp.async: priced as the shared store of this width (not modelled)"
         : r.vector.bits == 128
             ? "cp.async.cg as Triton issues it (predicated, no src-size operand): rule 5, the writes of the 32-byte "
               "sectors read"
             : "cp.async: each shared bank's writes after its sources' other lanes",
-        access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)");
+        access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)", predicated_off_note(access));
   a.instruction =
       !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
   bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
@@ -376,6 +377,7 @@ void AuditRun::async_copy(const Op& op) {
   Access copy{d.layout, AccessKind::Store, 0, vec_bits};
   copy.async_copy = true;
   copy.src_size = false;  // as price() issues it: the range in the note is the line's form
+  copy.duplicates_predicated_off = true;
   const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank, arguments);
   lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
   // Every copy the pipeline issues: its executions, placements and predicated-off tail (audit_pipeline.h).

@@ -212,6 +212,10 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
   std::map<Coords, std::map<int, int>> column_words;
   int worst = 0;
   const InstructionKind load_kind{WarpOp::Load, bytes, 0, false};
+  // Indices the kernel computes are constants per thread: a register whose lanes read the same
+  // addresses as an earlier register of the warp is the same load, and the compiler issues it once
+  // (H200, tests/data/triton/scratch/h200-20261129: gather1d_1024_f32_w4_s32, 16 LDS for 32 registers' worth).
+  std::map<int, std::set<std::vector<std::int64_t>>> issued;
   if (m.used_values.count(result))
     for (std::uint64_t r : distinct_registers(rl))
       for (int w = 0; w < num_warps; ++w) {
@@ -231,7 +235,7 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
           columns.push_back(std::move(c));
         }
         if (index) {
-          pricer.issue(/*store=*/false, bytes, address, /*predicated=*/false);
+          if (issued[w].insert(address).second) pricer.issue(/*store=*/false, bytes, address, /*predicated=*/false);
         } else {
           ++index_loads;
           worst = std::max(worst, worst_over_indices(columns, axis, shape, bytes, au.bank, column_words));

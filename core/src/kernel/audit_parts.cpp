@@ -24,6 +24,21 @@ bool only_stored(const Module& m, const std::string& value) {
   return false;
 }
 
+std::string predicated_off_note(const Access& a) {
+  if (!a.duplicates_predicated_off) return "";
+  auto zeros = [&](const char* dim) {
+    int n = 0;
+    for (const BitVec b : a.layout.bases(dim)) n += b == 0;
+    return n;
+  };
+  const int lane_bits = a.layout.in_dim_bits("lane"), warp_bits = a.layout.in_dim_bits("warp");
+  const int off_lanes = zeros("lane"), off_warps = zeros("warp");
+  if (!off_lanes && !off_warps) return "";
+  return fmt::format("; {} of {} warps x {} of {} lanes live, the others hold copies of their elements and are predicated "
+                     "off (a warp predicated off whole issues the instruction and writes nothing)",
+                     1 << (warp_bits - off_warps), 1 << warp_bits, 1 << (lane_bits - off_lanes), 1 << lane_bits);
+}
+
 bool stores_from_warp(const LinearLayout& layout, std::uint64_t w) {
   const auto& bases = layout.bases("warp");
   for (std::size_t i = 0; i < bases.size(); ++i)

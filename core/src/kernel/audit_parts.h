@@ -182,6 +182,9 @@ LinearLayout offsets_only(const LinearLayout& l);
 // histogram). ldmatrix, a whole-warp instruction, is issued by every warp (colsum_64x128_f32_w8).
 // True when `value`'s one reader is a tt.store of it (its second operand).
 bool only_stored(const Module& m, const std::string& value);
+// A cp.async whose lanes or warps hold copies of others' elements (broadcast bases): how many issue
+// it live (Access::duplicates_predicated_off), as a clause for its line; "" when every one does.
+std::string predicated_off_note(const Access& a);
 // Whether warp `w` of `layout` holds data that no other warp holds first: none of its id's bits
 // is a broadcast (zero) warp basis. These are the warps whose store is not masked off.
 bool stores_from_warp(const LinearLayout& layout, std::uint64_t w);

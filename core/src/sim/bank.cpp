@@ -9,8 +9,8 @@
 #include "../int_bits.h"
 #include "swz/error.h"
 #include "swz/export/english.h"
-#include "swz/sim/gpu.h"
 #include "swz/sim/global_side.h"
+#include "swz/sim/gpu.h"
 #include "swz/sim/warp_access.h"
 
 namespace swz {
@@ -52,7 +52,17 @@ struct Geometry {
   int lane_bits, reg_bits, warp_bits, vec_log2, steps, warps, lanes_per_phase, active_lanes;
   LanePhases lane_phases;
   int banks;  // the instruction's (AccessGeometry::bank)
+  // Access::duplicates_predicated_off: the lane and warp id bits on a broadcast (zero) basis.
+  std::uint64_t off_lanes = 0, off_warps = 0;
 };
+
+std::uint64_t zero_basis_bits(const LinearLayout& layout, const char* dim) {
+  std::uint64_t bits = 0;
+  const auto bases = layout.bases(dim);
+  for (std::size_t i = 0; i < bases.size(); ++i)
+    if (bases[i] == 0) bits |= std::uint64_t{1} << i;
+  return bits;
+}
 
 }  // namespace
 
@@ -82,14 +92,15 @@ void check_bank_model(const BankModel& m) {
   // A GPU that states its phases states them for its own banks and lanes only.
   const GpuModel& gpu = gpu_of(m);
   if (!gpu.phases.empty() && (m.banks != gpu.bank.banks || m.warp_size != gpu.bank.warp_size))
-    fail("{} has {} banks and {}-lane wavefronts, not {} banks and {} lanes", gpu.title(), gpu.bank.banks,
-         gpu.bank.warp_size, m.banks, m.warp_size);
+    fail("{} has {} banks and {}-lane wavefronts, not {} banks and {} lanes", gpu.title(), gpu.bank.banks, gpu.bank.warp_size,
+         m.banks, m.warp_size);
 }
 
 OffsetBits offset_bits(const BankModel& model, int element_bits) {
   const int ebits_log = ilog2(static_cast<std::uint64_t>(element_bits));
   const int word_log = ilog2(static_cast<std::uint64_t>(model.bank_bytes * 8));
-  return OffsetBits{std::max(0, word_log - ebits_log), std::max(0, ilog2(static_cast<std::uint64_t>(model.banks)) + word_log - ebits_log)};
+  return OffsetBits{std::max(0, word_log - ebits_log),
+                    std::max(0, ilog2(static_cast<std::uint64_t>(model.banks)) + word_log - ebits_log)};
 }
 
 AccessGeometry access_geometry(const Access& access, int element_bits, int vector_bits, const BankModel& model) {
@@ -142,7 +153,8 @@ std::string instruction_name(const Access& a, int vec_bits, const BankModel& mod
 VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_bits, const BankModel& m) {
   check_access(a, m, element_bits);
   if (a.layout.shape() != s.shape())
-    fail("access layout covers a {} tensor but the shared layout is {}", fmt::join(a.layout.shape(), "x"), fmt::join(s.shape(), "x"));
+    fail("access layout covers a {} tensor but the shared layout is {}", fmt::join(a.layout.shape(), "x"),
+         fmt::join(s.shape(), "x"));
   const int reg_bits = a.layout.in_dim_bits("register");
   const int max_by_width = ilog2(128 / element_bits);
   const int wanted = a.ldmatrix ? ilog2(128 / element_bits) : a.vec_bits ? ilog2(a.vec_bits / element_bits) : -1;
@@ -225,8 +237,9 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
   out.step = step;
   out.lanes.clear();
   const int word_bits = m.bank_bytes * 8;
+  const bool warp_off = (static_cast<std::uint64_t>(warp) & g.off_warps) != 0;
   for (int lane = 0; lane < (1 << g.lane_bits); ++lane) {
-    const bool active = lane < g.active_lanes;
+    const bool active = lane < g.active_lanes && !warp_off && (static_cast<std::uint64_t>(lane) & g.off_lanes) == 0;
     const BitVec coord = a.layout.apply("lane", static_cast<std::uint64_t>(lane)) ^ warp_part ^ reg_part;
     const std::uint32_t off = offset_of(coord);
     const std::uint64_t first_bit = static_cast<std::uint64_t>(off) * static_cast<std::uint64_t>(ebits);
@@ -240,7 +253,8 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
     }
     if (trace) {
       const std::uint64_t w0 = first_bit / static_cast<std::uint64_t>(word_bits);
-      const std::uint64_t w1 = (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
+      const std::uint64_t w1 =
+          (first_bit + static_cast<std::uint64_t>(vec_bits_total) - 1) / static_cast<std::uint64_t>(word_bits);
       LaneAccess la;
       la.lane = lane;
       la.active = active;
@@ -282,6 +296,10 @@ Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankM
   g.lane_phases = ag.lane_phases;
   g.active_lanes = ag.active_lanes;
   g.banks = ag.bank.banks;
+  if (a.duplicates_predicated_off) {
+    g.off_lanes = zero_basis_bits(a.layout, "lane");
+    g.off_warps = zero_basis_bits(a.layout, "warp");
+  }
   return g;
 }
 
@@ -386,7 +404,8 @@ std::vector<InstructionResult> simulate_linear(const Access& a, const BitMatrix&
   std::vector<InstructionResult> out;
   out.reserve(warp_steps.size());
   for (auto [warp, step] : warp_steps) {
-    if (warp < 0 || warp >= g.warps || step < 0 || step >= g.steps) fail("instruction (warp {}, step {}) is outside the access", warp, step);
+    if (warp < 0 || warp >= g.warps || step < 0 || step >= g.steps)
+      fail("instruction (warp {}, step {}) is outside the access", warp, step);
     InstructionResult ir;
     run_instruction(a, offset_of, ebits, m, g, warp, step, false, ir);
     out.push_back(std::move(ir));

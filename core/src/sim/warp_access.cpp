@@ -169,7 +169,9 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     rule without merging. Exact on every .ca copy measured: 6,250 on the H100
 //     and an H200 (live, masked, half-masked; random, designed and tile
 //     copies; tests/data/hardware/), the counter the same on both GPUs and from
-//     run to run. So 32 lanes copying 4 bytes from a 16-byte-strided run cost
+//     run to run; and on 504 more on the H200 (2026-11-29), each designed copy
+//     issued cold, after a load brought its lines into L1, and twice back to
+//     back: L1's state does not change the count. So 32 lanes copying 4 bytes from a 16-byte-strided run cost
 //     4, from rows 128 bytes apart 32, from 32 random lines of 1 MB about 4: the
 //     source banks serialize the copy, not the lines.
 //  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128) writes shared memory in

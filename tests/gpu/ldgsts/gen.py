@@ -65,6 +65,20 @@ def cases(which):
                 for gname in ("contig", "l16", "l128", "rand1M", "rows8", "halfmask", "masked"):
                     out.append((kind, 0, f"{sname} <- {gname}", sp[sname], gp[gname]))
         out += out[:30]
+    elif which == "l1":
+        # Rule 4 was read from cold copies (ncu flushes the caches before each launch: every .ca copy
+        # misses L1). A kernel's copies often find their lines in L1 already (a tile's next column of
+        # 4-byte copies reads the lines the last one brought; other CTAs on the SM read the same
+        # rows). The designed .ca families in three modes: cold, warm (each lane first loads its
+        # source word with ld.global.ca) and twice (the same copy back to back, per instruction).
+        for kind in ("ca4", "ca8", "ca16", "ca4n"):
+            b = KINDS[kind][1]
+            sp = shared_patterns(b)
+            gp = global_patterns(b, rng)
+            for mode in (0, 1, 2):
+                for sname in ("contig", "same", "pairs", "stride128", "rowswz", "k-walk"):
+                    for gname in ("contig", "l16", "l128", "l4096", "rows8", "rand1M", "halfmask"):
+                        out.append((kind, mode, f"{sname} <- {gname}, mode {mode}", sp[sname], gp[gname]))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,

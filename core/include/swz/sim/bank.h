@@ -88,6 +88,13 @@ struct Access {
   // false: it writes zeros and reads nothing): each lane's global address is given as moving no
   // data at its pointer (WarpRequest::global, -2 - X).
   bool moves_no_data = false;
+  // cp.async as Triton 3.6 lowers it: a lane or warp whose id has a bit on a broadcast (zero) lane
+  // or warp basis holds a copy of another's elements and is predicated off. A warp predicated off
+  // whole still issues the instruction (Nsight Compute counts it executed) and writes nothing: the
+  // H200 (2026-11-29, tests/data/triton/copies/h200-20261129-lanes-walk-k) counts the B copy of
+  // a tf32 matmul whose 4 warps all hold its 32 rows at 32 wavefronts per 4 executions, one warp's
+  // 32 threads predicated on.
+  bool duplicates_predicated_off = false;
 };
 // "" when `layout` (an access: register, lane, warp -> coords) holds every element of its tensor;
 // else how far it reaches: "its bases reach 2^9 of the 2^10 elements". An access that leaves
