@@ -79,6 +79,22 @@ def cases(which):
                 for sname in ("contig", "same", "pairs", "stride128", "rowswz", "k-walk"):
                     for gname in ("contig", "l16", "l128", "l4096", "rows8", "rand1M", "halfmask"):
                         out.append((kind, mode, f"{sname} <- {gname}, mode {mode}", sp[sname], gp[gname]))
+    elif which == "int8a":
+        # The A tile copy of Triton's int8 128x128x64 matmul (tests/data/triton/copies/h200-20261128:
+        # #blocked sizePerThread [1, 16], threadsPerWarp [8, 4]; #shared nvmma 64-byte swizzle; K = 256,
+        # a 256-byte pitch): each warp's LDGSTS, stage by stage (the K slice 64 bytes further, the next
+        # of 3 shared buffers 8 KB on). In the kernel the first stage counts 4 per LDGSTS, the others 8.
+        # Mode 3: the warp's four copies of a stage back to back (rows +32 each: shared +2048, global +8192).
+        for kind in ("cg16", "cg16n"):
+            for mode in (0, 1, 2, 3):
+                for stage in range(4):
+                    for warp in range(4):
+                        a, g = [], []
+                        for lane in range(32):
+                            row, chunk = 8 * warp + lane // 4, lane % 4
+                            a.append((stage % 3) * 8192 + row * 64 + 16 * (chunk ^ ((row >> 1) & 3)))
+                            g.append(row * 256 + 16 * chunk + 64 * stage)
+                        out.append((kind, mode, f"int8 A stage {stage} warp {warp}, mode {mode}", a, g))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,

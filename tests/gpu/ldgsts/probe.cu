@@ -5,7 +5,9 @@
 // KIND: ca4 ca8 ca16 cg16 (src-size in a register: LDGSTS...ZFILL), ca4n ca8n ca16n cg16n (no
 // src-size: plain LDGSTS). MODE: 0 cold (the copy alone), 1 warm (each live lane first loads
 // its source word with ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy
-// issued twice back to back: the second finds its lines in L1 for .ca).
+// issued twice back to back: the second finds its lines in L1 for .ca), 3 four (the copy, then
+// three more back to back, copy k at shared +2048 k and global +8192 k: a warp's four copies of
+// one stage of Triton's int8 128x128x64 A tile).
 // a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
 // offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
 // pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one launch of one warp, so a profiler that keeps one
@@ -35,9 +37,9 @@ __device__ void copy(unsigned s, const unsigned char* src, bool live) {
   }
 }
 
-// Twice: mode 2's kernel, the only one that holds a second copy (a plain LDGSTS.BYPASS whose lanes
+// Times: 2 for mode 2, 4 for mode 3; the kernels of mode 0 and 1 hold one copy (a plain LDGSTS.BYPASS whose lanes
 // are all predicated off still counts, so a kernel issues no copy it does not mean).
-template <int Bytes, bool Bypass, int Form, bool Twice>
+template <int Bytes, bool Bypass, int Form, int Times>
 __global__ void __launch_bounds__(32) probe(const int* addr, const long long* gofs, const unsigned char* g, int mode,
                                             unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
@@ -54,8 +56,14 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
   }
   __syncwarp();
   if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
-  if constexpr (Twice)
+  if constexpr (Times == 2)
     if (a >= 0) copy<Bytes, Bypass, Form>(s, src, go >= 0);
+  if constexpr (Times == 4)
+    if (a >= 0) {
+      copy<Bytes, Bypass, Form>(s + 2048, src + 8192, go >= 0);
+      copy<Bytes, Bypass, Form>(s + 4096, src + 16384, go >= 0);
+      copy<Bytes, Bypass, Form>(s + 6144, src + 24576, go >= 0);
+    }
   asm volatile("cp.async.wait_all;" ::: "memory");
   if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
 }
@@ -80,7 +88,8 @@ int main(int argc, char** argv) {
   auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
 #define SWZ_KINDS(X) X(ca4, 4, false, 0) X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) \
   X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) X(ca16n, 16, false, 1) X(cg16n, 16, true, 1)
-#define SWZ_SET(name, b, bypass, form) set(probe<b, bypass, form, false>), set(probe<b, bypass, form, true>);
+#define SWZ_SET(name, b, bypass, form) \
+  set(probe<b, bypass, form, 1>), set(probe<b, bypass, form, 2>), set(probe<b, bypass, form, 4>);
   SWZ_KINDS(SWZ_SET)
   std::string line;
   int n = 0;
@@ -103,9 +112,11 @@ int main(int argc, char** argv) {
 #define SWZ_LAUNCH(name, b, bypass, form) \
   if (kind == #name) {                                                                                               \
     if (mode == 2)                                                                                                  \
-      probe<b, bypass, form, true><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                             \
+      probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
+    else if (mode == 3)                                                                                             \
+      probe<b, bypass, form, 4><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
     else                                                                                                            \
-      probe<b, bypass, form, false><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                            \
+      probe<b, bypass, form, 1><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
     known = true;                                                                                                   \
   }
     SWZ_KINDS(SWZ_LAUNCH)
