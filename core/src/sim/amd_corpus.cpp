@@ -16,6 +16,29 @@ namespace swz {
 // [SECTION] lines
 
 namespace {
+std::string ascii_lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+}  // namespace
+
+std::string amd_spelling(const GpuModel& gpu, const InstructionKind& kind) { return ascii_lower(gpu.instruction_name(kind)); }
+
+std::optional<InstructionKind> amd_spelled(const GpuModel& gpu, const std::vector<InstructionKind>& among,
+                                           const std::string& name) {
+  const std::string wanted = ascii_lower(name);
+  for (const InstructionKind& kind : among)
+    if (amd_spelling(gpu, kind) == wanted) return kind;
+  return std::nullopt;
+}
+
+std::string amd_spellings(const GpuModel& gpu, const std::vector<InstructionKind>& kinds) {
+  std::string out;
+  for (const InstructionKind& kind : kinds) out += (out.empty() ? "" : ", ") + amd_spelling(gpu, kind);
+  return out;
+}
+
+namespace {
 
 const std::vector<std::string> kAmdRequiredKeys = {"format",
                                                    "gpu",
@@ -30,20 +53,10 @@ const std::vector<std::string> kAmdRequiredKeys = {"format",
 const std::vector<std::string> kAmdOptionalKeys = {"SQ_INSTS_LDS", "SQ_LDS_BANK_CONFLICT", "example", "note",
                                                    "cycles_per_extra_pass"};
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 // The instruction the GPU's table names `name` (any case): ds_read_b128 on AMD.
 InstructionKind amd_instruction_named(const GpuModel& gpu, const std::string& name) {
-  std::string known;
-  for (const InstructionKind& kind : gpu.instructions) {
-    const std::string spelled = lower(gpu.instruction_name(kind));
-    if (spelled == lower(name)) return kind;
-    known += (known.empty() ? "" : ", ") + spelled;
-  }
-  fail("\"{}\" is not an LDS instruction of {} (it has {})", name, gpu.name, known);
+  if (const auto kind = amd_spelled(gpu, gpu.instructions, name)) return *kind;
+  fail("\"{}\" is not an LDS instruction of {} (it has {})", name, gpu.name, amd_spellings(gpu, gpu.instructions));
 }
 
 AmdCorpusCase parse_amd_line(const std::string& text) {

@@ -17,17 +17,11 @@ namespace {
 // conflict counter to show one extra pass in every case.
 constexpr std::int64_t kPlanRepeat = 8;
 
-std::string plan_instruction_name(const GpuModel& gpu, const InstructionKind& kind) {
-  std::string name = gpu.instruction_name(kind);
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return name;
-}
-
 AmdCorpusCase plan_case(const GpuModel& gpu, const InstructionKind& kind, std::vector<std::int64_t> address, int index,
                         std::string note) {
   AmdCorpusCase c;
   c.gpu = gpu.name;
-  c.instruction = plan_instruction_name(gpu, kind);
+  c.instruction = amd_spelling(gpu, kind);
   c.request.kind = kind;
   c.request.address = std::move(address);
   c.repeat = kPlanRepeat;
@@ -43,11 +37,8 @@ void require_amd_probe_kinds(const GpuModel& gpu, const std::vector<InstructionK
   if (kinds.empty()) fail("no instructions to measure");
   const std::vector<InstructionKind> probe = amd_probe_instructions(gpu);
   for (const InstructionKind& k : kinds)
-    if (std::find(probe.begin(), probe.end(), k) == probe.end()) {
-      std::string known;
-      for (const InstructionKind& p : probe) known += (known.empty() ? "" : ", ") + plan_instruction_name(gpu, p);
-      fail("lds_probe.hip does not issue {} (it issues {})", plan_instruction_name(gpu, k), known);
-    }
+    if (std::find(probe.begin(), probe.end(), k) == probe.end())
+      fail("lds_probe.hip does not issue {} (it issues {})", amd_spelling(gpu, k), amd_spellings(gpu, probe));
 }
 
 }  // namespace
@@ -69,17 +60,11 @@ std::vector<InstructionKind> amd_probe_instructions_named(const GpuModel& gpu, c
   std::size_t from = 0;
   while (from <= list.size()) {
     const std::size_t comma = std::min(list.find(',', from), list.size());
-    std::string name = list.substr(from, comma - from);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    const auto it =
-        std::find_if(probe.begin(), probe.end(), [&](const InstructionKind& k) { return plan_instruction_name(gpu, k) == name; });
-    if (it == probe.end()) {
-      std::string known;
-      for (const InstructionKind& p : probe) known += (known.empty() ? "" : ", ") + plan_instruction_name(gpu, p);
-      fail("\"{}\" is not an instruction lds_probe.hip issues on {} (it issues {})", list.substr(from, comma - from), gpu.name,
-           known);
-    }
-    kinds.push_back(*it);
+    const std::string name = list.substr(from, comma - from);
+    const auto kind = amd_spelled(gpu, probe, name);
+    if (!kind)
+      fail("\"{}\" is not an instruction lds_probe.hip issues on {} (it issues {})", name, gpu.name, amd_spellings(gpu, probe));
+    kinds.push_back(*kind);
     from = comma + 1;
   }
   return kinds;
@@ -104,11 +89,8 @@ std::vector<AmdCorpusCase> amd_designed_cases(const GpuModel& gpu, const std::ve
     for (int l = 0; l < lanes; ++l) linear[static_cast<std::size_t>(l)] = std::int64_t{l} * kind.bytes;
     out.push_back(plan_case(gpu, kind, linear, static_cast<int>(out.size()), "linear"));
     const auto pair = [&](int a, int b, std::int64_t apart) {
-      std::vector<std::int64_t> address(static_cast<std::size_t>(lanes), -1);
-      address[static_cast<std::size_t>(a)] = 0;
-      address[static_cast<std::size_t>(b)] = apart;
-      out.push_back(
-          plan_case(gpu, kind, std::move(address), static_cast<int>(out.size()), fmt::format("pair {}-{} @{}", a, b, apart)));
+      out.push_back(plan_case(gpu, kind, lane_pair_request(kind, lanes, a, b, apart).address, static_cast<int>(out.size()),
+                              fmt::format("pair {}-{} @{}", a, b, apart)));
     };
     for (int b = 1; b < lanes; ++b) pair(0, b, 256);
     for (int bit = 1; bit < lanes; bit <<= 1)

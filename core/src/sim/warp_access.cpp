@@ -420,4 +420,15 @@ InstructionKind instruction_kind_named(const std::string& name) {
   fail("\"{}\" is not an instruction; known: {}", name, known);
 }
 
+WarpRequest lane_pair_request(const InstructionKind& kind, int lanes, int first, int second, std::int64_t apart) {
+  if (first < 0 || second < 0 || first >= lanes || second >= lanes || first == second)
+    fail("a lane pair is two different lanes of 0..{}, not {} and {}", lanes - 1, first, second);
+  WarpRequest r;
+  r.kind = kind;
+  r.address.assign(static_cast<std::size_t>(lanes), -1);
+  r.address[static_cast<std::size_t>(first)] = 0;
+  r.address[static_cast<std::size_t>(second)] = apart;
+  return r;
+}
+
 }  // namespace swz

@@ -68,11 +68,7 @@ nlohmann::json gpu_fact(const std::string& q, const std::vector<QuantityPart>& p
   if (first == second) fail("quantity '{}': a pair is two different lanes", q);
   if (a[3] % a[0] != 0 || a[3] >= (std::int64_t{1} << 20))
     fail("quantity '{}': the second lane's byte {} must be a multiple of {} below 1 MiB", q, a[3], a[0]);
-  WarpRequest r;
-  r.kind = kind;
-  r.address.assign(static_cast<std::size_t>(p.bank.warp_size), -1);
-  r.address[static_cast<std::size_t>(first)] = 0;
-  r.address[static_cast<std::size_t>(second)] = a[3];
+  const WarpRequest r = lane_pair_request(kind, p.bank.warp_size, static_cast<int>(first), static_cast<int>(second), a[3]);
   const Service s = serve(r, p.bank);
   if (!conflict) return s.wavefronts;
   return s.wavefronts > s.ideal;

@@ -81,6 +81,13 @@ std::string to_text(const AmdReplayReport& report);
 // a line until then, saying so). The instructions are the probe's: ds_read_b32/b64/b128 and
 // ds_write_b32/b64/b128. Each line's "note" says how its addresses were chosen ("pair 0-5 @256",
 // "linear", or generate_cases' pattern).
+// How AMD's tools spell an instruction of `gpu`: lowercase (ds_read_b128).
+std::string amd_spelling(const GpuModel& gpu, const InstructionKind& kind);
+// The one of `among` spelled `name` in any case; nullopt when none is.
+std::optional<InstructionKind> amd_spelled(const GpuModel& gpu, const std::vector<InstructionKind>& among,
+                                           const std::string& name);
+// `kinds` spelled, comma-separated: what an error message lists.
+std::string amd_spellings(const GpuModel& gpu, const std::vector<InstructionKind>& kinds);
 // The instructions lds_probe.hip issues, as the GPU's table has them.
 std::vector<InstructionKind> amd_probe_instructions(const GpuModel& gpu);
 // A comma-separated list of them, any case ("ds_read_b64,DS_WRITE_B128"); empty: all of them.

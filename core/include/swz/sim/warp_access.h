@@ -123,6 +123,11 @@ LanePhases phases_of(const InstructionKind& kind, const BankModel& model);
 // The wavefronts the hardware spends on one warp instruction.
 Service serve(const WarpRequest& request, const BankModel& model);
 
+// Two active lanes of a `lanes`-wide warp: `first` at byte 0, `second` at byte `apart`; the others
+// sit out. The experiment that reads a GPU's phases and bank count lane by lane (amd_designed_cases,
+// the amd-lds lesson's lane_pair claims).
+WarpRequest lane_pair_request(const InstructionKind& kind, int lanes, int first, int second, std::int64_t apart);
+
 // Lanes per phase for `bytes` per lane (ldmatrix / stmatrix: 8).
 int phase_lanes(const InstructionKind& kind, const BankModel& model);
 
