@@ -2,6 +2,7 @@
 #include "audit_parts.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -26,25 +27,17 @@ bool only_stored(const Module& m, const std::string& value) {
 
 std::string predicated_off_note(const Access& a) {
   if (!a.duplicates_predicated_off) return "";
-  auto zeros = [&](const char* dim) {
-    int n = 0;
-    for (const BitVec b : a.layout.bases(dim)) n += b == 0;
-    return n;
-  };
-  const int lane_bits = a.layout.in_dim_bits("lane"), warp_bits = a.layout.in_dim_bits("warp");
-  const int off_lanes = zeros("lane"), off_warps = zeros("warp");
+  const int off_lanes = std::popcount(broadcast_bits(a.layout, "lane"));
+  const int off_warps = std::popcount(broadcast_bits(a.layout, "warp"));
   if (!off_lanes && !off_warps) return "";
-  return fmt::format("; {} of {} warps x {} of {} lanes live, the others hold copies of their elements and are predicated "
-                     "off (a warp predicated off whole issues the instruction and writes nothing)",
-                     1 << (warp_bits - off_warps), 1 << warp_bits, 1 << (lane_bits - off_lanes), 1 << lane_bits);
+  const int lane_bits = a.layout.in_dim_bits("lane"), warp_bits = a.layout.in_dim_bits("warp");
+  return fmt::format(
+      "; {} of {} warps x {} of {} lanes live, the others hold copies of their elements and are predicated "
+      "off (a warp predicated off whole issues the instruction and writes nothing)",
+      1 << (warp_bits - off_warps), 1 << warp_bits, 1 << (lane_bits - off_lanes), 1 << lane_bits);
 }
 
-bool stores_from_warp(const LinearLayout& layout, std::uint64_t w) {
-  const auto& bases = layout.bases("warp");
-  for (std::size_t i = 0; i < bases.size(); ++i)
-    if (((w >> i) & 1u) && bases[i] == 0) return false;
-  return true;
-}
+bool stores_from_warp(const LinearLayout& layout, std::uint64_t w) { return (w & broadcast_bits(layout, "warp")) == 0; }
 
 std::string attribute_text(const AttrNode& node, const ttgir::Aliases& aliases) {
   if (node.kind == AttrNode::Kind::Alias) {

@@ -41,6 +41,14 @@ void check_access(const Access& a, const BankModel& m, int element_bits, int max
 
 }  // namespace
 
+std::uint64_t broadcast_bits(const LinearLayout& layout, const char* dim) {
+  std::uint64_t bits = 0;
+  const auto bases = layout.bases(dim);
+  for (std::size_t i = 0; i < bases.size(); ++i)
+    if (bases[i] == 0) bits |= std::uint64_t{1} << i;
+  return bits;
+}
+
 std::string coverage_gap(const LinearLayout& layout) {
   if (layout.is_surjective()) return "";
   return fmt::format("its bases reach 2^{} of the 2^{} elements", layout.image().dim(), layout.out_bits());
@@ -56,13 +64,6 @@ struct Geometry {
   std::uint64_t off_lanes = 0, off_warps = 0;
 };
 
-std::uint64_t zero_basis_bits(const LinearLayout& layout, const char* dim) {
-  std::uint64_t bits = 0;
-  const auto bases = layout.bases(dim);
-  for (std::size_t i = 0; i < bases.size(); ++i)
-    if (bases[i] == 0) bits |= std::uint64_t{1} << i;
-  return bits;
-}
 
 }  // namespace
 
@@ -297,8 +298,8 @@ Geometry geometry(const Access& a, const VectorChoice& v, int ebits, const BankM
   g.active_lanes = ag.active_lanes;
   g.banks = ag.bank.banks;
   if (a.duplicates_predicated_off) {
-    g.off_lanes = zero_basis_bits(a.layout, "lane");
-    g.off_warps = zero_basis_bits(a.layout, "warp");
+    g.off_lanes = broadcast_bits(a.layout, "lane");
+    g.off_warps = broadcast_bits(a.layout, "warp");
   }
   return g;
 }

@@ -171,9 +171,10 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     copies; tests/data/hardware/), the counter the same on both GPUs and from
 //     run to run; and on 504 more on the H200 (2026-11-29), each designed copy
 //     issued cold, after a load brought its lines into L1, and twice back to
-//     back: L1's state does not change the count. So 32 lanes copying 4 bytes from a 16-byte-strided run cost
-//     4, from rows 128 bytes apart 32, from 32 random lines of 1 MB about 4: the
-//     source banks serialize the copy, not the lines.
+//     back: L1's state does not change the count. So 32 lanes copying 4 bytes
+//     from a 16-byte-strided run cost 4, from rows 128 bytes apart 32, from 32
+//     random lines of 1 MB about 4: the source banks serialize the copy, not
+//     the lines.
 //  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128) writes shared memory in
 //     wavefronts of 32-byte sectors. Lanes writing one 16-byte shared address
 //     are kept once (the lowest lane). A sector's lanes that write one

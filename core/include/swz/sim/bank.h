@@ -100,6 +100,9 @@ struct Access {
 // else how far it reaches: "its bases reach 2^9 of the 2^10 elements". An access that leaves
 // elements out is no access to the tensor: build_problem and the solver refuse it, in these words.
 std::string coverage_gap(const LinearLayout& layout);
+// The bits of `dim`'s ids ("lane", "warp") whose basis is zero (a broadcast): an id with one of
+// them set holds a copy of elements an id without it holds (Access::duplicates_predicated_off).
+std::uint64_t broadcast_bits(const LinearLayout& layout, const char* dim);
 
 // Where a cp.async lane's element comes from, as `Access::async_copy` places the global tensor
 // (`pitch_bytes` 0: the smallest multiple of 128 bytes that holds a row).
