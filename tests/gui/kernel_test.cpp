@@ -51,7 +51,7 @@ TEST_F(KernelViewTest, OpeningAKernelLoadsItsOwnProblem) {
   EXPECT_EQ(p.element_bits, 32);
   ASSERT_TRUE(p.reader.has_value());
   EXPECT_EQ(p.reader->origin, "transpose_conflict.ttgir:9 reader");  // the conflicted load, line 9
-  EXPECT_EQ(p.read_vec_bits, 32);                                     // LDS.32, as the CLI says
+  EXPECT_EQ(p.read_vec_bits, 32);                                    // LDS.32, as the CLI says
   EXPECT_EQ(b.kernel_audit().selected, 1);
   EXPECT_TRUE(b.panel_visible("kernel"));
   EXPECT_FALSE(b.file_dialog().open_requested);  // a kernel is shown: no Open dialog over it
@@ -96,8 +96,8 @@ TEST_F(KernelViewTest, EachRowLoadsTheInstructionItNames) {
         EXPECT_NEAR(side.simulated.mean_wavefronts, *row.wavefronts, 1e-9);
         EXPECT_EQ(side.simulated.ideal_wavefronts, row.ideal_wavefronts);
         EXPECT_EQ(side.simulated.wavefronts, row.worst_wavefronts);
-        const std::string shown = fmt::format("{}: {} x{}, {:.2f} wavefronts", store ? "Store" : "Read", row.instruction, row.instructions,
-                                              *row.wavefronts);
+        const std::string shown = fmt::format("{}: {} x{}, {:.2f} wavefronts", store ? "Store" : "Read", row.instruction,
+                                              row.instructions, *row.wavefronts);
         EXPECT_EQ(problem_line(b, store ? "store" : "read").rfind(shown, 0), 0u) << problem_line(b, store ? "store" : "read");
       }
     }
@@ -124,7 +124,8 @@ TEST_F(KernelViewTest, ClickingAnLdmatrixRowLoadsLdmatrix) {
   const AuditAccess& a = r.accesses[static_cast<std::size_t>(ldsm)];
   EXPECT_EQ(a.instruction, "LDSM." + b.session().problem.read_matrix);
   EXPECT_EQ(b.model().analysis.read.instruction, a.instruction);
-  EXPECT_EQ(problem_line(b, "read").rfind(fmt::format("Read: {} x{}", a.instruction, a.instructions), 0), 0u) << problem_line(b, "read");
+  EXPECT_EQ(problem_line(b, "read").rfind(fmt::format("Read: {} x{}", a.instruction, a.instructions), 0), 0u)
+      << problem_line(b, "read");
   std::filesystem::create_directories(SWZ_GUI_SCALES_DIR);
   for (const char* view : {"kernel", "problem"}) {  // the row chosen, then the Problem panel alone
     if (std::string(view) == "problem") {
@@ -158,29 +159,32 @@ TEST_F(KernelViewTest, EachSuggestionHasARowOfItsOwnWithTheInstructionAfter) {
   EXPECT_GE(shown, 1);  // the B copy's copy-layout suggestion
 }
 
+// Also the lanes-walk-K module, whose copy lines carry the longest notes (the warps predicated off).
 TEST_F(KernelViewTest, NoColumnClipsItsTextAtScalesOneAndOnePointSix) {
-  for (const float scale : {1.0f, 1.6f}) {
-    SCOPED_TRACE(scale);
-    Workbench& b = open();
-    b.apply(cmd::set_ui_scale(scale));
-    ASSERT_TRUE(b.open_kernel(copy_of("triton36/matmul_tf32.ttgir"))) << b.error();
-    frames(4);
-    int cells = 0;
-    for (const std::string& id : b.probe_ids()) {
-      if (id.rfind("kernel.text.", 0) != 0) continue;
-      const auto text = b.probe(id);
-      const auto cell = b.probe("kernel.cell." + id.substr(12));
-      ASSERT_TRUE(text && cell) << id;
-      EXPECT_LE(text->max.x, cell->max.x + 0.5f) << id << " is clipped";
-      ++cells;
+  for (const std::string kernel : {"triton36/matmul_tf32", "matmul_tf32_lanes_walk_k"})
+    for (const float scale : {1.0f, 1.6f}) {
+      SCOPED_TRACE(kernel + " " + std::to_string(scale));
+      Workbench& b = open();
+      b.apply(cmd::set_ui_scale(scale));
+      ASSERT_TRUE(b.open_kernel(copy_of(kernel + ".ttgir"))) << b.error();
+      frames(4);
+      int cells = 0;
+      for (const std::string& id : b.probe_ids()) {
+        if (id.rfind("kernel.text.", 0) != 0) continue;
+        const auto text = b.probe(id);
+        const auto cell = b.probe("kernel.cell." + id.substr(12));
+        ASSERT_TRUE(text && cell) << id;
+        EXPECT_LE(text->max.x, cell->max.x + 0.5f) << id << " is clipped";
+        ++cells;
+      }
+      EXPECT_GT(cells, 9 * 5);
+      int w = 0, h = 0;
+      const auto px = capture(w, h);
+      std::filesystem::create_directories(SWZ_GUI_SCALES_DIR);
+      std::string error;
+      const std::string name = kernel.substr(kernel.find('/') + 1);
+      EXPECT_TRUE(write_png(fmt::format("{}/kernel-{}-{:.1f}.png", SWZ_GUI_SCALES_DIR, name, scale), px, w, h, error)) << error;
     }
-    EXPECT_GT(cells, 9 * 5);
-    int w = 0, h = 0;
-    const auto px = capture(w, h);
-    std::filesystem::create_directories(SWZ_GUI_SCALES_DIR);
-    std::string error;
-    EXPECT_TRUE(write_png(fmt::format("{}/kernel-matmul_tf32-{:.1f}.png", SWZ_GUI_SCALES_DIR, scale), px, w, h, error)) << error;
-  }
 }
 
 TEST_F(KernelViewTest, ApplyFixAsksWhereAndWritesThePatchedModule) {

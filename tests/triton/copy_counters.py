@@ -142,7 +142,11 @@ def compare_modules(swizzle, kept):
     """A kept run of whole kernels (counters.json: modules launched at several sizes, every CTA counted)
     against the audit's price per LDGSTS at each size's M = N = K. Exit 1 when any differs."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    results = json.load(open(os.path.join(kept, "counters.json")))
+    path = os.path.join(kept, "counters.json")
+    if not os.path.isfile(path):
+        print(f"error: {path}: no such file (a kept run holds counters.json)", file=sys.stderr)
+        return 2
+    results = json.load(open(path))
     differ = 0
     for run in results["runs"]:
         c = run["counters"]
@@ -161,6 +165,9 @@ def compare_modules(swizzle, kept):
 def main():
     args = sys.argv[1:]
     if args and args[0] == "--compare-modules":
+        if len(args) != 3:
+            print(__doc__, file=sys.stderr)
+            return 2
         return compare_modules(os.path.abspath(args[1]), os.path.abspath(args[2]))
     if args and args[0] == "--child":
         child(args[1], args[2])
@@ -175,7 +182,13 @@ def main():
     only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
     # ncu flushes the caches before each launch unless told not to ("none": a kernel's first copies may
     # then find their lines in L2, as a kernel launched after its inputs were written does).
-    cache = args[args.index("--cache-control") + 1] if "--cache-control" in args else "all"
+    cache = "all"
+    if "--cache-control" in args:
+        at = args.index("--cache-control") + 1
+        cache = args[at] if at < len(args) else ""
+    if cache not in ("all", "none"):
+        print("error: --cache-control takes all or none", file=sys.stderr)
+        return 2
     os.makedirs(out_dir, exist_ok=True)
     results = {"metrics": METRICS, "cache_control": cache, "cases": {}}
     for name, (kernel, dtype, const, warps, stages) in CASES.items():

@@ -356,6 +356,9 @@ def compare_source(swizzle, out_dir, names):
 def main():
     args = sys.argv[1:]
     if args and args[0] == "--compare-source":
+        if len(args) != 4:
+            print(__doc__, file=sys.stderr)
+            return 2
         return compare_source(os.path.abspath(args[1]), os.path.abspath(args[2]), [n for n in args[3].split(",") if n])
     if args and args[0] == "--child":
         child(args[1], args[2])

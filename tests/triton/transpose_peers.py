@@ -397,7 +397,7 @@ def main():
             m, n = (int(v) for v in shape.split("x"))
             given.setdefault(int(bits), []).append((m, n, int(warps), order, rows if rows == "solver" else int(rows)))
         except ValueError:
-            sys.exit(f"transpose_peers.py: --tiles: {t!r} is not BITS:MxN:WARPS:ORDER:ROWS")
+            ap.error(f"--tiles: {t!r} is not BITS:MxN:WARPS:ORDER:ROWS")
     OUR_TILES.update(given)
     os.makedirs(a.out, exist_ok=True)
     if not torch.cuda.is_available():
