@@ -177,9 +177,14 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     the lines.
 //  5. cp.async around L1 (.cg: LDGSTS.BYPASS.128) writes shared memory in
 //     wavefronts of 32-byte sectors. Lanes writing one 16-byte shared address
-//     are kept once (the lowest lane). A sector's lanes that write one
-//     32-byte shared chunk move as one unit, unless two of them read the same
-//     16 bytes. Units can go together when they come from one 128-byte line
+//     are kept once (the lowest lane). Lanes that read the same 16 bytes into
+//     one 128-byte shared row, each to the same half of its 32-byte chunk as
+//     the half of the sector it reads or each to the other, go in rounds from
+//     the highest lane down, as a store's last lane wins: a lane's round is
+//     how many lanes after it do so (0 for a lane whose 16 bytes no later
+//     lane reads there), and units of two rounds never share a wavefront. In
+//     a round, a sector's lanes that write one 32-byte shared chunk move as
+//     one unit. Units can go together when they come from one 128-byte line
 //     into one 128-byte shared row with the same 16-byte halves in the same
 //     places, and a wavefront's units take their sectors (s, 0-3 in the line)
 //     to bank groups (b, 0-3 in the row, 8 banks each) by one symmetry of the
@@ -187,7 +192,7 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     (b = r - s mod 4), one unit per sector. A unit fits one rotation and one
 //     reflection; the count is the fewest wavefronts over those choices:
 //
-//       sectors = sum over (line, row, halves) of
+//       sectors = sum over (round, line, row, halves) of
 //                 min over each unit's choice of sum over the 8 symmetries
 //                 of the most units of one sector that chose it
 //
@@ -199,7 +204,22 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     before, exact on every designed family) is the four symmetries that are
 //     their own inverse; with the other four the misses on random copies went
 //     from 148 to 15 (7 of them the XOR alone counted right; all 15 have two
-//     lanes reading the same 16 bytes and measure 1 or 2 more).
+//     lanes reading the same 16 bytes and measure 1 or 2 more). The rounds
+//     (H200, 2026-11-29, h200-sm90-ldgsts-cgdup-20261129.jsonl): lanes 0 and
+//     1 reading one 16 bytes into a row and lane 2 other bytes there, lane 2
+//     shares a wavefront with lane 1 (the last reader) but never with lane
+//     0; with lanes 2 and 3 reading a second 16 bytes, lanes 0 and 2 go
+//     together and 1 and 3, not 0 and 3 or 1 and 2; lanes that read the
+//     same bytes with their halves placed the other way, or into another
+//     row, hold no lane back. A lane that moves no data counts as reading at
+//     its pointer here too (h200-sm90-ldgsts-rerun-20261125-20261128.jsonl:
+//     1392: two rows each with a lane copying global byte 0 and lanes that
+//     move no data pointing there, 2 more than without rounds). Without
+//     rounds 110 copies of the corpus missed, every one exact with them and
+//     none exact before changed; then 376 copies drawn where the rounds and
+//     two other readings part were measured (h200-sm90-ldgsts-cgrounds-
+//     20261129.jsonl): all 376 exact, the rule before 50, counting every
+//     held-back lane in one round 150.
 //
 //     Issued without the src-size operand (plain LDGSTS.E.BYPASS.128) a copy
 //     costs `sectors`; with it (LDGSTS.E.BYPASS.128.ZFILL, as compilers emit a
@@ -208,9 +228,9 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     So 32 lanes copying a contiguous 512 bytes to contiguous shared cost 4
 //     (8 with src-size), each from a line of its own 32 (64). Measured on an
 //     H200 (2026-11-28, README "cp.async .cg"): without src-size exact on the
-//     602 designed copies whose lanes all move data and 149 of 150 random
-//     ones; with it on 1,413 of 1,417. On the H100 every plain copy whose
-//     lanes all take part (672), and 408 of 418 with src-size. The kind says
+//     602 designed copies whose lanes all move data and the 150 random ones;
+//     with it on all 1,417. On the H100 every plain copy whose lanes all take
+//     part (672), and all 418 with src-size. The kind says
 //     the form (src_size: LDGSTS.BYPASS.128,
 //     the plain form LDGSTS.BYPASS.128.NOZFILL). Not modelled, and counted by
 //     the store rule with the reason in the rule text: a src-size copy with a
@@ -246,31 +266,46 @@ int symmetry_wavefronts(const std::vector<std::array<int, 2>>& members) {
 // Rule 5's sectors' term: wavefronts that write the 32-byte sectors of a
 // .cg copy's lanes into shared memory (32 banks of 4 bytes).
 int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
+  struct Copy {
+    std::int64_t shared, source;  // byte addresses (source: at its pointer for a lane that moves no data)
+    bool zero;                    // moves no data (src-size 0)
+    bool crossed() const { return (source / 16) % 2 != (shared / 16) % 2; }
+  };
+  std::vector<Copy> copies;           // the lanes kept, in lane order
+  std::vector<std::int64_t> written;  // 16-byte shared addresses already taken
+  for (int lane = 0; lane < lanes; ++lane) {
+    const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
+    if (a < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
+    written.push_back(a / 16);
+    const std::int64_t g = r.global[static_cast<std::size_t>(lane)];
+    copies.push_back({a, g < 0 ? -2 - g : g, g < 0});
+  }
   struct SectorUnit {
     std::int64_t sector, chunk;
+    int round;       // lanes after its lanes that read their 16 bytes into their row, halves placed alike
     bool zero;       // lanes that move no data (src-size 0), at their pointer
     int half_to[2];  // shared half each source half goes to, -1: unused
   };
   std::vector<SectorUnit> units;
-  std::vector<std::int64_t> written;  // 16-byte shared addresses already taken
-  for (int lane = 0; lane < lanes; ++lane) {
-    const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
-    const bool zero = r.global[static_cast<std::size_t>(lane)] < 0;
-    const std::int64_t g = zero ? -2 - r.global[static_cast<std::size_t>(lane)] : r.global[static_cast<std::size_t>(lane)];
-    if (a < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
-    written.push_back(a / 16);
-    const int gh = static_cast<int>((g / 16) % 2), sh = static_cast<int>((a / 16) % 2);
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    const Copy& c = copies[i];
+    const int in_round =
+        static_cast<int>(std::count_if(copies.begin() + static_cast<std::ptrdiff_t>(i) + 1, copies.end(), [&](const Copy& later) {
+          return later.source / 16 == c.source / 16 && later.shared / 128 == c.shared / 128 && later.crossed() == c.crossed();
+        }));
+    const int gh = static_cast<int>((c.source / 16) % 2), sh = static_cast<int>((c.shared / 16) % 2);
     auto it = std::find_if(units.begin(), units.end(), [&](const SectorUnit& u) {
-      return u.sector == g / 32 && u.chunk == a / 32 && u.zero == zero && u.half_to[gh] < 0;
+      return u.sector == c.source / 32 && u.chunk == c.shared / 32 && u.round == in_round && u.zero == c.zero &&
+             u.half_to[gh] < 0;
     });
-    if (it == units.end()) it = units.insert(units.end(), SectorUnit{g / 32, a / 32, zero, {-1, -1}});
+    if (it == units.end()) it = units.insert(units.end(), SectorUnit{c.source / 32, c.shared / 32, in_round, c.zero, {-1, -1}});
     it->half_to[gh] = sh;
   }
-  // Units that can share a wavefront: one line, one row, the same halves. Each is (sector in its
-  // line, bank group in its row).
-  std::map<std::array<std::int64_t, 4>, std::vector<std::array<int, 2>>> classes;
+  // Units that can share a wavefront: one round, one line, one row, the same halves. Each is
+  // (sector in its line, bank group in its row).
+  std::map<std::array<std::int64_t, 5>, std::vector<std::array<int, 2>>> classes;
   for (const SectorUnit& u : units)
-    classes[{u.sector / 4, u.chunk / 4, u.half_to[0], u.half_to[1]}].push_back(
+    classes[{u.round, u.sector / 4, u.chunk / 4, u.half_to[0], u.half_to[1]}].push_back(
         {static_cast<int>(u.sector % 4), static_cast<int>(u.chunk % 4)});
   int cost = 0;
   for (const auto& [key, members] : classes) cost += symmetry_wavefronts(members);

@@ -10,6 +10,7 @@ import sys
 
 KINDS = {"ca4": ("LDGSTS.32", 4), "ca8": ("LDGSTS.64", 8), "ca16": ("LDGSTS.128", 16), "cg16": ("LDGSTS.BYPASS.128", 16)}
 KINDS.update({k + "n": v for k, v in KINDS.items()})  # the same copies without a src-size operand
+KINDS["cg16p"] = KINDS["cg16"]  # the .cg copy under a guard predicate (Triton's masked form)
 BY_NAME = {v[0]: k for k, v in KINDS.items() if not k.endswith("n")}
 
 
@@ -95,6 +96,19 @@ def cases(which):
                             a.append((stage % 3) * 8192 + row * 64 + 16 * (chunk ^ ((row >> 1) & 3)))
                             g.append(row * 256 + 16 * chunk + 64 * stage)
                         out.append((kind, mode, f"int8 A stage {stage} warp {warp}, mode {mode}", a, g))
+    elif which == "int8tile":
+        # The same A tile copy with its warps at once (probe modes 10 W + S): 1, 2 or 4 warps each
+        # issuing its four copies of a stage, one stage or the prologue's two a barrier apart, and
+        # the second stage alone; three runs of each. Where the kernel's first stage counts 4 per
+        # LDGSTS and one warp alone 8, the warp count or the stage after it says which makes it so;
+        # cg16p issues them as Triton does, under a guard predicate.
+        for kind in ("cg16n", "cg16", "cg16p"):
+            for stage, modes in ((0, (11, 21, 41, 12, 22, 42)), (1, (11, 41))):
+                a = [stage * 8192 + (lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
+                g = [(lane // 4) * 256 + 16 * (lane % 4) + 64 * stage for lane in range(32)]
+                for mode in modes:
+                    for run in range(3):
+                        out.append((kind, mode, f"int8 A from stage {stage}, {mode // 10} warps, {mode % 10} stages, run {run}", a, g))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,
@@ -244,7 +258,7 @@ def main():
     with open(path, "w") as txt, open(path.rsplit(".", 1)[0] + ".jsonl", "w") as js:
         for kind, mode, pattern, a, g in cs:
             txt.write(f"{kind} {mode} {' '.join(map(str, a))} {' '.join(map(str, g))}\n")
-            form = "plain" if kind.endswith("n") else "src-size"
+            form = "plain" if kind.endswith("n") else "predicate" if kind.endswith("p") else "src-size"
             js.write(json.dumps({"kind": KINDS[kind][0], "form": form, "mode": mode, "pattern": pattern, "addresses": a,
                                  "global": g}) + "\n")
     print(f"{len(cs)} cases")

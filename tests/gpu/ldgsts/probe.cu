@@ -3,15 +3,21 @@
 // Reads cases from a text file, one per line:
 //   KIND MODE a0 .. a31 g0 .. g31
 // KIND: ca4 ca8 ca16 cg16 (src-size in a register: LDGSTS...ZFILL), ca4n ca8n ca16n cg16n (no
-// src-size: plain LDGSTS). MODE: 0 cold (the copy alone), 1 warm (each live lane first loads
-// its source word with ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy
-// issued twice back to back: the second finds its lines in L1 for .ca), 3 four (the copy, then
-// three more back to back, copy k at shared +2048 k and global +8192 k: a warp's four copies of
-// one stage of Triton's int8 128x128x64 A tile).
+// src-size: plain LDGSTS), cg16p (the copy under a guard predicate, `@p cp.async.cg`, as Triton
+// writes a masked copy; ptxas may issue it as a plain LDGSTS in a branch: see probe.sass).
+// MODE: 0 cold (the copy alone), 1 warm (each live lane first loads its source word with
+// ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy issued twice back to back:
+// the second finds its lines in L1 for .ca), 3 four (the copy, then three more back to back, copy
+// k at shared +2048 k and global +8192 k: a warp's four copies of one stage of Triton's int8
+// 128x128x64 A tile), 10 W + S (W = 1, 2 or 4 warps, S = 1 or 2 stages, .cg only: that tile's
+// prologue as the kernel issues it, every warp its four copies of mode 3 at once, warp w at
+// shared +512 w and global +2048 w; with S = 2 a barrier, then the next stage's four at shared
+// +8192 and global +64).
 // a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
 // offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
-// pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one launch of one warp, so a profiler that keeps one
-// row per launch gives one row per case, in file order.
+// pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one
+// launch (of one warp but in modes 10 W + S), so a profiler that keeps one row per launch gives
+// one row per case, in file order.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -20,10 +26,16 @@
 #include <vector>
 
 // Form 0: src-size in a register (LDGSTS...ZFILL, as compilers emit a masked copy); form 1: no
-// src-size (a plain LDGSTS; a lane whose copy moves no data sits it out instead).
+// src-size (a plain LDGSTS; a lane whose copy moves no data sits it out instead); form 2: a
+// guard predicate, false where the copy moves no data.
 template <int Bytes, bool Bypass, int Form>
 __device__ void copy(unsigned s, const unsigned char* src, bool live) {
-  if constexpr (Form == 1) {
+  if constexpr (Form == 2) {
+    static_assert(Bypass, "the guarded form is a .cg copy");
+    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n @p cp.async.cg.shared.global [%0], [%1], 16;\n}" ::"r"(s), "l"(src),
+                 "r"(live ? 1 : 0)
+                 : "memory");
+  } else if constexpr (Form == 1) {
     if (!live) return;
     if constexpr (Bypass)
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
@@ -68,6 +80,26 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
   if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
 }
 
+// Modes 10 W + S: W warps each issuing four copies a stage, S stages a barrier apart.
+template <bool Bypass, int Form>
+__global__ void __launch_bounds__(128)
+    prologue(const int* addr, const long long* gofs, const unsigned char* g, int stages, unsigned* sink) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int a = addr[lane];
+  const long long go = gofs[lane];
+  const int held = (a >= 0 ? a : a == -1 ? 0 : -2 - a) + 512 * warp;
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(held);
+  const unsigned char* src = g + (go >= 0 ? go : go == -1 ? 0 : -2 - go) + 2048 * warp;
+  for (int stage = 0; stage < stages; ++stage) {
+    if (stage) __syncthreads();
+    if (a >= 0)
+      for (int k = 0; k < 4; ++k) copy<16, Bypass, Form>(s + 8192 * stage + 2048 * k, src + 64 * stage + 8192 * k, go >= 0);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: probe CASES\n");
@@ -86,11 +118,14 @@ int main(int argc, char** argv) {
   cudaMalloc(&sink, 32 * sizeof(unsigned));
   const int shared_bytes = 65536;
   auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
-#define SWZ_KINDS(X) X(ca4, 4, false, 0) X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) \
-  X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) X(ca16n, 16, false, 1) X(cg16n, 16, true, 1)
+#define SWZ_KINDS(X)                                                                                       \
+  X(ca4, 4, false, 0)                                                                                      \
+  X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) \
+      X(ca16n, 16, false, 1) X(cg16n, 16, true, 1) X(cg16p, 16, true, 2)
 #define SWZ_SET(name, b, bypass, form) \
   set(probe<b, bypass, form, 1>), set(probe<b, bypass, form, 2>), set(probe<b, bypass, form, 4>);
   SWZ_KINDS(SWZ_SET)
+  set(prologue<true, 0>), set(prologue<true, 1>), set(prologue<true, 2>);
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
@@ -108,16 +143,23 @@ int main(int argc, char** argv) {
     }
     cudaMemcpy(addr, a.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
     cudaMemcpy(gofs, go.data(), 32 * sizeof(long long), cudaMemcpyHostToDevice);
+    const bool tile_mode = mode == 11 || mode == 12 || mode == 21 || mode == 22 || mode == 41 || mode == 42;
+    if (!(mode >= 0 && mode <= 3) && !(tile_mode && kind.rfind("cg16", 0) == 0)) {
+      std::fprintf(stderr, "line %d: mode %d is not 0-3 (or 10 W + S, W 1, 2 or 4, S 1 or 2, for cg16 / cg16n)\n", n + 1, mode);
+      return 2;
+    }
     bool known = false;
-#define SWZ_LAUNCH(name, b, bypass, form) \
-  if (kind == #name) {                                                                                               \
-    if (mode == 2)                                                                                                  \
-      probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
-    else if (mode == 3)                                                                                             \
-      probe<b, bypass, form, 4><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
-    else                                                                                                            \
-      probe<b, bypass, form, 1><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                                \
-    known = true;                                                                                                   \
+#define SWZ_LAUNCH(name, b, bypass, form)                                                            \
+  if (kind == #name) {                                                                               \
+    if (mode >= 10 && bypass)                                                                        \
+      prologue<bypass, form><<<1, 32 * (mode / 10), shared_bytes>>>(addr, gofs, g, mode % 10, sink); \
+    else if (mode == 2)                                                                              \
+      probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
+    else if (mode == 3)                                                                              \
+      probe<b, bypass, form, 4><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
+    else                                                                                             \
+      probe<b, bypass, form, 1><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
+    known = true;                                                                                    \
   }
     SWZ_KINDS(SWZ_LAUNCH)
     if (!known) {

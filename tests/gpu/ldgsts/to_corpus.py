@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """A probe run (run.sh's OUTDIR with the case file's .jsonl beside raw.csv) as a corpus file.
 
-    to_corpus.py OUTDIR CASES.jsonl DATE > corpus.jsonl [--metrics metrics.jsonl]
+    to_corpus.py OUTDIR CASES.jsonl DATE > corpus.jsonl [--metrics metrics.jsonl] [--seed N]
 
 Each case becomes one corpus line (core/include/swz/sim/corpus.h) with the per-instruction
 counter `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` as "wavefronts". A copy
 issued without a src-size operand is named with ".NOZFILL" (LDGSTS.BYPASS.128.NOZFILL); whose source
 is -1 did not run at all: its lane is written as inactive (-1), where its registers pointed lost. A
 lane that moves no data (src-size 0) keeps its pointer as -2 - X (the probe points -1 at byte 0).
-With --metrics, every counter of the run goes to a second file, a line per case.
+With --metrics, every counter of the run goes to a second file, a line per case. --seed: the seed
+the case file was drawn with (gen.py's, 20261128, unless given).
 """
 import csv
 import json
@@ -27,7 +28,11 @@ def rows(outdir):
 
 def main():
     outdir, cases_path, date = sys.argv[1:4]
-    metrics_path = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--metrics" else None
+    options = dict(zip(sys.argv[4::2], sys.argv[5::2]))
+    if len(sys.argv[4:]) % 2 or set(options) - {"--metrics", "--seed"} or not options.get("--seed", "0").isdigit():
+        sys.exit("usage: to_corpus.py OUTDIR CASES.jsonl DATE [--metrics FILE] [--seed N]")
+    metrics_path = options.get("--metrics")
+    seed = int(options.get("--seed", 20261128))
     cases = [json.loads(line) for line in open(cases_path)]
     measured = rows(outdir)
     if len(cases) != len(measured):
@@ -35,12 +40,12 @@ def main():
     device = open(f"{outdir}/device.txt").read().split(",")
     metrics = open(metrics_path, "w") if metrics_path else None
     for i, (c, m) in enumerate(zip(cases, measured)):
-        plain = c["pattern"].endswith(", live") or c.get("form") == "plain"
+        plain = c["pattern"].endswith(", live") or c.get("form") in ("plain", "predicate")  # no src-size operand
         # a lane sitting out (-2 - X: holding X) is -1 in a corpus line; one that moves no data keeps -2 - X
         addresses = [a if a >= 0 and not (plain and g < 0) else -1 for a, g in zip(c["addresses"], c["global"])]
         sources = [g if g >= 0 else -1 if plain else -2 if g == -1 else g for g in c["global"]]
         instructions = int(float(m[INSTRUCTIONS]))
-        line = {"device": device[0].strip(), "cc": device[1].strip(), "date": date, "seed": 20261128, "case": i,
+        line = {"device": device[0].strip(), "cc": device[1].strip(), "date": date, "seed": seed, "case": i,
                 "kind": c["kind"] + (".NOZFILL" if plain else ""), "pattern": c["pattern"], "shared_bytes": 65536, "addresses": addresses,
                 "global": sources, "wavefronts": int(float(m[WAVEFRONTS])),
                 "instructions": instructions if instructions > 0 else -1}
