@@ -31,6 +31,16 @@ using namespace audit_parts;  // the pieces the audit is built from (audit_parts
 
 namespace {
 
+// A cp.async as Triton 3.6 issues it: predicated, so a plain LDGSTS without src-size (bank.h), with
+// the lanes and warps that hold copies of other lanes' elements predicated off.
+Access triton_copy(const LinearLayout& regs, int vec_bits) {
+  Access a{regs, AccessKind::Store, 0, vec_bits};
+  a.async_copy = true;
+  a.src_size = false;
+  a.duplicates_predicated_off = true;
+  return a;
+}
+
 // What price() writes into an access, kept for the next access with the same inputs.
 struct PricedAccess {
   std::string instruction;
@@ -137,11 +147,9 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
     hit->second.copy_to(a);
     return {hit->second.access, hit->second.fell_back};
   }
-  Access access{regs, kind, 0, vec_bits};
-  if (instruction_prefix == "LDGSTS") {  // cp.async: the copy reads its global rows too
-    access.async_copy = true;
-    access.src_size = false;  // Triton predicates its copies: plain LDGSTS (bank.h)
-    access.duplicates_predicated_off = true;  // and predicates off the lanes and warps holding copies
+  const bool copy = instruction_prefix == "LDGSTS";
+  Access access = copy ? triton_copy(regs, vec_bits) : Access{regs, kind, 0, vec_bits};
+  if (copy) {  // cp.async: the copy reads its global rows too
     access.global_contiguous_dim = global_contiguous_dim(layout_text_of(regs_key), static_cast<int>(regs.out_dims().size()));
     access.global_bytes = global_bytes_of(regs_key);  // read from the kernel, when it could be (audit_global.h)
   }
@@ -374,10 +382,7 @@ void AuditRun::async_copy(const Op& op) {
     if (vec_bits > widest.bits) vec_bits = 0;
     note = fmt::format("; pointer contiguity {}", contiguity);
   }
-  Access copy{d.layout, AccessKind::Store, 0, vec_bits};
-  copy.async_copy = true;
-  copy.src_size = false;  // as price() issues it: the range in the note is the line's form
-  copy.duplicates_predicated_off = true;
+  const Access copy = triton_copy(d.layout, vec_bits);  // as price() issues it: the range in the note is the line's form
   const CopyGlobal global = read_copy_global(pointers, op.operands[0], copy, s.layout->layout, bits, au.bank, arguments);
   lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
   // Every copy the pipeline issues: its executions, placements and predicated-off tail (audit_pipeline.h).
