@@ -42,18 +42,27 @@ bool pitch_vector_fits(const Access& a, int ebits, int k) {
   return vector_bytes <= 1 || copy_row_pitch(a, ebits) % vector_bytes == 0;
 }
 
-// The same by enumeration, for addresses given element by element.
+// The same by enumeration, for addresses given element by element: every group of 2^k registers
+// (the low k flat input bits) holds consecutive elements from an aligned base. The layout is
+// linear, so the high input bits are walked in Gray code order, one basis XOR a step, and a
+// group's members sit at the base's flat output XOR the low bits' own.
 bool listed_vector_fits(const Access& a, int ebits, int k) {
   if (k > a.layout.in_dim_bits("register")) return false;
   const std::int64_t elem_bytes = std::max(1, ebits / 8);
   const std::int64_t vector_bytes = (std::int64_t{1} << k) * ebits / 8;
-  const BitVec group = (BitVec{1} << k) - 1;
-  for (BitVec x = 0; x < (BitVec{1} << a.layout.in_bits()); ++x) {
-    if (x & group) continue;
-    const std::int64_t base = (*a.global_bytes)[a.layout.apply_flat(x)];
+  const std::vector<std::int64_t>& bytes = *a.global_bytes;
+  std::vector<BitVec> member(std::size_t{1} << k);  // flat outputs of the low bits' values
+  for (std::size_t j = 1; j < member.size(); ++j) member[j] = a.layout.apply_flat(j);
+  const int high = a.layout.in_bits() - k;
+  std::vector<BitVec> column(static_cast<std::size_t>(high));
+  for (int b = 0; b < high; ++b) column[static_cast<std::size_t>(b)] = a.layout.apply_flat(BitVec{1} << (b + k));
+  BitVec flat = 0;  // the flat output of the group base (Gray code i, shifted past the low k bits)
+  for (BitVec i = 0; i < (BitVec{1} << high); ++i) {
+    if (i) flat ^= column[static_cast<std::size_t>(std::countr_zero(i))];
+    const std::int64_t base = bytes[flat];
     if (vector_bytes > 1 && base % vector_bytes) return false;
-    for (BitVec j = 1; j <= group; ++j)
-      if ((*a.global_bytes)[a.layout.apply_flat(x | j)] != base + static_cast<std::int64_t>(j) * elem_bytes) return false;
+    for (std::size_t j = 1; j < member.size(); ++j)
+      if (bytes[flat ^ member[j]] != base + static_cast<std::int64_t>(j) * elem_bytes) return false;
   }
   return true;
 }
