@@ -102,7 +102,8 @@ if(SWZ_PYTHON3)
   # The third run (H200, 2026-11-29; tests/data/triton/scratch/h200-20261129/README.md): the scan split in
   # two, each half equal; the 1-D gathers whose indices are computed equal, the fp32 s32 / s64 ones with
   # registers that repeat another's addresses loaded once. The Gluon gathers: 7 loads a warp measured
-  # where 4 distinct address sets are priced (the compiler proves fewer of their repeats).
+  # where 4 distinct address sets are priced (the compiler proves fewer of their repeats; the line
+  # gives the range, below).
   add_test(NAME Audit.ScratchCountersKeptH200RunC
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scratch_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129
@@ -114,6 +115,15 @@ if(SWZ_PYTHON3)
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129
                    cumsum_128x32_f16_w4,rowcumsum_128x32_f16_w4,cumsum_128x32_f16_w4_f16out)
 endif()
+# The Gluon gathers' loads: the line prices each distinct set of lane addresses once and gives the
+# most there can be, one load per register; the H200 measured 28 loads and 56 wavefronts (fp32) and 28
+# and 28 (fp16), inside 16-64 loads and 32-128 (16-64) wavefronts (its PTX keeps one column's repeats).
+swz_audit_ok(GluonGatherLoadsBetweenDistinctAndEveryRegister
+             "16 loads, one per distinct set of lane addresses in a warp \\(32 wavefronts\\).*up to 64 loads \\(128 wavefronts\\)"
+             audit ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129/gather_gluon_64x32_f32_w4_s33.ttgir)
+swz_audit_ok(GluonGatherF16LoadsBetweenDistinctAndEveryRegister
+             "16 loads, one per distinct set of lane addresses in a warp \\(16 wavefronts\\).*up to 64 loads \\(64 wavefronts\\)"
+             audit ${PROJECT_SOURCE_DIR}/tests/data/triton/scratch/h200-20261129/gather_gluon_64x32_f16_w4_s2.ttgir)
 # --arg: the kernel's integer arguments (a pitch, a loop bound); bad ones are one line, exit 2.
 swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for over %acc_63 .*%K = 128 \\(given\\)\\): 2 predicated off at 8.00, 2 live at 10.00"
              audit ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg K=128)

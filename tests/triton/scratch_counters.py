@@ -17,7 +17,9 @@ stores, as ncu counts them; their instructions are listed apart). OUT_DIR/scratc
 holds, per kernel, the measured and predicted numbers, whether they are equal, and the ops the
 audit lists as not modelled (a kernel with one of those cannot be expected to match).
 
-`--source` runs each named case once more under ncu's source page (`ncu --section SourceCounters
+With SWZ_KEEP_LOWERING=1 in the environment each case also keeps NAME.llir, NAME.ptx and NAME.sass
+(which loads the compiler kept of those the TTGIR implies). `--source` runs each named case once
+more under ncu's source page (`ncu --section SourceCounters
 --page source --print-source sass --csv`) and keeps, in OUT_DIR/per-instruction/NAME.csv, one row per
 SASS shared-memory instruction (LDS, STS, ATOMS, LDSM, STSM): executions, wavefronts, ideal wavefronts
 and conflicts. Where a kernel's totals differ from the audit, this says which instruction differs.
@@ -218,6 +220,16 @@ def child(name, out_dir):
     torch.cuda.synchronize()
     with open(os.path.join(out_dir, f"{name}.ttgir"), "w") as f:
         f.write(compiled.asm["ttgir"])
+    if os.environ.get("SWZ_KEEP_LOWERING"):  # the LLVM IR, PTX and SASS too: which loads the compiler kept
+        for stage in ("llir", "ptx"):
+            with open(os.path.join(out_dir, f"{name}.{stage}"), "w") as f:
+                f.write(compiled.asm[stage])
+        with open(os.path.join(out_dir, f"{name}.sass"), "w") as f:
+            try:
+                from triton.tools.disasm import get_sass
+                f.write(get_sass(compiled.asm["cubin"]))
+            except Exception as e:  # a help for reading, not needed for the counters
+                f.write(f"no SASS: {e}\n")
     with open(os.path.join(out_dir, f"{name}.meta.json"), "w") as f:
         json.dump({"function": compiled.metadata.name, "num_warps": compiled.metadata.num_warps,
                    "shared_bytes": compiled.metadata.shared, "triton": triton.__version__,

@@ -214,8 +214,12 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
   const InstructionKind load_kind{WarpOp::Load, bytes, 0, false};
   // Indices the kernel computes are constants per thread: a register whose lanes read the same
   // addresses as an earlier register of the warp is the same load, and the compiler issues it once
-  // (H200, tests/data/triton/scratch/h200-20261129: gather1d_1024_f32_w4_s32, 16 LDS for 32 registers' worth).
+  // where it proves them equal (H200, tests/data/triton/scratch/h200-20261129: gather1d_1024_f32_w4_s32,
+  // 16 LDS for 32 registers' worth). It does not always: the Gluon gather of 64x32 fp32 loads 7 of
+  // a warp's 16 registers where 4 address sets differ (its PTX keeps one column's four repeats). The
+  // line prices each set once; `repeats` counts every register's load, the most there can be.
   std::map<int, std::set<std::vector<std::int64_t>>> issued;
+  std::int64_t repeats = 0, repeat_wavefronts = 0, least_wavefronts = 0;
   if (m.used_values.count(result))
     for (std::uint64_t r : distinct_registers(rl))
       for (int w = 0; w < num_warps; ++w) {
@@ -235,7 +239,13 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
           columns.push_back(std::move(c));
         }
         if (index) {
-          if (issued[w].insert(address).second) pricer.issue(/*store=*/false, bytes, address, /*predicated=*/false);
+          const std::int64_t cost = serve(WarpRequest{load_kind, address, {}}, au.bank).wavefronts;
+          ++repeats;
+          repeat_wavefronts += cost;
+          if (issued[w].insert(address).second) {
+            pricer.issue(/*store=*/false, bytes, address, /*predicated=*/false);
+            least_wavefronts += cost;
+          }
         } else {
           ++index_loads;
           worst = std::max(worst, worst_over_indices(columns, axis, shape, bytes, au.bank, column_words));
@@ -252,6 +262,16 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
                 "(dim 0 fastest)",
                 axis, fmt::join(dims, " x "), shape[0]);
   std::vector<AuditAccess> entries = pricer.entries(a, where, bytes * 8);
+  std::int64_t least = 0;
+  for (const auto& [w, sets] : issued) least += static_cast<std::int64_t>(sets.size());
+  if (repeats > least)
+    for (AuditAccess& e : entries)
+      if (e.direction == "load")
+        e.note += fmt::format(
+            "; {} loads, one per distinct set of lane addresses in a warp ({} wavefronts): a register that repeats an earlier "
+            "one's "
+            "addresses is loaded again where the compiler does not prove them equal, up to {} loads ({} wavefronts)",
+            least, least_wavefronts, repeats, repeat_wavefronts);
   if (index_loads) {
     AuditAccess x = a;
     x.direction = "load";

@@ -211,9 +211,10 @@ std::string format_audit(const AuditReport& report) {
   for (const auto& a : report.accesses) {
     const bool bad = a.wavefronts && a.ideal_wavefronts && *a.wavefronts > *a.ideal_wavefronts + 1e-9;
     std::string tail = a.loc;
-    if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" || a.instruction == "tensor memory" ||
-                            a.instruction == "shuffle" || a.instruction == "registers" || a.instruction.rfind("LDGSTS", 0) == 0 ||
-                            a.index_dependent))
+    if (!a.note.empty() && (a.instruction == "not modelled" || a.instruction == "wgmma" || a.instruction == "tcgen05.mma" ||
+                            a.instruction == "tensor memory" || a.instruction == "shuffle" || a.instruction == "registers" ||
+                            a.instruction.rfind("LDGSTS", 0) == 0 || a.index_dependent ||
+                            (a.op == "tt.gather" && a.direction == "load")))  // a gather's loads: how many is the compiler's
       tail += (tail.empty() ? "" : "  ") + a.note;
     s += fmt::format("{:>6}  {:<30} {:<6} {:<13} {:>6} {:>11} {:>5} {:>5}  {}{}\n", a.line, a.op, a.direction.value_or("-"),
                      a.instruction, a.instructions, num(a.wavefronts), inum(a.ideal_wavefronts), inum(a.worst_wavefronts),

@@ -109,6 +109,16 @@ def cases(which):
                 for mode in modes:
                     for run in range(3):
                         out.append((kind, mode, f"int8 A from stage {stage}, {mode // 10} warps, {mode % 10} stages, run {run}", a, g))
+    elif which == "int8group":
+        # The four-warp prologue with each stage's copies committed as a group of their own (modes
+        # 100 + 10 W + S, as the kernel's LDGDEPBAR does) beside the same without (mode 42).
+        for kind in ("cg16n", "cg16"):
+            a = [(lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
+            g = [(lane // 4) * 256 + 16 * (lane % 4) for lane in range(32)]
+            for mode in (141, 142, 42):
+                for run in range(3):
+                    out.append((kind, mode, f"int8 A from stage 0, 4 warps, {mode % 10} stages, "
+                                f"{'a group a stage' if mode > 100 else 'one group'}, run {run}", a, g))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,

@@ -12,7 +12,8 @@
 // 128x128x64 A tile), 10 W + S (W = 1, 2 or 4 warps, S = 1 or 2 stages, .cg only: that tile's
 // prologue as the kernel issues it, every warp its four copies of mode 3 at once, warp w at
 // shared +512 w and global +2048 w; with S = 2 a barrier, then the next stage's four at shared
-// +8192 and global +64).
+// +8192 and global +64), 100 + 10 W + S (the same, each stage's copies committed as a group of
+// their own, cp.async.commit_group, as Triton's LDGDEPBAR does).
 // a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
 // offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
 // pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one
@@ -83,7 +84,7 @@ __global__ void __launch_bounds__(32) probe(const int* addr, const long long* go
 // Modes 10 W + S: W warps each issuing four copies a stage, S stages a barrier apart.
 template <bool Bypass, int Form>
 __global__ void __launch_bounds__(128)
-    prologue(const int* addr, const long long* gofs, const unsigned char* g, int stages, unsigned* sink) {
+    prologue(const int* addr, const long long* gofs, const unsigned char* g, int stages, bool groups, unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int a = addr[lane];
@@ -95,6 +96,7 @@ __global__ void __launch_bounds__(128)
     if (stage) __syncthreads();
     if (a >= 0)
       for (int k = 0; k < 4; ++k) copy<16, Bypass, Form>(s + 8192 * stage + 2048 * k, src + 64 * stage + 8192 * k, go >= 0);
+    if (groups) asm volatile("cp.async.commit_group;" ::: "memory");
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
   if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
@@ -143,16 +145,17 @@ int main(int argc, char** argv) {
     }
     cudaMemcpy(addr, a.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
     cudaMemcpy(gofs, go.data(), 32 * sizeof(long long), cudaMemcpyHostToDevice);
-    const bool tile_mode = mode == 11 || mode == 12 || mode == 21 || mode == 22 || mode == 41 || mode == 42;
+    const int tile = mode % 100;  // modes 1WS commit each stage's copies as a group
+    const bool tile_mode = mode >= 10 && mode < 200 && (tile == 11 || tile == 12 || tile == 21 || tile == 22 || tile == 41 || tile == 42);
     if (!(mode >= 0 && mode <= 3) && !(tile_mode && kind.rfind("cg16", 0) == 0)) {
-      std::fprintf(stderr, "line %d: mode %d is not 0-3 (or 10 W + S, W 1, 2 or 4, S 1 or 2, for cg16 / cg16n)\n", n + 1, mode);
+      std::fprintf(stderr, "line %d: mode %d is not 0-3 (or [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2, for cg16, cg16n, cg16p)\n", n + 1, mode);
       return 2;
     }
     bool known = false;
 #define SWZ_LAUNCH(name, b, bypass, form)                                                            \
   if (kind == #name) {                                                                               \
     if (mode >= 10 && bypass)                                                                        \
-      prologue<bypass, form><<<1, 32 * (mode / 10), shared_bytes>>>(addr, gofs, g, mode % 10, sink); \
+      prologue<bypass, form><<<1, 32 * (tile / 10), shared_bytes>>>(addr, gofs, g, tile % 10, mode >= 100, sink); \
     else if (mode == 2)                                                                              \
       probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
     else if (mode == 3)                                                                              \
