@@ -240,5 +240,30 @@ TEST(CorpusBypass, LanesReadingOneSourceGoLastReaderFirst) {
   EXPECT_EQ(exact, 376);
 }
 
+// Random .cg copies drawn by `swizzle calibrate --seed 20261129` after the rounds were in the model
+// and measured on the H200 (2026-11-29, with src-size): every one whose pointers are known is exact,
+// most of them with a 16-byte source read by more than one lane (the rule before the rounds: 283).
+TEST(CorpusBypass, FreshRandomCopiesWithSharedSourcesAreExact) {
+  int modelled = 0, exact = 0, shared_source = 0;
+  for (const CorpusCase& c : bypass_cases_of("h200-sm90-ldgsts-seed20261129.jsonl")) {
+    if (!c.request.kind.bypass) continue;
+    const Service s = serve(c.request, BankModel{});
+    if (!s.modelled) continue;
+    ++modelled;
+    exact += s.wavefronts == c.wavefronts;
+    std::vector<std::int64_t> sources;
+    for (std::size_t l = 0; l < c.request.address.size(); ++l)
+      if (c.request.address[l] >= 0) {
+        const std::int64_t g = c.request.global[l];
+        sources.push_back((g < 0 ? -2 - g : g) / 16);
+      }
+    std::sort(sources.begin(), sources.end());
+    shared_source += std::adjacent_find(sources.begin(), sources.end()) != sources.end();
+  }
+  EXPECT_EQ(modelled, 300);
+  EXPECT_EQ(exact, 300);
+  EXPECT_EQ(shared_source, 251);
+}
+
 }  // namespace
 }  // namespace swz

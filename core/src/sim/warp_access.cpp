@@ -171,7 +171,8 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     copies; tests/data/hardware/), the counter the same on both GPUs and from
 //     run to run; and on 504 more on the H200 (2026-11-29), each designed copy
 //     issued cold, after a load brought its lines into L1, and twice back to
-//     back: L1's state does not change the count. So 32 lanes copying 4 bytes
+//     back: L1's state does not change the count; and on 1,200 random copies
+//     of a fresh seed (h200-sm90-ldgsts-seed20261129.jsonl). So 32 lanes copying 4 bytes
 //     from a 16-byte-strided run cost 4, from rows 128 bytes apart 32, from 32
 //     random lines of 1 MB about 4: the source banks serialize the copy, not
 //     the lines.
