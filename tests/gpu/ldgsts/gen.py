@@ -119,6 +119,17 @@ def cases(which):
                 for run in range(3):
                     out.append((kind, mode, f"int8 A from stage 0, 4 warps, {mode % 10} stages, "
                                 f"{'a group a stage' if mode > 100 else 'one group'}, run {run}", a, g))
+    elif which == "int8self":
+        # That prologue with the addresses computed in the kernel from the thread index, as Triton's
+        # kernel does (probe modes 300 + 10 S + X): no load before the copies; X = 1 puts eight
+        # local-memory stores first, as the kernel's spilled registers come. Three runs each.
+        a = [(lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
+        g = [(lane // 4) * 256 + 16 * (lane % 4) for lane in range(32)]
+        for kind in ("cg16n", "cg16", "cg16p"):
+            for mode in (310, 320, 311, 321):
+                for run in range(3):
+                    out.append((kind, mode, f"int8 A computed in the kernel, {(mode - 300) // 10} stages, "
+                                f"{'local stores first' if mode % 10 else 'no local stores'}, run {run}", a, g))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,

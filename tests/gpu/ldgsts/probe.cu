@@ -13,7 +13,8 @@
 // prologue as the kernel issues it, every warp its four copies of mode 3 at once, warp w at
 // shared +512 w and global +2048 w; with S = 2 a barrier, then the next stage's four at shared
 // +8192 and global +64), 100 + 10 W + S (the same, each stage's copies committed as a group of
-// their own, cp.async.commit_group, as Triton's LDGDEPBAR does).
+// their own, cp.async.commit_group, as Triton's LDGDEPBAR does), 300 + 10 S + X (the same tile from
+// addresses the kernel computes itself: see int8_tile).
 // a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
 // offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
 // pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one
@@ -102,6 +103,29 @@ __global__ void __launch_bounds__(128)
   if (a == -1 && go == -3) sink[0] = smem[0];  // never: keeps the shared buffer alive
 }
 
+// Modes 300 + 10 S + X: that tile's prologue with its addresses computed from the thread index as
+// the kernel computes them (no load before the copies), four warps, S stages a barrier apart, each
+// stage a commit group of its own; X = 1: eight local-memory stores first, as the kernel's spilled
+// registers (STL) come before its first stage. The case's addresses are not read.
+template <int Form>
+__global__ void __launch_bounds__(128) int8_tile(const unsigned char* g, int stages, int spill, unsigned* sink) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const int t = threadIdx.x, row = t / 4, chunk = t % 4;
+  const unsigned s =
+      static_cast<unsigned>(__cvta_generic_to_shared(smem)) + static_cast<unsigned>(row * 64 + 16 * (chunk ^ ((row >> 1) & 3)));
+  const unsigned char* src = g + row * 256 + 16 * chunk;
+  volatile unsigned local[8];
+  if (spill)
+    for (int i = 0; i < 8; ++i) local[(i + t) & 7] = static_cast<unsigned>(t + i);
+  for (int stage = 0; stage < stages; ++stage) {
+    if (stage) __syncthreads();
+    for (int k = 0; k < 4; ++k) copy<16, true, Form>(s + 8192 * stage + 2048 * k, src + 64 * stage + 8192 * k, true);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  if (spill == 3) sink[0] = local[t & 7] + smem[0];  // never: keeps both alive
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: probe CASES\n");
@@ -128,6 +152,7 @@ int main(int argc, char** argv) {
   set(probe<b, bypass, form, 1>), set(probe<b, bypass, form, 2>), set(probe<b, bypass, form, 4>);
   SWZ_KINDS(SWZ_SET)
   set(prologue<true, 0>), set(prologue<true, 1>), set(prologue<true, 2>);
+  set(int8_tile<0>), set(int8_tile<1>), set(int8_tile<2>);
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
@@ -146,23 +171,30 @@ int main(int argc, char** argv) {
     cudaMemcpy(addr, a.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
     cudaMemcpy(gofs, go.data(), 32 * sizeof(long long), cudaMemcpyHostToDevice);
     const int tile = mode % 100;  // modes 1WS commit each stage's copies as a group
-    const bool tile_mode = mode >= 10 && mode < 200 && (tile == 11 || tile == 12 || tile == 21 || tile == 22 || tile == 41 || tile == 42);
+    const bool tile_mode =
+        (mode >= 10 && mode < 200 && (tile == 11 || tile == 12 || tile == 21 || tile == 22 || tile == 41 || tile == 42)) ||
+        mode == 310 || mode == 311 || mode == 320 || mode == 321;
     if (!(mode >= 0 && mode <= 3) && !(tile_mode && kind.rfind("cg16", 0) == 0)) {
-      std::fprintf(stderr, "line %d: mode %d is not 0-3 (or [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2, for cg16, cg16n, cg16p)\n", n + 1, mode);
+      std::fprintf(stderr,
+                   "line %d: mode %d is not 0-3 (or for cg16, cg16n, cg16p: [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2; 300 + 10 S "
+                   "+ X, X 0 or 1)\n",
+                   n + 1, mode);
       return 2;
     }
     bool known = false;
-#define SWZ_LAUNCH(name, b, bypass, form)                                                            \
-  if (kind == #name) {                                                                               \
-    if (mode >= 10 && bypass)                                                                        \
+#define SWZ_LAUNCH(name, b, bypass, form)                                                                         \
+  if (kind == #name) {                                                                                            \
+    if (mode >= 300 && bypass)                                                                                    \
+      int8_tile<form><<<1, 128, shared_bytes>>>(g, (mode - 300) / 10, mode % 10, sink);                           \
+    else if (mode >= 10 && bypass)                                                                                \
       prologue<bypass, form><<<1, 32 * (tile / 10), shared_bytes>>>(addr, gofs, g, tile % 10, mode >= 100, sink); \
-    else if (mode == 2)                                                                              \
-      probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
-    else if (mode == 3)                                                                              \
-      probe<b, bypass, form, 4><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
-    else                                                                                             \
-      probe<b, bypass, form, 1><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                 \
-    known = true;                                                                                    \
+    else if (mode == 2)                                                                                           \
+      probe<b, bypass, form, 2><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                              \
+    else if (mode == 3)                                                                                           \
+      probe<b, bypass, form, 4><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                              \
+    else                                                                                                          \
+      probe<b, bypass, form, 1><<<1, 32, shared_bytes>>>(addr, gofs, g, mode, sink);                              \
+    known = true;                                                                                                 \
   }
     SWZ_KINDS(SWZ_LAUNCH)
     if (!known) {
