@@ -62,7 +62,7 @@ const std::vector<ProblemFlag> kFlags = {
     {"--read-matrix", "read_matrix", &ProblemArguments::read_matrix,
      "The reader issues ldmatrix, as --write-matrix (x1, x2, x4, x4.trans)"},
     {"--write-copy", "write_copy", &ProblemArguments::write_copy,
-     "The writer issues cp.async from global memory: ca (through L1, modelled) or cg (16 bytes around L1, not modelled)"},
+     "The writer issues cp.async from global memory: ca through L1 (rule 4 of the bank model) or cg around it (16 bytes a lane; rule 5)"},
     {"--global-dim", "global_dim", &ProblemArguments::global_dim,
      "cp.async: the global tensor's contiguous dim (default: the last, row-major)"},
     {"--global-pitch", "global_pitch", &ProblemArguments::global_pitch,
