@@ -208,6 +208,23 @@ def cases(which):
                     if rng.random() < 0.08:
                         a[l] = rng.choice(a)
                 out.append((kind, 0, f"random window {span}", a, g))
+    elif which == "cgwindows":
+        # Fresh random .cg copies after rule 5's rounds, drawn so 16-byte sources repeat: every lane
+        # moves data from a window of 64 to 512 bytes (4 to 32 slots for 32 lanes) into shared rows
+        # of a window of 512 bytes to 4 KB, a lane now and then writing another's shared address;
+        # 200 in the plain form (Triton's) and 100 with src-size.
+        rng = random.Random(20261131)
+        for kind, count in (("cg16n", 200), ("cg16", 100)):
+            for i in range(count):
+                base = rng.randrange(0, 1 << 16, 128)
+                span = rng.choice((64, 128, 256, 512))
+                rows = rng.choice((512, 1024, 4096))
+                a = [rng.randrange(0, rows, 16) for _ in range(32)]
+                g = [base + rng.randrange(0, span, 16) for _ in range(32)]
+                for l in range(32):
+                    if rng.random() < 0.05:
+                        a[l] = rng.choice(a)
+                out.append((kind, 0, f"window {span} into {rows}", a, g))
     elif which == "cgdup":
         # Two lanes reading the same 16 bytes: every .cg copy rule 5 still misses has such lanes
         # (tests/hardware/cg_misses.py). Lanes 0-3 copy 16-byte slots of the line at byte 4096 into
