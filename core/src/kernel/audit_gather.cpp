@@ -219,7 +219,7 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
   // a warp's 16 registers where 4 address sets differ (its PTX keeps one column's four repeats). The
   // line prices each set once; `repeats` counts every register's load, the most there can be.
   std::map<int, std::set<std::vector<std::int64_t>>> issued;
-  std::int64_t repeats = 0, repeat_wavefronts = 0, least_wavefronts = 0;
+  std::int64_t least = 0, least_wavefronts = 0, repeats = 0, repeat_wavefronts = 0;
   if (m.used_values.count(result))
     for (std::uint64_t r : distinct_registers(rl))
       for (int w = 0; w < num_warps; ++w) {
@@ -244,6 +244,7 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
           repeat_wavefronts += cost;
           if (issued[w].insert(address).second) {
             pricer.issue(/*store=*/false, bytes, address, /*predicated=*/false);
+            ++least;
             least_wavefronts += cost;
           }
         } else {
@@ -262,15 +263,12 @@ std::vector<AuditAccess> gather_accesses(const Op& op, const Auditor& au, const 
                 "(dim 0 fastest)",
                 axis, fmt::join(dims, " x "), shape[0]);
   std::vector<AuditAccess> entries = pricer.entries(a, where, bytes * 8);
-  std::int64_t least = 0;
-  for (const auto& [w, sets] : issued) least += static_cast<std::int64_t>(sets.size());
   if (repeats > least)
     for (AuditAccess& e : entries)
       if (e.direction == "load")
         e.note += fmt::format(
-            "; {} loads, one per distinct set of lane addresses in a warp ({} wavefronts): a register that repeats an earlier "
-            "one's "
-            "addresses is loaded again where the compiler does not prove them equal, up to {} loads ({} wavefronts)",
+            "; {} loads, one per distinct set of lane addresses in a warp ({} wavefronts): a register that repeats an "
+            "earlier one's addresses is loaded again where the compiler does not prove them equal, up to {} loads ({} wavefronts)",
             least, least_wavefronts, repeats, repeat_wavefronts);
   if (index_loads) {
     AuditAccess x = a;

@@ -14,6 +14,19 @@ KINDS["cg16p"] = KINDS["cg16"]  # the .cg copy under a guard predicate (Triton's
 BY_NAME = {v[0]: k for k, v in KINDS.items() if not k.endswith("n")}
 
 
+def int8_a_copy(stage=0, warp=0):
+    """One warp's copy of Triton's int8 128x128x64 A tile (tests/data/triton/copies/h200-20261128:
+    #blocked sizePerThread [1, 16], threadsPerWarp [8, 4]; #shared nvmma 64-byte swizzle; K = 256,
+    a 256-byte pitch) at pipeline stage `stage` (the K slice 64 bytes further, the next of 3 shared
+    buffers 8 KB on): shared and global byte offsets per lane."""
+    a, g = [], []
+    for lane in range(32):
+        row, chunk = 8 * warp + lane // 4, lane % 4
+        a.append((stage % 3) * 8192 + row * 64 + 16 * (chunk ^ ((row >> 1) & 3)))
+        g.append(row * 256 + 16 * chunk + 64 * stage)
+    return a, g
+
+
 def shared_patterns(b):
     lanes = range(32)
     return {
@@ -90,11 +103,7 @@ def cases(which):
             for mode in (0, 1, 2, 3):
                 for stage in range(4):
                     for warp in range(4):
-                        a, g = [], []
-                        for lane in range(32):
-                            row, chunk = 8 * warp + lane // 4, lane % 4
-                            a.append((stage % 3) * 8192 + row * 64 + 16 * (chunk ^ ((row >> 1) & 3)))
-                            g.append(row * 256 + 16 * chunk + 64 * stage)
+                        a, g = int8_a_copy(stage, warp)
                         out.append((kind, mode, f"int8 A stage {stage} warp {warp}, mode {mode}", a, g))
     elif which == "int8tile":
         # The same A tile copy with its warps at once (probe modes 10 W + S): 1, 2 or 4 warps each
@@ -104,8 +113,7 @@ def cases(which):
         # cg16p issues them as Triton does, under a guard predicate.
         for kind in ("cg16n", "cg16", "cg16p"):
             for stage, modes in ((0, (11, 21, 41, 12, 22, 42)), (1, (11, 41))):
-                a = [stage * 8192 + (lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
-                g = [(lane // 4) * 256 + 16 * (lane % 4) + 64 * stage for lane in range(32)]
+                a, g = int8_a_copy(stage)
                 for mode in modes:
                     for run in range(3):
                         out.append((kind, mode, f"int8 A from stage {stage}, {mode // 10} warps, {mode % 10} stages, run {run}", a, g))
@@ -113,8 +121,7 @@ def cases(which):
         # The four-warp prologue with each stage's copies committed as a group of their own (modes
         # 100 + 10 W + S, as the kernel's LDGDEPBAR does) beside the same without (mode 42).
         for kind in ("cg16n", "cg16"):
-            a = [(lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
-            g = [(lane // 4) * 256 + 16 * (lane % 4) for lane in range(32)]
+            a, g = int8_a_copy()
             for mode in (141, 142, 42):
                 for run in range(3):
                     out.append((kind, mode, f"int8 A from stage 0, 4 warps, {mode % 10} stages, "
@@ -123,8 +130,7 @@ def cases(which):
         # That prologue with the addresses computed in the kernel from the thread index, as Triton's
         # kernel does (probe modes 300 + 10 S + X): no load before the copies; X = 1 puts eight
         # local-memory stores first, as the kernel's spilled registers come. Three runs each.
-        a = [(lane // 4) * 64 + 16 * ((lane % 4) ^ (((lane // 4) >> 1) & 3)) for lane in range(32)]
-        g = [(lane // 4) * 256 + 16 * (lane % 4) for lane in range(32)]
+        a, g = int8_a_copy()
         for kind in ("cg16n", "cg16", "cg16p"):
             for mode in (310, 320, 311, 321):
                 for run in range(3):
