@@ -10,7 +10,10 @@ import sys
 
 KINDS = {"ca4": ("LDGSTS.32", 4), "ca8": ("LDGSTS.64", 8), "ca16": ("LDGSTS.128", 16), "cg16": ("LDGSTS.BYPASS.128", 16)}
 KINDS.update({k + "n": v for k, v in KINDS.items()})  # the same copies without a src-size operand
-KINDS["cg16p"] = KINDS["cg16"]  # the .cg copy under a guard predicate (Triton's masked form)
+KINDS["cg16p"] = KINDS["cg16"]  # the .cg copy under a guard predicate
+KINDS["cg16u"] = KINDS["cg16"]  # src-size selected from a predicate beside the copy (Triton 3.6's masked copy)
+KINDS["cg16i"] = KINDS["cg16"]  # the ignore-src predicate operand
+FORMS = {"n": "plain", "p": "predicate", "u": "selected src-size", "i": "ignore-src"}
 BY_NAME = {v[0]: k for k, v in KINDS.items() if not k.endswith("n")}
 
 
@@ -136,6 +139,41 @@ def cases(which):
                 for run in range(3):
                     out.append((kind, mode, f"int8 A computed in the kernel, {(mode - 300) // 10} stages, "
                                 f"{'local stores first' if mode % 10 else 'no local stores'}, run {run}", a, g))
+    elif which == "int8form":
+        # That prologue once more with the copy's mask as Triton 3.6 writes it: src-size 16 or 0
+        # selected from a predicate beside the copy (cg16u; in modes 300 + 10 S + X the predicate is
+        # the launch's k > 0, uniform, as the kernel's K > 0), and the ignore-src operand (cg16i); the
+        # kernel's SASS carries a predicate operand on its LDGSTS (`..., P0`) that no probe form so far
+        # produced. Modes 300 + 10 S + X and the table-driven four-warp modes 41, 42; three runs each.
+        a, g = int8_a_copy()
+        for kind in ("cg16u", "cg16i"):
+            for mode in (310, 320, 311, 321, 41, 42):
+                for run in range(3):
+                    out.append((kind, mode, f"int8 A, {FORMS[kind[-1]]}, mode {mode}, run {run}", a, g))
+    elif which == "int8forms":
+        # The four-warp prologue in nine forms (probe modes 400 + 10 S + V): the predicate operand
+        # with and without a global immediate (+64), the predicate computed as "nothing to copy"
+        # with and without, the plain form with and without, the predicate operand after local
+        # stores, after local loads, and a 4 us sleep before the second stage. Which of these the
+        # kernel's 4-per-copy first stage has and its 8-per-copy second stage (`[R.64+0x40]`, three
+        # local stores before it) and loop (`..., !P0`) have not; three runs each.
+        a, g = int8_a_copy()
+        for mode in [400 + 10 * stages + v for stages in (1, 2) for v in range(1, 10)]:
+            for run in range(3):
+                out.append(("cg16", mode, f"int8 A, SASS form {mode % 10}, {(mode - 400) // 10} stages, run {run}", a, g))
+    elif which == "int8check":
+        # The predicate-operand form (V 1) and the plain one (V 6), one stage and two, each launch
+        # with the data check (modes 4xx) beside the same binary's launch without it (5xx), the two
+        # alternating; three runs each. Whether the check, which comes after the copies, or the
+        # build makes the predicate form's count.
+        a, g = int8_a_copy()
+        for run in range(3):
+            for base in (410, 420):
+                for v in (1, 6):
+                    for check in (0, 100):
+                        mode = base + v + check
+                        out.append(("cg16", mode, f"int8 A, SASS form {v}, {base // 10 % 10} stages, "
+                                    f"{'unchecked' if check else 'checked'}, run {run}", a, g))
     elif which == "small":
         # Four live lanes of one phase, each choosing its source bank (0 or 1 bank group) and its
         # shared bank group; every source on its own 128-byte line and every shared word its own,
@@ -302,7 +340,7 @@ def main():
     with open(path, "w") as txt, open(path.rsplit(".", 1)[0] + ".jsonl", "w") as js:
         for kind, mode, pattern, a, g in cs:
             txt.write(f"{kind} {mode} {' '.join(map(str, a))} {' '.join(map(str, g))}\n")
-            form = "plain" if kind.endswith("n") else "predicate" if kind.endswith("p") else "src-size"
+            form = FORMS.get(kind[-1], "src-size")
             js.write(json.dumps({"kind": KINDS[kind][0], "form": form, "mode": mode, "pattern": pattern, "addresses": a,
                                  "global": g}) + "\n")
     print(f"{len(cs)} cases")

@@ -3,8 +3,11 @@
 // Reads cases from a text file, one per line:
 //   KIND MODE a0 .. a31 g0 .. g31
 // KIND: ca4 ca8 ca16 cg16 (src-size in a register: LDGSTS...ZFILL), ca4n ca8n ca16n cg16n (no
-// src-size: plain LDGSTS), cg16p (the copy under a guard predicate, `@p cp.async.cg`, as Triton
-// writes a masked copy; ptxas may issue it as a plain LDGSTS in a branch: see probe.sass).
+// src-size: plain LDGSTS), cg16p (the copy under a guard predicate, `@p cp.async.cg`; ptxas may
+// issue it as a plain LDGSTS in a branch: see probe.sass), cg16u (src-size 16 or 0 selected from a
+// predicate next to the copy, as Triton 3.6 lowers a masked copy: `selp`, then the operand; in
+// modes 300 + 10 S + X the predicate is the launch's uniform k > 0), cg16i (the ignore-src predicate
+// operand, true where the copy moves no data).
 // MODE: 0 cold (the copy alone), 1 warm (each live lane first loads its source word with
 // ld.global.ca, so the copy's lines sit in L1), 2 twice (the same copy issued twice back to back:
 // the second finds its lines in L1 for .ca), 3 four (the copy, then three more back to back, copy
@@ -14,7 +17,8 @@
 // shared +512 w and global +2048 w; with S = 2 a barrier, then the next stage's four at shared
 // +8192 and global +64), 100 + 10 W + S (the same, each stage's copies committed as a group of
 // their own, cp.async.commit_group, as Triton's LDGDEPBAR does), 300 + 10 S + X (the same tile from
-// addresses the kernel computes itself: see int8_tile).
+// addresses the kernel computes itself: see int8_tile), 400 + 10 S + V (that tile in one of nine
+// forms of the copy, 500 + 10 S + V the same unchecked: see int8_forms).
 // a: shared byte offsets (-1: the lane sits the copy out; -2 - X: it sits out holding shared
 // offset X in its register), g: global byte offsets (-1: the copy moves no data, src-size 0, its
 // pointer at the buffer's start; -2 - X: the same, its pointer at byte X). Each case is one
@@ -29,10 +33,24 @@
 
 // Form 0: src-size in a register (LDGSTS...ZFILL, as compilers emit a masked copy); form 1: no
 // src-size (a plain LDGSTS; a lane whose copy moves no data sits it out instead); form 2: a
-// guard predicate, false where the copy moves no data.
+// guard predicate, false where the copy moves no data; form 3: src-size chosen in the asm from a
+// predicate, 16 or 0, as Triton lowers a masked copy (`selp`, then the src-size operand); form 4:
+// the ignore-src predicate operand, true where the copy moves no data.
 template <int Bytes, bool Bypass, int Form>
 __device__ void copy(unsigned s, const unsigned char* src, bool live) {
-  if constexpr (Form == 2) {
+  if constexpr (Form == 3) {
+    static_assert(Bypass, "the selected src-size form is a .cg copy");
+    asm volatile(
+        "{\n .reg .pred p;\n .reg .b32 n;\n setp.ne.b32 p, %2, 0;\n selp.b32 n, 16, 0, p;\n"
+        " cp.async.cg.shared.global [%0], [%1], 16, n;\n}" ::"r"(s),
+        "l"(src), "r"(live ? 1 : 0)
+        : "memory");
+  } else if constexpr (Form == 4) {
+    static_assert(Bypass, "the ignore-src form is a .cg copy");
+    asm volatile("{\n .reg .pred p;\n setp.eq.b32 p, %2, 0;\n cp.async.cg.shared.global [%0], [%1], 16, p;\n}" ::"r"(s),
+                 "l"(src), "r"(live ? 1 : 0)
+                 : "memory");
+  } else if constexpr (Form == 2) {
     static_assert(Bypass, "the guarded form is a .cg copy");
     asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n @p cp.async.cg.shared.global [%0], [%1], 16;\n}" ::"r"(s), "l"(src),
                  "r"(live ? 1 : 0)
@@ -106,9 +124,11 @@ __global__ void __launch_bounds__(128)
 // Modes 300 + 10 S + X: that tile's prologue with its addresses computed from the thread index as
 // the kernel computes them (no load before the copies), four warps, S stages a barrier apart, each
 // stage a commit group of its own; X = 1: eight local-memory stores first, as the kernel's spilled
-// registers (STL) come before its first stage. The case's addresses are not read.
+// registers (STL) come before its first stage. The case's addresses are not read. Forms 3 and 4
+// take their predicate from the launch (k > 0, as the kernel masks its first stage with K > 0),
+// the others copy unconditionally.
 template <int Form>
-__global__ void __launch_bounds__(128) int8_tile(const unsigned char* g, int stages, int spill, unsigned* sink) {
+__global__ void __launch_bounds__(128) int8_tile(const unsigned char* g, int stages, int spill, int k, unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
   const int t = threadIdx.x, row = t / 4, chunk = t % 4;
   const unsigned s =
@@ -119,11 +139,89 @@ __global__ void __launch_bounds__(128) int8_tile(const unsigned char* g, int sta
     for (int i = 0; i < 8; ++i) local[(i + t) & 7] = static_cast<unsigned>(t + i);
   for (int stage = 0; stage < stages; ++stage) {
     if (stage) __syncthreads();
-    for (int k = 0; k < 4; ++k) copy<16, true, Form>(s + 8192 * stage + 2048 * k, src + 64 * stage + 8192 * k, true);
+    for (int c = 0; c < 4; ++c)
+      copy<16, true, Form>(s + 8192 * stage + 2048 * c, src + 64 * stage + 8192 * c, Form >= 3 ? k > 0 : true);
     asm volatile("cp.async.commit_group;" ::: "memory");
   }
   asm volatile("cp.async.wait_all;" ::: "memory");
   if (spill == 3) sink[0] = local[t & 7] + smem[0];  // never: keeps both alive
+}
+
+// Modes 400 + 10 S + V: that tile's prologue (four warps, S stages a barrier apart, a commit group a
+// stage, addresses from the thread index) in one of nine forms, each global address in a register
+// the compiler cannot fold (`mov` in asm): V = 1 the predicate operand (`LDGSTS ..., P`, the copy's
+// ignore-src false as k > 0), 2 the same with the global address as register + 64 (`[R.64+0x40]`),
+// 3 the predicate computed as "nothing to copy" and kept for a guarded store as well (so ptxas may
+// hand the copy its negation, `..., !P`), 4 that with + 64, 5 no predicate operand with + 64, 6 no
+// predicate operand (the plain form), 7 the predicate operand after three local-memory stores
+// (the kernel's spills come between its barrier and its second stage), 8 that after three
+// local-memory loads, 9 that with the warps sleeping 4 us before each later stage (the earlier
+// stage's data back first). probe.sass shows what ptxas made of each. After the copies every
+// thread checks the bytes it copied against their source and counts a lane that differs in
+// sink[31], which the host reports; modes 500 + 10 S + V are the same launches without the check
+// (the same code, the check's loop run zero times). The case's addresses are not read.
+template <int V>
+__global__ void __launch_bounds__(128) int8_forms(const unsigned char* g, int stages, int k, int check, unsigned* sink) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const int t = threadIdx.x, row = t / 4, chunk = t % 4;
+  const unsigned offset = row * 64 + 16 * (chunk ^ ((row >> 1) & 3));
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + offset;
+  const unsigned char* src = g + row * 256 + 16 * chunk;
+  constexpr int imm = (V == 2 || V == 4 || V == 5) ? 64 : 0;
+  volatile unsigned local[8];
+  unsigned loaded = 0;
+  for (int stage = 0; stage < stages; ++stage) {
+    if (stage) __syncthreads();
+    if constexpr (V == 9)
+      if (stage) __nanosleep(4000);
+    if constexpr (V == 7)
+      for (int i = 0; i < 3; ++i) local[(i + t + stage) & 7] = static_cast<unsigned>(t + i);
+    if constexpr (V == 8)
+      for (int i = 0; i < 3; ++i) loaded += local[(i + t + stage) & 7];
+    for (int c = 0; c < 4; ++c) {
+      const unsigned d = s + 8192 * stage + 2048 * c;
+      const unsigned char* p;
+      asm volatile("mov.b64 %0, %1;" : "=l"(p) : "l"(src + 64 * stage + 8192 * c - imm));
+      if constexpr (V == 3 || V == 4)
+        asm volatile(
+            "{\n .reg .pred q;\n setp.lt.s32 q, %2, 1;\n @q st.global.u32 [%4], %2;\n"
+            " cp.async.cg.shared.global [%0], [%1+%3], 16, q;\n}" ::"r"(d),
+            "l"(p), "r"(k), "n"(imm), "l"(sink + c)
+            : "memory");
+      else if constexpr (V == 5 || V == 6)
+        asm volatile("cp.async.cg.shared.global [%0], [%1+%2], 16;" ::"r"(d), "l"(p), "n"(imm) : "memory");
+      else
+        asm volatile("{\n .reg .pred q;\n setp.lt.s32 q, %2, 1;\n cp.async.cg.shared.global [%0], [%1+%3], 16, q;\n}" ::"r"(d),
+                     "l"(p), "r"(k), "n"(imm)
+                     : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  bool bad = false;
+  for (int stage = 0; stage < stages * check; ++stage)
+    for (int c = 0; c < 4; ++c)
+      for (int i = 0; i < 16; ++i) bad |= smem[offset + 8192 * stage + 2048 * c + i] != src[64 * stage + 8192 * c + i];
+  if (bad) atomicAdd(sink + 31, 1u);
+  if (k == -7) sink[0] = loaded + local[t & 7];  // never: keeps the local array alive
+}
+
+template <int V>
+void launch_forms(int v, const unsigned char* g, int stages, int check, int shared_bytes, unsigned* sink) {
+  if constexpr (V <= 9) {
+    if (v == V)
+      int8_forms<V><<<1, 128, shared_bytes>>>(g, stages, 256, check, sink);
+    else
+      launch_forms<V + 1>(v, g, stages, check, shared_bytes, sink);
+  }
+}
+
+template <int V>
+void set_forms(int shared_bytes) {
+  if constexpr (V <= 9) {
+    cudaFuncSetAttribute(int8_forms<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+    set_forms<V + 1>(shared_bytes);
+  }
 }
 
 int main(int argc, char** argv) {
@@ -142,17 +240,19 @@ int main(int argc, char** argv) {
   cudaMalloc(&addr, 32 * sizeof(int));
   cudaMalloc(&gofs, 32 * sizeof(long long));
   cudaMalloc(&sink, 32 * sizeof(unsigned));
+  cudaMemset(sink, 0, 32 * sizeof(unsigned));
   const int shared_bytes = 65536;
   auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
 #define SWZ_KINDS(X)                                                                                       \
   X(ca4, 4, false, 0)                                                                                      \
   X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) \
-      X(ca16n, 16, false, 1) X(cg16n, 16, true, 1) X(cg16p, 16, true, 2)
+      X(ca16n, 16, false, 1) X(cg16n, 16, true, 1) X(cg16p, 16, true, 2) X(cg16u, 16, true, 3) X(cg16i, 16, true, 4)
 #define SWZ_SET(name, b, bypass, form) \
   set(probe<b, bypass, form, 1>), set(probe<b, bypass, form, 2>), set(probe<b, bypass, form, 4>);
   SWZ_KINDS(SWZ_SET)
-  set(prologue<true, 0>), set(prologue<true, 1>), set(prologue<true, 2>);
-  set(int8_tile<0>), set(int8_tile<1>), set(int8_tile<2>);
+  set(prologue<true, 0>), set(prologue<true, 1>), set(prologue<true, 2>), set(prologue<true, 3>), set(prologue<true, 4>);
+  set(int8_tile<0>), set(int8_tile<1>), set(int8_tile<2>), set(int8_tile<3>), set(int8_tile<4>);
+  set_forms<1>(shared_bytes);
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
@@ -173,19 +273,21 @@ int main(int argc, char** argv) {
     const int tile = mode % 100;  // modes 1WS commit each stage's copies as a group
     const bool tile_mode =
         (mode >= 10 && mode < 200 && (tile == 11 || tile == 12 || tile == 21 || tile == 22 || tile == 41 || tile == 42)) ||
-        mode == 310 || mode == 311 || mode == 320 || mode == 321;
+        mode == 310 || mode == 311 || mode == 320 || mode == 321 || (mode > 410 && mode < 530 && mode % 100 > 10 && mode % 100 < 30 && mode % 10 >= 1);
     if (!(mode >= 0 && mode <= 3) && !(tile_mode && kind.rfind("cg16", 0) == 0)) {
       std::fprintf(stderr,
-                   "line %d: mode %d is not 0-3 (or for cg16, cg16n, cg16p: [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2; 300 + 10 S "
-                   "+ X, X 0 or 1)\n",
+                   "line %d: mode %d is not 0-3 (or for the cg16 kinds: [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2; 300 + 10 S "
+                   "+ X, X 0 or 1; [400 or 500] + 10 S + V, V 1-9)\n",
                    n + 1, mode);
       return 2;
     }
     bool known = false;
 #define SWZ_LAUNCH(name, b, bypass, form)                                                                         \
   if (kind == #name) {                                                                                            \
-    if (mode >= 300 && bypass)                                                                                    \
-      int8_tile<form><<<1, 128, shared_bytes>>>(g, (mode - 300) / 10, mode % 10, sink);                           \
+    if (mode >= 400 && bypass)                                                                                    \
+      launch_forms<1>(mode % 10, g, mode / 10 % 10, mode < 500, shared_bytes, sink);                                    \
+    else if (mode >= 300 && bypass)                                                                             \
+      int8_tile<form><<<1, 128, shared_bytes>>>(g, (mode - 300) / 10, mode % 10, 256, sink);                           \
     else if (mode >= 10 && bypass)                                                                                \
       prologue<bypass, form><<<1, 32 * (tile / 10), shared_bytes>>>(addr, gofs, g, tile % 10, mode >= 100, sink); \
     else if (mode == 2)                                                                                           \
@@ -204,6 +306,12 @@ int main(int argc, char** argv) {
     if (cudaDeviceSynchronize() != cudaSuccess) {
       std::fprintf(stderr, "line %d: %s\n", n + 1, cudaGetErrorString(cudaGetLastError()));
       return 1;
+    }
+    unsigned differing = 0;
+    cudaMemcpy(&differing, sink + 31, sizeof differing, cudaMemcpyDeviceToHost);
+    if (differing) {
+      std::fprintf(stderr, "line %d: %u threads found bytes other than their source in shared memory\n", n + 1, differing);
+      cudaMemset(sink + 31, 0, sizeof differing);
     }
     ++n;
   }
