@@ -228,7 +228,7 @@ TEST(AuditReports, CpAsyncSaysWhatItsNumberRestsOn) {
     if (a.instruction == "LDGSTS.32")
       EXPECT_NE(a.note.find("cp.async: each shared bank's writes after its sources' other lanes"), std::string::npos) << a.note;
     else
-      EXPECT_NE(a.note.find("cp.async.cg as Triton issues it (predicated, no src-size operand): rule 5"), std::string::npos) << a.note;
+      EXPECT_NE(a.note.find("cp.async.cg as Triton issues it (masked by a predicate, no size register): rule 5"), std::string::npos) << a.note;
     EXPECT_EQ(a.note.find("not modelled"), std::string::npos) << a.note;
   }
   EXPECT_GT(copies, 0);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "swz/error.h"
@@ -85,6 +86,34 @@ TEST(AuditPipeline, AStageKeepsItsPlaceInTheLine) {
   const swz::AuditReport r = swz::audit_module(text, "int8.ttgir", "", {{"K", 256}});
   EXPECT_EQ(copy_on_line(r, 61).wavefronts, 8.0);
   EXPECT_EQ(copy_on_line(r, 70).wavefronts, 16.0);
+}
+
+// Triton's masked copy (src-size from a predicate, issued as LDGSTS with a predicate operand) counts
+// its ideal or rule 5's sectors, not always rule 5 (H200, 2026-11-29; tests/data/hardware/experiments/
+// README.md, int8-a-form to int8-a-check). The int8 kernel's three copy lines give both ends, and its
+// per-instruction counters (tests/triton/int8_variants.py 3_256_128_64_4, one CTA, K = 256) sit at
+// them: the first prologue stage at the ideal, the second stage and the loop at rule 5.
+TEST(AuditPipeline, AMaskedCopyGivesItsIdealAsTheMeasuredLowerEnd) {
+  const swz::AuditReport r = swz::audit_module(kept_copy_kernel("matmul_int8_128x128x64_w4s3"), "int8.ttgir", "", {{"K", 256}});
+  for (int line : {61, 70, 105}) {
+    const swz::AuditAccess& a = copy_on_line(r, line);
+    EXPECT_EQ(a.wavefronts, 8.0) << line;
+    EXPECT_EQ(a.ideal_wavefronts, 4) << line;
+    EXPECT_TRUE(mentions(a.note, "a .cg copy has also measured only its ideal, 4.00 against 8.00 here")) << a.note;
+  }
+  // A copy whose ideal is its count (the fp16 kernel's 128-byte K slices) says nothing of the kind.
+  const swz::AuditReport f = swz::audit_module(kept_copy_kernel("matmul_fp16_128x128x64_w4s3"), "fp16.ttgir", "", {{"K", 256}});
+  for (const auto& a : f.accesses)
+    if (a.op == "ttg.async_copy_global_to_local") EXPECT_FALSE(mentions(a.note, "measured only its ideal")) << a.note;
+  std::ifstream in(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261129-int8-variants/per-instruction.json");
+  const auto kept = nlohmann::json::parse(in);
+  const auto& rows = kept.at("variants").at("3_256_128_64_4").at("ldgsts");
+  ASSERT_EQ(rows.size(), 12u);  // 4 copies a warp: stage 0, stage 1, the loop
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double per = rows[i].at("wavefronts").get<double>() / rows[i].at("executions").get<double>();
+    EXPECT_EQ(per, i < 4 ? *copy_on_line(r, 61).ideal_wavefronts : *copy_on_line(r, i < 8 ? 70 : 105).wavefronts)
+        << rows[i].at("sass").get<std::string>();
+  }
 }
 
 // An argument the kernel does not have is one line naming it and the ones it has.

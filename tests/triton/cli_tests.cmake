@@ -79,7 +79,8 @@ if(SWZ_PYTHON3)
   # one CTA each; tests/data/triton/copies/h200-20261128/README.md), each line priced over the copies the
   # pipeline issues (--arg: the launch's M, N, K or N_CTX; the loop's predicated-off tail included): equal
   # per LDGSTS on these 13. matmul_int8_128x128x64_w4s3 differs: its first prologue stage measures 4 per
-  # LDGSTS where rule 5 gives 8 (the other stage and the loop measure rule 5's 8); README says why that is open.
+  # LDGSTS where rule 5 gives 8 (the other stage and the loop measure rule 5's 8): Triton's masked form
+  # counts its ideal or rule 5, and its lines give both ends (AuditPipeline.AMaskedCopyGivesItsIdealAs...).
   add_test(NAME Audit.CopyCountersKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128

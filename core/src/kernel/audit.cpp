@@ -31,8 +31,10 @@ using namespace audit_parts;  // the pieces the audit is built from (audit_parts
 
 namespace {
 
-// A cp.async as Triton 3.6 issues it: predicated, so a plain LDGSTS without src-size (bank.h), with
-// the lanes and warps that hold copies of other lanes' elements predicated off.
+// A cp.async as Triton 3.6 issues it: src-size 16 or 0 from the mask, which ptxas issues as a
+// predicate operand (LDGSTS ..., P0), not the size register's .ZFILL form; priced as the form without
+// src-size (bank.h), whose count it meets or, measured, undercuts (audit_pipeline.cpp), with the lanes
+// and warps that hold copies of other lanes' elements predicated off.
 Access triton_copy(const LinearLayout& regs, int vec_bits) {
   Access a{regs, AccessKind::Store, 0, vec_bits};
   a.async_copy = true;
@@ -176,7 +178,7 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
         "{}{}{}",
         !r.modelled ? "cp.async: priced as the shared store of this width (not modelled)"
         : r.vector.bits == 128
-            ? "cp.async.cg as Triton issues it (predicated, no src-size operand): rule 5, the writes of the 32-byte "
+            ? "cp.async.cg as Triton issues it (masked by a predicate, no size register): rule 5, the writes of the 32-byte "
               "sectors read"
             : "cp.async: each shared bank's writes after its sources' other lanes",
         access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)", predicated_off_note(access));

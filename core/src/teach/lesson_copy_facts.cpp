@@ -65,8 +65,8 @@ nlohmann::json strided_copy(const std::string& q, const std::vector<QuantityPart
          bypass ? "(SOURCE_STRIDE, SHARED_STRIDE)" : "(BYTES, SOURCE_STRIDE, SHARED_STRIDE)");
   if (parts.size() != 2 || parts[1].called)
     fail("quantity '{}': {}(...) is followed by one field, e.g. .wavefronts", q, head.name);
-  // A .cg copy as Triton issues it: predicated, without the src-size operand (bank.h Access::src_size);
-  // the form does not change a .ca copy's count.
+  // A .cg copy as Triton issues it, masked by a predicate without a size register: priced as the form
+  // without src-size (bank.h Access::src_size); the form does not change a .ca copy's count.
   InstructionKind kind{
       WarpOp::AsyncCopy,   bypass ? 16 : static_cast<int>(std::min<std::int64_t>(head.args[0], 64)), 0, false, bypass,
       /*src_size=*/!bypass};

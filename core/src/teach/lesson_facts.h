@@ -21,7 +21,7 @@
 //   solve.conflict_free, solve.fallback  whether it reaches the ideal; whether it had to pad
 //   solve.X_basis                        its sets: vec, split_a, split_b, I, E, F, H, C, padding, segment, bank
 //   cp_async(BYTES,SOURCE,SHARED).X      one warp's cp.async.ca, lane i from global i*SOURCE to shared i*SHARED
-//   cp_async_cg(SOURCE,SHARED).X         the same, 16 bytes around L1 as Triton issues it (no src-size operand)
+//   cp_async_cg(SOURCE,SHARED).X         the same, 16 bytes around L1 as Triton issues it (a predicate, no size register)
 //   cp_async.rows(PITCH).X               the step's store as a cp.async from a row-major global tile, rows PITCH
 //                                        bytes apart; X: wavefronts, ideal_wavefronts, instruction, modelled (and
 //                                        source_banks, shared_banks for a strided warp): lesson_copy_facts.cpp

@@ -47,8 +47,8 @@ __device__ void copy(unsigned s, const unsigned char* src, bool live) {
         : "memory");
   } else if constexpr (Form == 4) {
     static_assert(Bypass, "the ignore-src form is a .cg copy");
-    asm volatile("{\n .reg .pred p;\n setp.eq.b32 p, %2, 0;\n cp.async.cg.shared.global [%0], [%1], 16, p;\n}" ::"r"(s),
-                 "l"(src), "r"(live ? 1 : 0)
+    asm volatile("{\n .reg .pred p;\n setp.eq.b32 p, %2, 0;\n cp.async.cg.shared.global [%0], [%1], 16, p;\n}" ::"r"(s), "l"(src),
+                 "r"(live ? 1 : 0)
                  : "memory");
   } else if constexpr (Form == 2) {
     static_assert(Bypass, "the guarded form is a .cg copy");
@@ -72,8 +72,8 @@ __device__ void copy(unsigned s, const unsigned char* src, bool live) {
 // Times: 2 for mode 2, 4 for mode 3; the kernels of mode 0 and 1 hold one copy (a plain LDGSTS.BYPASS whose lanes
 // are all predicated off still counts, so a kernel issues no copy it does not mean).
 template <int Bytes, bool Bypass, int Form, int Times>
-__global__ void __launch_bounds__(32) probe(const int* addr, const long long* gofs, const unsigned char* g, int mode,
-                                            unsigned* sink) {
+__global__ void __launch_bounds__(32)
+    probe(const int* addr, const long long* gofs, const unsigned char* g, int mode, unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
   const int a = addr[threadIdx.x];
   const long long go = gofs[threadIdx.x];
@@ -159,9 +159,11 @@ __global__ void __launch_bounds__(128) int8_tile(const unsigned char* g, int sta
 // stage's data back first). probe.sass shows what ptxas made of each. After the copies every
 // thread checks the bytes it copied against their source and counts a lane that differs in
 // sink[31], which the host reports; modes 500 + 10 S + V are the same launches without the check
-// (the same code, the check's loop run zero times). The case's addresses are not read.
+// (the same code, the check's loop run zero times). With SWZ_PROBE_SPIN=N in the environment each
+// warp waits N clocks after each copy. The case's addresses are not read.
 template <int V>
-__global__ void __launch_bounds__(128) int8_forms(const unsigned char* g, int stages, int k, int check, unsigned* sink) {
+__global__ void __launch_bounds__(128)
+    int8_forms(const unsigned char* g, int stages, int k, int check, long long spin, unsigned* sink) {
   extern __shared__ __align__(1024) unsigned char smem[];
   const int t = threadIdx.x, row = t / 4, chunk = t % 4;
   const unsigned offset = row * 64 + 16 * (chunk ^ ((row >> 1) & 3));
@@ -194,6 +196,11 @@ __global__ void __launch_bounds__(128) int8_forms(const unsigned char* g, int st
         asm volatile("{\n .reg .pred q;\n setp.lt.s32 q, %2, 1;\n cp.async.cg.shared.global [%0], [%1+%3], 16, q;\n}" ::"r"(d),
                      "l"(p), "r"(k), "n"(imm)
                      : "memory");
+      if (spin) {  // SWZ_PROBE_SPIN: the warp waits this many clocks after each copy
+        const long long start = clock64();
+        while (clock64() - start < spin) {
+        }
+      }
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
   }
@@ -207,12 +214,12 @@ __global__ void __launch_bounds__(128) int8_forms(const unsigned char* g, int st
 }
 
 template <int V>
-void launch_forms(int v, const unsigned char* g, int stages, int check, int shared_bytes, unsigned* sink) {
+void launch_forms(int v, const unsigned char* g, int stages, int check, long long spin, int shared_bytes, unsigned* sink) {
   if constexpr (V <= 9) {
     if (v == V)
-      int8_forms<V><<<1, 128, shared_bytes>>>(g, stages, 256, check, sink);
+      int8_forms<V><<<1, 128, shared_bytes>>>(g, stages, 256, check, spin, sink);
     else
-      launch_forms<V + 1>(v, g, stages, check, shared_bytes, sink);
+      launch_forms<V + 1>(v, g, stages, check, spin, shared_bytes, sink);
   }
 }
 
@@ -242,11 +249,14 @@ int main(int argc, char** argv) {
   cudaMalloc(&sink, 32 * sizeof(unsigned));
   cudaMemset(sink, 0, 32 * sizeof(unsigned));
   const int shared_bytes = 65536;
+  const char* spin_text = std::getenv("SWZ_PROBE_SPIN");  // modes 400+: clocks each warp waits after each copy
+  const long long spin = spin_text ? std::atoll(spin_text) : 0;
   auto set = [&](auto kernel) { cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); };
-#define SWZ_KINDS(X)                                                                                       \
-  X(ca4, 4, false, 0)                                                                                      \
-  X(ca8, 8, false, 0) X(ca16, 16, false, 0) X(cg16, 16, true, 0) X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) \
-      X(ca16n, 16, false, 1) X(cg16n, 16, true, 1) X(cg16p, 16, true, 2) X(cg16u, 16, true, 3) X(cg16i, 16, true, 4)
+#define SWZ_KINDS(X)                                                                                          \
+  X(ca4, 4, false, 0)                                                                                         \
+  X(ca8, 8, false, 0)                                                                                         \
+  X(ca16, 16, false, 0) X(cg16, 16, true, 0) X(ca4n, 4, false, 1) X(ca8n, 8, false, 1) X(ca16n, 16, false, 1) \
+      X(cg16n, 16, true, 1) X(cg16p, 16, true, 2) X(cg16u, 16, true, 3) X(cg16i, 16, true, 4)
 #define SWZ_SET(name, b, bypass, form) \
   set(probe<b, bypass, form, 1>), set(probe<b, bypass, form, 2>), set(probe<b, bypass, form, 4>);
   SWZ_KINDS(SWZ_SET)
@@ -273,7 +283,8 @@ int main(int argc, char** argv) {
     const int tile = mode % 100;  // modes 1WS commit each stage's copies as a group
     const bool tile_mode =
         (mode >= 10 && mode < 200 && (tile == 11 || tile == 12 || tile == 21 || tile == 22 || tile == 41 || tile == 42)) ||
-        mode == 310 || mode == 311 || mode == 320 || mode == 321 || (mode > 410 && mode < 530 && mode % 100 > 10 && mode % 100 < 30 && mode % 10 >= 1);
+        mode == 310 || mode == 311 || mode == 320 || mode == 321 ||
+        (mode > 410 && mode < 530 && mode % 100 > 10 && mode % 100 < 30 && mode % 10 >= 1);
     if (!(mode >= 0 && mode <= 3) && !(tile_mode && kind.rfind("cg16", 0) == 0)) {
       std::fprintf(stderr,
                    "line %d: mode %d is not 0-3 (or for the cg16 kinds: [100 +] 10 W + S, W 1, 2 or 4, S 1 or 2; 300 + 10 S "
@@ -285,9 +296,9 @@ int main(int argc, char** argv) {
 #define SWZ_LAUNCH(name, b, bypass, form)                                                                         \
   if (kind == #name) {                                                                                            \
     if (mode >= 400 && bypass)                                                                                    \
-      launch_forms<1>(mode % 10, g, mode / 10 % 10, mode < 500, shared_bytes, sink);                                    \
-    else if (mode >= 300 && bypass)                                                                             \
-      int8_tile<form><<<1, 128, shared_bytes>>>(g, (mode - 300) / 10, mode % 10, 256, sink);                           \
+      launch_forms<1>(mode % 10, g, mode / 10 % 10, mode < 500, spin, shared_bytes, sink);                        \
+    else if (mode >= 300 && bypass)                                                                               \
+      int8_tile<form><<<1, 128, shared_bytes>>>(g, (mode - 300) / 10, mode % 10, 256, sink);                      \
     else if (mode >= 10 && bypass)                                                                                \
       prologue<bypass, form><<<1, 32 * (tile / 10), shared_bytes>>>(addr, gofs, g, tile % 10, mode >= 100, sink); \
     else if (mode == 2)                                                                                           \
