@@ -32,7 +32,8 @@ std::vector<std::string> corpus_files() {
 // 300 modelled .cg copies of a fresh calibrate seed measured after (h200-sm90-ldgsts-seed20261129.jsonl)
 // and 300 copies drawn from small windows, every one with a source read twice
 // (h200-sm90-ldgsts-cgwindows-20261129.jsonl, both forms).
-// Not modelled: copies with lanes whose pointers or registers are not known.
+// Not modelled: copies with lanes whose pointers or registers are not known. 300 random copies
+// whose lanes that sit out give their registers (h200-sm90-ldgsts-cgheldx-20261129.jsonl) are exact.
 TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
   ReplayReport report;
   std::size_t total = 0;
@@ -56,8 +57,8 @@ TEST(Corpus, EveryMeasuredCaseAgreesWithTheModel) {
     const char *device, *kind;
     int cases, agree, not_modelled;
   };
-  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 2362, 2262, 100},
-                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 1561, 989, 572},
+  for (const Expected& e : {Expected{"NVIDIA H200", "LDGSTS.BYPASS.128", 2462, 2362, 100},
+                            Expected{"NVIDIA H200", "LDGSTS.BYPASS.128.NOZFILL", 1761, 1189, 572},
                             Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128", 891, 418, 473},
                             Expected{"NVIDIA H100 80GB HBM3", "LDGSTS.BYPASS.128.NOZFILL", 898, 672, 226}}) {
     const ReplayTally& t = report.by_device[e.device][e.kind];

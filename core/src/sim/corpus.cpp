@@ -400,8 +400,8 @@ std::string to_text(const ReplayReport& r) {
   out += fmt::format("all: {} cases, {} agree, {} disagree", r.all.cases, r.all.agree, r.all.disagree());
   if (r.all.not_modelled)
     out += fmt::format(
-        ", {} not modelled (cp.async without its global addresses, or a .cg copy with lanes whose pointers are not "
-        "known)",
+        ", {} not modelled (cp.async without its global addresses, or a .cg copy with lanes whose pointers or "
+        "registers are not known)",
         r.all.not_modelled);
   out += "\n";
   for (const auto& m : r.disagree) {

@@ -72,9 +72,15 @@ void check_request(const WarpRequest& r, const BankModel& model, std::int64_t sh
   if (static_cast<int>(r.address.size()) != model.warp_size)
     fail("{} lane addresses given; the warp has {} lanes", r.address.size(), model.warp_size);
   for (std::size_t lane = 0; lane < r.address.size(); ++lane) {
-    const std::int64_t a = r.address[lane];
+    std::int64_t a = r.address[lane];
     if (a == -1) continue;
-    if (a < 0) fail("lane {}: address {} is negative (-1 marks an inactive lane)", lane, a);
+    if (a < 0 && k.op == WarpOp::AsyncCopy && !k.src_size)
+      a = -2 - a;  // sits the copy out, holding shared offset X = -2 - a
+    else if (a < 0)
+      fail(
+          "lane {}: address {} is negative (-1 marks an inactive lane; -2 - X a lane that sits out a cp.async without "
+          "src-size holding shared offset X)",
+          lane, a);
     if (a % k.bytes) fail("lane {}: address {} is not aligned to the {}-byte access of {}", lane, a, k.bytes, k.name());
     if (shared_bytes > 0 && a + k.bytes > shared_bytes)
       fail("lane {}: bytes {}..{} are outside the {} bytes of shared memory", lane, a, a + k.bytes - 1, shared_bytes);
@@ -233,11 +239,19 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     with it on all 1,417. On the H100 every plain copy whose lanes all take
 //     part (672), and all 418 with src-size. The kind says
 //     the form (src_size: LDGSTS.BYPASS.128,
-//     the plain form LDGSTS.BYPASS.128.NOZFILL). Not modelled, and counted by
-//     the store rule with the reason in the rule text: a src-size copy with a
-//     lane that moves no data whose pointer is not known (global -1; -2 - X
-//     gives it), and a plain copy with a lane that sits out, for such lanes
-//     count too, at whatever their registers hold.
+//     the plain form LDGSTS.BYPASS.128.NOZFILL). A lane that sits out a plain
+//     copy (its branch skips it) counts as copying from its pointer to the
+//     shared offset its register holds (address -2 - X: holding X): 200 random
+//     plain copies with 1 to 28 such lanes each, their registers computed
+//     before any lane is left out, all exact (H200, 2026-11-29,
+//     h200-sm90-ldgsts-cgheldx-20261129.jsonl; 100 src-size copies beside them
+//     exact too, where such lanes do not count). What a lane that sits out
+//     holds is the compiled code's: a build that computed the registers only
+//     for the lanes that copy fit 29 of the 200 (experiments/README.md,
+//     cg-held). Not modelled, and counted by the store rule with the reason in
+//     the rule text: a src-size copy with a lane that moves no data whose
+//     pointer is not known (global -1; -2 - X gives it), and a plain copy with
+//     a lane that sits out without its registers (address -1).
 //     Without the lanes' global addresses no cp.async is modelled.
 namespace {
 
@@ -317,8 +331,11 @@ int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
 std::string bypass_unknown(const WarpRequest& r, int lanes) {
   for (int lane = 0; lane < lanes; ++lane) {
     const std::int64_t a = r.address[static_cast<std::size_t>(lane)], g = r.global[static_cast<std::size_t>(lane)];
-    if (!r.kind.src_size && (a < 0 || g < 0))
-      return fmt::format("lane {} sits out a copy without src-size, and counts at whatever its registers hold", lane);
+    if (!r.kind.src_size && (a == -1 || g < 0))
+      return fmt::format(
+          "lane {} sits out a copy without src-size, and counts at whatever its registers hold, not given (address -2 - X "
+          "and its pointer: holding shared offset X)",
+          lane);
     if (a >= 0 && g == -1)
       return fmt::format("lane {} moves no data and counts where its pointer points, not given (-2 - X: at X)", lane);
   }
@@ -411,9 +428,23 @@ Service serve(const WarpRequest& r, const BankModel& model) {
     s.rule = "paired lanes: phases twice as wide";
   }
   if (k.op == WarpOp::AsyncCopy) {
-    const std::string unknown = r.global.empty() || !k.bypass ? "" : bypass_unknown(r, lanes);
-    if (!r.global.empty() && (!k.bypass || (m.banks == 32 && m.bank_bytes == 4)) && unknown.empty())
-      return serve_async_copy(r, m, s, lanes);
+    // A lane that sits out a copy without src-size holding shared offset X (-2 - X): a .cg copy counts
+    // it as copying from its pointer to X, a .ca copy not at all.
+    const bool holds = std::any_of(r.address.begin(), r.address.end(), [](std::int64_t a) { return a < -1; });
+    WarpRequest held;
+    if (holds) {
+      held = r;
+      for (std::size_t lane = 0; lane < held.address.size(); ++lane) {
+        std::int64_t& a = held.address[lane];
+        if (a >= -1) continue;
+        const bool counts = k.bypass && lane < held.global.size() && held.global[lane] >= 0;
+        a = counts ? -2 - a : -1;
+      }
+    }
+    const WarpRequest& q = holds ? held : r;
+    const std::string unknown = q.global.empty() || !k.bypass ? "" : bypass_unknown(q, lanes);
+    if (!q.global.empty() && (!k.bypass || (m.banks == 32 && m.bank_bytes == 4)) && unknown.empty())
+      return serve_async_copy(q, m, s, lanes);
     s.modelled = false;
     if (r.global.empty()) {
       s.rule = "cp.async: not modelled without the lanes' global addresses; the store rule's count";

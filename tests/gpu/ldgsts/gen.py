@@ -269,6 +269,30 @@ def cases(which):
                     if rng.random() < 0.05:
                         a[l] = rng.choice(a)
                 out.append((kind, 0, f"window {span} into {rows}", a, g))
+    elif which == "cgheldx":
+        # Lanes that sit a copy out holding registers of their own (seed 20261201): in each copy some
+        # lanes copy (random 16-byte slots of a window of 256 B to 4 KB into random slots of the
+        # first 2 KB of shared memory) and the others sit out, holding a random shared offset X
+        # (a = -2 - X) and a random pointer P into the same window, or holding their own slot with
+        # their branch skipping them (a >= 0, g = -2 - P). Without src-size (200 copies) a .cg copy
+        # counts such a lane as copying from P to its X; with it (100) not at all.
+        rng = random.Random(20261201)
+        for kind, count in (("cg16n", 200), ("cg16", 100)):
+            for _ in range(count):
+                span = rng.choice((256, 512, 1024, 4096))
+                base = 4096 * rng.randrange(1, 64)
+                out_lanes = rng.sample(range(32), rng.randrange(1, 29))
+                a = [rng.randrange(0, 2048, 16) for _ in range(32)]
+                g = [base + rng.randrange(0, span, 16) for _ in range(32)]
+                skipped = 0
+                for lane in out_lanes:
+                    pointer = base + rng.randrange(0, span, 16)
+                    if rng.random() < 0.25 and kind == "cg16n":  # its branch skips it: it holds its own slot
+                        g[lane] = -2 - pointer
+                        skipped += 1
+                    else:
+                        a[lane], g[lane] = -2 - rng.randrange(0, 2048, 16), pointer
+                out.append((kind, 0, f"held {len(out_lanes)} ({skipped} skipped), window {span}", a, g))
     elif which == "cgdup":
         # Two lanes reading the same 16 bytes: every .cg copy rule 5 still misses has such lanes
         # (tests/hardware/cg_misses.py). Lanes 0-3 copy 16-byte slots of the line at byte 4096 into

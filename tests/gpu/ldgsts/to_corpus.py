@@ -5,9 +5,11 @@
 
 Each case becomes one corpus line (core/include/swz/sim/corpus.h) with the per-instruction
 counter `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` as "wavefronts". A copy
-issued without a src-size operand is named with ".NOZFILL" (LDGSTS.BYPASS.128.NOZFILL); whose source
-is -1 did not run at all: its lane is written as inactive (-1), where its registers pointed lost. A
-lane that moves no data (src-size 0) keeps its pointer as -2 - X (the probe points -1 at byte 0).
+issued without a src-size operand is named with ".NOZFILL" (LDGSTS.BYPASS.128.NOZFILL); a lane that
+sits it out (shared -1 or -2 - X, or a source of -1 or -2 - X: its branch skips it) is written as
+address -2 - X with its pointer as its source, X the shared offset its register holds (the probe
+holds 0 for -1 and points -1 at byte 0), for a .cg copy counts it there. A lane that moves no
+data (src-size 0) keeps its pointer as -2 - X.
 With --metrics, every counter of the run goes to a second file, a line per case. --seed: the seed
 the case file was drawn with (gen.py's, 20261128, unless given).
 """
@@ -41,9 +43,15 @@ def main():
     metrics = open(metrics_path, "w") if metrics_path else None
     for i, (c, m) in enumerate(zip(cases, measured)):
         plain = c["pattern"].endswith(", live") or c.get("form") in ("plain", "predicate")  # no src-size operand
-        # a lane sitting out (-2 - X: holding X) is -1 in a corpus line; one that moves no data keeps -2 - X
-        addresses = [a if a >= 0 and not (plain and g < 0) else -1 for a, g in zip(c["addresses"], c["global"])]
-        sources = [g if g >= 0 else -1 if plain else -2 if g == -1 else g for g in c["global"]]
+        held = [a if a >= 0 else 0 if a == -1 else -2 - a for a in c["addresses"]]  # what each lane's registers hold
+        pointer = [g if g >= 0 else 0 if g == -1 else -2 - g for g in c["global"]]
+        if plain:  # a lane that sits out holds its registers: -2 - X, at its pointer
+            live = [a >= 0 and g >= 0 for a, g in zip(c["addresses"], c["global"])]
+            addresses = [a if on else -2 - x for a, x, on in zip(c["addresses"], held, live)]
+            sources = pointer
+        else:  # a lane that sits out does not count; one that moves no data keeps -2 - X
+            addresses = [a if a >= 0 else -1 for a in c["addresses"]]
+            sources = [g if g >= 0 else -2 if g == -1 else g for g in c["global"]]
         instructions = int(float(m[INSTRUCTIONS]))
         line = {"device": device[0].strip(), "cc": device[1].strip(), "date": date, "seed": seed, "case": i,
                 "kind": c["kind"] + (".NOZFILL" if plain else ""), "pattern": c["pattern"], "shared_bytes": 65536, "addresses": addresses,

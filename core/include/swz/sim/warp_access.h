@@ -73,7 +73,10 @@ std::vector<InstructionKind> all_instruction_kinds();
 
 struct WarpRequest {
   InstructionKind kind;
-  std::vector<std::int64_t> address;  // per lane: byte address, -1 = lane inactive (or not addressed)
+  // Per lane: byte address, -1 = lane inactive (or not addressed). A cp.async without src-size only:
+  // -2 - X = the lane sits the copy out (its branch skips it) holding shared offset X in its register,
+  // with `global` its pointer; a .cg copy counts such a lane as copying from there to X (rule 5).
+  std::vector<std::int64_t> address;
   // cp.async only: per lane, the global byte address it copies from; for a copy that moves no data
   // (src-size 0: a masked-off copy that only zero-fills its shared bytes) -1 when where its pointer
   // points is not known, -2 - X when it points at X (.cg counts such a lane as reading X).
@@ -82,7 +85,8 @@ struct WarpRequest {
 };
 
 // Throws swz::Error naming the lane when an address is misaligned for the kind,
-// negative other than -1, or at or past `shared_bytes` (0: no limit).
+// negative other than -1 (or -2 - X on a cp.async without src-size), or at or past `shared_bytes`
+// (0: no limit).
 void check_request(const WarpRequest& request, const BankModel& model, std::int64_t shared_bytes = 0);
 
 struct Service {
