@@ -25,8 +25,8 @@ import torch, triton, triton.language as tl  # noqa: E402 (after the arguments a
 from dump_kernels import define  # noqa: E402
 fn = define(tl, triton)["matmul"]
 stages, K, BM, BK, warps = map(int, shape) if tiled else (3, 512 if variant == "k512" else 256, 128, 64, 4)
-M = N = 256 if variant == "grid4" else 128
-M = BM if tiled else M
+N = 256 if variant == "grid4" else 128
+M = N if not tiled else BM
 def fill(shape, zero=False):
     if zero or variant == "zeros":
         return torch.zeros(*shape, device="cuda", dtype=torch.int8)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -129,7 +130,8 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   std::map<std::pair<bool, std::vector<std::int64_t>>, AccessResult> priced;  // (live, placement) -> its price
   std::map<std::pair<bool, double>, std::int64_t> tally;                      // (live, wavefronts) -> executions
   std::string mask_why;
-  double total = 0, lowest_ideal = 0, its_count = 0;  // a live execution whose ideal is below its count
+  double total = 0;
+  std::optional<std::pair<double, double>> below;  // the live execution with the lowest ideal under its count: {ideal, count}
   for (std::int64_t i = 0; i < out.executions; ++i) {
     ttgir::Values at = env;
     if (loop) at[loop->induction] = lower + i * step;
@@ -154,10 +156,7 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     total += r.mean_wavefronts;
     ++tally[{live, r.mean_wavefronts}];
     const double ideal = static_cast<double>(r.total_ideal) / std::max(1, r.steps * r.warps);
-    if (live && ideal < r.mean_wavefronts && (its_count == 0 || ideal < lowest_ideal)) {
-      lowest_ideal = ideal;
-      its_count = r.mean_wavefronts;
-    }
+    if (live && ideal < r.mean_wavefronts && (!below || ideal < below->first)) below = std::make_pair(ideal, r.mean_wavefronts);
   }
   out.wavefronts = total / static_cast<double>(out.executions);
   // Triton masks a copy with src-size 16 or 0 from a predicate, which ptxas issues as LDGSTS with a
@@ -165,11 +164,11 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   // an int8 matmul and rule 5 in every later one, the instruction and addresses alike
   // (tests/data/hardware/experiments/README.md, int8-a-form to int8-a-check).
   const std::string lower_end =
-      bypass && !mask.empty() && its_count > 0
+      bypass && !mask.empty() && below
           ? fmt::format(
                 "; masked as Triton masks it (LDGSTS with a predicate operand) a .cg copy has also measured only its "
                 "ideal, {:.2f} against {:.2f} here (H200: the first pipeline stage of an int8 matmul), so this is the upper end",
-                lowest_ideal, its_count)
+                below->first, below->second)
           : std::string();
 
   std::string parts;
