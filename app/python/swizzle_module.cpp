@@ -276,6 +276,7 @@ py::dict serve(const std::string& kind, const std::vector<std::int64_t>& address
   out["lanes_per_phase"] = s.lanes_per_phase;
   out["merged"] = s.merged;
   out["modelled"] = s.modelled;
+  out["write_only_wavefronts"] = s.write_only_wavefronts >= 0 ? py::object(py::int_(s.write_only_wavefronts)) : py::none();
   out["rule"] = s.rule;
   out["pass_wavefronts"] = s.pass_wavefronts;
   out["bank_words"] = s.bank_words;

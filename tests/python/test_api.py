@@ -234,7 +234,11 @@ def test_serve_counts_wavefronts():
     shared = [16 * lane for lane in range(32)]
     assert not swizzle.serve("LDGSTS.128", shared)["modelled"]
     copy = swizzle.serve("LDGSTS.128", shared, global_addresses=[16 * lane for lane in range(32)])
-    assert copy["modelled"] and copy["wavefronts"] >= 4
+    assert copy["modelled"] and copy["wavefronts"] >= 4 and copy["write_only_wavefronts"] is None
+    # A .cg copy whose lanes all move no data, pointing at byte 0: 64 read there, 4 as writes only
+    # (both measured on an H200, README "A lane that moves no data").
+    masked = swizzle.serve("LDGSTS.BYPASS.128", shared, global_addresses=[-2] * 32)
+    assert masked["wavefronts"] == 64 and masked["write_only_wavefronts"] == 4
 
 
 # [SECTION] Bad input: one ValueError, the CLI's message

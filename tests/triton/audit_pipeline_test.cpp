@@ -116,6 +116,45 @@ TEST(AuditPipeline, AMaskedCopyGivesItsIdealAsTheMeasuredLowerEnd) {
   }
 }
 
+// Which end a copy takes, against its SASS (README "Every copy a pipelined loop issues"): over the
+// 13 kernels' per-instruction counters every LDGSTS whose predicate is P0 counts 4 a warp copy, its
+// shared side, and every one counting more has another register or !P0. A sign, not the cause: the
+// probe of 04493db counts 4 with P1 (tests/data/hardware/experiments/int8-a-registers-h200-20261129.jsonl).
+TEST(AuditPipeline, TritonsCopiesAtTheirIdealHavePredicateP0) {
+  int p0 = 0, above = 0;
+  auto check = [&](const nlohmann::json& rows, const std::string& kernel) {
+    for (const auto& row : rows) {
+      const std::string sass = row.at("sass").get<std::string>();
+      const double per = row.at("wavefronts").get<double>() / row.at("executions").get<double>();
+      const bool is_p0 = sass.find(", P0,") != std::string::npos;
+      if (is_p0) {
+        ++p0;
+        EXPECT_EQ(per, 4.0) << kernel << ": " << sass;
+      }
+      if (per > 4.0) {
+        ++above;
+        EXPECT_FALSE(is_p0) << kernel << ": " << sass;
+      }
+    }
+  };
+  const std::string copies = std::string(SWZ_TEST_DATA) + "/triton/copies/";
+  std::ifstream variants(copies + "h200-20261129-int8-variants/per-instruction.json"),
+      k64(copies + "h200-20261129-k64/per-instruction.json");
+  const auto int8 = nlohmann::json::parse(variants), tiles = nlohmann::json::parse(k64);
+  for (const auto& [name, v] : int8.at("variants").items()) check(v.at("ldgsts"), name);
+  for (const auto& [name, rows] : tiles.at("kernels").items()) check(rows, name);
+  EXPECT_GE(p0, 40);
+  EXPECT_GE(above, 40);
+  std::ifstream probe(std::string(SWZ_TEST_DATA) + "/hardware/experiments/int8-a-registers-h200-20261129.jsonl");
+  int p1_at_four = 0;
+  for (std::string line; std::getline(probe, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.at("sass").get<std::string>().ends_with(", P1"))
+      p1_at_four += j.at("wavefronts").get<int>() == 4 * j.at("instructions").get<int>();
+  }
+  EXPECT_EQ(p1_at_four, 12);
+}
+
 // An argument the kernel does not have is one line naming it and the ones it has.
 TEST(AuditPipeline, AnArgumentTheKernelLacksIsRefused) {
   try {

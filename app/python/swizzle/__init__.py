@@ -161,11 +161,14 @@ def serve(kind: str, addresses, *, global_addresses=(), gpu=None, banks=None, ba
 
     ``kind``: the SASS name (``LDS.32``, ``LDS.128``, ``STS.64``, ``LDSM.x4``, ``LDSM.x4.trans``,
     ``STSM.x2``, ``LDGSTS.128``, ...); ``addresses``: one byte address per lane (-1: inactive);
-    ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy).
+    ``global_addresses``: for cp.async (LDGSTS), each lane's global source (-1: a masked copy at an
+    unknown pointer, -2 - X: one pointing at X).
     ``gpu``: the GPU whose model serves it (default sm_90: 32 banks x 4 B, 32 lanes); ``banks``,
     ``bank_bytes`` and ``warp_size`` replace its counts.
     Returns ``{"wavefronts", "ideal", "conflicts", "phases", "lanes_per_phase", "merged",
-    "modelled", "rule", "pass_wavefronts", "bank_words"}``.
+    "modelled", "write_only_wavefronts", "rule", "pass_wavefronts", "bank_words"}``;
+    ``write_only_wavefronts`` is the other count a build gives a src-size cp.async.cg whose masked
+    lanes only write their zeros (``wavefronts`` counts them at their pointers), else None.
     """
     return _core.serve(kind, list(addresses), global_addresses=list(global_addresses), gpu=gpu, banks=banks,
                        bank_bytes=bank_bytes, warp_size=warp_size)

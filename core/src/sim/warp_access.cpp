@@ -237,7 +237,18 @@ bool partners_share(const WarpRequest& r, int lanes, int mask) {
 //     H200 (2026-11-28, README "cp.async .cg"): without src-size exact on the
 //     602 designed copies whose lanes all move data and the 150 random ones;
 //     with it on all 1,417. On the H100 every plain copy whose lanes all take
-//     part (672), and all 418 with src-size. The kind says
+//     part (672), and all 418 with src-size. That reading of a lane that moves
+//     no data is one of two a build gives (H200, 2026-11-29, experiments
+//     zero-lanes and zfill): in other kernels such a lane only writes its
+//     zeros, reading nothing and making no sector unit but keeping its 16-byte
+//     slot (`write_only_wavefronts`, never more); each kernel counts one way in
+//     every run and wherever its buffer lies, the bytes are zeros either way.
+//     In every kernel measured the copies whose zero-fill predicate ptxas
+//     made P0 count at the pointers (four kernels of three builds) and the
+//     others (P1, P4, P6: four kernels of two builds, and calibrate's, P1
+//     from nvcc 13.0) as writes only: all 988 copies of the committed probe's
+//     runs (h200-sm90-ldgsts-calzero-20261129.jsonl, -zeroline-) and
+//     calibrate's 169 such copies on both GPUs. The kind says
 //     the form (src_size: LDGSTS.BYPASS.128,
 //     the plain form LDGSTS.BYPASS.128.NOZFILL). A lane that sits out a plain
 //     copy (its branch skips it) counts as copying from its pointer to the
@@ -279,8 +290,9 @@ int symmetry_wavefronts(const std::vector<std::array<int, 2>>& members) {
 }
 
 // Rule 5's sectors' term: wavefronts that write the 32-byte sectors of a
-// .cg copy's lanes into shared memory (32 banks of 4 bytes).
-int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
+// .cg copy's lanes into shared memory (32 banks of 4 bytes). `write_only`: a lane
+// that moves no data takes its 16-byte slot and no unit (its pointer unused).
+int bypass_sector_wavefronts(const WarpRequest& r, int lanes, bool write_only) {
   struct Copy {
     std::int64_t shared, source;  // byte addresses (source: at its pointer for a lane that moves no data)
     bool zero;                    // moves no data (src-size 0)
@@ -293,6 +305,7 @@ int bypass_sector_wavefronts(const WarpRequest& r, int lanes) {
     if (a < 0 || std::find(written.begin(), written.end(), a / 16) != written.end()) continue;
     written.push_back(a / 16);
     const std::int64_t g = r.global[static_cast<std::size_t>(lane)];
+    if (write_only && g < 0) continue;
     copies.push_back({a, g < 0 ? -2 - g : g, g < 0});
   }
   struct SectorUnit {
@@ -351,43 +364,50 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
   const int words = std::max(1, k.bytes / m.bank_bytes);
   auto bank_of = [&](std::int64_t address, int i) { return static_cast<std::size_t>((address / m.bank_bytes + i) % m.banks); };
   s.worst_pass_bank_words.assign(banks, 0);
-  int worst = -1;
-  for (int first = 0; first < lanes; first += s.lanes_per_phase) {
-    std::vector<int> writes(banks, 0), reads(banks, 0);
-    std::vector<int> feeds(banks * banks, 0);  // feeds[source * banks + shared]: lanes reading one, writing the other
-    bool any = false;
-    for (int lane = first; lane < std::min(lanes, first + s.lanes_per_phase); ++lane) {
-      const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
-      if (a < 0) continue;
-      any = true;
-      std::int64_t g = r.global[static_cast<std::size_t>(lane)];
-      for (int i = 0; i < words; ++i) ++writes[bank_of(a, i)];
-      if (g < 0 && !k.bypass) continue;  // moves no data: reads nothing
-      if (g < 0) g = -2 - g;             // .cg: counted where its pointer is
-      for (int i = 0; i < words; ++i) {
-        ++reads[bank_of(g, i)];
-        for (int j = 0; j < words; ++j) ++feeds[bank_of(g, i) * banks + bank_of(a, j)];
+  // Rule 4's count; `zero_reads`: a .cg lane that moves no data reads at its pointer (else it only
+  // writes). `fill`: the service whose passes and banks it records.
+  auto rule4 = [&](bool zero_reads, Service* fill) {
+    int total = 0, worst = -1;
+    for (int first = 0; first < lanes; first += s.lanes_per_phase) {
+      std::vector<int> writes(banks, 0), reads(banks, 0);
+      std::vector<int> feeds(banks * banks, 0);  // feeds[source * banks + shared]: lanes reading one, writing the other
+      bool any = false;
+      for (int lane = first; lane < std::min(lanes, first + s.lanes_per_phase); ++lane) {
+        const std::int64_t a = r.address[static_cast<std::size_t>(lane)];
+        if (a < 0) continue;
+        any = true;
+        std::int64_t g = r.global[static_cast<std::size_t>(lane)];
+        for (int i = 0; i < words; ++i) ++writes[bank_of(a, i)];
+        if (g < 0 && (!k.bypass || !zero_reads)) continue;  // moves no data: reads nothing
+        if (g < 0) g = -2 - g;                              // .cg: counted where its pointer is
+        for (int i = 0; i < words; ++i) {
+          ++reads[bank_of(g, i)];
+          for (int j = 0; j < words; ++j) ++feeds[bank_of(g, i) * banks + bank_of(a, j)];
+        }
       }
+      int cost = 0;
+      for (std::size_t d = 0; d < banks; ++d) {
+        if (!writes[d]) continue;
+        int wait = 0;  // lanes a feeding source bank may serve first, bound elsewhere
+        for (std::size_t src = 0; src < banks; ++src)
+          if (const int f = feeds[src * banks + d]) wait = std::max(wait, reads[src] - f);
+        cost = std::max(cost, writes[d] + wait);
+        if (fill) fill->bank_words[d] += writes[d];
+      }
+      total += cost;
+      if (!fill) continue;
+      if (cost > worst) {
+        worst = cost;
+        fill->worst_pass_bank_words = writes;
+      }
+      fill->pass_wavefronts.push_back(cost);
+      fill->ideal += any ? 1 : 0;
     }
-    int cost = 0;
-    for (std::size_t d = 0; d < banks; ++d) {
-      if (!writes[d]) continue;
-      int wait = 0;  // lanes a feeding source bank may serve first, bound elsewhere
-      for (std::size_t src = 0; src < banks; ++src)
-        if (const int f = feeds[src * banks + d]) wait = std::max(wait, reads[src] - f);
-      cost = std::max(cost, writes[d] + wait);
-      s.bank_words[d] += writes[d];
-    }
-    if (cost > worst) {
-      worst = cost;
-      s.worst_pass_bank_words = writes;
-    }
-    s.pass_wavefronts.push_back(cost);
-    s.wavefronts += cost;
-    s.ideal += any ? 1 : 0;
-  }
+    return total;
+  };
+  s.wavefronts += rule4(true, &s);
   if (k.bypass) {  // rule 5: the sectors' writes, and rule 4's count on top for the src-size form
-    const int sectors = bypass_sector_wavefronts(r, lanes);
+    const int sectors = bypass_sector_wavefronts(r, lanes, false);
     std::vector<std::int64_t> chunks;  // 16-byte shared addresses written: 8 a wavefront at best
     for (int lane = 0; lane < lanes; ++lane)
       if (const std::int64_t a = r.address[static_cast<std::size_t>(lane)]; a >= 0) chunks.push_back(a / 16);
@@ -397,6 +417,14 @@ Service serve_async_copy(const WarpRequest& r, const BankModel& m, Service s, in
       s.rule = fmt::format("rule 5 (.cg with src-size): {} by the sources' banks + {} sectors", s.wavefronts, sectors);
       s.wavefronts += sectors;
       s.ideal += least;
+      bool moves_nothing = false;
+      for (std::size_t lane = 0; lane < static_cast<std::size_t>(lanes); ++lane)
+        moves_nothing = moves_nothing || (r.address[lane] >= 0 && r.global[lane] < 0);
+      if (moves_nothing) {
+        s.write_only_wavefronts = rule4(false, nullptr) + bypass_sector_wavefronts(r, lanes, true);
+        s.rule += fmt::format(" with the lanes that move no data reading at their pointers; {} where they only write",
+                              s.write_only_wavefronts);
+      }
     } else {
       s.rule = fmt::format("rule 5 (.cg without src-size): {} sectors", sectors);
       s.wavefronts = sectors;
@@ -446,10 +474,20 @@ Service serve(const WarpRequest& r, const BankModel& model) {
     if (!q.global.empty() && (!k.bypass || (m.banks == 32 && m.bank_bytes == 4)) && unknown.empty())
       return serve_async_copy(q, m, s, lanes);
     s.modelled = false;
+    if (!unknown.empty() && k.src_size && m.banks == 32 && m.bank_bytes == 4) {
+      // Lanes that move no data whose pointers are not given: where they only write, the count
+      // does not need them.
+      WarpRequest anywhere = q;
+      for (std::int64_t& g : anywhere.global) g = g == -1 ? -2 : g;
+      s.write_only_wavefronts = serve_async_copy(anywhere, m, s, lanes).write_only_wavefronts;
+    }
     if (r.global.empty()) {
       s.rule = "cp.async: not modelled without the lanes' global addresses; the store rule's count";
     } else if (!unknown.empty()) {
-      s.rule = "cp.async.cg: not modelled (" + unknown + "); the store rule's count";
+      s.rule = "cp.async.cg: not modelled (" + unknown + "); the store rule's count" +
+               (s.write_only_wavefronts >= 0
+                    ? fmt::format(" ({} where the lanes that move no data only write)", s.write_only_wavefronts)
+                    : "");
     } else {
       s.rule = "cp.async.cg: not modelled but at 32 banks of 4 bytes; the store rule's count";
     }

@@ -341,6 +341,80 @@ def cases(which):
                 if kind == "cg16" and all(x >= 0 for x in d["addresses"] + d["global"]):
                     for r in range(3):
                         out.append(("cg16n", 0, f"miss {name}:{number} plain (run {r + 1})", d["addresses"], d["global"]))
+    elif which == "calzero":
+        # The 100 src-size .cg copies of `swizzle calibrate --seed 20261129` with lanes that move no
+        # data (global -1: src-size 0 at the source's byte 0), which rule 5 prices above the H200's
+        # count in 97: each copy as calibrate issued it, then taken apart. The copies write most
+        # 16-byte shared slots from several lanes, where the designed sets wrote each once.
+        data = __file__.rsplit("/", 3)[0] + "/data/hardware/h200-sm90-ldgsts-seed20261129.jsonl"
+        far = 1 << 25  # lines no copy of the file reads
+        for line in open(data):
+            d = json.loads(line)
+            a0, g0 = d["addresses"], d["global"]
+            zero = [a >= 0 and g < 0 for a, g in zip(a0, g0)]
+            if d["kind"] != "LDGSTS.BYPASS.128" or not any(zero):
+                continue
+            tag = f"calibrate case {d['case']} was={d['wavefronts']}"
+
+            def variant(name, a_of, g_of):
+                out.append(("cg16", 0, f"{tag}: {name}", [a_of(l) for l in range(32)], [g_of(l) for l in range(32)]))
+
+            live = [l for l in range(32) if a0[l] >= 0]
+            variant("as calibrate", lambda l: a0[l], lambda l: g0[l])
+            variant("no-data lanes left out", lambda l: -1 if zero[l] else a0[l], lambda l: g0[l])
+            variant("no-data lanes at lines of their own", lambda l: a0[l],
+                    lambda l: -2 - (far + 128 * l) if zero[l] else g0[l])
+            variant("no-data lanes moving byte 0", lambda l: a0[l], lambda l: 0 if zero[l] else g0[l])
+            variant("no-data lanes moving lines of their own", lambda l: a0[l],
+                    lambda l: far + 128 * l if zero[l] else g0[l])
+            last = {a0[l] // 16: l for l in live}
+            first = {a0[l] // 16: l for l in reversed(live)}
+            variant("each slot from its last lane", lambda l: a0[l] if l in last.values() else -1, lambda l: g0[l])
+            variant("each slot from its first lane", lambda l: a0[l] if l in first.values() else -1, lambda l: g0[l])
+    elif which == "zeroline":
+        # Where a lane that moves no data (src-size 0) points: calibrate's copies (calzero) cost the
+        # same with it at byte 0 or at a line of its own, nothing for its pointer, where the designed
+        # copies with it at byte 0 (inside the lines the other lanes read) cost it there. Each copy
+        # below is issued with its no-data lanes' pointers at: a line some lane moving data reads
+        # (`data line`), lines nobody reads (`own lines`), one line nobody reads (`one far line`),
+        # and with them left out. Designed: the halfmask and masked copies of the corpus (even
+        # lanes from l * 16, shared contiguous, k-walk and stride 128); random (seed 20261202):
+        # 16-byte slots of a 1-4 KB window into distinct slots of 2 KB, 4-24 lanes moving no data.
+        rng = random.Random(20261202)
+        far = 1 << 25
+
+        def points(name, a, g, zero):
+            data_lines = sorted({g[l] // 128 for l in range(32) if a[l] >= 0 and not zero[l]})
+            for where in ("data line", "own lines", "one far line", "left out"):
+                gg, aa = list(g), list(a)
+                for l in range(32):
+                    if not zero[l]:
+                        continue
+                    if where == "data line":
+                        gg[l] = -2 - (128 * rng.choice(data_lines) + 16 * rng.randrange(8) if data_lines else 16 * rng.randrange(8))
+                    elif where == "own lines":
+                        gg[l] = -2 - (far + 128 * l + 16 * rng.randrange(8))
+                    elif where == "one far line":
+                        gg[l] = -2 - (far + 16 * rng.randrange(8))
+                    else:
+                        aa[l] = -1
+                out.append(("cg16", 0, f"{name}: no-data lanes {where}", aa, gg))
+
+        shared = shared_patterns(16)
+        for sname in ("contig", "k-walk", "stride128", "pairs"):
+            a = shared[sname]
+            points(f"{sname} <- halfmask", a, [16 * l if l % 2 == 0 else -1 for l in range(32)], [l % 2 == 1 for l in range(32)])
+            points(f"{sname} <- quartermask", a, [16 * l if l % 4 else -1 for l in range(32)], [l % 4 == 0 for l in range(32)])
+            points(f"{sname} <- masked", a, [-1] * 32, [True] * 32)
+        for i in range(60):
+            span = rng.choice((1024, 2048, 4096))
+            base = 4096 * rng.randrange(1, 64)
+            a = [16 * s for s in rng.sample(range(128), 32)]
+            g = [base + rng.randrange(0, span, 16) for _ in range(32)]
+            zero = [False] * 32
+            for l in rng.sample(range(32), rng.randrange(4, 25)):
+                zero[l], g[l] = True, -1
+            points(f"random {i}, window {span}", a, g, zero)
     elif which.startswith("corpus:"):  # every case of a measured corpus again, its count kept in the pattern
         for line in open(which.split(":", 1)[1]):
             d = json.loads(line)

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "case_line.h"
+
 // Form 0: src-size in a register (LDGSTS...ZFILL, as compilers emit a masked copy); form 1: no
 // src-size (a plain LDGSTS; a lane whose copy moves no data sits it out instead); form 2: a
 // guard predicate, false where the copy moves no data; form 3: src-size chosen in the asm from a
@@ -241,13 +243,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ifstream in(argv[1]);
-  const size_t global_bytes = size_t{64} << 20;
+  // SWZ_PROBE_BASE: bytes the cases' global offsets start past the buffer's start (the same
+  // offsets, another place in memory); the buffer grows by as much.
+  const char* base_text = std::getenv("SWZ_PROBE_BASE");
+  const size_t base = base_text ? std::strtoull(base_text, nullptr, 10) : 0;
+  const size_t global_bytes = (size_t{64} << 20) + base;
   unsigned char* g;
   int* addr;
   long long* gofs;
   unsigned* sink;
   cudaMalloc(&g, global_bytes);
   cudaMemset(g, 1, global_bytes);
+  g += base;
   cudaMalloc(&addr, 32 * sizeof(int));
   cudaMalloc(&gofs, 32 * sizeof(long long));
   cudaMalloc(&sink, 32 * sizeof(unsigned));
@@ -268,18 +275,15 @@ int main(int argc, char** argv) {
   set(prologue<true, 0>), set(prologue<true, 1>), set(prologue<true, 2>), set(prologue<true, 3>), set(prologue<true, 4>);
   set(int8_tile<0>), set(int8_tile<1>), set(int8_tile<2>), set(int8_tile<3>), set(int8_tile<4>);
   set_forms<1>(shared_bytes);
-  std::string line;
+  ProbeCase c;
+  bool bad = false;
   int n = 0;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string kind;
-    int mode;
-    ls >> kind >> mode;
-    std::vector<int> a(32);
-    std::vector<long long> go(32);
-    for (int& v : a) ls >> v;
-    for (long long& v : go) ls >> v;
-    if (!ls) {
+  while (next_case(in, c, bad)) {
+    const std::string& kind = c.kind;
+    const int mode = c.mode;
+    const std::vector<int>& a = c.a;
+    const std::vector<long long>& go = c.go;
+    if (bad) {
       std::fprintf(stderr, "line %d: bad case\n", n + 1);
       return 2;
     }

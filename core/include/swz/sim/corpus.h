@@ -79,6 +79,7 @@ std::vector<CorpusCase> designed_copy_cases(const std::vector<InstructionKind>& 
 
 struct ReplayTally {
   int cases = 0, agree = 0;
+  int write_only = 0;    // of `agree`: .cg copies at the count where lanes that move no data only write (serve())
   int not_modelled = 0;  // cases the model does not predict (serve(): modelled false), neither agree nor disagree
   int disagree() const { return cases - agree - not_modelled; }
 };

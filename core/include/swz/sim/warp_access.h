@@ -96,6 +96,10 @@ struct Service {
   int lanes_per_phase = 32;
   bool merged = false;                     // phases were served together (see serve())
   bool modelled = true;                    // false: the model does not predict this request (see serve())
+  // A .cg copy with src-size whose lanes that move no data either read at their pointers (counted in
+  // `wavefronts`) or only write their zeros (this count, never more): the compiled code decides
+  // (serve()). -1 without such lanes. Known also where their pointers are not (modelled false).
+  int write_only_wavefronts = -1;
   std::string rule;                        // which rule decided the count, in a few words
   std::vector<int> pass_wavefronts;        // per pass after merging
   std::vector<int> bank_words;             // distinct words per bank, summed over passes
