@@ -17,13 +17,18 @@ namespace {
 using Key = std::tuple<std::string, std::string, std::vector<std::int64_t>, std::vector<std::int64_t>>;
 
 // The copy, whatever its form: a lane that moves no data is -1 in the H100's lines (its pointer
-// not recorded) and -2 - X in the H200's (pointing at X); the kind is named in its src-size form.
+// not recorded) and -2 - X in the H200's (pointing at X); a lane that sits a plain copy out is -1
+// in the H100's and gives the registers it held in the H200's (address -2 - X); the kind is named
+// in its src-size form.
 Key key_of(const CorpusCase& c) {
-  std::vector<std::int64_t> global = c.request.global;
+  std::vector<std::int64_t> address = c.request.address, global = c.request.global;
   for (std::int64_t& g : global) g = std::max<std::int64_t>(g, -1);
+  if (!c.request.kind.src_size)
+    for (std::size_t l = 0; l < address.size(); ++l)
+      if (address[l] < 0 || global[l] < 0) address[l] = -1, global[l] = -1;
   InstructionKind kind = c.request.kind;
   kind.src_size = true;
-  return {kind.name(), c.pattern, c.request.address, global};
+  return {kind.name(), c.pattern, address, global};
 }
 
 std::string hardware(const std::string& name) { return std::string(SWZ_TEST_DATA_DIR) + "/hardware/" + name; }
