@@ -21,15 +21,15 @@
 namespace swz {
 namespace {
 
-std::string hardware(const std::string& file) { return std::string(SWZ_TEST_DATA_DIR) + "/hardware/" + file; }
+std::string zero_lanes_file(const std::string& file) { return std::string(SWZ_TEST_DATA_DIR) + "/hardware/" + file; }
 
-WarpRequest copy_of(const nlohmann::json& line) {
+WarpRequest zero_lanes_copy(const nlohmann::json& line) {
   WarpRequest r{*parse_instruction_kind(line["kind"].get<std::string>()), line["addresses"].get<std::vector<std::int64_t>>(),
                 line["global"].get<std::vector<std::int64_t>>()};
   return r;
 }
 
-std::vector<nlohmann::json> lines_of(const std::string& path) {
+std::vector<nlohmann::json> zero_lanes_lines(const std::string& path) {
   std::ifstream in(path);
   std::vector<nlohmann::json> out;
   for (std::string line; std::getline(in, line);)
@@ -105,7 +105,7 @@ TEST(ZeroLanes, TheCommittedProbeCountsThemAsWritesOnly) {
   for (const auto& [file, least] :
        {std::pair{"h200-sm90-ldgsts-calzero-20261129.jsonl", 300}, std::pair{"h200-sm90-ldgsts-zeroline-20261129.jsonl", 70}}) {
     int with = 0, without = 0;
-    for (const CorpusCase& c : read_corpus_file(hardware(file))) {
+    for (const CorpusCase& c : read_corpus_file(zero_lanes_file(file))) {
       const Service s = serve(c.request, BankModel{});
       ASSERT_TRUE(s.modelled) << file << " case " << c.index;
       if (s.write_only_wavefronts >= 0) {
@@ -124,7 +124,7 @@ TEST(ZeroLanes, TheCommittedProbeCountsThemAsWritesOnly) {
   for (const auto& [file, expected] :
        {std::pair{"h200-sm90-ldgsts-seed20261129.jsonl", 100}, std::pair{"h100-sm90-ldgsts-seed20261126.jsonl", 69}}) {
     int at = 0;
-    for (const CorpusCase& c : read_corpus_file(hardware(file))) {
+    for (const CorpusCase& c : read_corpus_file(zero_lanes_file(file))) {
       const Service s = serve(c.request, BankModel{});
       if (s.modelled) continue;
       EXPECT_EQ(s.write_only_wavefronts, c.wavefronts) << file << " case " << c.index;
@@ -142,8 +142,8 @@ TEST(ZeroLanes, TheCommittedProbeCountsThemAsWritesOnly) {
 TEST(ZeroLanes, EachBuildCountsOneWay) {
   int upper = 0, lower = 0, off = 0;
   std::set<std::string> missed;
-  for (const nlohmann::json& line : lines_of(hardware("experiments/zero-lanes-h200-20261129.jsonl"))) {
-    const Service s = serve(copy_of(line), BankModel{});
+  for (const nlohmann::json& line : zero_lanes_lines(zero_lanes_file("experiments/zero-lanes-h200-20261129.jsonl"))) {
+    const Service s = serve(zero_lanes_copy(line), BankModel{});
     ASSERT_TRUE(s.modelled) << line.dump();
     const int measured = line["wavefronts"].get<int>();
     const bool committed = line["build"].get<std::string>().find("f4b94fa") != std::string::npos;
@@ -176,8 +176,8 @@ TEST(ZeroLanes, EachBuildCountsOneWay) {
 TEST(ZeroLanes, InOneBuildThePredicateRegisterGoesWithTheCount) {
   int p0 = 0, other = 0, predicate_p0 = 0, predicate_other = 0, p0_one_less = 0;
   const std::regex predicate(R"(, (P\d)$)");
-  for (const nlohmann::json& line : lines_of(hardware("experiments/zfill-h200-20261129.jsonl"))) {
-    const WarpRequest r = copy_of(line);
+  for (const nlohmann::json& line : zero_lanes_lines(zero_lanes_file("experiments/zfill-h200-20261129.jsonl"))) {
+    const WarpRequest r = zero_lanes_copy(line);
     const std::string sass = line["sass"].get<std::string>();
     std::smatch m;
     ASSERT_TRUE(std::regex_search(sass, m, predicate)) << sass;
