@@ -155,6 +155,25 @@ TEST(AuditPipeline, TritonsCopiesAtTheirIdealHavePredicateP0) {
   EXPECT_EQ(p1_at_four, 12);
 }
 
+// A .cg copy predicated off (the fp16 128x128x32 kernel at K = 32: its second prologue stage off):
+// priced by rule 5 at its pointers, 8, and its line gives its ideal, 4, which is what the H200
+// counted for each of its four LDGSTS (tests/data/triton/copies/h200-20261129-predicated-off).
+TEST(AuditPipeline, APredicatedOffCopyGivesItsIdealAsTheMeasuredLowerEnd) {
+  std::ifstream in(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261129-k64/matmul_fp16_128x128x32_w4s3.ttgir");
+  std::stringstream text;
+  text << in.rdbuf();
+  const swz::AuditReport r = swz::audit_module(text.str(), "fp16.ttgir", "", {{"K", 32}});
+  const swz::AuditAccess& off = copy_on_line(r, 78);
+  EXPECT_EQ(off.wavefronts, 8.0);
+  EXPECT_TRUE(mentions(off.note, "1 predicated off at 8.00")) << off.note;
+  EXPECT_TRUE(mentions(off.note, "have also measured only their ideal, 4.00 against 8.00 here")) << off.note;
+  std::ifstream kept(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261129-predicated-off/per-instruction.json");
+  const auto measured = nlohmann::json::parse(kept).at("kernels").at("float16_3_128_128_32_4_32");
+  ASSERT_EQ(measured.size(), 24u);      // per warp: A and B of stage 0, of stage 1, of the loop, four each
+  for (std::size_t i = 8; i < 12; ++i)  // stage 1's A copies
+    EXPECT_EQ(measured[i].at("wavefronts").get<int>(), 4 * measured[i].at("executions").get<int>()) << measured[i].at("sass");
+}
+
 // An argument the kernel does not have is one line naming it and the ones it has.
 TEST(AuditPipeline, AnArgumentTheKernelLacksIsRefused) {
   try {

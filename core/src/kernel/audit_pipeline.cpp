@@ -132,6 +132,7 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   std::string mask_why;
   double total = 0;
   std::optional<std::pair<double, double>> below;  // the live execution with the lowest ideal under its count: {ideal, count}
+  std::optional<std::pair<double, double>> below_off;  // the same among those predicated off
   for (std::int64_t i = 0; i < out.executions; ++i) {
     ttgir::Values at = env;
     if (loop) at[loop->induction] = lower + i * step;
@@ -156,7 +157,8 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     total += r.mean_wavefronts;
     ++tally[{live, r.mean_wavefronts}];
     const double ideal = static_cast<double>(r.total_ideal) / std::max(1, r.steps * r.warps);
-    if (live && ideal < r.mean_wavefronts && (!below || ideal < below->first)) below = std::make_pair(ideal, r.mean_wavefronts);
+    auto& lowest = live ? below : below_off;
+    if (ideal < r.mean_wavefronts && (!lowest || ideal < lowest->first)) lowest = std::make_pair(ideal, r.mean_wavefronts);
   }
   out.wavefronts = total / static_cast<double>(out.executions);
   // Triton masks a copy with src-size 16 or 0 from a predicate, which ptxas issues as LDGSTS with a
@@ -186,11 +188,17 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     else if (const std::string said = said_arguments(reader, {mask}, arguments); !loop && !said.empty())
       out.note += fmt::format(" (mask {} with {})", mask, said);
   }
+  // Predicated off, Triton's .cg copies of five matmuls counted their ideal in every prologue stage
+  // and their ideal or rule 5 in the loop (H200, tests/data/triton/copies/h200-20261129-predicated-off).
   if (tally.begin()->first.first == false)
-    out.note += bypass
-                    ? "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers (not measured apart from the "
-                      "live count where the two differ)"
-                    : "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)";
+    out.note += !bypass ? "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)"
+                : below_off
+                    ? fmt::format(
+                          "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers, the upper end: such "
+                          "copies have also measured only their ideal, {:.2f} against {:.2f} here (H200: every prologue "
+                          "stage of five matmuls, some loops)",
+                          below_off->first, below_off->second)
+                    : "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers, here its ideal";
   out.note += lower_end;
   return out;
 }
