@@ -80,8 +80,9 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                                "Price on this GPU (sm_80, sm_90, sm_100, gfx942, gfx950 or an alias: h100, mi300x, ...) "
                                "instead of the one the module's ttg.target names");
                 sub.add_option("--arg", o->arguments,
-                               "NAME=VALUE: a value of the kernel's integer argument NAME (a row pitch, a loop bound: K=4096), "
-                               "repeatable; those not given are assumed, and each line says what it took");
+                               "NAME=VALUE: a value of the kernel's integer argument NAME (a row pitch, a loop bound: K=4096, "
+                               "a mask's bound: N=96) or of a program id (pid_n=1: the program whose masks are read, 0 "
+                               "if not given), repeatable; those not given are assumed, and each line says what it took");
                 sub.add_flag("--fail-on-conflict", o->fail_on_conflict,
                              "Exit 1 when a modelled access has bank conflicts a legal layout removes (conflicts at the optimum "
                              "pass, with a line saying so)");

@@ -180,8 +180,9 @@ TEST(AuditPipeline, AnArgumentTheKernelLacksIsRefused) {
     (void)swz::audit_module(kept_copy_kernel("matmul_tf32_64x64x32_w4s3"), "tf32.ttgir", "", {{"Q", 3}});
     ADD_FAILURE() << "--arg Q was accepted";
   } catch (const swz::Error& e) {
-    EXPECT_TRUE(
-        mentions(e.what(), "tf32.ttgir: --arg Q: the kernel has no integer argument %Q (its integer arguments: %K, %M, %N)"))
+    EXPECT_TRUE(mentions(e.what(),
+                         "tf32.ttgir: --arg Q: the kernel has no integer argument or program id %Q (its integer arguments: "
+                         "%K, %M, %N; its program ids: %pid_m, %pid_n)"))
         << e.what();
   }
 }

@@ -539,11 +539,14 @@ AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& a
   AuditRun run(m, audit_gpu(m, gpu, &note));
   for (const auto& [given, value] : arguments) {
     const std::string name = given.rfind('%', 0) == 0 ? given : "%" + given;
-    if (!run.pointers.arguments().count(name)) {
-      std::string known;
+    // A program id (tt.get_program_id's value) picks the program whose masks are read.
+    const std::map<std::string, int> programs = run.pointers.program_ids();
+    if (!run.pointers.arguments().count(name) && !programs.count(name)) {
+      std::string known, ids;
       for (const auto& [k, v] : run.pointers.arguments()) known += (known.empty() ? "" : ", ") + k;
-      fail("{}: --arg {}: the kernel has no integer argument {} (its integer arguments: {})", m.path, given, name,
-           known.empty() ? "none" : known);
+      for (const auto& [k, v] : programs) ids += (ids.empty() ? "" : ", ") + k;
+      fail("{}: --arg {}: the kernel has no integer argument or program id {} (its integer arguments: {}; its program ids: {})",
+           m.path, given, name, known.empty() ? "none" : known, ids.empty() ? "none" : ids);
     }
     run.arguments.values[name] = value;
     run.arguments.given.insert(name);

@@ -47,6 +47,14 @@ bool varies(const std::vector<std::int64_t>& v) {
 }  // namespace
 
 std::vector<std::int64_t> global_addresses(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values) {
+  std::vector<std::int64_t> bytes = by_coordinate(f, layout, values);
+  const std::int64_t lowest = *std::min_element(bytes.begin(), bytes.end());
+  const std::int64_t line = (lowest >= 0 ? lowest : lowest - 127) / 128 * 128;
+  for (std::int64_t& b : bytes) b -= line;
+  return bytes;
+}
+
+std::vector<std::int64_t> by_coordinate(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values) {
   std::vector<std::int64_t> bytes(static_cast<std::size_t>(layout.out_size()));
   for (std::size_t flat = 0; flat < bytes.size(); ++flat) {
     const Coords c = layout.unflatten(flat);
@@ -57,9 +65,6 @@ std::vector<std::int64_t> global_addresses(const ttgir::Affine& f, const LinearL
     for (const auto& [name, coefficient] : f.coefficient) a += coefficient[row_major] * values.at(name);
     bytes[flat] = a;
   }
-  const std::int64_t lowest = *std::min_element(bytes.begin(), bytes.end());
-  const std::int64_t line = (lowest >= 0 ? lowest : lowest - 127) / 128 * 128;
-  for (std::int64_t& b : bytes) b -= line;
   return bytes;
 }
 

@@ -46,6 +46,9 @@ CopyGlobal read_copy_global(const ttgir::PointerReader& reader, const std::strin
 // unknowns at `values`; the lowest moved to the 128-byte line it lies in (the tile's base is taken
 // 128-byte aligned, so an offset within a line, a pipeline stage's K slice, keeps its place).
 std::vector<std::int64_t> global_addresses(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values);
+// Each element's value of `f` (by flat coordinate of `layout`) with its unknowns at `values`: a
+// mask's 1 or 0 per element.
+std::vector<std::int64_t> by_coordinate(const ttgir::Affine& f, const LinearLayout& layout, const ttgir::Values& values);
 // The addresses as a registers-key suffix (" @global:<digest>"), kept for global_bytes_of().
 std::string register_global_addresses(std::vector<std::int64_t> bytes);
 

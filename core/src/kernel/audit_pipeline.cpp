@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,10 @@
 namespace swz::audit_parts {
 
 namespace {
+
+// How one execution of a masked copy issues: every lane predicated off, every lane live, or some
+// lanes off (its mask differs lane by lane: a tile's edge). Ordered so that a tally starts with Off.
+enum class Issue { Off, Live, Edge };
 
 constexpr std::int64_t kMostExecutions = std::int64_t{1} << 20;  // a trip count past this is not a tile loop
 
@@ -59,6 +64,14 @@ std::string said_arguments(const ttgir::PointerReader& reader, const std::vector
       out += (out.empty() ? "" : ", ") + arguments.said(argument);
     }
   }
+  return out;
+}
+
+// The arguments a mask reads, said once each ("%N = 96 (given), %K taken as 256").
+std::string said_inputs(const ttgir::PointerReader& reader, const std::string& mask, const KnownArguments& arguments) {
+  std::string out;
+  for (const std::string& input : reader.inputs_of(mask))
+    if (const std::string said = arguments.said(input); !said.empty()) out += (out.empty() ? "" : ", ") + said;
   return out;
 }
 
@@ -126,39 +139,79 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     }
   }
 
-  const bool bypass = access.vec_bits == 128;                                 // Triton's 16-byte copies are .cg (bank.h)
-  std::map<std::pair<bool, std::vector<std::int64_t>>, AccessResult> priced;  // (live, placement) -> its price
-  std::map<std::pair<bool, double>, std::int64_t> tally;                      // (live, wavefronts) -> executions
+  const bool bypass = access.vec_bits == 128;  // Triton's 16-byte copies are .cg (bank.h)
+  // An execution's placement: its lanes' global bytes and, where its mask differs lane by lane (a
+  // tile's edge), the elements whose lanes move no data.
+  using Placement = std::tuple<Issue, std::vector<std::int64_t>, std::vector<std::uint8_t>>;
+  struct Price {
+    double count = 0, ideal = 0;  // wavefronts per instruction
+  };
+  std::map<Placement, Price> priced;
+  std::map<std::pair<Issue, double>, std::int64_t> tally;  // (how issued, wavefronts) -> executions
   std::string mask_why;
   double total = 0;
   std::optional<std::pair<double, double>> below;  // the live execution with the lowest ideal under its count: {ideal, count}
   std::optional<std::pair<double, double>> below_off;  // the same among those predicated off
+  // A mask read lane by lane (a tile's edge: `rows < M`) is read at one program: the program ids
+  // not given are taken as 0. Arguments it reads that are not given leave it unread.
+  ttgir::Values program;
+  std::string programs_taken, missing;
+  if (!mask.empty()) {
+    const std::map<std::string, int> ids = reader.program_ids();
+    for (const std::string& input : reader.inputs_of(mask)) {
+      if (env.count(input)) continue;
+      if (ids.count(input)) {
+        program[input] = 0;
+        programs_taken += (programs_taken.empty() ? "" : ", ") + input + " = 0";
+      } else {
+        missing += (missing.empty() ? "" : ", ") + input;
+      }
+    }
+  }
   for (std::int64_t i = 0; i < out.executions; ++i) {
     ttgir::Values at = env;
     if (loop) at[loop->induction] = lower + i * step;
-    bool live = true;
+    Issue issue = Issue::Live;
+    std::vector<std::uint8_t> off;  // by flat coordinate, where the mask differs lane by lane
     if (!mask.empty() && mask_why.empty()) {
+      ttgir::Values mask_at = at;
+      mask_at.insert(program.begin(), program.end());
       std::string why;
-      if (const auto on = reader.scalar(mask, at, why))
-        live = *on != 0;
-      else
-        mask_why = why;
+      if (const auto on = reader.scalar(mask, mask_at, why)) {
+        issue = *on != 0 ? Issue::Live : Issue::Off;
+      } else if (const ttgir::Followed m = reader.follow_with(mask, mask_at);
+                 m.value && m.value->coefficient.empty() && !m.value->uniform_unknown) {
+        for (std::int64_t bit : by_coordinate(*m.value, access.layout, mask_at)) off.push_back(bit == 0 ? 1 : 0);
+        const auto masked = std::count(off.begin(), off.end(), std::uint8_t{1});
+        issue = masked == 0 ? Issue::Live : masked == static_cast<std::ptrdiff_t>(off.size()) ? Issue::Off : Issue::Edge;
+        if (issue != Issue::Edge) off.clear();
+      } else {
+        mask_why = missing.empty()
+                       ? why
+                       : fmt::format("it reads {}, not given (--arg NAME=VALUE: a tile's edge is priced lane by lane)", missing);
+      }
     }
     std::vector<std::int64_t> bytes = global_addresses(at_iteration(*first.value, delta, i), access.layout, env);
-    auto key = std::make_pair(live, std::move(bytes));
+    Placement key{issue, std::move(bytes), std::move(off)};
     auto it = priced.find(key);
     if (it == priced.end()) {
       Access issued = access;
-      issued.global_bytes = std::make_shared<const std::vector<std::int64_t>>(key.second);
-      issued.moves_no_data = !live && !bypass;
-      it = priced.emplace(std::move(key), simulate(issued, shared, bits, bank)).first;
+      issued.global_bytes = std::make_shared<const std::vector<std::int64_t>>(std::get<1>(key));
+      issued.moves_no_data = issue == Issue::Off && !bypass;
+      if (issue == Issue::Edge) issued.no_data = std::make_shared<const std::vector<std::uint8_t>>(std::get<2>(key));
+      const AccessResult r = simulate(issued, shared, bits, bank);
+      const double instructions = std::max(1, r.steps * r.warps);
+      // An instruction with some lanes masked counts its write-only count (bank.cpp, per_lane_predicates).
+      const double count = issue == Issue::Edge && r.total_write_only >= 0
+                               ? static_cast<double>(r.total_write_only) / instructions
+                               : r.mean_wavefronts;
+      it = priced.emplace(std::move(key), Price{count, static_cast<double>(r.total_ideal) / instructions}).first;
     }
-    const AccessResult& r = it->second;
-    total += r.mean_wavefronts;
-    ++tally[{live, r.mean_wavefronts}];
-    const double ideal = static_cast<double>(r.total_ideal) / std::max(1, r.steps * r.warps);
-    auto& lowest = live ? below : below_off;
-    if (ideal < r.mean_wavefronts && (!lowest || ideal < lowest->first)) lowest = std::make_pair(ideal, r.mean_wavefronts);
+    const Price& p = it->second;
+    total += p.count;
+    ++tally[{issue, p.count}];
+    auto& lowest = issue == Issue::Off ? below_off : below;
+    if (p.ideal < p.count && (!lowest || p.ideal < lowest->first)) lowest = std::make_pair(p.ideal, p.count);
   }
   out.wavefronts = total / static_cast<double>(out.executions);
   // Triton masks a copy with src-size 16 or 0 from a predicate, which ptxas issues as LDGSTS with a
@@ -175,9 +228,12 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
 
   std::string parts;
   for (const auto& [what, count] : tally)
-    parts +=
-        fmt::format("{}{} {} at {:.2f}", parts.empty() ? "" : ", ", count, what.first ? "live" : "predicated off", what.second);
-  if (!loop && tally.size() == 1 && tally.begin()->first.first && mask_why.empty()) {  // issued once, live: as priced
+    parts += fmt::format("{}{} {} at {:.2f}", parts.empty() ? "" : ", ", count,
+                         what.first == Issue::Live  ? "live"
+                         : what.first == Issue::Off ? "predicated off"
+                                                    : "partly masked",
+                         what.second);
+  if (!loop && tally.size() == 1 && tally.begin()->first.first == Issue::Live && mask_why.empty()) {  // issued once, live
     out.note = lower_end;
     return out;
   }
@@ -185,12 +241,13 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   if (!mask.empty()) {
     if (!mask_why.empty())
       out.note += fmt::format(" (its mask {} not evaluated: {}; priced live)", mask, mask_why);
-    else if (const std::string said = said_arguments(reader, {mask}, arguments); !loop && !said.empty())
+    else if (const std::string said = said_inputs(reader, mask, arguments);
+             !said.empty() && (!loop || tally.rbegin()->first.first == Issue::Edge))
       out.note += fmt::format(" (mask {} with {})", mask, said);
   }
   // Predicated off, Triton's .cg copies of five matmuls counted their ideal in every prologue stage
   // and their ideal or rule 5 in the loop (H200, tests/data/triton/copies/h200-20261129-predicated-off).
-  if (tally.begin()->first.first == false)
+  if (tally.begin()->first.first == Issue::Off)
     out.note += !bypass ? "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)"
                 : below_off
                     ? fmt::format(
@@ -199,6 +256,11 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
                           "stage of five matmuls, some loops)",
                           below_off->first, below_off->second)
                     : "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers, here its ideal";
+  if (tally.rbegin()->first.first == Issue::Edge)
+    out.note += fmt::format(
+        "; partly masked (a tile's edge{}): an instruction with some lanes masked counts as the src-size form whose masked "
+        "lanes only write their zeros, one with all masked as predicated off (H200: Triton's matmuls at M, N and K edges)",
+        programs_taken.empty() ? std::string() : ", at program " + programs_taken);
   out.note += lower_end;
   return out;
 }

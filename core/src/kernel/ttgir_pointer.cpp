@@ -217,24 +217,49 @@ std::optional<std::int64_t (*)(std::int64_t, std::int64_t)> known_only_op(const 
   return it->second;
 }
 
-Affine known_only(const std::string& op, const Affine& a, const Affine& b) {
+// `fn` on each element of two values known per element (no argument, no unknown; a scalar splat).
+template <class F>
+Affine elementwise(const Affine& a, const Affine& b, F fn) {
   for (const Affine* x : {&a, &b})
     if (!x->coefficient.empty() || x->uniform_unknown || x->pointee_bytes) fail("of a value not known per element");
+  Affine r;
+  r.shape = a.size() >= b.size() ? a.shape : b.shape;
+  r.constant.resize(std::max(a.size(), b.size()));
+  for (std::size_t i = 0; i < r.constant.size(); ++i) r.constant[i] = fn(at(a.constant, i), at(b.constant, i));
+  return r;
+}
+
+Affine known_only(const std::string& op, const Affine& a, const Affine& b) {
   const auto fn = *known_only_op(op);
   const bool divides = op.find("rem") != std::string::npos || op.find("div") != std::string::npos;
   const bool shifts = op.find("shr") != std::string::npos, unsigned_op = op.back() == 'i' && op[op.size() - 2] == 'u';
-  Affine r;
-  r.shape = a.size() >= b.size() ? a.shape : b.shape;
-  const std::size_t n = std::max(a.size(), b.size());
-  r.constant.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t x = at(a.constant, i), y = at(b.constant, i);
+  return elementwise(a, b, [&](std::int64_t x, std::int64_t y) {
     if (divides && y == 0) fail("a division by zero");
     if (shifts && (y < 0 || y > 62)) fail("a shift by {}", y);
     if (unsigned_op && (x < 0 || y < 0)) fail("an unsigned op of a negative value");
-    r.constant[i] = fn(x, y);
-  }
-  return r;
+    return fn(x, y);
+  });
+}
+
+// arith.cmpi's predicate on two integers (slt, ule, eq, ...); empty for one not evaluated.
+std::optional<bool> compare(std::string_view predicate, std::int64_t a, std::int64_t b) {
+  if (predicate == "slt" || predicate == "ult") return a < b;
+  if (predicate == "sle" || predicate == "ule") return a <= b;
+  if (predicate == "sgt" || predicate == "ugt") return a > b;
+  if (predicate == "sge" || predicate == "uge") return a >= b;
+  if (predicate == "eq") return a == b;
+  if (predicate == "ne") return a != b;
+  return std::nullopt;
+}
+
+// arith.cmpi per element, 1 or 0: a mask's comparisons (`rows < M`), of values known per element.
+Affine compared(std::string_view predicate, const Affine& a, const Affine& b) {
+  return elementwise(a, b, [&](std::int64_t x, std::int64_t y) -> std::int64_t {
+    if (!predicate.empty() && predicate.front() == 'u' && (x < 0 || y < 0)) fail("an unsigned comparison of a negative value");
+    const auto c = compare(predicate, x, y);
+    if (!c) fail("predicate {} is not evaluated", predicate);
+    return *c ? 1 : 0;
+  });
 }
 
 }  // namespace
@@ -323,6 +348,39 @@ std::pair<std::string, std::string> PointerReader::definition(const std::string&
   return {it->second.op, operands.empty() ? std::string() : operands.front()};
 }
 
+std::set<std::string> PointerReader::inputs_of(const std::string& name) const {
+  std::set<std::string> out, seen;
+  std::vector<std::string> todo{name};
+  while (!todo.empty() && seen.size() < 100000) {  // bounded: a module's values, each once
+    std::string v = todo.back();
+    todo.pop_back();
+    if (!seen.insert(v).second) continue;
+    if (const auto same = same_as_.find(v); same != same_as_.end()) {
+      todo.push_back(same->second);
+      continue;
+    }
+    if (arguments_.count(v)) {
+      out.insert(v);
+      continue;
+    }
+    const auto d = definitions_.find(v);
+    if (d == definitions_.end()) continue;
+    if (d->second.op == "tt.get_program_id") out.insert(v);
+    for (const std::string& o : operands_of(d->second.head)) todo.push_back(o);
+  }
+  return out;
+}
+
+std::map<std::string, int> PointerReader::program_ids() const {
+  std::map<std::string, int> out;
+  for (const auto& [name, l] : definitions_)
+    if (l.op == "tt.get_program_id") {
+      const std::string_view axis = trimmed(l.head);
+      out[name] = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+    }
+  return out;
+}
+
 std::string PointerReader::stored_through(const std::string& name) const {
   const auto it = stores_.find(name);
   return it == stores_.end() ? std::string() : it->second;
@@ -373,7 +431,9 @@ Affine PointerReader::evaluate(const std::string& name, int depth) const {
       std::string_view v = trimmed(l.head);
       const bool dense = v.rfind("dense<", 0) == 0;
       if (dense) v = v.substr(6, v.rfind('>') - 6);
-      const auto value = integer_at(v);
+      const auto value = v == "true"    ? std::optional<std::int64_t>(1)
+                         : v == "false" ? std::optional<std::int64_t>(0)
+                                        : integer_at(v);
       if (!value) fail("a constant that is not an integer");
       r = splat(Affine{{}, {*value}, {}, false, 0}, type.shape);
     } else if (l.op == "tt.make_range") {
@@ -408,6 +468,9 @@ Affine PointerReader::evaluate(const std::string& name, int depth) const {
           b.constant.front() > 40)
         fail("a shift by an unknown or varying amount");
       r = multiply(operand(0), Affine{{}, {std::int64_t{1} << b.constant.front()}, {}, false, 0});
+    } else if (l.op == "arith.cmpi") {
+      const std::string_view head = trimmed(l.head);
+      r = compared(trimmed(head.substr(0, head.find(','))), operand(0), operand(1));
     } else if (known_only_op(l.op)) {
       r = known_only(l.op, operand(0), operand(1));
     } else if (l.op == "tt.addptr") {
@@ -476,13 +539,7 @@ std::optional<std::int64_t> PointerReader::scalar_at(const std::string& name, co
       const std::string_view predicate = trimmed(trimmed(l.head).substr(0, trimmed(l.head).find(',')));
       const auto ab = both();
       if (!ab) return std::nullopt;
-      const auto [a, b] = *ab;
-      if (predicate == "slt" || predicate == "ult") return a < b;
-      if (predicate == "sle" || predicate == "ule") return a <= b;
-      if (predicate == "sgt" || predicate == "ugt") return a > b;
-      if (predicate == "sge" || predicate == "uge") return a >= b;
-      if (predicate == "eq") return a == b;
-      if (predicate == "ne") return a != b;
+      if (const auto c = compare(predicate, ab->first, ab->second)) return *c;
       why = fmt::format("line {}: arith.cmpi {} is not evaluated", l.line, predicate);
       return std::nullopt;
     }

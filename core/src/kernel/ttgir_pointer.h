@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,6 +86,10 @@ class PointerReader {
   const std::vector<Loop>& loops() const { return loops_; }
   // The innermost scf.for whose induction variable or carried values `name` depends on; null: none.
   const Loop* loop_of(const std::string& name) const;
+  // The integer arguments and program ids `name` is computed from (a mask's %M, %pid_m).
+  std::set<std::string> inputs_of(const std::string& name) const;
+  // The values tt.get_program_id defines, each with its axis (0 x, 1 y, 2 z).
+  std::map<std::string, int> program_ids() const;
   // The op that defines `name` ("tt.load") and its first operand, or empty strings.
   std::pair<std::string, std::string> definition(const std::string& name) const;
   // The pointers a tt.store writes the value `name` through, or an empty string.

@@ -223,6 +223,26 @@ VectorChoice choose_vector(const Access& a, const SharedLayout& s, int element_b
 
 namespace {
 
+// A copy issued as Triton issues it (a predicate per lane, no size register) whose lanes are masked
+// one by one (Access::no_data), per instruction: with no lane masked it is the plain form; with
+// every lane masked it is a copy predicated off, priced like one (its lanes at their pointers, the
+// plain form); with some, the src-size form whose masked lanes move no data (Triton's matmul at a
+// tile's edge, H200: tests/data/triton/copies/h200-20261129-edge-masks).
+void per_lane_predicates(WarpRequest& request) {
+  int taking = 0, masked = 0;
+  for (std::size_t lane = 0; lane < request.address.size(); ++lane) {
+    if (request.address[lane] < 0) continue;
+    ++taking;
+    masked += request.global[lane] < -1 ? 1 : 0;
+  }
+  if (masked > 0 && masked < taking) {
+    request.kind.src_size = true;
+    return;
+  }
+  for (std::int64_t& g : request.global)
+    if (g < -1) g = -2 - g;  // at its pointer
+}
+
 // Evaluate one instruction: the lanes' byte addresses go to serve() (warp_access.h),
 // which holds the bank model's rules; lanes recorded when `trace` is set.
 template <class OffsetOf>
@@ -249,7 +269,8 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
       request.global.resize(request.address.size(), -1);
       if (active) {
         const std::int64_t from = global_source_address(a, coord, ebits);
-        request.global[static_cast<std::size_t>(lane)] = a.moves_no_data ? -2 - from : from;
+        const bool none = a.moves_no_data || (a.no_data && (*a.no_data)[coord] != 0);
+        request.global[static_cast<std::size_t>(lane)] = none ? -2 - from : from;
       }
     }
     if (trace) {
@@ -269,12 +290,14 @@ void run_instruction(const Access& a, const OffsetOf& offset_of, int ebits, cons
       out.lanes.push_back(la);
     }
   }
+  if (a.async_copy && a.no_data && !a.moves_no_data && !a.src_size && request.kind.bypass) per_lane_predicates(request);
   const Service service = serve(request, m);
   if (keep) *keep = request;
   out.wavefronts = service.wavefronts;
   out.ideal = service.ideal;
   out.merged = service.merged;
   out.modelled = service.modelled;
+  out.write_only = service.write_only_wavefronts;
   out.phase_wavefronts = service.pass_wavefronts;
   out.bank_words = service.bank_words;
   out.worst_phase_bank_words = service.worst_pass_bank_words;
@@ -317,9 +340,13 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
   r.steps = g.steps;
   r.warps = g.warps;
   InstructionResult ir;
+  std::int64_t write_only = 0;
+  bool any_write_only = false;
   auto record = [&](int w, int st) {
     run_instruction(a, by_table(s), ebits, m, g, w, st, false, ir);
     r.total_wavefronts += ir.wavefronts;
+    write_only += ir.write_only >= 0 ? ir.write_only : ir.wavefronts;
+    any_write_only = any_write_only || ir.write_only >= 0;
     r.total_ideal += ir.ideal;
     r.merged = r.merged || ir.merged;
     r.modelled = r.modelled && ir.modelled;
@@ -339,6 +366,7 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
     const std::int64_t ideal_sum = r.total_ideal;
     r.total_wavefronts = r.total_wavefronts * instructions / static_cast<std::int64_t>(sample.size());
     r.total_ideal = ideal_sum * instructions / static_cast<std::int64_t>(sample.size());
+    write_only = write_only * instructions / static_cast<std::int64_t>(sample.size());
   } else {
     r.per_instruction.reserve(static_cast<std::size_t>(instructions));
     for (int w = 0; w < g.warps; ++w)
@@ -350,6 +378,7 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
     r.mean_wavefronts = static_cast<double>(r.total_wavefronts) / static_cast<double>(instructions);
   }
   r.conflicts = r.wavefronts - r.ideal_wavefronts;
+  if (any_write_only) r.total_write_only = write_only;
   return r;
 }
 

@@ -88,6 +88,10 @@ struct Access {
   // false: it writes zeros and reads nothing): each lane's global address is given as moving no
   // data at its pointer (WarpRequest::global, -2 - X).
   bool moves_no_data = false;
+  // cp.async masked lane by lane (Triton's `mask` at a tile's edge: `rows < M`): by flat tensor
+  // coordinate, 1 where the element's lane moves no data (its pointer where global_bytes says);
+  // null: every lane moves data (or moves_no_data says none does).
+  std::shared_ptr<const std::vector<std::uint8_t>> no_data = nullptr;
   // cp.async as Triton 3.6 lowers it: a lane or warp whose id has a bit on a broadcast (zero) lane
   // or warp basis holds a copy of another's elements and is predicated off. A warp predicated off
   // whole still issues the instruction (Nsight Compute counts it executed) and writes nothing: the
@@ -144,6 +148,7 @@ struct InstructionResult {
   int wavefronts = 0, ideal = 0;
   bool merged = false;                  // phases widened by paired lanes (warp_access.h)
   bool modelled = true;                 // false: a copy serve() cannot price (warp_access.h), by the store rule
+  int write_only = -1;                  // Service::write_only_wavefronts: a src-size .cg copy's other count
   std::vector<int> phase_wavefronts;    // after merging
   std::vector<int> bank_words;          // distinct words per bank, summed over phases
   std::vector<int> worst_phase_bank_words;  // of the costliest phase: what an "N-way" conflict is, bank by bank
@@ -165,6 +170,9 @@ struct AccessResult {
   std::vector<int> per_instruction;  // index = warp * steps + step; empty when sampled
   bool merged = false;
   bool modelled = true;  // false: some instruction priced by the store rule (serve() could not)
+  // A src-size .cg copy with lanes that move no data: total_wavefronts with each such instruction at
+  // the count where those lanes only write (Service::write_only_wavefronts); -1: no such lane.
+  std::int64_t total_write_only = -1;
   // A layout with no table (linear, over 2^kTableBits elements) and more than kFullSimulation
   // instructions: a fixed sample of them is simulated (warp 0's first steps, a spread of the
   // rest, the last), the worst and the mean are the sample's, the totals its mean x instructions.
