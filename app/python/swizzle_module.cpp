@@ -247,13 +247,16 @@ std::string figure(const py::object& solved, const std::string& view_name, const
 // An SVG document as HTML's inline <svg> (no XML declaration), for notebooks that show HTML.
 std::string inline_svg(const std::string& svg) { return svg.substr(std::min(svg.find("<svg"), svg.size())); }
 
-py::object audit(const std::string& text, const std::string& path) {
-  return to_python(swz::to_json(swz::audit_module(text, path)));
+// `swizzle audit --json [--gpu NAME] [--arg NAME=VALUE]...` on one module's text.
+py::object audit(const std::string& text, const std::string& path, const std::string& gpu, const swz::ArgumentValues& args) {
+  return to_python(swz::to_json(swz::audit_module(text, path, gpu, args)));
 }
 
 // `swizzle audit --fix`: the module with each access's chosen suggestion applied, read back and
 // audited better (ValueError, with the CLI's line, when there is nothing to fix).
-std::string fix(const std::string& text, const std::string& path) { return swz::fix_module(text, swz::audit_module(text, path)); }
+std::string fix(const std::string& text, const std::string& path, const std::string& gpu, const swz::ArgumentValues& args) {
+  return swz::fix_module(text, swz::audit_module(text, path, gpu, args));
+}
 
 py::dict serve(const std::string& kind, const std::vector<std::int64_t>& addresses, const std::vector<std::int64_t>& global,
                const std::optional<std::string>& gpu, std::optional<int> banks, std::optional<int> bank_bytes,
@@ -373,8 +376,10 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
   m.def("figure", &figure, py::kw_only(), py::arg("solved") = py::none(), py::arg("view") = "tensor",
         "The problem's keyword arguments, as `swizzle figure` (SVG)");
   m.def("inline_svg", &inline_svg, py::arg("svg"));
-  m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
-  m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>");
+  m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>", py::arg("gpu") = "",
+        py::arg("args") = swz::ArgumentValues{});
+  m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>", py::arg("gpu") = "",
+        py::arg("args") = swz::ArgumentValues{});
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),
         py::arg("global_addresses") = std::vector<std::int64_t>{}, py::arg("gpu") = py::none(), py::arg("banks") = py::none(),
         py::arg("bank_bytes") = py::none(), py::arg("warp_size") = py::none());

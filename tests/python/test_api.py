@@ -168,6 +168,23 @@ def test_audit_matches_cli(cli, data):
     assert stores and stores[0]["wavefronts"] is not None
 
 
+def test_audit_with_arguments_and_a_gpu_matches_cli(cli, data):
+    # A matmul masked at a tile's edge (N = 96 of 128): the copy lines priced lane by lane, the same
+    # report from both faces; the program id and the GPU given as the CLI gives them.
+    path = data / "data/triton/copies/h200-20261129-edge-masks/fp16_128x128x64_w4s3.ttgir"
+    args = {"M": 128, "N": 96, "K": 256, "sa": 256, "sb": 128, "pid_n": 0}
+    flags = [f"--arg={k}={v}" for k, v in args.items()]
+    result = swizzle.audit(path.read_text(), path=str(path), args=args, gpu="h200")
+    assert as_cli_prints(result) == cli.json("audit", path, "--json", "--gpu", "h200", *flags)
+    edge = [a for a in result["accesses"] if a["line"] == 86]
+    assert edge and edge[0]["issued_wavefronts"] == 8.0 and "1 partly masked at 8.00" in edge[0]["note"]
+    # A name the kernel lacks: the CLI's line, as ValueError.
+    message = cli.error("audit", path, "--arg=Q=1")
+    with pytest.raises(ValueError) as raised:
+        swizzle.audit(path.read_text(), path=str(path), args={"Q": 1})
+    assert str(raised.value) == message
+
+
 def test_audit_refuses_an_alias_cycle_as_the_cli_does(cli, data):
     # The interpreter died (a stack overflow) on a module whose alias refers to itself.
     for name in ("alias_cycle_slice.ttgir", "alias_is_itself.ttgir"):

@@ -114,27 +114,30 @@ def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", prese
                         global_pitch=global_pitch, global_layout=global_layout)
 
 
-def audit(ttgir: str, *, path: str = "<string>") -> dict:
+def audit(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> dict:
     """Bank conflicts of every shared-memory access of a Triton TTGIR module: `swizzle audit --json`.
 
     ``ttgir`` is the module's text (``kernel.asm["ttgir"]``); ``path`` names it in messages.
+    ``gpu`` prices it on that GPU instead of the one its ``ttg.target`` names (``--gpu``); ``args``
+    gives the kernel's integer arguments and program ids, ``{"K": 4096, "N": 96, "pid_n": 1}``
+    (``--arg``): loop bounds, pitches, and the masks of a tile's edge.
     Returns ``{"accesses": [...], "suggestions": [...], ...}``: each access's op, line,
     instruction, wavefronts and, where a layout beats it, its ``suggestion``: the index of its
     entry in ``suggestions``, which holds one per buffer (the attribute to paste, every op using
     the buffer and the module edits).
     """
-    return _core.audit(ttgir, path=path)
+    return _core.audit(ttgir, path=path, gpu=gpu, args=args or {})
 
 
-def fix(ttgir: str, *, path: str = "<string>") -> str:
+def fix(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> str:
     """The module with the audit's suggestions applied: `swizzle audit --fix -o`.
 
     Returns the patched TTGIR text (only attribute definitions and layout references change; it
     reads back and audits better), ready for ``triton.compile`` from a ``.ttgir`` file. Applies the
-    suggestion each access chose (``"chosen": true`` in ``audit()``'s ``suggestions``). Raises
-    ValueError with the CLI's line when there is nothing to fix.
+    suggestion each access chose (``"chosen": true`` in ``audit()``'s ``suggestions``); ``gpu`` and
+    ``args`` as for :func:`audit`. Raises ValueError with the CLI's line when there is nothing to fix.
     """
-    return _core.fix(ttgir, path=path)
+    return _core.fix(ttgir, path=path, gpu=gpu, args=args or {})
 
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,
