@@ -540,7 +540,7 @@ AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& a
   for (const auto& [given, value] : arguments) {
     const std::string name = given.rfind('%', 0) == 0 ? given : "%" + given;
     // A program id (tt.get_program_id's value) picks the program whose masks are read.
-    const std::map<std::string, int> programs = run.pointers.program_ids();
+    const std::map<std::string, int>& programs = run.pointers.program_ids();
     if (!run.pointers.arguments().count(name) && !programs.count(name)) {
       std::string known, ids;
       for (const auto& [k, v] : run.pointers.arguments()) known += (known.empty() ? "" : ", ") + k;

@@ -157,7 +157,7 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   ttgir::Values program;
   std::string programs_taken, missing;
   if (!mask.empty()) {
-    const std::map<std::string, int> ids = reader.program_ids();
+    const std::map<std::string, int>& ids = reader.program_ids();
     for (const std::string& input : reader.inputs_of(mask)) {
       if (env.count(input)) continue;
       if (ids.count(input)) {

@@ -337,6 +337,10 @@ PointerReader::PointerReader(const Module& m) : module_(m) {
     const std::size_t arrow = types.rfind(" -> ");
     Line l{line_no, op, std::string(body.substr(0, colon)),
            arrow == std::string_view::npos ? first_type(types) : std::string(trimmed(types.substr(arrow + 4)))};
+    if (l.op == "tt.get_program_id") {
+      const std::string_view axis = trimmed(l.head);
+      program_ids_[result] = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+    }
     definitions_[result] = std::move(l);
   }
 }
@@ -368,16 +372,6 @@ std::set<std::string> PointerReader::inputs_of(const std::string& name) const {
     if (d->second.op == "tt.get_program_id") out.insert(v);
     for (const std::string& o : operands_of(d->second.head)) todo.push_back(o);
   }
-  return out;
-}
-
-std::map<std::string, int> PointerReader::program_ids() const {
-  std::map<std::string, int> out;
-  for (const auto& [name, l] : definitions_)
-    if (l.op == "tt.get_program_id") {
-      const std::string_view axis = trimmed(l.head);
-      out[name] = axis == "y" ? 1 : axis == "z" ? 2 : 0;
-    }
   return out;
 }
 

@@ -89,7 +89,7 @@ class PointerReader {
   // The integer arguments and program ids `name` is computed from (a mask's %M, %pid_m).
   std::set<std::string> inputs_of(const std::string& name) const;
   // The values tt.get_program_id defines, each with its axis (0 x, 1 y, 2 z).
-  std::map<std::string, int> program_ids() const;
+  const std::map<std::string, int>& program_ids() const { return program_ids_; }
   // The op that defines `name` ("tt.load") and its first operand, or empty strings.
   std::pair<std::string, std::string> definition(const std::string& name) const;
   // The pointers a tt.store writes the value `name` through, or an empty string.
@@ -106,6 +106,7 @@ class PointerReader {
   std::map<std::string, Argument> arguments_;
   std::map<std::string, std::string> pointer_arguments_;  // name -> its type
   std::unordered_map<std::string, Line> definitions_;
+  std::map<std::string, int> program_ids_;                // tt.get_program_id values -> axis
   std::unordered_map<std::string, std::string> same_as_;  // loop values -> their first iteration's value
   std::unordered_map<std::string, std::string> stores_;   // value -> the pointers a tt.store writes it through
   mutable std::unordered_map<std::string, std::shared_ptr<const Affine>> memo_;
