@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -31,16 +30,13 @@ struct Options {
   std::vector<std::string> arguments;  // --arg NAME=VALUE: the kernel's integer arguments
 };
 
-// "K=256" or "%K=256" -> {"K", 256}; anything else is one line naming the flag.
+// Each --arg through the core's reader; anything else is one line naming the flag.
 ArgumentValues argument_values(const std::vector<std::string>& given) {
   ArgumentValues values;
   for (const std::string& g : given) {
-    const std::size_t eq = g.find('=');
-    std::int64_t value = 0;
-    const char* end = g.data() + g.size();
-    const bool number = eq != std::string::npos && eq + 1 < g.size() && std::from_chars(g.data() + eq + 1, end, value).ptr == end;
-    if (eq == 0 || !number) fail("--arg '{}': expected NAME=VALUE with an integer VALUE (e.g. --arg K=4096)", g);
-    values[g.substr(0, eq)] = value;
+    const auto v = read_argument_value(g);
+    if (!v) fail("--arg '{}': expected NAME=VALUE with an integer VALUE (e.g. --arg K=4096)", g);
+    values[v->first] = v->second;
   }
   return values;
 }

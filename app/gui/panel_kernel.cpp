@@ -7,6 +7,8 @@
 // "Apply fix..." writes the module with the chosen suggestions (core fix_module) where the user says.
 #include <fmt/format.h>
 
+#include <array>
+#include <filesystem>
 #include <memory>
 
 #include "panel.h"
@@ -74,6 +76,21 @@ struct KernelPanel final : Panel {
         ImGui::EndCombo();
       }
     }
+    // The kernel's integer arguments and program ids, as `swizzle audit --arg` takes them: a loop's
+    // bound, a pitch, the mask of a tile's edge. Enter audits again.
+    if (shown_path_ != k.path || shown_arguments_ != k.arguments) {  // another kernel, or applied
+      shown_path_ = k.path;
+      shown_arguments_ = k.arguments;
+      arguments_.fill('\0');
+      k.arguments.copy(arguments_.data(), arguments_.size() - 1);
+    }
+    ImGui::SetNextItemWidth(em() * 36);
+    // Applied after the table: auditing again replaces the reports this frame draws from.
+    const bool apply_arguments = ImGui::InputTextWithHint("Arguments", "K=4096 N=96 pid_n=1", arguments_.data(),
+                                                          arguments_.size(), ImGuiInputTextFlags_EnterReturnsTrue);
+    ctx.probe("kernel.arguments", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The kernel's integer arguments and program ids, as swizzle audit --arg takes them (Enter audits again)");
     ImGui::TextUnformatted(fmt::format("{}: {} accesses; {} of {} modelled have bank conflicts; {} not modelled{}",
                                        module_label(report), report.accesses.size(), counts.conflicted, counts.modelled,
                                        counts.not_modelled,
@@ -86,7 +103,14 @@ struct KernelPanel final : Panel {
     // Columns fit their widest text and the table scrolls sideways: nothing is clipped at any UI scale.
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("##accesses", kKernelColumns, flags)) return;
+    if (ImGui::BeginTable("##accesses", kKernelColumns, flags)) draw_accesses(ctx, report);
+    if (apply_arguments) bench.set_kernel_arguments(arguments_.data());
+  }
+
+  // The table's rows: each access, and under a conflicted one its suggestion.
+  static void draw_accesses(PanelContext& ctx, const AuditReport& report) {
+    Workbench& bench = ctx.bench;
+    const Workbench::KernelAudit& k = bench.kernel_audit();
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const char* h : {"line", "op", "dir", "instruction", "instrs", "wavefronts", "ideal", "worst", "loc / note"})
       ImGui::TableSetupColumn(h);
@@ -138,6 +162,11 @@ struct KernelPanel final : Panel {
     }
     ImGui::EndTable();
   }
+
+ private:
+  std::filesystem::path shown_path_;   // the kernel whose arguments the field holds,
+  std::string shown_arguments_;        // and those it last applied
+  std::array<char, 256> arguments_{};  // the Arguments field
 };
 
 }  // namespace

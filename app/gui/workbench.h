@@ -138,9 +138,14 @@ class Workbench {
     std::string error;                 // why the last file could not be read
     ProblemSpec loaded;                // the problem that access loaded as (audit_problem)
     ProblemSpec question;              // what the solver answers for it (audit_layouts)
+    std::string arguments;             // the Arguments field as last applied ("K=4096 N=96 pid_n=1"), as --arg
   };
   const KernelAudit& kernel_audit() const { return kernel_; }
   bool open_kernel(const std::filesystem::path& path);  // reads, audits, loads the first conflicted access
+  // Audits the open kernel again with these values of its integer arguments and program ids
+  // (`swizzle audit --arg` for each item of "M=128 N=96, pid_n=1"); bad text or a name the kernel
+  // lacks is shown and keeps the last audit.
+  bool set_kernel_arguments(const std::string& text);
   void show_kernel_module(int module);
   // Makes access `index` of the module shown the workbench's problem (one undoable edit): its
   // shape, element width, writer, reader and shared layout, the vector widths of its instructions.

@@ -14,7 +14,7 @@ bool Workbench::open_kernel(const std::filesystem::path& path) {
   try {
     std::string text = read_text_file(path.string(), kMaxKernelBytes);
     std::vector<AuditReport> modules = audit_modules(text, path.string());
-    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, "", {}, {}};
+    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, "", {}, {}, ""};
   } catch (const Error& e) {
     kernel_.error = e.what();
     show_error(e.what());
@@ -22,6 +22,27 @@ bool Workbench::open_kernel(const std::filesystem::path& path) {
   }
   session_.view.panels["kernel"] = true;
   show_kernel_module(0);
+  return true;
+}
+
+bool Workbench::set_kernel_arguments(const std::string& text) {
+  if (kernel_.modules.empty()) {
+    show_error("No kernel is open");
+    return false;
+  }
+  try {
+    std::vector<AuditReport> modules = audit_modules(kernel_.text, kernel_.path.string(), "", read_argument_values(text));
+    if (modules.size() != kernel_.modules.size()) fail("the file changed its modules");
+    kernel_.modules = std::move(modules);  // the same ops in the same order: the loaded access keeps its index
+    kernel_.arguments = text;
+    kernel_.error.clear();
+  } catch (const Error& e) {
+    kernel_.error = fmt::format("Arguments: {}", e.what());
+    show_error(kernel_.error);
+    return false;
+  }
+  show_status(text.empty() ? std::string("Kernel audited with its arguments assumed")
+                           : fmt::format("Kernel audited with {}", text));
   return true;
 }
 

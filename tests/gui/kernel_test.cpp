@@ -106,6 +106,66 @@ TEST_F(KernelViewTest, EachRowLoadsTheInstructionItNames) {
   EXPECT_TRUE(kinds.count("LDSM") && kinds.count("STS.")) << fmt::format("{}", fmt::join(kinds, " "));
 }
 
+// The Arguments field, typed and entered as a user does: the kernel audited again with those values
+// of its integer arguments, each row as `swizzle audit --arg` gives it; bad text or a name the
+// kernel lacks is shown and the last audit kept.
+TEST_F(KernelViewTest, ArgumentsAuditTheKernelAgainAsTheCliDoes) {
+  Workbench& b = open();
+  const std::string edge = std::string(SWZ_TEST_DATA_DIR) + "/triton/copies/h200-20261129-edge-masks/fp16_128x128x64_w4s3.ttgir";
+  const auto path = temp_dir("kernel-arguments") / "edge.ttgir";
+  std::filesystem::copy_file(edge, path);
+  ASSERT_TRUE(b.open_kernel(path)) << b.error();
+  frames(2);
+  auto type_and_enter = [&](const std::string& text) {
+    click("kernel.arguments");
+    key(GLFW_KEY_A, /*ctrl=*/true);  // over what the field holds
+    InjectedInput typing;
+    typing.mouse_pos = ImVec2(-1000, -1000);
+    typing.text = text;
+    frame(&typing);
+    key(GLFW_KEY_ENTER);
+    frames(1);
+  };
+  auto line_86 = [&]() -> const AuditAccess& {
+    for (const AuditAccess& a : b.kernel_audit().modules.at(0).accesses)
+      if (a.line == 86 && a.op == "ttg.async_copy_global_to_local") return a;
+    static const AuditAccess none;
+    ADD_FAILURE() << "no copy on line 86";
+    return none;
+  };
+  EXPECT_TRUE(line_86().note.find("its mask %acc_53 not evaluated: it reads %N, not given") != std::string::npos)
+      << line_86().note;
+
+  type_and_enter("M=128 N=96, K=256 sa=256 sb=128");
+  EXPECT_EQ(b.kernel_audit().arguments, "M=128 N=96, K=256 sa=256 sb=128");
+  EXPECT_TRUE(b.kernel_audit().error.empty()) << b.kernel_audit().error;
+  const AuditReport cli =
+      audit_module(slurp(edge), path.string(), "", {{"M", 128}, {"N", 96}, {"K", 256}, {"sa", 256}, {"sb", 128}});
+  ASSERT_EQ(b.kernel_audit().modules.at(0).accesses.size(), cli.accesses.size());
+  for (std::size_t i = 0; i < cli.accesses.size(); ++i) {
+    EXPECT_EQ(b.kernel_audit().modules.at(0).accesses[i].note, cli.accesses[i].note) << i;
+    EXPECT_EQ(b.kernel_audit().modules.at(0).accesses[i].issued_wavefronts, cli.accesses[i].issued_wavefronts) << i;
+  }
+  ASSERT_TRUE(line_86().issued_wavefronts);
+  EXPECT_EQ(*line_86().issued_wavefronts, 8.0);  // B's copy with 8 of 32 lanes past N: the H200's count
+  frames(2);
+  screenshot_if_asked("SWZ_GUI_KERNEL_ARGUMENTS_PNG");
+
+  // Bad text and an unknown name: shown, the last audit kept.
+  type_and_enter("N");
+  EXPECT_NE(b.kernel_audit().error.find("Arguments: 'N': expected NAME=VALUE with an integer VALUE"), std::string::npos)
+      << b.kernel_audit().error;
+  EXPECT_EQ(b.kernel_audit().arguments, "M=128 N=96, K=256 sa=256 sb=128");
+  EXPECT_EQ(*line_86().issued_wavefronts, 8.0);
+  type_and_enter("Q=1");
+  EXPECT_NE(b.kernel_audit().error.find("the kernel has no integer argument or program id %Q"), std::string::npos)
+      << b.kernel_audit().error;
+  EXPECT_EQ(*line_86().issued_wavefronts, 8.0);
+  // Another kernel starts with no arguments.
+  ASSERT_TRUE(b.open_kernel(copy_of("transpose_conflict.ttgir"))) << b.error();
+  EXPECT_EQ(b.kernel_audit().arguments, "");
+}
+
 // Clicking an LDSM row loads it: the reader issues ldmatrix .x4 over the rows its lanes address.
 // The window is kept as a PNG to look at (SWZ_GUI_SCALES_DIR).
 TEST_F(KernelViewTest, ClickingAnLdmatrixRowLoadsLdmatrix) {

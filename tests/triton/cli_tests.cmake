@@ -145,5 +145,7 @@ swz_audit_ok(GluonGatherF16LoadsBetweenDistinctAndEveryRegister
 swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for over %acc_63 .*%K = 128 \\(given\\)\\): 2 predicated off at 8.00, 2 live at 10.00"
              audit ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg K=128)
 swz_audit_bad(ArgWithoutValue "--arg 'K': expected NAME=VALUE with an integer VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg K)
+# A value past 64 bits was read as 0 and the audit ran on it.
+swz_audit_bad(ArgPast64Bits "--arg 'K=99999999999999999999': expected NAME=VALUE with an integer VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg K=99999999999999999999)
 swz_audit_bad(ArgNotAnArgument "--arg Q: the kernel has no integer argument or program id %Q" audit
               ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg Q=3)

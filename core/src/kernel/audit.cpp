@@ -578,10 +578,11 @@ AuditReport audit_module(const std::string& text, const std::string& path, std::
   return audit(ttgir::read_module(text, path), gpu, arguments);
 }
 
-std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path) {
+std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path, std::string_view gpu,
+                                       const ArgumentValues& arguments) {
   const auto spans = ttgir::split_modules(text);
   std::vector<AuditReport> reports;
-  DumpAuditor auditor;
+  DumpAuditor auditor(std::size_t{64} << 20, std::string(gpu), arguments);
   for (std::size_t i = 0; i < spans.size(); ++i)
     reports.push_back(auditor.audit(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size())));
   return reports;

@@ -176,11 +176,20 @@ std::string apply_patches(const std::string& text, const std::vector<AuditPatch>
 // `arguments`: values of the kernel's integer arguments ("K" or "%K" -> 256) that pitches, loop
 // bounds and masks read; one the kernel does not have is refused. Those not given are assumed, and
 // every line that uses one says which.
+// A program id (`%pid_n`, tt.get_program_id's value) may be given too: the program whose masks are
+// read (0 where not given).
 using ArgumentValues = std::map<std::string, std::int64_t>;
 AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu = "",
                          const ArgumentValues& arguments = {});
 // Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
-std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path);
+std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path, std::string_view gpu = "",
+                                       const ArgumentValues& arguments = {});
+// "K=256" or "%K=256" -> {"K", 256}; empty for anything else (no '=', no name, a value that is not
+// an integer). How `--arg` and the workbench's Arguments field read a value.
+std::optional<std::pair<std::string, std::int64_t>> read_argument_value(std::string_view given);
+// "M=128 N=96, pid_n=1" (separated by spaces or commas) -> the values; throws swz::Error naming the
+// first item that is not NAME=VALUE.
+ArgumentValues read_argument_values(std::string_view text);
 
 // The modules of dump files, one at a time. MLIR_ENABLE_DUMP prints the module before every pass,
 // most often unchanged: a module whose text (its dump header and leading comments aside) is the
