@@ -99,13 +99,13 @@ if(SWZ_PYTHON3)
                    matmul_fp16_128x128x64_w4s3,matmul_int8_64x64x128_w4s3,matmul_tf32_64x64x32_w4s3)
   # Matmuls masked lane by lane at a tile's edge in M, N and K (H200, 2026-11-29;
   # tests/data/triton/copies/h200-20261129-edge-masks/README.md): every launch inside the audit's two
-  # ends, the fp16 kernel's launches with rows a multiple of 128 bytes apart and every launch of the
-  # tf32 kernel whose copies move 4 bytes a lane (.ca) at its price, two whole grids (each program at
-  # its program ids) among them.
+  # ends; at its price the fp16 and fp8 launches whose rows lie a multiple of 128 bytes apart (and
+  # fp8's N edge at a 96-byte pitch) and every launch of the tf32 kernel, whose copies move 4 bytes a
+  # lane (.ca), three whole grids (each program at its program ids) among them.
   add_test(NAME Audit.EdgeMasksKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks
-                   fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,fp16_128x128x64_w4s3/grid,tf32_64x64x32_w4s3_odd/grid,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch)
+                   fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,fp16_128x128x64_w4s3/grid,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch,tf32_64x64x32_w4s3_odd/grid,fp8_128x128x128_w4s3/live,fp8_128x128x128_w4s3/m_edge,fp8_128x128x128_w4s3/n_edge,fp8_128x128x128_w4s3/n_edge_again,fp8_128x128x128_w4s3/n_edge_pitch,fp8_128x128x128_w4s3/k_tail,fp8_128x128x128_w4s3/grid)
   # The lanes-walk-K tf32 matmul, its --fix and Triton's own layout, whole kernels at 64^3, 256^3 and
   # 1024^3 (H200; tests/data/triton/copies/h200-20261129-lanes-walk-k/README.md): the audit's price per
   # LDGSTS equal to Nsight Compute's in all 9 (the copy's warps 1-3 hold warp 0's rows, predicated off).

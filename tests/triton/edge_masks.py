@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Triton's pipelined copies where a tile's lanes are masked by the problem's edge: a matmul written as
-users write it (`mask=(rm[:, None] < M) & (k + rk < K)`, `other=0`), one CTA with M, N or K short of
+users write it (`mask=(rm[:, None] < M) & (k + rk < K)`, `other` zero), one CTA with M, N or K short of
 the tile so that some lanes of a copy move no data, or a whole grid whose last programs sit at the
 edge, measured per SASS instruction by Nsight Compute's source counters (run on a machine with a GPU,
 Triton 3.6, PyTorch and ncu):
@@ -27,6 +27,7 @@ KERNELS = {
     "int8_128x128x64_w4s3": ("int8", 128, 128, 64, 4, 3, 0),
     "bf16_64x64x32_w4s4": ("bfloat16", 64, 64, 32, 4, 4, 0),
     "tf32_64x64x32_w4s3_odd": ("float32", 64, 64, 32, 4, 3, 1),
+    "fp8_128x128x128_w4s3": ("float8_e4m3fn", 128, 128, 128, 4, 3, 0),
 }
 
 
@@ -47,6 +48,7 @@ def sizes(BM, BN, BK):
 GRIDS = {
     "fp16_128x128x64_w4s3": {"grid": (976, 944, 992, 1024, 1024), "grid_pitch": (976, 944, 992, 992, 944)},
     "tf32_64x64x32_w4s3_odd": {"grid": (240, 208, 240, 256, 256)},
+    "fp8_128x128x128_w4s3": {"grid": (976, 944, 992, 1024, 1024)},
 }
 
 
@@ -66,7 +68,8 @@ def grid_of(kernel, M, N):
 
 def define(tl, triton):
     @triton.jit
-    def matmul_masked(a_ptr, b_ptr, c_ptr, M, N, K, sa, sb, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    def matmul_masked(a_ptr, b_ptr, c_ptr, M, N, K, sa, sb, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      ZERO: tl.constexpr):
         pid_m = tl.program_id(0)
         pid_n = tl.program_id(1)
         rm = pid_m * BM + tl.arange(0, BM)
@@ -75,9 +78,9 @@ def define(tl, triton):
         acc = tl.zeros([BM, BN], dtype=tl.float32)
         for k in range(0, K, BK):
             a = tl.load(a_ptr + rm[:, None] * sa + (k + rk)[None, :], mask=(rm[:, None] < M) & ((k + rk)[None, :] < K),
-                        other=0)
+                        other=ZERO)
             b = tl.load(b_ptr + (k + rk)[:, None] * sb + rn[None, :], mask=((k + rk)[:, None] < K) & (rn[None, :] < N),
-                        other=0)
+                        other=ZERO)
             acc += tl.dot(a, b)
         tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
     return matmul_masked
@@ -99,7 +102,9 @@ def child(kernel, case, out_dir):
 
     a, b = tensor(M, sa), tensor(K, sb)
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
-    compiled = define(tl, triton)[grid_of(kernel, M, N)](a, b, c, M, N, K, sa, sb, BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    compiled = define(tl, triton)[grid_of(kernel, M, N)](a, b, c, M, N, K, sa, sb, BM=BM, BN=BN, BK=BK,
+                                                            ZERO=0 if dt == torch.int8 else 0.0, num_warps=warps,
+                                                            num_stages=stages)
     torch.cuda.synchronize()
     want = a[:, :K].float() @ b[:, :N].float()  # exact for int8's small values
     err = (c.float() - want).abs().max().item()
