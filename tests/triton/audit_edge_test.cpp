@@ -111,7 +111,8 @@ TEST(AuditEdge, AMaskWithoutItsBoundSaysWhatItReads) {
   EXPECT_DOUBLE_EQ(
       *edge_copy(swz::audit_module(edge_kernel("fp16_128x128x64_w4s3"), "edge.ttgir", "", args), 86).issued_wavefronts, 4.0);
   args["pid_n"] = 1;
-  const swz::AuditAccess& edge = edge_copy(swz::audit_module(edge_kernel("fp16_128x128x64_w4s3"), "edge.ttgir", "", args), 86);
+  const swz::AuditReport at_program_1 = swz::audit_module(edge_kernel("fp16_128x128x64_w4s3"), "edge.ttgir", "", args);
+  const swz::AuditAccess& edge = edge_copy(at_program_1, 86);
   EXPECT_TRUE(says(edge.note, "1 partly masked at 8.00")) << edge.note;
   EXPECT_FALSE(says(edge.note, "at program")) << edge.note;  // given, not taken
 
