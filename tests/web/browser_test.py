@@ -231,6 +231,7 @@ def main(argv):
             s = state()
         browser.evaluate("new Promise(r => { let n = 5; const f = () => --n ? requestAnimationFrame(f) : r(); f(); })")
         browser.screenshot(os.path.join(shots, "web-drop-ttgir.png"))
+        s = state()  # after the frames: the Kernel audit panel drawn, its probes there (read before, a loaded machine missed them)
         rows = (s["audit"] or {}).get("rows", [])
         conflicted = [r for r in rows if r["wavefronts"] is not None and r["ideal"] is not None and r["wavefronts"] > r["ideal"]]
         check("Web.DropTtgir", bool(rows) and bool(conflicted) and "kernel" in json.dumps(s["probes"]),
