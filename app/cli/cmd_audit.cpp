@@ -35,7 +35,7 @@ ArgumentValues argument_values(const std::vector<std::string>& given) {
   ArgumentValues values;
   for (const std::string& g : given) {
     const auto v = read_argument_value(g);
-    if (!v) fail("--arg '{}': expected NAME=VALUE with an integer VALUE (e.g. --arg K=4096)", g);
+    if (!v) fail("--arg '{}': expected NAME=VALUE with an integer VALUE (e.g. --arg K=4096)", clipped(g));
     values[v->first] = v->second;
   }
   return values;

@@ -34,3 +34,18 @@ TEST(AuditArguments, AnItemThatIsNotNameEqualsValueIsNamed) {
     EXPECT_STREQ(e.what(), "'K=\xEF\xBF\xBD': expected NAME=VALUE with an integer VALUE (e.g. K=4096)");  // valid UTF-8
   }
 }
+
+// A field or flag holding a megabyte is named by its first 60 bytes, not repeated in the message.
+TEST(AuditArguments, ALongItemIsNamedByItsStart) {
+  const std::string item(1 << 20, 'N');
+  try {
+    (void)swz::read_argument_values("K=1 " + item);
+    ADD_FAILURE() << "accepted";
+  } catch (const swz::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'" + std::string(60, 'N') + "...': expected NAME=VALUE with an integer VALUE (e.g. K=4096)");
+  }
+  EXPECT_EQ(swz::clipped("short"), "short");
+  EXPECT_EQ(swz::clipped(std::string(60, 'x')), std::string(60, 'x'));
+  EXPECT_EQ(swz::clipped("abcdef", 3), "abc...");
+}

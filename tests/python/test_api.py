@@ -185,6 +185,31 @@ def test_audit_with_arguments_and_a_gpu_matches_cli(cli, data):
     assert str(raised.value) == message
 
 
+def test_audit_arguments_of_the_wrong_kind_are_one_value_error(data):
+    # What --arg refuses (a value past 64 bits, not an integer) and what only Python can give (a
+    # name not a str, a bool, a name that is not text): one ValueError naming the entry.
+    text = (data / "data/triton/copies/h200-20261129-edge-masks/fp16_128x128x64_w4s3.ttgir").read_text()
+    for args, said in [({"K": 1 << 64}, "args['K']: 18446744073709551616 is past 64 bits"),
+                       ({"K": 4.0}, "args['K']: expected an integer, not float"),
+                       ({"K": "4096"}, "args['K']: expected an integer, not str"),
+                       ({"K": True}, "args['K']: expected an integer, not bool"),
+                       ({3: 1}, "args: the name 3 is not a str"),
+                       ({"\udcff": 1}, "args: the name '\\udcff' is not valid text"),
+                       ([("K", 1)], "args: expected a dict of NAME: integer"),
+                       # A name past 60 characters reaches the core, whose line names its start.
+                       ({"K" * 100000: 1}, "<string>: --arg " + "K" * 60 + "...: the kernel has no integer argument")]:
+        for face in (swizzle.audit, swizzle.fix):
+            with pytest.raises(ValueError) as raised:
+                face(text, args=args)
+            assert str(raised.value).startswith(said), str(raised.value)
+            assert len(str(raised.value)) < 300
+    # An integer of another type (numpy's, a subclass) is taken as its value.
+    class Pitch(int):
+        pass
+    assert swizzle.audit(text, args={"K": Pitch(256), "sa": 256, "sb": 128}) == swizzle.audit(
+        text, args={"K": 256, "sa": 256, "sb": 128})
+
+
 def test_audit_refuses_an_alias_cycle_as_the_cli_does(cli, data):
     # The interpreter died (a stack overflow) on a module whose alias refers to itself.
     for name in ("alias_cycle_slice.ttgir", "alias_is_itself.ttgir"):

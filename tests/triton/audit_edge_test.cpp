@@ -124,4 +124,24 @@ TEST(AuditEdge, AMaskWithoutItsBoundSaysWhatItReads) {
   }
 }
 
+// An unsigned comparison reads both sides as unsigned (arith.cmpi ult): the same mask with `ult`
+// prices N = 96 as `slt` does, and N = -32 (0xffffffe0 as i32, past every column) as every lane live.
+TEST(AuditEdge, AnUnsignedMaskComparesUnsigned) {
+  std::string text = edge_kernel("fp16_128x128x64_w4s3");
+  const std::string sign = "%b_25 = arith.cmpi slt,";
+  ASSERT_NE(text.find(sign), std::string::npos);
+  text.replace(text.find(sign), sign.size(), "%b_25 = arith.cmpi ult,");
+  swz::ArgumentValues args{{"M", 128}, {"N", 96}, {"K", 256}, {"sa", 256}, {"sb", 128}};
+  const swz::AuditReport r = swz::audit_module(text, "edge.ttgir", "", args);
+  EXPECT_TRUE(says(edge_copy(r, 86).note, "1 partly masked at 8.00")) << edge_copy(r, 86).note;
+  args["N"] = -32;
+  const swz::AuditReport past = swz::audit_module(text, "edge.ttgir", "", args);
+  const swz::AuditAccess& b = edge_copy(past, 86);
+  ASSERT_TRUE(b.issued_wavefronts);
+  EXPECT_DOUBLE_EQ(*b.issued_wavefronts, 4.0);
+  EXPECT_FALSE(says(b.note, "not evaluated")) << b.note;
+  EXPECT_FALSE(says(b.note, "partly masked")) << b.note;
+  EXPECT_FALSE(says(b.note, "predicated off")) << b.note;
+}
+
 }  // namespace

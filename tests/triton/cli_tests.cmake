@@ -147,5 +147,12 @@ swz_audit_ok(ArgGivesTheTripCount "issued 4 times by the scf.for over %acc_63 .*
 swz_audit_bad(ArgWithoutValue "--arg 'K': expected NAME=VALUE with an integer VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg K)
 # A value past 64 bits was read as 0 and the audit ran on it.
 swz_audit_bad(ArgPast64Bits "--arg 'K=99999999999999999999': expected NAME=VALUE with an integer VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg K=99999999999999999999)
+# A flag's text is named, not repeated: a 5,000-byte --arg shows its first 60 bytes.
+string(REPEAT "N" 5000 swz_long_name)
+string(REPEAT "N" 60 swz_long_shown)
+swz_audit_bad(ArgLongIsClipped "--arg '${swz_long_shown}\\.\\.\\.': expected NAME=VALUE" audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir
+              --arg ${swz_long_name})
+swz_audit_bad(ArgLongNameIsClipped "--arg ${swz_long_shown}\\.\\.\\.: the kernel has no integer argument or program id %${swz_long_shown}\\.\\.\\. "
+              audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg ${swz_long_name}=1)
 swz_audit_bad(ArgNotAnArgument "--arg Q: the kernel has no integer argument or program id %Q" audit
               ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg Q=3)

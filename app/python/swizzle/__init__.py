@@ -24,6 +24,8 @@ stmatrix / ldmatrix, its layout giving the 16-byte rows lanes address) and ``spe
 problem as one dict, or the name of a file holding it, as ``--spec``; not with the others).
 """
 
+import operator
+
 from . import _core
 
 __all__ = ["Layout", "Result", "analyze", "solve", "figure", "audit", "fix", "export_header", "serve", "__version__"]
@@ -114,6 +116,33 @@ def figure(src=None, dst=None, shared=None, *, solved=None, view="tensor", prese
                         global_pitch=global_pitch, global_layout=global_layout)
 
 
+def _argument_values(args) -> dict:
+    """``args`` as ``--arg`` reads them: names to integers of 64 bits (numpy's too). Anything else
+    is a ValueError naming the entry, as the CLI's line names the flag."""
+    if args is None:
+        return {}
+    if not isinstance(args, dict):
+        raise ValueError(f"args: expected a dict of NAME: integer (e.g. {{'K': 4096}}), not {type(args).__name__}")
+    values = {}
+    for name, value in args.items():
+        shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."
+        if not isinstance(name, str):
+            raise ValueError(f"args: the name {shown} is not a str")
+        try:
+            name.encode("utf-8")
+            number = None if isinstance(value, bool) else operator.index(value)
+        except UnicodeEncodeError:
+            raise ValueError(f"args: the name {shown} is not valid text") from None
+        except TypeError:
+            number = None
+        if number is None:
+            raise ValueError(f"args[{shown}]: expected an integer, not {type(value).__name__}")
+        if not -(1 << 63) <= number < (1 << 63):
+            raise ValueError(f"args[{shown}]: {number} is past 64 bits")
+        values[name] = number
+    return values
+
+
 def audit(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> dict:
     """Bank conflicts of every shared-memory access of a Triton TTGIR module: `swizzle audit --json`.
 
@@ -126,7 +155,7 @@ def audit(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = Non
     entry in ``suggestions``, which holds one per buffer (the attribute to paste, every op using
     the buffer and the module edits).
     """
-    return _core.audit(ttgir, path=path, gpu=gpu, args=args or {})
+    return _core.audit(ttgir, path=path, gpu=gpu, args=_argument_values(args))
 
 
 def fix(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> str:
@@ -137,7 +166,7 @@ def fix(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None)
     suggestion each access chose (``"chosen": true`` in ``audit()``'s ``suggestions``); ``gpu`` and
     ``args`` as for :func:`audit`. Raises ValueError with the CLI's line when there is nothing to fix.
     """
-    return _core.fix(ttgir, path=path, gpu=gpu, args=args or {})
+    return _core.fix(ttgir, path=path, gpu=gpu, args=_argument_values(args))
 
 
 def export_header(src=None, dst=None, shared=None, *, solved=None, preset=None, mask=None, layout=None,

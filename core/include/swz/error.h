@@ -41,6 +41,12 @@ inline std::string valid_utf8(std::string_view text) {
   return out;
 }
 
+// `text` as a message shows a user's input: its first `most` bytes and "..." where it is longer
+// (a flag or a field can hold a megabyte; the message names it, it does not repeat it).
+inline std::string clipped(std::string_view text, std::size_t most = 60) {
+  return text.size() <= most ? std::string(text) : std::string(text.substr(0, most)) + "...";
+}
+
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(valid_utf8(message)) {}

@@ -546,7 +546,7 @@ AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& a
       for (const auto& [k, v] : run.pointers.arguments()) known += (known.empty() ? "" : ", ") + k;
       for (const auto& [k, v] : programs) ids += (ids.empty() ? "" : ", ") + k;
       fail("{}: --arg {}: the kernel has no integer argument or program id {} (its integer arguments: {}; its program ids: {})",
-           m.path, given, name, known.empty() ? "none" : known, ids.empty() ? "none" : ids);
+           m.path, clipped(given), "%" + clipped(name.substr(1)), known.empty() ? "none" : known, ids.empty() ? "none" : ids);
     }
     run.arguments.values[name] = value;
     run.arguments.given.insert(name);

@@ -26,7 +26,7 @@ ArgumentValues read_argument_values(std::string_view text) {
     const std::size_t stop = std::min(text.find_first_of(" \t\n,", start), text.size());
     const std::string_view item = text.substr(start, stop - start);
     const auto v = read_argument_value(item);
-    if (!v) fail("'{}': expected NAME=VALUE with an integer VALUE (e.g. K=4096)", item);
+    if (!v) fail("'{}': expected NAME=VALUE with an integer VALUE (e.g. K=4096)", clipped(item));
     values[v->first] = v->second;
     at = stop;
   }

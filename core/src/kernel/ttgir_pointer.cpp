@@ -241,21 +241,28 @@ Affine known_only(const std::string& op, const Affine& a, const Affine& b) {
   });
 }
 
-// arith.cmpi's predicate on two integers (slt, ule, eq, ...); empty for one not evaluated.
+// arith.cmpi's predicate on two integers (slt, ule, eq, ...); empty for one not evaluated. The
+// unsigned ones read both as unsigned: values of one width sign-extended to 64 bits keep their
+// unsigned order.
 std::optional<bool> compare(std::string_view predicate, std::int64_t a, std::int64_t b) {
-  if (predicate == "slt" || predicate == "ult") return a < b;
-  if (predicate == "sle" || predicate == "ule") return a <= b;
-  if (predicate == "sgt" || predicate == "ugt") return a > b;
-  if (predicate == "sge" || predicate == "uge") return a >= b;
   if (predicate == "eq") return a == b;
   if (predicate == "ne") return a != b;
-  return std::nullopt;
+  const bool is_unsigned = !predicate.empty() && predicate.front() == 'u';
+  if (predicate.size() != 3 || (!is_unsigned && predicate.front() != 's')) return std::nullopt;
+  const std::string_view order = predicate.substr(1);
+  const auto as = [&](auto x, auto y) -> std::optional<bool> {
+    if (order == "lt") return x < y;
+    if (order == "le") return x <= y;
+    if (order == "gt") return x > y;
+    if (order == "ge") return x >= y;
+    return std::nullopt;
+  };
+  return is_unsigned ? as(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)) : as(a, b);
 }
 
 // arith.cmpi per element, 1 or 0: a mask's comparisons (`rows < M`), of values known per element.
 Affine compared(std::string_view predicate, const Affine& a, const Affine& b) {
   return elementwise(a, b, [&](std::int64_t x, std::int64_t y) -> std::int64_t {
-    if (!predicate.empty() && predicate.front() == 'u' && (x < 0 || y < 0)) fail("an unsigned comparison of a negative value");
     const auto c = compare(predicate, x, y);
     if (!c) fail("predicate {} is not evaluated", predicate);
     return *c ? 1 : 0;
