@@ -1,6 +1,6 @@
 // The quiz under real clicks: every choice, right and wrong, of several questions of
 // every kind; a fixed set to its final score; the reveal's problem on the workbench.
-// The soak of 1,000 random answers is in soak_test.cpp.
+// The soak of 300 random answers is in soak_test.cpp.
 #include <cstdio>
 
 #include "classroom.h"

@@ -106,6 +106,9 @@ if(SWZ_PYTHON3)
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks
                    fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,fp16_128x128x64_w4s3/grid,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch,tf32_64x64x32_w4s3_odd/grid,fp8_128x128x128_w4s3/live,fp8_128x128x128_w4s3/m_edge,fp8_128x128x128_w4s3/n_edge,fp8_128x128x128_w4s3/n_edge_again,fp8_128x128x128_w4s3/n_edge_pitch,fp8_128x128x128_w4s3/k_tail,fp8_128x128x128_w4s3/grid)
+  # The longest test of the suite (about 150 audits; minutes under the sanitizers): started first, so
+  # that a fresh build's run (no timings kept yet) does not end on it alone.
+  set_tests_properties(Audit.EdgeMasksKeptH200Run PROPERTIES COST 1000)
   # The lanes-walk-K tf32 matmul, its --fix and Triton's own layout, whole kernels at 64^3, 256^3 and
   # 1024^3 (H200; tests/data/triton/copies/h200-20261129-lanes-walk-k/README.md): the audit's price per
   # LDGSTS equal to Nsight Compute's in all 9 (the copy's warps 1-3 hold warp 0's rows, predicated off).

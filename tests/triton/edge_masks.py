@@ -12,6 +12,7 @@ Every case of one kernel compiles to the same SASS: M, N, K and the row pitches 
 multiples of 16 (tf32's `sa` one more, odd in every case), so Triton specializes them alike.
 OUT_DIR gets, per kernel, its TTGIR and SASS, and edge_masks.json: per case and per LDGSTS its
 executions, predicated-on threads and shared wavefronts."""
+import concurrent.futures
 import csv
 import io
 import json
@@ -149,9 +150,11 @@ def audited(swizzle, ttgir, case):
     given, summed over the launch's programs (each at its program ids)."""
     total = [0.0, 0.0, 0.0]
     gm, gn = case.get("grid", [1, 1])
-    for pm in range(gm):
-        for pn in range(gn):
-            for i, v in enumerate(audited_program(swizzle, ttgir, case, pm, pn)):
+    # A grid's programs are audited side by side (one process each, as many at once as there are cores).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        programs = pool.map(lambda p: audited_program(swizzle, ttgir, case, *p), [(m, n) for m in range(gm) for n in range(gn)])
+        for program in programs:
+            for i, v in enumerate(program):
                 total[i] += v
     return tuple(total)
 
