@@ -1,12 +1,15 @@
 // font.cpp: DejaVu Sans through stb_truetype (font.h).
 #include "swz/export/font.h"
 
-#include <cmath>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <unordered_map>
 
 #include "swz/error.h"
 
@@ -72,6 +75,41 @@ struct Typeface::Face {
     stbtt_GetFontVMetrics(&info, &ascent, &descent, &line_gap);
   }
   double scale(double px) const { return static_cast<double>(stbtt_ScaleForMappingEmToPixels(&info, static_cast<float>(px))); }
+
+  // The font's glyph of a code point (0: none), a glyph's advance and a pair's kerning, in font
+  // units, each looked up in the file once and kept: text is measured many times over (wrapping,
+  // fitting a slide), and a kerning lookup walks the font's tables (most of a slide's time). Safe
+  // to call from several threads.
+  int glyph(char32_t codepoint) const {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    const auto [it, added] = glyphs_.try_emplace(codepoint, 0);
+    if (added) it->second = stbtt_FindGlyphIndex(&info, static_cast<int>(codepoint));
+    return it->second;
+  }
+  int advance(int glyph) const {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    const auto [it, added] = advances_.try_emplace(glyph, 0);
+    if (added) {
+      int bearing = 0;
+      stbtt_GetGlyphHMetrics(&info, glyph, &it->second, &bearing);
+    }
+    return it->second;
+  }
+  int kerning(int previous, int glyph) const {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    if (kernings_.size() > (std::size_t{1} << 16)) kernings_.clear();  // bounded, whatever the text
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(previous)) << 32) | static_cast<std::uint32_t>(glyph);
+    const auto [it, added] = kernings_.try_emplace(key, 0);
+    if (added) it->second = stbtt_GetGlyphKernAdvance(&info, previous, glyph);
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex cache_mutex_;
+  mutable std::unordered_map<char32_t, int> glyphs_;
+  mutable std::unordered_map<int, int> advances_;
+  mutable std::unordered_map<std::uint64_t, int> kernings_;
 };
 
 Typeface Typeface::load() {
@@ -97,9 +135,7 @@ const Typeface::Face& Typeface::face(FontFace which) const {
   return which == FontFace::Bold ? *bold_ : which == FontFace::Mono ? *mono_ : *regular_;
 }
 
-bool Typeface::has_glyph(char32_t codepoint) const {
-  return stbtt_FindGlyphIndex(&regular_->info, static_cast<int>(codepoint)) != 0;
-}
+bool Typeface::has_glyph(char32_t codepoint) const { return regular_->glyph(codepoint) != 0; }
 
 double Typeface::ascent(double px) const { return regular_->ascent * regular_->scale(px); }
 
@@ -146,16 +182,14 @@ double Typeface::width(std::string_view utf8, double px, FontFace which) const {
   double x = 0;
   int previous = 0;
   for (char32_t cp : decode_utf8(utf8)) {
-    const int glyph = stbtt_FindGlyphIndex(&f.info, static_cast<int>(cp));
+    const int glyph = f.glyph(cp);
     if (glyph == 0) {
       x += kMissingBoxEm * px;
       previous = 0;
       continue;
     }
-    int advance = 0, bearing = 0;
-    stbtt_GetGlyphHMetrics(&f.info, glyph, &advance, &bearing);
-    if (previous) x += stbtt_GetGlyphKernAdvance(&f.info, previous, glyph) * scale;
-    x += advance * scale;
+    if (previous) x += f.kerning(previous, glyph) * scale;
+    x += f.advance(glyph) * scale;
     previous = glyph;
   }
   return x;
@@ -173,7 +207,7 @@ double Typeface::draw(Image& image, double x, double y, double px, std::string_v
   int previous = 0;
   std::vector<unsigned char> bitmap;
   for (char32_t cp : decode_utf8(utf8)) {
-    const int glyph = stbtt_FindGlyphIndex(&f.info, static_cast<int>(cp));
+    const int glyph = f.glyph(cp);
     if (glyph == 0) {
       // A visible empty box where the character would be.
       const double w = kMissingBoxEm * px, h = 0.7 * px, t = std::max(1.0, px / 14.0);
@@ -186,10 +220,9 @@ double Typeface::draw(Image& image, double x, double y, double px, std::string_v
       previous = 0;
       continue;
     }
-    if (previous) x += stbtt_GetGlyphKernAdvance(&f.info, previous, glyph) * static_cast<double>(scale);
+    if (previous) x += f.kerning(previous, glyph) * static_cast<double>(scale);
     previous = glyph;
-    int advance = 0, bearing = 0;
-    stbtt_GetGlyphHMetrics(&f.info, glyph, &advance, &bearing);
+    const int advance = f.advance(glyph);
     // Whole pixels for the bitmap's corner, the fraction as a sub-pixel shift.
     const double origin_x = std::floor(x), origin_y = std::floor(y);
     const auto shift_x = static_cast<float>(x - origin_x), shift_y = static_cast<float>(y - origin_y);
