@@ -109,6 +109,15 @@ if(SWZ_PYTHON3)
   # The longest test of the suite (about 150 audits; minutes under the sanitizers): started first, so
   # that a fresh build's run (no timings kept yet) does not end on it alone.
   set_tests_properties(Audit.EdgeMasksKeptH200Run PROPERTIES COST 1000)
+  # The second set (H200, 2026-11-29; tests/data/triton/copies/h200-20261129-edge-masks-8w/README.md):
+  # eight warps (fp16 64x128 and 128x256, tf32 128x64 with its odd pitch), bf16 128x64 at 4 stages and a
+  # 4 x 2 grid: all 33 launches inside the two ends, at the price every launch whose rows lie a multiple
+  # of 128 bytes apart and every tf32 launch.
+  add_test(NAME Audit.EdgeMasksKeptH200Run8Warps
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks-8w
+                   fp16_64x128x64_w8s3/live,fp16_64x128x64_w8s3/m_edge,fp16_64x128x64_w8s3/n_edge,fp16_64x128x64_w8s3/n_edge_again,fp16_64x128x64_w8s3/k_tail,fp16_64x128x64_w8s3/grid,bf16_128x64x64_w4s4/live,bf16_128x64x64_w4s4/m_edge,bf16_128x64x64_w4s4/n_edge,bf16_128x64x64_w4s4/n_edge_again,bf16_128x64x64_w4s4/k_tail,fp16_128x256x64_w8s3/live,fp16_128x256x64_w8s3/m_edge,fp16_128x256x64_w8s3/n_edge,fp16_128x256x64_w8s3/n_edge_again,fp16_128x256x64_w8s3/k_tail,tf32_128x64x32_w8s3_odd/live,tf32_128x64x32_w8s3_odd/m_edge,tf32_128x64x32_w8s3_odd/n_edge,tf32_128x64x32_w8s3_odd/n_edge_again,tf32_128x64x32_w8s3_odd/n_edge_pitch,tf32_128x64x32_w8s3_odd/k_tail,tf32_128x64x32_w8s3_odd/k_tail_pitch,tf32_128x64x32_w8s3_odd/corner_pitch)
+  set_tests_properties(Audit.EdgeMasksKeptH200Run8Warps PROPERTIES COST 300)
   # The lanes-walk-K tf32 matmul, its --fix and Triton's own layout, whole kernels at 64^3, 256^3 and
   # 1024^3 (H200; tests/data/triton/copies/h200-20261129-lanes-walk-k/README.md): the audit's price per
   # LDGSTS equal to Nsight Compute's in all 9 (the copy's warps 1-3 hold warp 0's rows, predicated off).
