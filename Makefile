@@ -52,7 +52,9 @@ test: build
 # (-DSWZ_SIMD=OFF: no x86 instantiations, the build an aarch64 machine gets), then a short run
 # of every fuzzer from the same build. test-scalar, test-asan and fuzz below run each alone.
 # No Python module here (-DSWZ_PYTHON=OFF): an ASan-instrumented extension cannot load into the
-# uninstrumented interpreter; make test runs its tests.
+# uninstrumented interpreter; make test runs its tests. The grid replays (label grid-replay: the
+# same audits over every program of four measured grids, minutes under the sanitizers) are left to
+# make test too.
 SANITIZE_FLAGS = -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	"-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DSWZ_FUZZ=ON -DSWZ_SIMD=OFF \
 	-DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF -DSWZ_PYTHON=OFF
@@ -61,7 +63,7 @@ test-sanitize:
 	@$(SETUP) sanitize
 	cmake -S . -B $(BUILD)-sanitize $(SANITIZE_FLAGS) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-sanitize -j $(JOBS)
-	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
+	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=1 $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui|grid-replay'
 	# Tests that open a GL window: no leak report (blocks the GL driver keeps until exit carry
 	# no stack a suppression could name).
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=0 $(SANITIZE_ENV) $(WITH_DISPLAY) ctest --output-on-failure -j $(JOBS) -L gui
@@ -76,13 +78,14 @@ test-scalar:
 	cmake --build $(BUILD)-scalar -j $(JOBS)
 	cd $(BUILD)-scalar && ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
 
-# The whole suite under ASan + UBSan (the CUDA backend is left out: its runtime and ASan do not mix).
+# The whole suite under ASan + UBSan (the CUDA backend is left out: its runtime and ASan do not mix;
+# the grid replays, as in test-sanitize).
 test-asan:
 	@$(SETUP) test
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWZ_SANITIZE=ON -DSWZ_BUILD_BENCH=OFF -DSWZ_ENABLE_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui'
+	  UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS) -LE 'fuzz|gui|grid-replay'
 	# Tests that open a GL window: the same checks, but no leak report, because blocks the
 	# GL driver keeps until exit carry no stack a suppression could name.
 	cd $(BUILD)-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -105,10 +105,16 @@ if(SWZ_PYTHON3)
   add_test(NAME Audit.EdgeMasksKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks
-                   fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,fp16_128x128x64_w4s3/grid,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch,tf32_64x64x32_w4s3_odd/grid,fp8_128x128x128_w4s3/live,fp8_128x128x128_w4s3/m_edge,fp8_128x128x128_w4s3/n_edge,fp8_128x128x128_w4s3/n_edge_again,fp8_128x128x128_w4s3/n_edge_pitch,fp8_128x128x128_w4s3/k_tail,fp8_128x128x128_w4s3/grid)
-  # The longest test of the suite (about 150 audits; minutes under the sanitizers): started first, so
-  # that a fresh build's run (no timings kept yet) does not end on it alone.
-  set_tests_properties(Audit.EdgeMasksKeptH200Run PROPERTIES COST 1000)
+                   fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch,fp8_128x128x128_w4s3/live,fp8_128x128x128_w4s3/m_edge,fp8_128x128x128_w4s3/n_edge,fp8_128x128x128_w4s3/n_edge_again,fp8_128x128x128_w4s3/n_edge_pitch,fp8_128x128x128_w4s3/k_tail --one-cta)
+  # The whole grids, four of them (208 programs, each audited at its program ids: the suite's longest
+  # test, minutes under the sanitizers). Started first (COST: a fresh build's run keeps no timings), and
+  # labelled grid-replay: make test-sanitize leaves them to make test, the same audits 208 times over
+  # taking no path that the one-CTA launches and AuditEdge.* (a program id given) do not.
+  add_test(NAME Audit.EdgeMaskGridsKeptH200Run
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks
+                   fp16_128x128x64_w4s3/grid,tf32_64x64x32_w4s3_odd/grid,fp8_128x128x128_w4s3/grid --grids)
+  set_tests_properties(Audit.EdgeMaskGridsKeptH200Run PROPERTIES COST 1000 LABELS grid-replay)
   # The second set (H200, 2026-11-29; tests/data/triton/copies/h200-20261129-edge-masks-8w/README.md):
   # eight warps (fp16 64x128 and 128x256, tf32 128x64 with its odd pitch), bf16 128x64 at 4 stages and a
   # 4 x 2 grid: all 33 launches inside the two ends, at the price every launch whose rows lie a multiple

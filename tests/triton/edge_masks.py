@@ -6,7 +6,8 @@ edge, measured per SASS instruction by Nsight Compute's source counters (run on 
 Triton 3.6, PyTorch and ncu):
 
   python3 tests/triton/edge_masks.py OUT_DIR [--ncu PATH] [--only KERNEL,KERNEL] [--cases CASE,CASE]
-  python3 tests/triton/edge_masks.py --compare SWIZZLE KEPT_DIR [EQUAL]   (no GPU: a kept run against the audit)
+  python3 tests/triton/edge_masks.py --compare SWIZZLE KEPT_DIR [EQUAL] [--one-cta | --grids]
+      (no GPU: a kept run against the audit; all its launches, or the one-CTA ones, or the whole grids)
 
 Every case of one kernel compiles to the same SASS: M, N, K and the row pitches `sa`, `sb` stay
 multiples of 16 (tf32's `sa` one more, odd in every case), so Triton specializes them alike.
@@ -184,15 +185,18 @@ def audited_program(swizzle, ttgir, case, pid_m, pid_n):
     return issued, wavefronts, lowest
 
 
-def compare(swizzle, kept, expect_equal):
-    """Every kept case: the LDGSTS Nsight Compute counted against the audit's price (the upper end its
-    lines give) and its lower end (lines whose masked copies have measured their ideal, there). Exit 1
-    when a case lies outside the two, or the cases at the upper end are not EXPECT_EQUAL (KERNEL/CASE,
-    comma-separated)."""
+def compare(swizzle, kept, expect_equal, which="all"):
+    """Every kept case (WHICH: "all", "one-cta" or "grids"): the LDGSTS Nsight Compute counted against
+    the audit's price (the upper end its lines give) and its lower end (lines whose masked copies have
+    measured their ideal, there). Exit 1 when a case lies outside the two, or the cases at the upper end
+    are not EXPECT_EQUAL (KERNEL/CASE, comma-separated)."""
     results = json.load(open(os.path.join(kept, "edge_masks.json")))
-    outside, equal = 0, []
+    outside, equal, compared = 0, [], 0
     for kernel, entry in results["kernels"].items():
         for case, got in entry["cases"].items():
+            if which != "all" and (got.get("grid", [1, 1]) != [1, 1]) != (which == "grids"):
+                continue
+            compared += 1
             measured = (sum(c["executions"] for c in got["ldgsts"]), sum(c["wavefronts"] for c in got["ldgsts"]))
             issued, high, low = audited(swizzle, os.path.join(kept, f"{kernel}.ttgir"), got)
             inside = abs(measured[0] - issued) < 1e-6 and low - 1e-6 <= measured[1] <= high + 1e-6
@@ -203,7 +207,7 @@ def compare(swizzle, kept, expect_equal):
                   f"measured {measured[1]:g} wavefronts over {measured[0]} LDGSTS; the audit {low:g} to {high:g} over "
                   f"{issued:g}: {'at its price' if measured[1] == high else 'inside' if inside else 'OUTSIDE'}")
     wanted = sorted(n for n in expect_equal.split(",") if n)
-    print(f"{len(equal)} of {sum(len(e['cases']) for e in results['kernels'].values())} cases at the audit's price")
+    print(f"{len(equal)} of {compared} cases at the audit's price")
     if sorted(equal) != wanted:
         print(f"expected at the price: {', '.join(wanted)}")
     return 1 if outside or sorted(equal) != wanted else 0
@@ -211,8 +215,13 @@ def compare(swizzle, kept, expect_equal):
 
 def main():
     args = sys.argv[1:]
+    which = "all"
+    for flag in ("--one-cta", "--grids"):
+        if flag in args:
+            args.remove(flag)
+            which = flag[2:]
     if args[:1] == ["--compare"] and len(args) in (3, 4):
-        return compare(args[1], args[2], args[3] if len(args) == 4 else "")
+        return compare(args[1], args[2], args[3] if len(args) == 4 else "", which)
     if args[:1] == ["--child"]:
         child(*args[1:4])
         return 0
