@@ -14,7 +14,7 @@ KINDS["cg16p"] = KINDS["cg16"]  # the .cg copy under a guard predicate
 KINDS["cg16u"] = KINDS["cg16"]  # src-size selected from a predicate beside the copy (Triton 3.6's masked copy)
 KINDS["cg16i"] = KINDS["cg16"]  # the ignore-src predicate operand
 FORMS = {"n": "plain", "p": "predicate", "u": "selected src-size", "i": "ignore-src"}
-BY_NAME = {v[0]: k for k, v in KINDS.items() if not k.endswith("n")}
+BY_NAME = {v[0]: k for k, v in KINDS.items() if k in ("ca4", "ca8", "ca16", "cg16")}  # the src-size form of each
 
 
 def int8_a_copy(stage=0, warp=0):
