@@ -14,13 +14,13 @@ multiples of 16 (tf32's `sa` one more, odd in every case), so Triton specializes
 OUT_DIR gets, per kernel, its TTGIR and SASS, and edge_masks.json: per case and per LDGSTS its
 executions, predicated-on threads and shared wavefronts."""
 import concurrent.futures
-import csv
-import io
 import json
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from source_counters import ldgsts_source_counters  # noqa: E402
 
 # kernel -> (dtype, BM, BN, BK, warps, stages, A's pitch past its cases'); the edge cases: sizes().
 # tf32's A rows one element longer (an odd pitch): its copies move 4 bytes a lane (LDGSTS.E, .ca).
@@ -126,29 +126,8 @@ def child(kernel, case, out_dir):
 
 
 def source_counters(ncu, kernel, case, out_dir):
-    cmd = [ncu, "--section", "SourceCounters", "--page", "source", "--print-source", "sass", "--csv",
-           "--target-processes", "all", "-k", "regex:^matmul_masked$",
-           sys.executable, os.path.abspath(__file__), "--child", kernel, case, out_dir]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if run.returncode != 0:
-        raise RuntimeError(f"ncu failed ({run.returncode}): {run.stderr[-2000:]}")
-    lines = [l for l in run.stdout.splitlines() if l.startswith('"')]
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    header_at = next(i for i, r in enumerate(rows) if "Source" in r and "Address" in r)
-    header = rows[header_at]
-    col = {h: header.index(h) for h in header}
-    out = []
-    for r in rows[header_at + 1:]:
-        if len(r) != len(header) or "LDGSTS" not in r[col["Source"]]:
-            continue
-        executed = int(r[col["Instructions Executed"]] or 0)
-        on = float(r[col["Predicated-On Thread Instructions Executed"]] or 0)
-        out.append({"address": r[col["Address"]], "sass": r[col["Source"]].strip(), "executions": executed,
-                    "predicated_on_threads": on / executed if executed else 0.0,
-                    "wavefronts": int(r[col["L1 Wavefronts Shared"]] or 0),
-                    "ideal": int(r[col["L1 Wavefronts Shared Ideal"]] or 0)})
-    error = re.search(r"max error (\S+)", run.stdout)
-    return out, (float(error.group(1)) if error else None)
+    return ldgsts_source_counters(ncu, "^matmul_masked$",
+                                  [sys.executable, os.path.abspath(__file__), "--child", kernel, case, out_dir])
 
 
 def audited(swizzle, ttgir, case):

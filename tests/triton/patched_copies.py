@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Triton's pipelined copies with one thing of their SASS changed: a kernel of dump_kernels.py compiled
+once into a Triton cache, its cubin's bytes edited (an LDGSTS's predicate register, its stall count),
+and each edited kernel launched from that cache (the edit made, then undone) under Nsight Compute's
+source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and ncu):
+
+  python3 tests/triton/patched_copies.py dump OUT_DIR          compile every kernel of KERNELS into
+      OUT_DIR/cache, write NAME.cubin, NAME.ttgir and NAME.cuobjdump (its SASS with each instruction's
+      encoding)
+  python3 tests/triton/patched_copies.py edits OUT_DIR EDITS.json     (no GPU: EDITS below as byte
+      changes of the cubins dump wrote, each checked against its listing)
+  python3 tests/triton/patched_copies.py measure OUT_DIR EDITS.json [--ncu PATH]
+      every edit of EDITS.json (name, kernel, and per changed instruction its byte offset in the
+      cubin, the 16 bytes there and the 16 bytes to write) and each kernel unedited: OUT_DIR/measured.json
+      per LDGSTS its executions, predicated-on threads, shared wavefronts and their ideal, and the
+      launch's largest error
+  python3 tests/triton/patched_copies.py run NAME              (under ncu: one launch from
+      TRITON_CACHE_DIR, one CTA, K = 4 x BK; prints the largest error against PyTorch)
+  python3 tests/triton/patched_copies.py check SWIZZLE KEPT_DIR    (no GPU: a kept run against the audit
+      and against the predicate rule below; exit 1 where either fails)
+
+An edit keeps the kernel's meaning where it swaps a predicate for another that holds the same value
+at that point (both true at K = 4 x BK): the launch's error says whether it did."""
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from source_counters import ldgsts_source_counters  # noqa: E402
+
+# name -> (dtype, stages, BM, BN, BK, warps): the variants of tests/data/triton/copies/h200-20261129-k64
+KERNELS = {
+    "bfloat16_4_64_64_32_4": ("bfloat16", 4, 64, 64, 32, 4),
+    "float16_4_128_128_32_4": ("float16", 4, 128, 128, 32, 4),
+    "float8_e4m3fn_3_64_64_64_4": ("float8_e4m3fn", 3, 64, 64, 64, 4),
+}
+
+
+# name -> kernel -> [(listing addresses, predicate register (7: PT) or None, stall count or None)]. With
+# K = 4 x BK each swap keeps the copy's value where the listing sets both registers from K (or, fp8's
+# P3 and P0, from one uniform predicate); the launch's error checks it.
+B16, F16, F8 = "bfloat16_4_64_64_32_4", "float16_4_128_128_32_4", "float8_e4m3fn_3_64_64_64_4"
+PT = 7
+EDITS = {
+    "bf16 stage 0 A: P1 -> P0": (B16, [([0x570, 0x590], 0, None)]),
+    "bf16 stage 1 A: P0 -> P1": (B16, [([0x6a0, 0x6b0], 1, None)]),
+    "bf16 stage 2 A: P1 -> P0": (B16, [([0x790, 0x7a0], 0, None)]),
+    "bf16 stage 0 A: P1 -> PT": (B16, [([0x570, 0x590], PT, None)]),
+    "bf16 stage 1 A: P0 -> PT": (B16, [([0x6a0, 0x6b0], PT, None)]),
+    "bf16 stage 0 A: stalls 2, 1 -> 4, 4": (B16, [([0x570, 0x590], None, 4)]),
+    "bf16 stage 0 first A copy: P1 -> P0": (B16, [([0x570], 0, None)]),
+    "fp16 stage 1 A: P1 -> P0": (F16, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], 0, None)]),
+    "fp16 stage 0 A: P0 -> PT": (F16, [([0x650, 0x690, 0x6d0, 0x710], PT, None)]),
+    "fp16 stage 1 A: P1 -> PT": (F16, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], PT, None)]),
+    "bf16 stages 1 and 2 A swapped: P0 -> P1, P1 -> P0": (B16, [([0x6a0, 0x6b0], 1, None), ([0x790, 0x7a0], 0, None)]),
+    "bf16 stage 1 B: P0 -> P1": (B16, [([0x6d0, 0x6e0], 1, None)]),
+    "fp16 stage 2 A: P0 -> PT": (F16, [([0xb30, 0xb40, 0xb50, 0xb60], PT, None)]),
+    "fp8 stage 1 A: P3 -> P0": (F8, [([0x390, 0x3a0], 0, None)]),
+    "fp8 stage 0 A: P0 -> P3": (F8, [([0x310, 0x320], 3, None)]),
+}
+
+
+def listing(path):
+    """cuobjdump -sass: address -> (text, low 64 bits, high 64 bits)."""
+    lines = open(path).read().splitlines()
+    out = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"\s+/\*([0-9a-f]{4})\*/\s+(.*?)\s*;\s*/\* (0x[0-9a-f]{16}) \*/", line)
+        if m:
+            high = re.search(r"/\* (0x[0-9a-f]{16}) \*/", lines[i + 1]).group(1)
+            out[int(m.group(1), 16)] = (m.group(2), int(m.group(3), 16), int(high, 16))
+    return out
+
+
+def write_edits(out_dir, path):
+    """EDITS as byte changes, after checking the predicate field and stall count against every LDGSTS of
+    each listing (predicate at bits 87-89 with its negation at 90, stall at 105-108)."""
+    edits = []
+    for name, (kernel, groups) in EDITS.items():
+        code = listing(os.path.join(out_dir, f"{kernel}.cuobjdump"))
+        for text, _, high in code.values():
+            m = re.search(r"(!?)P([0-6T])$", text.split(",")[-1].strip()) if "LDGSTS" in text else None
+            if m and ((high >> 23) & 7 != (7 if m.group(2) == "T" else int(m.group(2))) or
+                      (high >> 26) & 1 != (m.group(1) == "!")):
+                sys.exit(f"{kernel}: {text}: the predicate field is not at bits 87-90")
+        data = open(os.path.join(out_dir, f"{kernel}.cubin"), "rb").read()
+        changes = []
+        for addresses, register, stall in groups:
+            for at in addresses:
+                text, low, high = code[at]
+                old = struct.pack("<QQ", low, high)
+                if "LDGSTS" not in text or data.count(old) != 1:
+                    sys.exit(f"{kernel}: {at:#x} is not one LDGSTS of the cubin")
+                if register is not None:
+                    high = (high & ~(0xF << 23)) | (register << 23)
+                if stall is not None:
+                    high = (high & ~(0xF << 41)) | (stall << 41)
+                changes.append({"at": hex(at), "sass": text, "offset": data.find(old), "old": old.hex(),
+                                "new": struct.pack("<QQ", low, high).hex()})
+        edits.append({"name": name, "kernel": kernel, "changes": changes})
+    with open(path, "w") as f:
+        json.dump(edits, f, indent=1)
+
+
+def launch(name):
+    import torch
+    import triton
+    import triton.language as tl
+    from dump_kernels import define
+    dtype, stages, BM, BN, BK, warps = KERNELS[name]
+    dt = getattr(torch, dtype)
+    M, N, K = BM, BN, 4 * BK
+    a = torch.randn(M, K, device="cuda").to(dt)
+    b = torch.randn(K, N, device="cuda").to(dt)
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    compiled = define(tl, triton)["matmul"][(1, 1)](a, b, c, M, N, K, PRECISION=None, num_warps=warps,
+                                                    num_stages=stages, BM=BM, BN=BN, BK=BK)
+    torch.cuda.synchronize()
+    want = a.float() @ b.float()
+    print(f"max error {(c.float() - want).abs().max().item():g}")
+    if os.environ.get("SWZ_TTGIR_OUT"):
+        with open(os.environ["SWZ_TTGIR_OUT"], "w") as f:
+            f.write(compiled.asm["ttgir"])
+
+
+def cubin_in(cache):
+    found = [os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs if f.endswith(".cubin")]
+    if len(found) != 1:
+        raise RuntimeError(f"{cache}: {len(found)} cubins, want 1")
+    return found[0]
+
+
+def dump(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    for name in KERNELS:
+        cache = os.path.join(out_dir, "cache", name)
+        env = dict(os.environ, TRITON_CACHE_DIR=cache, SWZ_TTGIR_OUT=os.path.join(out_dir, f"{name}.ttgir"))
+        run = subprocess.run([sys.executable, os.path.abspath(__file__), "run", name], env=env, capture_output=True,
+                             text=True, timeout=600)
+        print(name, run.stdout.strip(), run.stderr[-500:])
+        cubin = cubin_in(cache)
+        shutil.copy(cubin, os.path.join(out_dir, f"{name}.cubin"))
+        with open(os.path.join(out_dir, f"{name}.cuobjdump"), "w") as f:
+            f.write(subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True).stdout)
+
+
+def source_counters(ncu, name, cache):
+    return ldgsts_source_counters(ncu, "^matmul$", [sys.executable, os.path.abspath(__file__), "run", name],
+                                  env=dict(os.environ, TRITON_CACHE_DIR=cache))
+
+
+def measure(out_dir, edits_path, ncu):
+    edits = json.load(open(edits_path))
+    runs = [{"name": f"{k} as compiled", "kernel": k, "changes": []} for k in KERNELS] + edits
+    results = []
+    for e in runs:
+        # The cache's index names its files by absolute path, so the edit is made in place and undone.
+        cache = os.path.join(out_dir, "cache", e["kernel"])
+        path = cubin_in(cache)
+        original = open(path, "rb").read()
+        data = bytearray(original)
+        for ch in e["changes"]:
+            at, old, new = ch["offset"], bytes.fromhex(ch["old"]), bytes.fromhex(ch["new"])
+            if data[at:at + 16] != old:
+                raise RuntimeError(f"{e['name']}: the cubin at {at} is not the instruction the edit names")
+            data[at:at + 16] = new
+        try:
+            open(path, "wb").write(bytes(data))
+            copies, error = source_counters(ncu, e["kernel"], cache)
+        finally:
+            open(path, "wb").write(original)
+        results.append({"name": e["name"], "kernel": e["kernel"], "changes": e["changes"], "max_error": error,
+                        "ldgsts": copies})
+        print(e["name"], error, [c["wavefronts"] // max(1, c["executions"]) for c in copies], flush=True)
+    with open(os.path.join(out_dir, "measured.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+
+def audit_ends(swizzle, path, arguments):
+    """The audit's two ends for the kernel's masked 16-byte copies: (ideal, price) of every LDGSTS line whose
+    note says such a copy has also measured only its ideal."""
+    flags = [f"--arg={k}={v}" for k, v in arguments.items()]
+    run = subprocess.run([swizzle, "audit", path, "--json"] + flags, capture_output=True, text=True, timeout=300)
+    if run.returncode not in (0, 1):
+        raise RuntimeError(f"swizzle audit failed ({run.returncode}): {run.stderr[-2000:]}")
+    return {(a["ideal_wavefronts"], a["wavefronts"]) for a in json.loads(run.stdout)["accesses"]
+            if str(a.get("instruction", "")).startswith("LDGSTS") and "has also measured only its ideal" in a.get("note", "")}
+
+
+def predicate(sass):
+    m = re.search(r",\s*(!?P[0-6T])\s*,", sass)
+    return m.group(1) if m else None
+
+
+def check(swizzle, kept):
+    """Every prologue copy (issued once per warp) of every launch counts one of the audit's two ends for its
+    kernel; and in the launches whose output is right, a copy that counts above its ideal in some launch
+    counts its ideal exactly when its predicate register is P0."""
+    runs = json.load(open(os.path.join(kept, "measured.json")))
+    failures, moved, kept_runs = [], {"to P0": 0, "from P0": 0}, 0
+    for name, (dtype, stages, BM, BN, BK, warps) in KERNELS.items():
+        ends = audit_ends(swizzle, os.path.join(kept, f"{name}.ttgir"), {"M": BM, "N": BN, "K": 4 * BK})
+        upper = {price for ideal, price in ends if ideal < price}
+        if len(upper) != 1:
+            failures.append(f"{name}: the audit's masked copies have upper ends {sorted(upper)}, want one")
+            continue
+        upper = upper.pop()
+        mine = [r for r in runs if r["kernel"] == name]
+        right = [r for r in mine if r["max_error"] is not None and r["max_error"] < 0.1]
+        kept_runs += len(right)
+        for r in mine:
+            for i, c in enumerate(r["ldgsts"]):
+                if c["executions"] == warps and c["wavefronts"] not in (c["ideal"], upper * warps):
+                    failures.append(f"{r['name']}: copy {i} ({c['sass']}) counts {c['wavefronts']}, neither its ideal "
+                                    f"{c['ideal']} nor the audit's {upper} x {warps}")
+        base = mine[0]["ldgsts"]
+        movable = {i for i, c in enumerate(base) if c["executions"] == warps and
+                   any(r["ldgsts"][i]["wavefronts"] > r["ldgsts"][i]["ideal"] for r in right)}
+        for r in right:
+            for i in sorted(movable):
+                c = r["ldgsts"][i]
+                at_ideal, p0 = c["wavefronts"] == c["ideal"], predicate(c["sass"]) == "P0"
+                if at_ideal != p0:
+                    failures.append(f"{r['name']}: copy {i} ({c['sass']}) counts {c['wavefronts']} (ideal {c['ideal']})")
+                was = predicate(base[i]["sass"]) == "P0"
+                if p0 != was:
+                    moved["to P0" if p0 else "from P0"] += 1
+    print(f"{kept_runs} launches with their output right; edited copies moved to P0: {moved['to P0']}, "
+          f"from P0: {moved['from P0']}")
+    if not moved["to P0"] or not moved["from P0"]:
+        failures.append("the kept run moves no copy both ways")
+    for f in failures:
+        print(f"error: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["run"] and len(args) == 2 and args[1] in KERNELS:
+        launch(args[1])
+    elif args[:1] == ["dump"] and len(args) == 2:
+        dump(args[1])
+    elif args[:1] == ["edits"] and len(args) == 3:
+        write_edits(args[1], args[2])
+    elif args[:1] == ["check"] and len(args) == 3:
+        sys.exit(check(args[1], args[2]))
+    elif args[:1] == ["measure"] and len(args) in (3, 5):
+        measure(args[1], args[2], args[4] if len(args) == 5 and args[3] == "--ncu" else "ncu")
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
