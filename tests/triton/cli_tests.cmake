@@ -93,8 +93,9 @@ if(SWZ_PYTHON3)
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-k64 ""
                    --within matmul_fp16_128x128x32_w4s3,matmul_bf16_64x64x32_w4s4,matmul_fp8_128x128x64_w4s3)
   # The same kinds of kernel with one LDGSTS's predicate register edited in the cubin (H200, 2026-11-30;
-  # its README): every prologue copy at one of the audit's two ends, and in every launch whose output
-  # is right a copy that can count above its ideal counts its ideal exactly when its register is P0.
+  # its README): every prologue copy at one of the audit's two ends; at K = 4 x BK, in every launch whose
+  # output is right, a copy that can count above its ideal counts its ideal exactly when its register
+  # is P0; and bf16's first stage counts its ideal exactly when no later stage's copy moves data.
   add_test(NAME Audit.EditedCopyPredicatesKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/patched_copies.py check $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261130-edited)

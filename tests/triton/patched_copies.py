@@ -7,15 +7,16 @@ source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and
   python3 tests/triton/patched_copies.py dump OUT_DIR          compile every kernel of KERNELS into
       OUT_DIR/cache, write NAME.cubin, NAME.ttgir and NAME.cuobjdump (its SASS with each instruction's
       encoding)
-  python3 tests/triton/patched_copies.py edits OUT_DIR EDITS.json     (no GPU: EDITS below as byte
-      changes of the cubins dump wrote, each checked against its listing)
+  python3 tests/triton/patched_copies.py edits OUT_DIR EDITS.json GROUP    (no GPU: a group of EDITS
+      below as byte changes of the cubins dump wrote, each checked against its listing)
   python3 tests/triton/patched_copies.py measure OUT_DIR EDITS.json [--ncu PATH]
       every edit of EDITS.json (name, kernel, and per changed instruction its byte offset in the
       cubin, the 16 bytes there and the 16 bytes to write) and each kernel unedited: OUT_DIR/measured.json
       per LDGSTS its executions, predicated-on threads, shared wavefronts and their ideal, and the
       launch's largest error
-  python3 tests/triton/patched_copies.py run NAME              (under ncu: one launch from
-      TRITON_CACHE_DIR, one CTA, K = 4 x BK; prints the largest error against PyTorch)
+  python3 tests/triton/patched_copies.py run NAME [K_TILES]    (under ncu: one launch from
+      TRITON_CACHE_DIR, one CTA, K = K_TILES x BK, 4 unless given; prints the largest error against
+      PyTorch)
   python3 tests/triton/patched_copies.py check SWIZZLE KEPT_DIR    (no GPU: a kept run against the audit
       and against the predicate rule below; exit 1 where either fails)
 
@@ -40,27 +41,44 @@ KERNELS = {
 }
 
 
-# name -> kernel -> [(listing addresses, predicate register (7: PT) or None, stall count or None)]. With
-# K = 4 x BK each swap keeps the copy's value where the listing sets both registers from K (or, fp8's
-# P3 and P0, from one uniform predicate); the launch's error checks it.
+# Edits by group: name -> (kernel, K in tiles of BK, [(listing addresses, change)]); a change sets an
+# LDGSTS's predicate register ("P": 0-6, 7 for PT; "neg": negated, !PT being false), its stall count
+# ("stall"), or an ISETP's immediate ("imm"). In "registers", K = 4 x BK and each swap keeps the copy's
+# value where the listing sets both registers from K (or, fp8's P3 and P0, from one uniform predicate);
+# the launch's error checks it. In "p0-value", the bf16 kernel's P0 (set at 0x510 as K > 32, read by the
+# second stage's copies) made false at K = 4 x BK with those copies live through PT, and made true at
+# K = 1 x BK with them off through !PT: whether the first stage's copies, reading P1, follow P0's value.
 B16, F16, F8 = "bfloat16_4_64_64_32_4", "float16_4_128_128_32_4", "float8_e4m3fn_3_64_64_64_4"
 PT = 7
+S1_BF16 = [0x6a0, 0x6b0, 0x6d0, 0x6e0]  # the bf16 kernel's second stage: A's copies, then B's
 EDITS = {
-    "bf16 stage 0 A: P1 -> P0": (B16, [([0x570, 0x590], 0, None)]),
-    "bf16 stage 1 A: P0 -> P1": (B16, [([0x6a0, 0x6b0], 1, None)]),
-    "bf16 stage 2 A: P1 -> P0": (B16, [([0x790, 0x7a0], 0, None)]),
-    "bf16 stage 0 A: P1 -> PT": (B16, [([0x570, 0x590], PT, None)]),
-    "bf16 stage 1 A: P0 -> PT": (B16, [([0x6a0, 0x6b0], PT, None)]),
-    "bf16 stage 0 A: stalls 2, 1 -> 4, 4": (B16, [([0x570, 0x590], None, 4)]),
-    "bf16 stage 0 first A copy: P1 -> P0": (B16, [([0x570], 0, None)]),
-    "fp16 stage 1 A: P1 -> P0": (F16, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], 0, None)]),
-    "fp16 stage 0 A: P0 -> PT": (F16, [([0x650, 0x690, 0x6d0, 0x710], PT, None)]),
-    "fp16 stage 1 A: P1 -> PT": (F16, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], PT, None)]),
-    "bf16 stages 1 and 2 A swapped: P0 -> P1, P1 -> P0": (B16, [([0x6a0, 0x6b0], 1, None), ([0x790, 0x7a0], 0, None)]),
-    "bf16 stage 1 B: P0 -> P1": (B16, [([0x6d0, 0x6e0], 1, None)]),
-    "fp16 stage 2 A: P0 -> PT": (F16, [([0xb30, 0xb40, 0xb50, 0xb60], PT, None)]),
-    "fp8 stage 1 A: P3 -> P0": (F8, [([0x390, 0x3a0], 0, None)]),
-    "fp8 stage 0 A: P0 -> P3": (F8, [([0x310, 0x320], 3, None)]),
+    "registers": {
+        "bf16 stage 0 A: P1 -> P0": (B16, 4, [([0x570, 0x590], {"P": 0})]),
+        "bf16 stage 1 A: P0 -> P1": (B16, 4, [([0x6a0, 0x6b0], {"P": 1})]),
+        "bf16 stage 2 A: P1 -> P0": (B16, 4, [([0x790, 0x7a0], {"P": 0})]),
+        "bf16 stage 0 A: P1 -> PT": (B16, 4, [([0x570, 0x590], {"P": PT})]),
+        "bf16 stage 1 A: P0 -> PT": (B16, 4, [([0x6a0, 0x6b0], {"P": PT})]),
+        "bf16 stage 0 A: stalls 2, 1 -> 4, 4": (B16, 4, [([0x570, 0x590], {"stall": 4})]),
+        "bf16 stage 0 first A copy: P1 -> P0": (B16, 4, [([0x570], {"P": 0})]),
+        "fp16 stage 1 A: P1 -> P0": (F16, 4, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], {"P": 0})]),
+        "fp16 stage 0 A: P0 -> PT": (F16, 4, [([0x650, 0x690, 0x6d0, 0x710], {"P": PT})]),
+        "fp16 stage 1 A: P1 -> PT": (F16, 4, [([0x9b0, 0x9c0, 0x9d0, 0x9e0], {"P": PT})]),
+        "bf16 stages 1 and 2 A swapped: P0 -> P1, P1 -> P0": (B16, 4, [([0x6a0, 0x6b0], {"P": 1}), ([0x790, 0x7a0], {"P": 0})]),
+        "bf16 stage 1 B: P0 -> P1": (B16, 4, [([0x6d0, 0x6e0], {"P": 1})]),
+        "fp16 stage 2 A: P0 -> PT": (F16, 4, [([0xb30, 0xb40, 0xb50, 0xb60], {"P": PT})]),
+        "fp8 stage 1 A: P3 -> P0": (F8, 4, [([0x390, 0x3a0], {"P": 0})]),
+        "fp8 stage 0 A: P0 -> P3": (F8, 4, [([0x310, 0x320], {"P": 3})]),
+    },
+    "p0-value": {
+        "bf16 K = 1 x BK as compiled": (B16, 1, []),
+        "bf16 K = 2 x BK as compiled": (B16, 2, []),
+        "bf16 K = 1 x BK, stage 0 A: P1 -> PT": (B16, 1, [([0x570, 0x590], {"P": PT})]),
+        "bf16 K = 4 x BK, P0 false, stage 1 on through PT": (B16, 4, [([0x510], {"imm": 0x7FFFFFFF}), (S1_BF16, {"P": PT})]),
+        "bf16 K = 4 x BK, P0 false, stage 1 on through PT, stage 0 A: P1 -> PT":
+            (B16, 4, [([0x510], {"imm": 0x7FFFFFFF}), (S1_BF16, {"P": PT}), ([0x570, 0x590], {"P": PT})]),
+        "bf16 K = 1 x BK, P0 true, stage 1 off through !PT": (B16, 1, [([0x510], {"imm": 0}), (S1_BF16, {"P": PT, "neg": True})]),
+        "bf16 K = 4 x BK, stage 1 off through !PT": (B16, 4, [(S1_BF16, {"P": PT, "neg": True})]),
+    },
 }
 
 
@@ -76,11 +94,12 @@ def listing(path):
     return out
 
 
-def write_edits(out_dir, path):
-    """EDITS as byte changes, after checking the predicate field and stall count against every LDGSTS of
-    each listing (predicate at bits 87-89 with its negation at 90, stall at 105-108)."""
+def write_edits(out_dir, path, group):
+    """EDITS[group] as byte changes, after checking the predicate field against every LDGSTS of each
+    listing (predicate at bits 87-89 with its negation at 90; the stall count is at 105-108, an ISETP's
+    32-bit immediate at 32-63)."""
     edits = []
-    for name, (kernel, groups) in EDITS.items():
+    for name, (kernel, k_tiles, groups) in EDITS[group].items():
         code = listing(os.path.join(out_dir, f"{kernel}.cuobjdump"))
         for text, _, high in code.values():
             m = re.search(r"(!?)P([0-6T])$", text.split(",")[-1].strip()) if "LDGSTS" in text else None
@@ -89,31 +108,34 @@ def write_edits(out_dir, path):
                 sys.exit(f"{kernel}: {text}: the predicate field is not at bits 87-90")
         data = open(os.path.join(out_dir, f"{kernel}.cubin"), "rb").read()
         changes = []
-        for addresses, register, stall in groups:
+        for addresses, change in groups:
             for at in addresses:
                 text, low, high = code[at]
                 old = struct.pack("<QQ", low, high)
-                if "LDGSTS" not in text or data.count(old) != 1:
-                    sys.exit(f"{kernel}: {at:#x} is not one LDGSTS of the cubin")
-                if register is not None:
-                    high = (high & ~(0xF << 23)) | (register << 23)
-                if stall is not None:
-                    high = (high & ~(0xF << 41)) | (stall << 41)
+                wants = "ISETP" if "imm" in change else "LDGSTS"
+                if not text.startswith(wants) or data.count(old) != 1:
+                    sys.exit(f"{kernel}: {at:#x} is not one {wants} of the cubin")
+                if "P" in change:
+                    high = (high & ~(0xF << 23)) | (change["P"] << 23) | (int(change.get("neg", False)) << 26)
+                if "stall" in change:
+                    high = (high & ~(0xF << 41)) | (change["stall"] << 41)
+                if "imm" in change:
+                    low = (low & 0xFFFFFFFF) | (change["imm"] << 32)
                 changes.append({"at": hex(at), "sass": text, "offset": data.find(old), "old": old.hex(),
                                 "new": struct.pack("<QQ", low, high).hex()})
-        edits.append({"name": name, "kernel": kernel, "changes": changes})
+        edits.append({"name": name, "kernel": kernel, "k_tiles": k_tiles, "changes": changes})
     with open(path, "w") as f:
         json.dump(edits, f, indent=1)
 
 
-def launch(name):
+def launch(name, k_tiles=4):
     import torch
     import triton
     import triton.language as tl
     from dump_kernels import define
     dtype, stages, BM, BN, BK, warps = KERNELS[name]
     dt = getattr(torch, dtype)
-    M, N, K = BM, BN, 4 * BK
+    M, N, K = BM, BN, k_tiles * BK
     a = torch.randn(M, K, device="cuda").to(dt)
     b = torch.randn(K, N, device="cuda").to(dt)
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
@@ -148,14 +170,14 @@ def dump(out_dir):
             f.write(subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True).stdout)
 
 
-def source_counters(ncu, name, cache):
-    return ldgsts_source_counters(ncu, "^matmul$", [sys.executable, os.path.abspath(__file__), "run", name],
+def source_counters(ncu, name, cache, k_tiles):
+    return ldgsts_source_counters(ncu, "^matmul$", [sys.executable, os.path.abspath(__file__), "run", name, str(k_tiles)],
                                   env=dict(os.environ, TRITON_CACHE_DIR=cache))
 
 
 def measure(out_dir, edits_path, ncu):
     edits = json.load(open(edits_path))
-    runs = [{"name": f"{k} as compiled", "kernel": k, "changes": []} for k in KERNELS] + edits
+    runs = [{"name": f"{k} as compiled", "kernel": k, "k_tiles": 4, "changes": []} for k in KERNELS] + edits
     results = []
     for e in runs:
         # The cache's index names its files by absolute path, so the edit is made in place and undone.
@@ -170,11 +192,11 @@ def measure(out_dir, edits_path, ncu):
             data[at:at + 16] = new
         try:
             open(path, "wb").write(bytes(data))
-            copies, error = source_counters(ncu, e["kernel"], cache)
+            copies, error = source_counters(ncu, e["kernel"], cache, e.get("k_tiles", 4))
         finally:
             open(path, "wb").write(original)
-        results.append({"name": e["name"], "kernel": e["kernel"], "changes": e["changes"], "max_error": error,
-                        "ldgsts": copies})
+        results.append({"name": e["name"], "kernel": e["kernel"], "k_tiles": e.get("k_tiles", 4), "changes": e["changes"],
+                        "max_error": error, "ldgsts": copies})
         print(e["name"], error, [c["wavefronts"] // max(1, c["executions"]) for c in copies], flush=True)
     with open(os.path.join(out_dir, "measured.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -199,7 +221,8 @@ def predicate(sass):
 def check(swizzle, kept):
     """Every prologue copy (issued once per warp) of every launch counts one of the audit's two ends for its
     kernel; and in the launches whose output is right, a copy that counts above its ideal in some launch
-    counts its ideal exactly when its predicate register is P0."""
+    counts its ideal exactly when its predicate register is P0 (K = 4 x BK: every stage moves data);
+    and check_p0_value."""
     runs = json.load(open(os.path.join(kept, "measured.json")))
     failures, moved, kept_runs = [], {"to P0": 0, "from P0": 0}, 0
     for name, (dtype, stages, BM, BN, BK, warps) in KERNELS.items():
@@ -233,19 +256,44 @@ def check(swizzle, kept):
           f"from P0: {moved['from P0']}")
     if not moved["to P0"] or not moved["from P0"]:
         failures.append("the kept run moves no copy both ways")
+    failures += check_p0_value(kept)
     for f in failures:
         print(f"error: {f}", file=sys.stderr)
     return 1 if failures else 0
 
 
+def check_p0_value(kept):
+    """The "p0-value" launches of the bf16 kernel: its first stage's A copies (read P1, or PT where edited)
+    count their ideal exactly when no copy of a later prologue stage moves data, whatever P0 holds; a
+    later stage moves data when K reaches it, the second stage's copies also where edited to PT, not
+    where edited to !PT. Returns the failures."""
+    path = os.path.join(kept, "measured-p0-value.json")
+    failures, cheap = [], 0
+    runs = [r for r in json.load(open(path)) if r["kernel"] == B16]
+    for r in runs:
+        copies = r["ldgsts"]  # SASS order: stages 0, 1, 2 (A's two copies, then B's), then the loop
+        second = {predicate(c["sass"]) for c in copies[4:8]}
+        second_moves = second == {None} or ("P0" in second and r["k_tiles"] > 1)  # PT prints no operand
+        later_moves = second_moves or r["k_tiles"] > 2
+        for c in copies[:2]:
+            if (c["wavefronts"] == c["ideal"]) == later_moves:
+                failures.append(f"{path}: {r['name']}: {c['sass']} counts {c['wavefronts']} (ideal {c['ideal']}) with a "
+                                f"later stage {'moving' if later_moves else 'not moving'} data")
+        cheap += 0 if later_moves else 1
+    if not cheap or cheap == len(runs):
+        failures.append(f"{path}: the launches do not take both sides")
+    print(f"{len(runs)} launches of {B16}: {cheap} with no later stage moving data")
+    return failures
+
+
 def main():
     args = sys.argv[1:]
-    if args[:1] == ["run"] and len(args) == 2 and args[1] in KERNELS:
-        launch(args[1])
+    if args[:1] == ["run"] and len(args) in (2, 3) and args[1] in KERNELS and (len(args) == 2 or args[2].isdigit()):
+        launch(args[1], int(args[2]) if len(args) == 3 else 4)
     elif args[:1] == ["dump"] and len(args) == 2:
         dump(args[1])
-    elif args[:1] == ["edits"] and len(args) == 3:
-        write_edits(args[1], args[2])
+    elif args[:1] == ["edits"] and len(args) == 4 and args[3] in EDITS:
+        write_edits(args[1], args[2], args[3])
     elif args[:1] == ["check"] and len(args) == 3:
         sys.exit(check(args[1], args[2]))
     elif args[:1] == ["measure"] and len(args) in (3, 5):
