@@ -222,7 +222,7 @@ def check(swizzle, kept):
     """Every prologue copy (issued once per warp) of every launch counts one of the audit's two ends for its
     kernel; and in the launches whose output is right, a copy that counts above its ideal in some launch
     counts its ideal exactly when its predicate register is P0 (K = 4 x BK: every stage moves data);
-    and check_p0_value."""
+    check_p0_value and check_earlier_runs."""
     runs = json.load(open(os.path.join(kept, "measured.json")))
     failures, moved, kept_runs = [], {"to P0": 0, "from P0": 0}, 0
     for name, (dtype, stages, BM, BN, BK, warps) in KERNELS.items():
@@ -257,6 +257,7 @@ def check(swizzle, kept):
     if not moved["to P0"] or not moved["from P0"]:
         failures.append("the kept run moves no copy both ways")
     failures += check_p0_value(kept)
+    failures += check_earlier_runs(os.path.dirname(os.path.abspath(kept)))
     for f in failures:
         print(f"error: {f}", file=sys.stderr)
     return 1 if failures else 0
@@ -283,6 +284,49 @@ def check_p0_value(kept):
     if not cheap or cheap == len(runs):
         failures.append(f"{path}: the launches do not take both sides")
     print(f"{len(runs)} launches of {B16}: {cheap} with no later stage moving data")
+    return failures
+
+
+def check_earlier_runs(copies):
+    """The two statements on the unedited per-instruction runs kept beside (`copies`: the directory of the
+    kept runs): every live prologue copy of A whose K slice is under 128 bytes (its two ends apart)
+    counts its ideal exactly when it reads P0 or its stage is the only one moving data. A prologue
+    lists each stage's A copies, then B's, before the loop's; some runs list A's alone."""
+    bytes_of = {"bfloat16": 2, "float16": 2, "float8_e4m3fn": 1, "int8": 1}
+    launches = []  # (name, dtype, stages, BM, BN, BK, warps, K in tiles, rows)
+    d = json.load(open(os.path.join(copies, "h200-20261129-k64", "per-instruction-stages.json")))
+    for k, rows in d["variants"].items():
+        dtype, *dims = k.rsplit("_", 5)
+        launches.append((k, dtype, *map(int, dims), 4, rows))
+    d = json.load(open(os.path.join(copies, "h200-20261129-int8-variants", "per-instruction.json")))
+    for k, v in d["variants"].items():
+        launches.append((k, "int8", v["stages"], v["BM"], 128, v["BK"], v["warps"], v["K"] // v["BK"], v["ldgsts"]))
+    d = json.load(open(os.path.join(copies, "h200-20261129-predicated-off", "per-instruction.json")))
+    for k, rows in d["kernels"].items():
+        dtype, *dims = k.rsplit("_", 6)
+        stages, BM, BN, BK, warps, K = map(int, dims)
+        launches.append((k, dtype, stages, BM, BN, BK, warps, K // BK, rows))
+    failures, held, alone_seen = [], 0, 0
+    for name, dtype, stages, BM, BN, BK, warps, tiles, rows in launches:
+        width = bytes_of[dtype]
+        n_a = max(1, BM * BK * width // (16 * 32 * warps))
+        n_b = max(1, BK * BN * width // (16 * 32 * warps))
+        if len(rows) == stages * n_a:
+            n_b = 0
+        elif len(rows) != stages * (n_a + n_b):
+            failures.append(f"{name}: {len(rows)} copies, not {stages} stages of {n_a} + {n_b}")
+            continue
+        alone = tiles == 1
+        for stage in range(min(tiles, stages - 1) if BK * width < 128 else 0):
+            for c in rows[stage * (n_a + n_b):stage * (n_a + n_b) + n_a]:
+                at_ideal = c["wavefronts"] == 4 * c["executions"]  # a warp's 512 bytes: 4 wavefronts
+                if at_ideal != (predicate(c["sass"]) == "P0" or alone):
+                    failures.append(f"{name}: stage {stage} {c['sass']}: {c['wavefronts'] / c['executions']:g} per copy")
+                held += 1
+                alone_seen += alone and predicate(c["sass"]) != "P0"
+    print(f"{held} live prologue A copies of {len(launches)} unedited launches ({alone_seen} alone, not reading P0)")
+    if not alone_seen:
+        failures.append("no copy alone and not reading P0 among the earlier runs")
     return failures
 
 
