@@ -216,15 +216,15 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   out.wavefronts = total / static_cast<double>(out.executions);
   // Triton masks a copy with src-size 16 or 0 from a predicate, which ptxas issues as LDGSTS with a
   // predicate operand; on the H200 such a live .cg copy of Triton's matmuls counted its ideal where
-  // that operand is P0 or it was the kernel's only copy moving data, else rule 5, the instruction's
+  // that operand is P0 or its stage was the only one moving data, else rule 5, the instruction's
   // other fields and its addresses alike (tests/data/triton/copies/h200-20261130-edited: cubins edited).
   // The register is ptxas's choice, not in the module, so the line prices rule 5 and names the ideal.
   const std::string lower_end =
       bypass && !mask.empty() && below
           ? fmt::format(
                 "; masked as Triton masks it (LDGSTS with a predicate operand) a .cg copy has also measured only its "
-                "ideal, {:.2f} against {:.2f} here (H200: where the SASS gives it predicate P0, or it is the kernel's "
-                "only copy moving data), so this is the upper end",
+                "ideal, {:.2f} against {:.2f} here (H200: where the SASS gives it predicate P0, or its pipeline stage "
+                "is the only one moving data), so this is the upper end",
                 below->first, below->second)
           : std::string();
 
