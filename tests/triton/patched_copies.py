@@ -327,6 +327,19 @@ def check_earlier_runs(copies):
     print(f"{held} live prologue A copies of {len(launches)} unedited launches ({alone_seen} alone, not reading P0)")
     if not alone_seen:
         failures.append("no copy alone and not reading P0 among the earlier runs")
+    # The edge-mask kernels (masks lane by lane) with every lane live: each copy reading P0, prologue or
+    # loop, counts its ideal there too.
+    p0 = 0
+    for d in ("h200-20261129-edge-masks", "h200-20261129-edge-masks-8w"):
+        for name, k in json.load(open(os.path.join(copies, d, "edge_masks.json")))["kernels"].items():
+            for c in k["cases"]["live"]["ldgsts"]:
+                if predicate(c["sass"]) == "P0":
+                    p0 += 1
+                    if c["wavefronts"] != c["ideal"]:
+                        failures.append(f"{d} {name} live: {c['sass']} counts {c['wavefronts']}, its ideal {c['ideal']}")
+    print(f"{p0} copies reading P0 in the edge-mask kernels' live launches")
+    if not p0:
+        failures.append("no copy reads P0 in the edge-mask kernels")
     return failures
 
 
