@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Triton's pipelined copies with one thing of their SASS changed: a kernel of dump_kernels.py compiled
-once into a Triton cache, its cubin's bytes edited (an LDGSTS's predicate register, its stall count),
+once into a Triton cache, its cubin's bytes edited (an LDGSTS's predicate register or stall count, an
+ISETP's immediate),
 and each edited kernel launched from that cache (the edit made, then undone) under Nsight Compute's
 source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and ncu):
 
@@ -12,13 +13,15 @@ source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and
   python3 tests/triton/patched_copies.py measure OUT_DIR EDITS.json [--ncu PATH]
       every edit of EDITS.json (name, kernel, and per changed instruction its byte offset in the
       cubin, the 16 bytes there and the 16 bytes to write) and each kernel unedited: OUT_DIR/measured.json
+      (kept as measured.json for the group "registers", measured-p0-value.json for "p0-value")
       per LDGSTS its executions, predicated-on threads, shared wavefronts and their ideal, and the
       launch's largest error
   python3 tests/triton/patched_copies.py run NAME [K_TILES]    (under ncu: one launch from
       TRITON_CACHE_DIR, one CTA, K = K_TILES x BK, 4 unless given; prints the largest error against
       PyTorch)
-  python3 tests/triton/patched_copies.py check SWIZZLE KEPT_DIR    (no GPU: a kept run against the audit
-      and against the predicate rule below; exit 1 where either fails)
+  python3 tests/triton/patched_copies.py check SWIZZLE KEPT_DIR    (no GPU: a kept run, and the runs kept
+      beside it, against the audit's two ends and the statements of KEPT_DIR/README.md; exit 1 where
+      one fails)
 
 An edit keeps the kernel's meaning where it swaps a predicate for another that holds the same value
 at that point (both true at K = 4 x BK): the launch's error says whether it did."""
