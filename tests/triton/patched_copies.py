@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Triton's pipelined copies with one thing of their SASS changed: a kernel of dump_kernels.py compiled
 once into a Triton cache, its cubin's bytes edited (an LDGSTS's predicate register or stall count, an
-ISETP's immediate),
-and each edited kernel launched from that cache (the edit made, then undone) under Nsight Compute's
-source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and ncu):
+ISETP's immediate), and each edited kernel launched from that cache (the edit made, then undone) under
+Nsight Compute's source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump, ncu):
 
   python3 tests/triton/patched_copies.py dump OUT_DIR          compile every kernel of KERNELS into
       OUT_DIR/cache, write NAME.cubin, NAME.ttgir and NAME.cuobjdump (its SASS with each instruction's
@@ -13,7 +12,7 @@ source counters (run on a machine with a GPU, Triton 3.6, PyTorch, cuobjdump and
   python3 tests/triton/patched_copies.py measure OUT_DIR EDITS.json [--ncu PATH]
       every edit of EDITS.json (name, kernel, and per changed instruction its byte offset in the
       cubin, the 16 bytes there and the 16 bytes to write) and each kernel unedited: OUT_DIR/measured.json
-      (kept as measured.json for the group "registers", measured-p0-value.json for "p0-value")
+      (kept as measured.json for the group "registers", measured-p0-value.json for "p0-value"):
       per LDGSTS its executions, predicated-on threads, shared wavefronts and their ideal, and the
       launch's largest error
   python3 tests/triton/patched_copies.py run NAME [K_TILES]    (under ncu: one launch from
