@@ -95,7 +95,8 @@ if(SWZ_PYTHON3)
   # The same kinds of kernel with one LDGSTS's predicate register edited in the cubin (H200, 2026-11-30;
   # its README): every prologue copy at one of the audit's two ends; at K = 4 x BK, in every launch whose
   # output is right, a copy that can count above its ideal counts its ideal exactly when its register
-  # is P0; bf16's first stage counts its ideal exactly when no later stage's copy moves data; and the
+  # is P0; a first stage not reading P0 counts its ideal exactly when no later stage's copy moves data
+  # (bf16, and fp16 and fp8 read through PT); and the
   # 170 live prologue A copies of the unedited per-instruction runs kept beside follow both.
   add_test(NAME Audit.EditedCopyPredicatesKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/patched_copies.py check $<TARGET_FILE:swizzle>

@@ -12,7 +12,7 @@ Nsight Compute's source counters (run on a machine with a GPU, Triton 3.6, PyTor
   python3 tests/triton/patched_copies.py measure OUT_DIR EDITS.json [--ncu PATH]
       every edit of EDITS.json (name, kernel, and per changed instruction its byte offset in the
       cubin, the 16 bytes there and the 16 bytes to write) and each kernel unedited: OUT_DIR/measured.json
-      (kept as measured.json for the group "registers", measured-p0-value.json for "p0-value"):
+      (kept as measured.json for the group "registers", measured-GROUP.json for the others):
       per LDGSTS its executions, predicated-on threads, shared wavefronts and their ideal, and the
       launch's largest error
   python3 tests/triton/patched_copies.py run NAME [K_TILES]    (under ncu: one launch from
@@ -80,6 +80,15 @@ EDITS = {
             (B16, 4, [([0x510], {"imm": 0x7FFFFFFF}), (S1_BF16, {"P": PT}), ([0x570, 0x590], {"P": PT})]),
         "bf16 K = 1 x BK, P0 true, stage 1 off through !PT": (B16, 1, [([0x510], {"imm": 0}), (S1_BF16, {"P": PT, "neg": True})]),
         "bf16 K = 4 x BK, stage 1 off through !PT": (B16, 4, [(S1_BF16, {"P": PT, "neg": True})]),
+    },
+    # The other two kernels' first stage (P0 as compiled) read through PT, alone at K = 1 x BK, not at 2.
+    "alone": {
+        "fp16 K = 1 x BK as compiled": (F16, 1, []),
+        "fp16 K = 1 x BK, stage 0 A: P0 -> PT": (F16, 1, [([0x650, 0x690, 0x6d0, 0x710], {"P": PT})]),
+        "fp16 K = 2 x BK, stage 0 A: P0 -> PT": (F16, 2, [([0x650, 0x690, 0x6d0, 0x710], {"P": PT})]),
+        "fp8 K = 1 x BK as compiled": (F8, 1, []),
+        "fp8 K = 1 x BK, stage 0 A: P0 -> PT": (F8, 1, [([0x310, 0x320], {"P": PT})]),
+        "fp8 K = 2 x BK, stage 0 A: P0 -> PT": (F8, 2, [([0x310, 0x320], {"P": PT})]),
     },
 }
 
@@ -224,7 +233,7 @@ def check(swizzle, kept):
     """Every prologue copy (issued once per warp) of every launch counts one of the audit's two ends for its
     kernel; and in the launches whose output is right, a copy that counts above its ideal in some launch
     counts its ideal exactly when its predicate register is P0 (K = 4 x BK: every stage moves data);
-    check_p0_value and check_earlier_runs."""
+    check_p0_value, check_alone and check_earlier_runs."""
     runs = json.load(open(os.path.join(kept, "measured.json")))
     failures, moved, kept_runs = [], {"to P0": 0, "from P0": 0}, 0
     for name, (dtype, stages, BM, BN, BK, warps) in KERNELS.items():
@@ -259,6 +268,7 @@ def check(swizzle, kept):
     if not moved["to P0"] or not moved["from P0"]:
         failures.append("the kept run moves no copy both ways")
     failures += check_p0_value(kept)
+    failures += check_alone(kept)
     failures += check_earlier_runs(os.path.dirname(os.path.abspath(kept)))
     for f in failures:
         print(f"error: {f}", file=sys.stderr)
@@ -286,6 +296,26 @@ def check_p0_value(kept):
     if not cheap or cheap == len(runs):
         failures.append(f"{path}: the launches do not take both sides")
     print(f"{len(runs)} launches of {B16}: {cheap} with no later stage moving data")
+    return failures
+
+
+def check_alone(kept):
+    """The "alone" launches: the fp16 and fp8 kernels' first-stage A copies count their ideal exactly when
+    they read P0 or K = 1 x BK (their stage the only one moving data). Returns the failures."""
+    path = os.path.join(kept, "measured-alone.json")
+    failures, tried = [], {True: 0, False: 0}
+    for r in json.load(open(path)):
+        dtype, stages, BM, BN, BK, warps = KERNELS[r["kernel"]]
+        width = 1 if dtype.startswith("float8") else 2
+        for c in r["ldgsts"][:BM * BK * width // (16 * 32 * warps)]:
+            alone, p0 = r.get("k_tiles", 4) == 1, predicate(c["sass"]) == "P0"
+            if (c["wavefronts"] == c["ideal"]) != (p0 or alone):
+                failures.append(f"{path}: {r['name']}: {c['sass']} counts {c['wavefronts']} (ideal {c['ideal']})")
+            if not p0:
+                tried[alone] += 1
+    print(f"first-stage A copies not reading P0: {tried[True]} alone, {tried[False]} not")
+    if not tried[True] or not tried[False]:
+        failures.append(f"{path}: the launches do not take both sides")
     return failures
 
 
