@@ -224,6 +224,14 @@ def audit_ends(swizzle, path, arguments):
             if str(a.get("instruction", "")).startswith("LDGSTS") and "has also measured only its ideal" in a.get("note", "")}
 
 
+BYTES = {"bfloat16": 2, "float16": 2, "float8_e4m3fn": 1, "int8": 1}
+
+
+def copies_per_warp(dtype, rows, BK, warps):
+    """16-byte copies per warp in one stage of a rows x BK tile (A's BM x BK, B's BK x BN) over the CTA's lanes."""
+    return max(1, rows * BK * BYTES[dtype] // (16 * 32 * warps))
+
+
 def predicate(sass):
     m = re.search(r",\s*(!?P[0-6T])\s*,", sass)
     return m.group(1) if m else None
@@ -306,8 +314,7 @@ def check_alone(kept):
     failures, tried = [], {True: 0, False: 0}
     for r in json.load(open(path)):
         dtype, stages, BM, BN, BK, warps = KERNELS[r["kernel"]]
-        width = 1 if dtype.startswith("float8") else 2
-        for c in r["ldgsts"][:BM * BK * width // (16 * 32 * warps)]:
+        for c in r["ldgsts"][:copies_per_warp(dtype, BM, BK, warps)]:
             alone, p0 = r.get("k_tiles", 4) == 1, predicate(c["sass"]) == "P0"
             if (c["wavefronts"] == c["ideal"]) != (p0 or alone):
                 failures.append(f"{path}: {r['name']}: {c['sass']} counts {c['wavefronts']} (ideal {c['ideal']})")
@@ -324,7 +331,6 @@ def check_earlier_runs(copies):
     kept runs): every live prologue copy of A whose K slice is under 128 bytes (its two ends apart)
     counts its ideal exactly when it reads P0 or its stage is the only one moving data. A prologue
     lists each stage's A copies, then B's, before the loop's; some runs list A's alone."""
-    bytes_of = {"bfloat16": 2, "float16": 2, "float8_e4m3fn": 1, "int8": 1}
     launches = []  # (name, dtype, stages, BM, BN, BK, warps, K in tiles, rows)
     d = json.load(open(os.path.join(copies, "h200-20261129-k64", "per-instruction-stages.json")))
     for k, rows in d["variants"].items():
@@ -340,9 +346,9 @@ def check_earlier_runs(copies):
         launches.append((k, dtype, stages, BM, BN, BK, warps, K // BK, rows))
     failures, held, alone_seen = [], 0, 0
     for name, dtype, stages, BM, BN, BK, warps, tiles, rows in launches:
-        width = bytes_of[dtype]
-        n_a = max(1, BM * BK * width // (16 * 32 * warps))
-        n_b = max(1, BK * BN * width // (16 * 32 * warps))
+        width = BYTES[dtype]
+        n_a = copies_per_warp(dtype, BM, BK, warps)
+        n_b = copies_per_warp(dtype, BN, BK, warps)
         if len(rows) == stages * n_a:
             n_b = 0
         elif len(rows) != stages * (n_a + n_b):
