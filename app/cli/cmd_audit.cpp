@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <memory>
 
 #include "command.h"
 #include "swz/error.h"
@@ -28,6 +29,7 @@ struct Options {
   bool fail_on_conflict = false;
   std::string gpu;  // --gpu: price every module on this GPU, not its ttg.target's
   std::vector<std::string> arguments;  // --arg NAME=VALUE: the kernel's integer arguments
+  std::string sass;                    // --sass: the kernel's SASS listing
 };
 
 // Each --arg through the core's reader; anything else is one line naming the flag.
@@ -79,6 +81,10 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                                "NAME=VALUE: a value of the kernel's integer argument NAME (a row pitch, a loop bound: K=4096, "
                                "a mask's bound: N=96) or of a program id (pid_n=1: the program whose masks are read, 0 "
                                "if not given), repeatable; those not given are assumed, and each line says what it took");
+                sub.add_option("--sass", o->sass,
+                               "The kernel's SASS (cuobjdump -sass, or Triton's kernel.asm[\"sass\"]): each cp.async is "
+                               "matched to its LDGSTS, and a masked 16-byte copy priced by the predicate register ptxas "
+                               "gave it (one module)");
                 sub.add_flag("--fail-on-conflict", o->fail_on_conflict,
                              "Exit 1 when a modelled access has bank conflicts a legal layout removes (conflicts at the optimum "
                              "pass, with a line saying so)");
@@ -109,8 +115,11 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                     return last_text;
                   };
                   auto name_of = [](const std::string& file) { return file == "-" ? std::string("<stdin>") : file; };
+                  std::shared_ptr<const sass::Listing> listing;
+                  if (!o->sass.empty())
+                    listing = std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(o->sass), o->sass));
                   // A dump repeats its modules pass after pass: each distinct text is read and audited once.
-                  DumpAuditor auditor(std::size_t{64} << 20, o->gpu, argument_values(o->arguments));
+                  DumpAuditor auditor(std::size_t{64} << 20, o->gpu, argument_values(o->arguments), listing);
                   std::size_t modules = 0;
                   std::vector<std::vector<ttgir::ModuleSpan>> spans_of_file;  // each file's modules, found once
                   const auto checking = std::chrono::steady_clock::now();
@@ -124,6 +133,8 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                       auditor.check(text, name_of(file), spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size()));
                     modules += spans.size();
                   }
+                  if (listing && modules != 1)
+                    fail("--sass {} is one kernel's listing: give it one module ({} given)", o->sass, modules);
                   const double read_ms =
                       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - checking).count();
                   // One module prints its report; several print {"modules": [...]}, one report at a time

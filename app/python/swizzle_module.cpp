@@ -247,9 +247,13 @@ std::string figure(const py::object& solved, const std::string& view_name, const
 // An SVG document as HTML's inline <svg> (no XML declaration), for notebooks that show HTML.
 std::string inline_svg(const std::string& svg) { return svg.substr(std::min(svg.find("<svg"), svg.size())); }
 
-// `swizzle audit --json [--gpu NAME] [--arg NAME=VALUE]...` on one module's text.
-py::object audit(const std::string& text, const std::string& path, const std::string& gpu, const swz::ArgumentValues& args) {
-  return to_python(swz::to_json(swz::audit_module(text, path, gpu, args)));
+// `swizzle audit --json [--gpu NAME] [--arg NAME=VALUE]... [--sass FILE]` on one module's text; `sass`
+// is the listing's text ("" : none).
+py::object audit(const std::string& text, const std::string& path, const std::string& gpu, const swz::ArgumentValues& args,
+                 const std::string& sass) {
+  if (sass.empty()) return to_python(swz::to_json(swz::audit_module(text, path, gpu, args)));
+  const swz::sass::Listing listing = swz::sass::read_listing(sass, "<sass>");
+  return to_python(swz::to_json(swz::audit_module(text, path, gpu, args, &listing)));
 }
 
 // `swizzle audit --fix`: the module with each access's chosen suggestion applied, read back and
@@ -377,7 +381,7 @@ str(layout) is Triton's printout; to_dict() the layout file; to_text(format) any
         "The problem's keyword arguments, as `swizzle figure` (SVG)");
   m.def("inline_svg", &inline_svg, py::arg("svg"));
   m.def("audit", &audit, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>", py::arg("gpu") = "",
-        py::arg("args") = swz::ArgumentValues{});
+        py::arg("args") = swz::ArgumentValues{}, py::arg("sass") = "");
   m.def("fix", &fix, py::arg("ttgir"), py::kw_only(), py::arg("path") = "<string>", py::arg("gpu") = "",
         py::arg("args") = swz::ArgumentValues{});
   m.def("serve", &serve, py::arg("kind"), py::arg("addresses"), py::kw_only(),

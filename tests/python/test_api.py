@@ -331,3 +331,22 @@ def test_docstrings_and_version():
               swizzle.Result):
         assert f.__doc__ and len(f.__doc__) > 80, f
     assert swizzle.__version__
+
+
+def test_audit_with_the_kernels_sass_matches_cli(cli, data):
+    # int8 128x128x64 (H200): with its SASS the first stage's copy, whose LDGSTS read P0, is priced at
+    # its ideal (4), as measured; the same report from both faces; a listing of another kernel is the
+    # CLI's line, as ValueError.
+    kept = data / "data/triton/copies/h200-20261128"
+    path, sass = kept / "matmul_int8_128x128x64_w4s3.ttgir", kept / "matmul_int8_128x128x64_w4s3.sass"
+    result = swizzle.audit(path.read_text(), path=str(path), args={"K": 256}, sass=sass.read_text())
+    assert as_cli_prints(result) == cli.json("audit", path, "--json", "--arg=K=256", f"--sass={sass}")
+    first = [a for a in result["accesses"] if a["line"] == 61][0]
+    assert first["wavefronts"] == 4.0 and first["sass_lines"] == [80, 82, 84, 85] and "read P0: its ideal" in first["note"]
+    other = kept / "matmul_fp16_128x128x64_w4s3.sass"
+    message = cli.error("audit", path, f"--sass={other}")
+    with pytest.raises(ValueError) as raised:
+        swizzle.audit(path.read_text(), path=str(path), sass=other.read_text())
+    assert str(raised.value) == message.replace(str(other), "<sass>")
+    with pytest.raises(ValueError, match="sass: expected the listing's text, not bytes"):
+        swizzle.audit(path.read_text(), sass=b"Function:matmul")

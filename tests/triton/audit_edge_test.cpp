@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "kept_copies.h"
 #include "swz/error.h"
 #include "swz/kernel/audit.h"
 
@@ -34,15 +35,8 @@ swz::ArgumentValues launch_of(const nlohmann::json& c) {
   return out;
 }
 
-const swz::AuditAccess& edge_copy(const swz::AuditReport& r, int line) {
-  for (const auto& a : r.accesses)
-    if (a.line == line && a.op == "ttg.async_copy_global_to_local") return a;
-  ADD_FAILURE() << "no copy on line " << line;
-  static const swz::AuditAccess none;
-  return none;
-}
-
-bool says(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+const auto edge_copy = swz_test::copy_on_line;
+const auto says = swz_test::mentions;
 
 // The audit's LDGSTS wavefronts over the whole kernel: each line's price per instruction times its
 // instructions and executions, as Nsight Compute sums them.

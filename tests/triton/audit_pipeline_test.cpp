@@ -7,28 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "kept_copies.h"
 #include "swz/error.h"
 #include "swz/kernel/audit.h"
 
 namespace {
 
-std::string kept_copy_kernel(const std::string& name) {
-  std::ifstream in(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261128/" + name + ".ttgir");
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << name;
-  return s.str();
-}
-
-const swz::AuditAccess& copy_on_line(const swz::AuditReport& r, int line) {
-  for (const auto& a : r.accesses)
-    if (a.line == line && a.op == "ttg.async_copy_global_to_local") return a;
-  ADD_FAILURE() << "no copy on line " << line;
-  static const swz::AuditAccess none;
-  return none;
-}
-
-bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+std::string kept_copy_kernel(const std::string& name) { return swz_test::kept_copies_file("h200-20261128/" + name + ".ttgir"); }
+using swz_test::copy_on_line;
+using swz_test::mentions;
 
 // tf32 64x64x32, 3 stages, launched with K = 128: the loop runs 4 times and its last 2 issue their
 // copies predicated off. The B copy (LDGSTS.32, .ca) costs 10 live and 8 off (a copy that moves no
@@ -155,23 +142,37 @@ TEST(AuditPipeline, TritonsCopiesAtTheirIdealHavePredicateP0) {
   EXPECT_EQ(p1_at_four, 12);
 }
 
-// A .cg copy predicated off (the fp16 128x128x32 kernel at K = 32: its second prologue stage off):
-// priced by rule 5 at its pointers, 8, and its line gives its ideal, 4, which is what the H200
-// counted for each of its four LDGSTS (tests/data/triton/copies/h200-20261129-predicated-off).
-TEST(AuditPipeline, APredicatedOffCopyGivesItsIdealAsTheMeasuredLowerEnd) {
+// A .cg copy predicated off (the fp16 128x128x32 kernel at K = 32: its second prologue stage off)
+// writes its zeros alone, 4 where rule 5 at its pointers gives 8: what the H200 counted for each of
+// its four LDGSTS, as for every prologue copy predicated off in the kept matmuls
+// (tests/data/triton/copies/h200-20261129-predicated-off). In the loop (K = 64: its two executions
+// off) rule 5 stays the price, 8 as measured there, and the line gives the ideal as the lower end.
+TEST(AuditPipeline, APredicatedOffCopyIsPricedAsMeasured) {
   std::ifstream in(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261129-k64/matmul_fp16_128x128x32_w4s3.ttgir");
   std::stringstream text;
   text << in.rdbuf();
   const swz::AuditReport r = swz::audit_module(text.str(), "fp16.ttgir", "", {{"K", 32}});
   const swz::AuditAccess& off = copy_on_line(r, 78);
-  EXPECT_EQ(off.wavefronts, 8.0);
-  EXPECT_TRUE(mentions(off.note, "1 predicated off at 8.00")) << off.note;
-  EXPECT_TRUE(mentions(off.note, "have also measured only their ideal, 4.00 against 8.00 here")) << off.note;
+  EXPECT_EQ(off.wavefronts, 8.0);  // its first run's price were it live
+  EXPECT_EQ(off.issued_wavefronts, 4.0);
+  EXPECT_TRUE(mentions(off.note, "1 predicated off at 4.00")) << off.note;
+  EXPECT_TRUE(mentions(off.note, "predicated off in the prologue a .cg copy writes zeros and reads nothing: its shared writes"))
+      << off.note;
   std::ifstream kept(std::string(SWZ_TEST_DATA) + "/triton/copies/h200-20261129-predicated-off/per-instruction.json");
-  const auto measured = nlohmann::json::parse(kept).at("kernels").at("float16_3_128_128_32_4_32");
+  const auto runs = nlohmann::json::parse(kept).at("kernels");
+  const auto& measured = runs.at("float16_3_128_128_32_4_32");
   ASSERT_EQ(measured.size(), 24u);      // per warp: A and B of stage 0, of stage 1, of the loop, four each
   for (std::size_t i = 8; i < 12; ++i)  // stage 1's A copies
     EXPECT_EQ(measured[i].at("wavefronts").get<int>(), 4 * measured[i].at("executions").get<int>()) << measured[i].at("sass");
+  const swz::AuditReport two = swz::audit_module(text.str(), "fp16.ttgir", "", {{"K", 64}});
+  const swz::AuditAccess& loop = copy_on_line(two, 113);
+  EXPECT_EQ(loop.issued_wavefronts, 8.0);
+  EXPECT_TRUE(mentions(loop.note, "2 predicated off at 8.00")) << loop.note;
+  EXPECT_TRUE(mentions(loop.note, "have also measured only their ideal, 4.00 against 8.00 here")) << loop.note;
+  const auto& loop_measured = runs.at("float16_3_128_128_32_4_64");
+  for (std::size_t i = 16; i < 20; ++i)  // the loop's A copies
+    EXPECT_EQ(loop_measured[i].at("wavefronts").get<int>(), 8 * loop_measured[i].at("executions").get<int>())
+        << loop_measured[i].at("sass");
 }
 
 // An argument the kernel does not have is one line naming it and the ones it has.

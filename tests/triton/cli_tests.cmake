@@ -101,6 +101,24 @@ if(SWZ_PYTHON3)
   add_test(NAME Audit.EditedCopyPredicatesKeptH200Run
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/patched_copies.py check $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261130-edited)
+  # With each kernel's SASS (--sass): every masked copy line priced by the predicate register ptxas gave
+  # its LDGSTS, and every kept kernel equal, int8 128x128x64 and the 64-byte K slices included.
+  add_test(NAME Audit.CopyCountersKeptH200RunSass
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128
+                   matmul_fp16_128x128x64_w4s3,matmul_fp16_64x64x64_w4s4,matmul_fp16_128x128x64_w8s3,matmul_bf16_128x128x64_w8s3,matmul_fp8_128x128x128_w4s3,matmul_fp8_64x128x128_w4s4,matmul_int8_128x128x64_w4s3,matmul_int8_64x64x128_w4s3,matmul_tf32_64x64x32_w4s3,matmul_tf32_128x128x32_w4s3,matmul_tf32_128x64x32_w4s4,attention_128x64_w8s3,attention_64x64_w4s2,attention_64x32_w4s3
+                   --within "" --sass)
+  add_test(NAME Audit.CopyCountersKeptH200RunK64Sass
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-k64
+                   matmul_fp16_128x128x32_w4s3,matmul_bf16_64x64x32_w4s4,matmul_fp8_128x128x64_w4s3 --within "" --sass)
+  # Copy line by copy line, every kept per-LDGSTS run with its kernel's TTGIR (127 launches: K = 1 to 5 x BK,
+  # later stages predicated off, edited predicate registers, 28 matmuls measured after the rule was
+  # written, 14 of them after the audit had read every other run), audited with the SASS that ran:
+  # every line equal in wavefronts and executions.
+  add_test(NAME Audit.SassCopiesKeptH200Runs
+           COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/sass_copies.py $<TARGET_FILE:swizzle>
+                   ${PROJECT_SOURCE_DIR}/tests/data/triton/copies)
   # The same copies without ncu's cache flush (--cache-control none): the same counts, int8 128x128x64 too.
   add_test(NAME Audit.CopyCountersKeptH200RunNoCache
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
@@ -183,3 +201,20 @@ swz_audit_bad(ArgLongNameIsClipped "--arg ${swz_long_shown}\\.\\.\\.: the kernel
               audit ${SWZ_TTGIR}/triton36/matmul_fp16.ttgir --arg ${swz_long_name}=1)
 swz_audit_bad(ArgNotAnArgument "--arg Q: the kernel has no integer argument or program id %Q" audit
               ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128/matmul_tf32_64x64x32_w4s3.ttgir --arg Q=3)
+# --sass: the kernel's SASS listing, each cp.async matched to its LDGSTS (audit_sass.h). int8 128x128x64
+# (H200, h200-20261128): its first stage's LDGSTS read P0 and count their ideal; a listing of another
+# kernel, a listing that is not SASS, a missing one and two modules are one line each, exit 2.
+set(SWZ_KEPT_COPIES ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261128)
+swz_audit_ok(SassPricesTheFirstStageAtItsIdeal
+             "LDGSTS.128 +16 +4.00 .*\\(SASS lines 80, 82, 84, 85\\) read P0: its ideal"
+             audit ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir --arg K=256 --sass ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.sass)
+swz_audit_bad(SassOfAnotherKernel
+              "matmul_fp16_128x128x64_w4s3.sass: function matmul \\(line 1\\) issues 48 LDGSTS; the 3 copies of .*matmul_int8_128x128x64_w4s3.ttgir issue 12 per thread"
+              audit ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir --sass ${SWZ_KEPT_COPIES}/matmul_fp16_128x128x64_w4s3.sass)
+swz_audit_bad(SassNotAListing "matmul_int8_128x128x64_w4s3.ttgir: no function in it \\(a SASS listing"
+              audit ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir --sass ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir)
+swz_audit_bad(SassMissing "cannot open .*no_such_kernel.sass"
+              audit ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir --sass ${SWZ_KEPT_COPIES}/no_such_kernel.sass)
+swz_audit_bad(SassWithTwoModules "--sass .*matmul_int8_128x128x64_w4s3.sass is one kernel's listing: give it one module \\(2 given\\)"
+              audit ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.ttgir ${SWZ_KEPT_COPIES}/matmul_int8_64x64x128_w4s3.ttgir
+              --sass ${SWZ_KEPT_COPIES}/matmul_int8_128x128x64_w4s3.sass)

@@ -4,7 +4,7 @@ on one CTA, kept with the kernel's TTGIR, and compared with what `swizzle audit`
 copies (run on a machine with a GPU, Triton 3.6, PyTorch and ncu).
 
   python3 tests/triton/copy_counters.py OUT_DIR [--ncu PATH] [--only NAME,NAME] [--cache-control all|none]
-  python3 tests/triton/copy_counters.py --compare SWIZZLE KEPT_DIR [EQUAL] [--within NAMES]   (no GPU: a kept run again)
+  python3 tests/triton/copy_counters.py --compare SWIZZLE KEPT_DIR [EQUAL] [--within NAMES] [--sass]   (no GPU: a kept run again)
   python3 tests/triton/copy_counters.py --compare-modules SWIZZLE KEPT_DIR   (no GPU: whole kernels at several sizes)
 
 For each kernel of CASES the script runs itself once under ncu (`--child NAME`), which compiles the
@@ -15,7 +15,9 @@ integer arguments) prices each copy line over its executions, so the measured wa
 instruction is the audit's price of its copy lines weighted by instructions x executions: `--compare`
 prints both for every kept kernel. A masked .cg copy has measured as low as its ideal (the line's note
 says so), so each kernel also has a lower end, the same weighting with such lines at their ideal:
-`--within NAMES` names the kernels measured inside that range but not at its upper end.
+`--within NAMES` names the kernels measured inside that range but not at its upper end. `--sass` gives
+the audit each kernel's kept SASS (NAME.sass, `swizzle audit --sass`): its masked copies priced by the
+predicate register ptxas gave them.
 """
 import json
 import os
@@ -101,11 +103,11 @@ def runtime_arguments(entry):
     return {"N_CTX": max(4 * const["BLOCK_N"], const["BLOCK_M"])}
 
 
-def predicted_per_instruction(swizzle, path, arguments, lowest=None):
+def predicted_per_instruction(swizzle, path, arguments, lowest=None, sass=None):
     """The audit's cp.async lines: wavefronts per LDGSTS weighted by each line's instructions and executions.
     `lowest` (a list), when given, gets the same weighting with every line that says a masked copy has
     measured only its ideal at that ideal: the lower end."""
-    flags = [f"--arg={name}={value}" for name, value in arguments.items()]
+    flags = [f"--arg={name}={value}" for name, value in arguments.items()] + ([f"--sass={sass}"] if sass else [])
     run = subprocess.run([swizzle, "audit", path, "--json"] + flags, capture_output=True, text=True, timeout=300)
     if run.returncode not in (0, 1):
         raise RuntimeError(f"swizzle audit failed ({run.returncode}): {run.stderr[-2000:]}")
@@ -128,7 +130,7 @@ def predicted_per_instruction(swizzle, path, arguments, lowest=None):
     return (total / weight if weight else None), lines
 
 
-def compare(swizzle, kept, expect_equal="", expect_within=None):
+def compare(swizzle, kept, expect_equal="", expect_within=None, sass=False):
     """Exit 1 when a kernel named in EXPECT_EQUAL (comma-separated) differs, or one not named is equal;
     with EXPECT_WITHIN, also when the kernels inside the masked copies' range but below its upper end
     are not exactly those."""
@@ -142,7 +144,7 @@ def compare(swizzle, kept, expect_equal="", expect_within=None):
         measured = m["ldgsts_wavefronts"] / m["ldgsts_instructions"]
         lowest = []
         predicted, lines = predicted_per_instruction(swizzle, os.path.join(kept, f"{name}.ttgir"), runtime_arguments(entry),
-                                                     lowest)
+                                                     lowest, os.path.join(kept, f"{name}.sass") if sass else None)
         same = predicted is not None and abs(measured - predicted) < 1e-9
         inside = not same and predicted is not None and lowest[0] - 1e-9 <= measured < predicted
         if same or inside:
@@ -194,6 +196,8 @@ def main():
         child(args[1], args[2])
         return 0
     if args and args[0] == "--compare":
+        sass = "--sass" in args
+        args = [a for a in args if a != "--sass"]
         within = None
         if "--within" in args:
             at = args.index("--within")
@@ -205,7 +209,7 @@ def main():
         if len(args) < 3:
             print(__doc__, file=sys.stderr)
             return 2
-        return compare(os.path.abspath(args[1]), os.path.abspath(args[2]), args[3] if len(args) > 3 else "", within)
+        return compare(os.path.abspath(args[1]), os.path.abspath(args[2]), args[3] if len(args) > 3 else "", within, sass)
     if not args:
         print(__doc__, file=sys.stderr)
         return 2

@@ -143,19 +143,23 @@ def _argument_values(args) -> dict:
     return values
 
 
-def audit(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> dict:
+def audit(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None, sass: str = "") -> dict:
     """Bank conflicts of every shared-memory access of a Triton TTGIR module: `swizzle audit --json`.
 
     ``ttgir`` is the module's text (``kernel.asm["ttgir"]``); ``path`` names it in messages.
     ``gpu`` prices it on that GPU instead of the one its ``ttg.target`` names (``--gpu``); ``args``
     gives the kernel's integer arguments and program ids, ``{"K": 4096, "N": 96, "pid_n": 1}``
-    (``--arg``): loop bounds, pitches, and the masks of a tile's edge.
+    (``--arg``): loop bounds, pitches, and the masks of a tile's edge. ``sass`` is the kernel's SASS
+    listing (``kernel.asm["sass"]``, ``--sass``): each cp.async is matched to its LDGSTS (``sass_lines``)
+    and a masked 16-byte copy priced by the predicate register ptxas gave it.
     Returns ``{"accesses": [...], "suggestions": [...], ...}``: each access's op, line,
     instruction, wavefronts and, where a layout beats it, its ``suggestion``: the index of its
     entry in ``suggestions``, which holds one per buffer (the attribute to paste, every op using
     the buffer and the module edits).
     """
-    return _core.audit(ttgir, path=path, gpu=gpu, args=_argument_values(args))
+    if not isinstance(sass, str):
+        raise ValueError(f"sass: expected the listing's text, not {type(sass).__name__}")
+    return _core.audit(ttgir, path=path, gpu=gpu, args=_argument_values(args), sass=sass)
 
 
 def fix(ttgir: str, *, path: str = "<string>", gpu: str = "", args: dict = None) -> str:

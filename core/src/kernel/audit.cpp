@@ -20,6 +20,7 @@
 #include "audit_global.h"
 #include "audit_parts.h"
 #include "audit_pipeline.h"
+#include "audit_sass.h"
 #include "audit_scratch.h"
 #include "swz/error.h"
 #include "swz/kernel/triton_convert.h"
@@ -85,6 +86,7 @@ struct AuditRun {
   bool hip = false;
   const ttgir::PointerReader pointers;  // the kernel's address arithmetic: copies' global side (audit_global.h)
   audit_parts::KnownArguments arguments;  // given (--arg) and assumed values of its integer arguments
+  std::vector<CopySite> copies;           // every cp.async, for the SASS's second pass (audit_sass.h)
 
   AuditRun(const Module& module, const GpuModel& gpu)
       : m(module), au(module), hip(gpu.vendor == Vendor::Amd), pointers(module) {
@@ -182,8 +184,9 @@ std::pair<Access, bool> AuditRun::price(AuditAccess& a, AccessKind kind, const L
               "sectors read"
             : "cp.async: each shared bank's writes after its sources' other lanes",
         access.global_bytes ? "" : " (global rows taken a multiple of 128 bytes apart)", predicated_off_note(access));
-  a.instruction =
-      !instruction.empty() ? instruction : sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
+  a.instruction = !instruction.empty()
+                      ? instruction
+                      : audit_parts::sass(instruction_prefix == "LDSM" ? "LDS" : instruction_prefix.c_str(), r.vector.bits);
   bool fell_back = instruction_prefix == "LDSM" && instruction.empty();
   if (!hip && instruction_prefix != "LDGSTS" && s.is_linear()) {
     // Triton 3.6's own lowering of local_store / local_alloc / local_load on NVIDIA targets:
@@ -389,11 +392,13 @@ void AuditRun::async_copy(const Op& op) {
   lsu(op, AccessKind::Store, d, s, bits, "LDGSTS", vec_bits, note + global.note, global.key_suffix);
   // Every copy the pipeline issues: its executions, placements and predicated-off tail (audit_pipeline.h).
   AuditAccess& a = report.accesses.back();
+  CopySite& site = copies.emplace_back(CopySite{&op, report.accesses.size() - 1, a.note, a.issued, s.layout, bits});
   if (!a.issued || !a.wavefronts || global.key_suffix.empty()) return;
   if (const auto issues = price_copy_issues(pointers, op, *a.issued, s.layout->layout, bits, au.bank, arguments)) {
     a.executions = issues->executions;
     a.issued_wavefronts = issues->wavefronts;
     a.note += issues->note;
+    site.moves_data = issues->moves_data;
   }
 }
 
@@ -500,12 +505,12 @@ void AuditRun::convert_layout(const Op& op) {
   a.shared_offsets = offsets_only(t.offset_bases);
   side("store", from.text, scratch, note, [&](AuditAccess& x) {
     fill(x, t.write);
-    x.instruction = sass("STS", t.write.vector.bits);
+    x.instruction = audit_parts::sass("STS", t.write.vector.bits);
     x.issued = Access{S, AccessKind::Store, 0, t.write.vector.bits};
   });
   side("load", to.text, scratch, note, [&](AuditAccess& x) {
     fill(x, t.read);
-    x.instruction = sass("LDS", t.read.vector.bits);
+    x.instruction = audit_parts::sass("LDS", t.read.vector.bits);
     x.issued = Access{D, AccessKind::Load, 0, t.read.vector.bits};
   });
   return;
@@ -534,7 +539,7 @@ void AuditRun::partners() {
 
 }  // namespace
 
-AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& arguments) {
+AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& arguments, const sass::Listing* sass) {
   std::string note;
   AuditRun run(m, audit_gpu(m, gpu, &note));
   for (const auto& [given, value] : arguments) {
@@ -553,6 +558,7 @@ AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& a
   }
   run.report.gpu_note = note;
   for (const Op& op : m.ops) run.audit_op(op);
+  if (sass) price_copies_by_sass(run.report, m, run.copies, *sass, run.pointers, run.au.bank, run.arguments);
   run.partners();
   // AMD: every LSU access named as the GPU names it (DS_READ_B64, ...), scratch and conversions included.
   if (run.hip)
@@ -567,25 +573,6 @@ AuditReport audit(const Module& m, std::string_view gpu, const ArgumentValues& a
   suggest(run.report, m, run.au, run.pending, uses_of_buffers(m, run.au), price);
   suggest_copy_layouts(run.report, m, run.au, run.pending, price);
   return std::move(run.report);
-}
-
-AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu,
-                         const ArgumentValues& arguments) {
-  const auto spans = ttgir::split_modules(text);
-  if (spans.size() > 1)
-    fail("{}: holds {} modules (lines {} and {} begin the first two); audit them one by one", path, spans.size(),
-         spans[0].first_line, spans[1].first_line);
-  return audit(ttgir::read_module(text, path), gpu, arguments);
-}
-
-std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path, std::string_view gpu,
-                                       const ArgumentValues& arguments) {
-  const auto spans = ttgir::split_modules(text);
-  std::vector<AuditReport> reports;
-  DumpAuditor auditor(std::size_t{64} << 20, std::string(gpu), arguments);
-  for (std::size_t i = 0; i < spans.size(); ++i)
-    reports.push_back(auditor.audit(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size())));
-  return reports;
 }
 
 }  // namespace swz

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <functional>
 
+#include "swz/error.h"
 #include "swz/kernel/audit.h"
 
 namespace swz {
@@ -147,7 +148,7 @@ AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, c
     r.header = span.header;
     return r;
   }
-  AuditReport r = swz::audit(ttgir::read_module(text, path, span, index, count), gpu_, arguments_);
+  AuditReport r = swz::audit(ttgir::read_module(text, path, span, index, count), gpu_, arguments_, sass_.get());
   ++audits_done_;
   if (names_a_line_elsewhere(r)) return r;
   Remembered& entry = known ? *known : remember(module_text);  // known: read by check() before
@@ -155,6 +156,25 @@ AuditReport DumpAuditor::audit(std::string_view text, const std::string& path, c
   entry.lines_outside_body = module_text.lines_outside_body;
   entry.report = r;
   return r;
+}
+
+AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu, const ArgumentValues& arguments,
+                         const sass::Listing* sass) {
+  const auto spans = ttgir::split_modules(text);
+  if (spans.size() > 1)
+    fail("{}: holds {} modules (lines {} and {} begin the first two); audit them one by one", path, spans.size(),
+         spans[0].first_line, spans[1].first_line);
+  return audit(ttgir::read_module(text, path), gpu, arguments, sass);
+}
+
+std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path, std::string_view gpu,
+                                       const ArgumentValues& arguments) {
+  const auto spans = ttgir::split_modules(text);
+  std::vector<AuditReport> reports;
+  DumpAuditor auditor(std::size_t{64} << 20, std::string(gpu), arguments);
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    reports.push_back(auditor.audit(text, path, spans[i], static_cast<int>(i) + 1, static_cast<int>(spans.size())));
+  return reports;
 }
 
 }  // namespace swz

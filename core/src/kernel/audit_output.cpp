@@ -75,6 +75,7 @@ nlohmann::json to_json(const AuditReport& report) {
     j["predicated_off"] = a.predicated_off;
     j["executions"] = a.executions;
     j["issued_wavefronts"] = a.issued_wavefronts ? nlohmann::json(*a.issued_wavefronts) : nlohmann::json(nullptr);
+    if (!a.sass_lines.empty()) j["sass_lines"] = a.sass_lines;
     j["wavefronts"] = opt(a.wavefronts);
     j["ideal_wavefronts"] = opt(a.ideal_wavefronts);
     j["worst_wavefronts"] = opt(a.worst_wavefronts);

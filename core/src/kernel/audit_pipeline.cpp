@@ -75,11 +75,47 @@ std::string said_inputs(const ttgir::PointerReader& reader, const std::string& m
   return out;
 }
 
+// The predicate operands of a copy's LDGSTS, each once ("P1", "P0, P1").
+std::string registers_of(const CopySass& sass) {
+  std::vector<std::string> seen;
+  for (const std::string& p : sass.predicates)
+    if (std::find(seen.begin(), seen.end(), p) == seen.end()) seen.push_back(p.empty() ? "no predicate operand" : p);
+  return fmt::format("{}", fmt::join(seen, ", "));
+}
+
+// What the SASS decided for a live masked .cg copy, and what that rests on.
+std::string sass_note(const CopySass& sass) {
+  const std::string registers = registers_of(sass), lines = fmt::format("{}", fmt::join(sass.lines, ", "));
+  const auto p0 = std::count(sass.predicates.begin(), sass.predicates.end(), "P0");
+  const std::string decided = sass.alone
+                                  ? fmt::format("its {} is the only stage moving data at these arguments: its ideal", sass.stage)
+                              : p0 == static_cast<std::ptrdiff_t>(sass.predicates.size()) ? std::string("its ideal")
+                              : p0 > 0 ? std::string("the LDGSTS reading P0 at their ideal, the others by rule 5")
+                                       : std::string("rule 5");
+  return fmt::format(
+      "; its LDGSTS (SASS lines {}) read {}: {} (H200: a live masked .cg copy of Triton's kernels counted its ideal where "
+      "its predicate operand is P0 or its prologue stage alone moved data, else rule 5)",
+      lines, registers, decided);
+}
+
+// What the SASS decided for a masked .cg copy predicated off.
+std::string sass_off_note(const CopySass& sass) {
+  const auto not_p0 = std::count(sass.predicates.begin(), sass.predicates.end(), "!P0");
+  return fmt::format(
+      "; predicated off, its LDGSTS read {}: {} (H200: a predicated-off masked .cg copy of Triton's kernels counted rule 5 at "
+      "its pointers where its predicate operand is !P0, its shared writes alone otherwise)",
+      registers_of(sass),
+      not_p0 == 0 ? "its shared writes alone (rule 4 without merging)"
+      : not_p0 == static_cast<std::ptrdiff_t>(sass.predicates.size())
+          ? "rule 5 at its pointers"
+          : "rule 5 at its pointers where !P0, else its writes alone");
+}
+
 }  // namespace
 
 std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, const ttgir::Op& op, const Access& access,
                                             const SharedLayout& shared, int bits, const BankModel& bank,
-                                            KnownArguments& arguments) {
+                                            KnownArguments& arguments, const CopySass* sass) {
   if (op.operands.size() < 2 || !access.global_bytes) return std::nullopt;
   // Every loop's runtime bound valued first, so that a prologue copy's mask (K > 64) reads the
   // same %K its loop runs to.
@@ -140,6 +176,9 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   }
 
   const bool bypass = access.vec_bits == 128;  // Triton's 16-byte copies are .cg (bank.h)
+  // The SASS's predicate operands decide a live masked .cg copy's count (CopySass).
+  const bool by_sass = sass && bypass && !mask.empty();
+  auto at_ideal = [&](std::size_t k) { return sass->alone || sass->predicates[k] == "P0"; };
   // An execution's placement: its lanes' global bytes and, where its mask differs lane by lane (a
   // tile's edge), the elements whose lanes move no data.
   using Placement = std::tuple<Issue, std::vector<std::int64_t>, std::vector<std::uint8_t>>;
@@ -152,6 +191,7 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   double total = 0;
   std::optional<std::pair<double, double>> below;  // the live execution with the lowest ideal under its count: {ideal, count}
   std::optional<std::pair<double, double>> below_off;  // the same among those predicated off
+  bool sass_live = false, sass_off = false;            // a live / predicated-off execution priced by what the SASS says
   // A mask read lane by lane (a tile's edge: `rows < M`) is read at one program: the program ids
   // not given are taken as 0. Arguments it reads that are not given leave it unread.
   ttgir::Values program;
@@ -197,18 +237,44 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
     if (it == priced.end()) {
       Access issued = access;
       issued.global_bytes = std::make_shared<const std::vector<std::int64_t>>(std::get<1>(key));
-      issued.moves_no_data = issue == Issue::Off && !bypass;
+      // Predicated off a copy reads nothing: a 4- or 8-byte copy, and a 16-byte one in the prologue, as
+      // measured, cost their shared writes alone; a 16-byte one in the loop is priced by rule 5 at its pointers.
+      issued.moves_no_data = issue == Issue::Off && (!bypass || !loop);
       if (issue == Issue::Edge) issued.no_data = std::make_shared<const std::vector<std::uint8_t>>(std::get<2>(key));
       const AccessResult r = simulate(issued, shared, bits, bank);
       const double instructions = std::max(1, r.steps * r.warps);
       // An instruction with some lanes masked counts its write-only count (bank.cpp, per_lane_predicates).
-      const double count = issue == Issue::Edge && r.total_write_only >= 0
-                               ? static_cast<double>(r.total_write_only) / instructions
-                               : r.mean_wavefronts;
+      double count = issue == Issue::Edge && r.total_write_only >= 0 ? static_cast<double>(r.total_write_only) / instructions
+                                                                     : r.mean_wavefronts;
+      if (by_sass && issue == Issue::Live && !r.per_instruction.empty() &&
+          sass->predicates.size() == static_cast<std::size_t>(r.steps)) {
+        std::int64_t sum = 0;
+        for (std::size_t k = 0; k < r.per_instruction.size(); ++k)
+          sum += at_ideal(k % sass->predicates.size()) ? r.per_instruction_ideal[k] : r.per_instruction[k];
+        count = static_cast<double>(sum) / instructions;
+        out.sass_priced = sass_live = true;
+      }
+      if (by_sass && issue == Issue::Off && !r.per_instruction.empty() &&
+          sass->predicates.size() == static_cast<std::size_t>(r.steps)) {
+        Access writes = issued, sectors = issued;  // its shared writes alone; rule 5 at its pointers
+        writes.moves_no_data = true;
+        sectors.moves_no_data = false;
+        const AccessResult w = simulate(writes, shared, bits, bank), f = simulate(sectors, shared, bits, bank);
+        std::int64_t sum = 0;
+        for (std::size_t k = 0; k < w.per_instruction.size() && k < f.per_instruction.size(); ++k)
+          sum += sass->predicates[k % sass->predicates.size()] == "!P0" ? f.per_instruction[k] : w.per_instruction[k];
+        count = static_cast<double>(sum) / instructions;
+        out.sass_priced = sass_off = true;
+      }
       it = priced.emplace(std::move(key), Price{count, static_cast<double>(r.total_ideal) / instructions}).first;
     }
     const Price& p = it->second;
     total += p.count;
+    if (i == 0 && issue == Issue::Live) {
+      out.first = p.count;
+      out.first_ideal = p.ideal;
+    }
+    out.moves_data = out.moves_data || issue != Issue::Off;
     ++tally[{issue, p.count}];
     auto& lowest = issue == Issue::Off ? below_off : below;
     if (p.ideal < p.count && (!lowest || p.ideal < lowest->first)) lowest = std::make_pair(p.ideal, p.count);
@@ -219,14 +285,15 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
   // that operand is P0 or its stage was the only one moving data, else rule 5, the instruction's
   // other fields and its addresses alike (tests/data/triton/copies/h200-20261130-edited: cubins edited).
   // The register is ptxas's choice, not in the module, so the line prices rule 5 and names the ideal.
-  const std::string lower_end =
-      bypass && !mask.empty() && below
+  std::string lower_end =
+      bypass && !mask.empty() && below && !sass_live
           ? fmt::format(
                 "; masked as Triton masks it (LDGSTS with a predicate operand) a .cg copy has also measured only its "
                 "ideal, {:.2f} against {:.2f} here (H200: where the SASS gives it predicate P0, or its pipeline stage "
                 "is the only one moving data), so this is the upper end",
                 below->first, below->second)
           : std::string();
+  if (sass_live) lower_end = sass_note(*sass);
 
   std::string parts;
   for (const auto& [what, count] : tally)
@@ -247,10 +314,14 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
              !said.empty() && (!loop || tally.rbegin()->first.first == Issue::Edge))
       out.note += fmt::format(" (mask {} with {})", mask, said);
   }
-  // Predicated off, Triton's .cg copies of five matmuls counted their ideal in every prologue stage
-  // and their ideal or rule 5 in the loop (H200, tests/data/triton/copies/h200-20261129-predicated-off).
+  // Predicated off, Triton's .cg copies of six matmuls counted their shared writes alone in every
+  // prologue stage and those or rule 5 in the loop (H200, tests/data/triton/copies/h200-20261129-predicated-off,
+  // h200-20261130-edited).
   if (tally.begin()->first.first == Issue::Off)
-    out.note += !bypass ? "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)"
+    out.note += sass_off  ? sass_off_note(*sass)
+                : !bypass ? "; predicated off it writes zeros and reads nothing (rule 4: the store rule without merging)"
+                : !loop   ? "; predicated off in the prologue a .cg copy writes zeros and reads nothing: its shared writes alone "
+                            "(rule 4 without merging), as every such copy of six Triton matmuls measured (H200)"
                 : below_off
                     ? fmt::format(
                           "; predicated off a .cg copy writes zeros, priced by rule 5 at its pointers, the upper end: such "

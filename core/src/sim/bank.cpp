@@ -369,10 +369,12 @@ AccessResult simulate(const Access& a, const SharedLayout& s, int ebits, const B
     write_only = write_only * instructions / static_cast<std::int64_t>(sample.size());
   } else {
     r.per_instruction.reserve(static_cast<std::size_t>(instructions));
+    r.per_instruction_ideal.reserve(static_cast<std::size_t>(instructions));
     for (int w = 0; w < g.warps; ++w)
       for (int st = 0; st < g.steps; ++st) {
         record(w, st);
         r.per_instruction.push_back(ir.wavefronts);
+        r.per_instruction_ideal.push_back(ir.ideal);
       }
     r.simulated_instructions = static_cast<int>(instructions);
     r.mean_wavefronts = static_cast<double>(r.total_wavefronts) / static_cast<double>(instructions);

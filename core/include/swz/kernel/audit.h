@@ -40,6 +40,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -47,6 +48,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "swz/kernel/sass.h"
 #include "swz/kernel/ttgir_module.h"
 #include "swz/problem/problem_spec.h"
 #include "swz/sim/gpu.h"
@@ -111,6 +113,9 @@ struct AuditAccess {
   // (audit_pipeline.h). Null: every run costs `wavefronts`.
   std::int64_t executions = 1;
   std::optional<double> issued_wavefronts;
+  // A cp.async matched to the kernel's SASS (audit(..., sass)): its LDGSTS's lines in the listing, in
+  // the order of its instructions per thread.
+  std::vector<int> sass_lines;
   std::optional<double> wavefronts;  // mean per instruction
   std::optional<int> ideal_wavefronts, worst_wavefronts;
   // Its lanes' addresses are index values read at run time (a tt.gather's loads from indices the
@@ -178,9 +183,12 @@ std::string apply_patches(const std::string& text, const std::vector<AuditPatch>
 // every line that uses one says which.
 // A program id (`%pid_n`, tt.get_program_id's value) may be given too: the program whose masks are
 // read (0 where not given).
+// `sass`: the kernel's SASS listing (sass.h; cuobjdump -sass, or Triton's asm["sass"]): each copy is
+// matched to its LDGSTS and a masked 16-byte copy's live executions priced by the predicate register
+// ptxas gave it (audit_sass.h); throws swz::Error where the listing is not this module's kernel.
 using ArgumentValues = std::map<std::string, std::int64_t>;
 AuditReport audit_module(const std::string& text, const std::string& path, std::string_view gpu = "",
-                         const ArgumentValues& arguments = {});
+                         const ArgumentValues& arguments = {}, const sass::Listing* sass = nullptr);
 // Every module of a file (ttgir::split_modules: an MLIR_ENABLE_DUMP file holds one per pass), in order.
 std::vector<AuditReport> audit_modules(const std::string& text, const std::string& path, std::string_view gpu = "",
                                        const ArgumentValues& arguments = {});
@@ -199,8 +207,9 @@ ArgumentValues read_argument_values(std::string_view text);
 // text, then forgets them all and starts over, so a dump of any size is audited in bounded memory.
 class DumpAuditor {
  public:
-  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20, std::string gpu = "", ArgumentValues arguments = {})
-      : text_limit_(text_limit), gpu_(std::move(gpu)), arguments_(std::move(arguments)) {}
+  explicit DumpAuditor(std::size_t text_limit = std::size_t{64} << 20, std::string gpu = "", ArgumentValues arguments = {},
+                       std::shared_ptr<const sass::Listing> sass = nullptr)
+      : text_limit_(text_limit), gpu_(std::move(gpu)), arguments_(std::move(arguments)), sass_(std::move(sass)) {}
   // Reads module `span` of `text` (module `index` of `count` of the file); throws swz::Error for a
   // malformed one, as ttgir::read_module does.
   void check(std::string_view text, const std::string& path, const ttgir::ModuleSpan& span, int index, int count);
@@ -221,11 +230,13 @@ class DumpAuditor {
   std::size_t text_limit_, text_held_ = 0, audits_done_ = 0;
   std::string gpu_;  // --gpu: every module priced on it ("" : each on its ttg.target's GPU)
   ArgumentValues arguments_;                                 // --arg: the kernel's integer arguments
+  std::shared_ptr<const sass::Listing> sass_;                // --sass: the kernel's SASS listing
   std::unordered_multimap<std::size_t, Remembered> memory_;  // the hash of a module's text -> what is known of it
 };
 // "path" for a file of one module, else "path, module 2 of 5 (line 88: IR Dump Before ...)".
 std::string module_label(const AuditReport& report);
-AuditReport audit(const ttgir::Module& module, std::string_view gpu = "", const ArgumentValues& arguments = {});
+AuditReport audit(const ttgir::Module& module, std::string_view gpu = "", const ArgumentValues& arguments = {},
+                  const sass::Listing* sass = nullptr);
 // The GPU a module is priced on: `gpu` when given, else its ttg.target's ("hip:gfx942" gfx942,
 // "hip:gfx950" gfx950, "cuda:90" sm_90, "cuda:100" sm_100, "cuda:80" / "cuda:86" / "cuda:89" sm_80),
 // else the H100 (sm_90), or for a module of 64-lane warps the first such GPU (gfx942). `note` (when given)

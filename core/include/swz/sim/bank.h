@@ -168,6 +168,7 @@ struct AccessResult {
   double mean_wavefronts = 0;
   std::int64_t total_wavefronts = 0, total_ideal = 0;
   std::vector<int> per_instruction;  // index = warp * steps + step; empty when sampled
+  std::vector<int> per_instruction_ideal;  // the same instructions' ideal counts
   bool merged = false;
   bool modelled = true;  // false: some instruction priced by the store rule (serve() could not)
   // A src-size .cg copy with lanes that move no data: total_wavefronts with each such instruction at
