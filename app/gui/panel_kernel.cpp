@@ -91,6 +91,23 @@ struct KernelPanel final : Panel {
     ctx.probe("kernel.arguments", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The kernel's integer arguments and program ids, as swizzle audit --arg takes them (Enter audits again)");
+    // The kernel's SASS, as `swizzle audit --sass` reads it: a masked 16-byte copy priced by its predicate register.
+    ImGui::SameLine();
+    if (ImGui::Button("SASS...")) bench.request_kernel_sass();
+    ctx.probe("kernel.sass", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Audit with the kernel's SASS (cuobjdump -sass, or Triton's kernel.asm[\"sass\"]), as swizzle audit --sass: "
+          "each cp.async matched to its LDGSTS, a masked 16-byte copy priced by its predicate register");
+    if (k.sass) {
+      ImGui::SameLine();
+      ImGui::TextUnformatted(k.sass_path.filename().string().c_str());
+      ImGui::SameLine();
+      const bool drop_sass = ImGui::SmallButton("x##sass");
+      ctx.probe("kernel.drop_sass", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Audit without the SASS");
+      if (drop_sass) drop_sass_ = true;
+    }
     ImGui::TextUnformatted(fmt::format("{}: {} accesses; {} of {} modelled have bank conflicts; {} not modelled{}",
                                        module_label(report), report.accesses.size(), counts.conflicted, counts.modelled,
                                        counts.not_modelled,
@@ -105,6 +122,8 @@ struct KernelPanel final : Panel {
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("##accesses", kKernelColumns, flags)) draw_accesses(ctx, report);
     if (apply_arguments) bench.set_kernel_arguments(arguments_.data());
+    if (drop_sass_) bench.set_kernel_sass({});
+    drop_sass_ = false;
   }
 
   // The table's rows: each access, and under a conflicted one its suggestion.
@@ -167,6 +186,7 @@ struct KernelPanel final : Panel {
   std::filesystem::path shown_path_;   // the kernel whose arguments the field holds,
   std::string shown_arguments_;        // and those it last applied
   std::array<char, 256> arguments_{};  // the Arguments field
+  bool drop_sass_ = false;             // the SASS's x clicked: audited again after the table
 };
 
 }  // namespace

@@ -139,6 +139,8 @@ class Workbench {
     ProblemSpec loaded;                // the problem that access loaded as (audit_problem)
     ProblemSpec question;              // what the solver answers for it (audit_layouts)
     std::string arguments;             // the Arguments field as last applied ("K=4096 N=96 pid_n=1"), as --arg
+    std::filesystem::path sass_path;   // the kernel's SASS listing (`--sass`), or empty
+    std::shared_ptr<const sass::Listing> sass;
   };
   const KernelAudit& kernel_audit() const { return kernel_; }
   bool open_kernel(const std::filesystem::path& path);  // reads, audits, loads the first conflicted access
@@ -146,6 +148,11 @@ class Workbench {
   // (`swizzle audit --arg` for each item of "M=128 N=96, pid_n=1"); bad text or a name the kernel
   // lacks is shown and keeps the last audit.
   bool set_kernel_arguments(const std::string& text);
+  // Audits the open kernel again with its SASS listing (`swizzle audit --sass`: each cp.async matched
+  // to its LDGSTS, a masked 16-byte copy priced by its predicate register); an empty path drops it.
+  // A listing that is not SASS or not this kernel's is shown and keeps the last audit.
+  bool set_kernel_sass(const std::filesystem::path& path);
+  void request_kernel_sass();  // ask which listing
   void show_kernel_module(int module);
   // Makes access `index` of the module shown the workbench's problem (one undoable edit): its
   // shape, element width, writer, reader and shared layout, the vector widths of its instructions.
@@ -213,7 +220,19 @@ class Workbench {
   std::vector<std::pair<std::string, std::string>> tile_panels() const;
 
  private:
-  enum class FileAction { OpenSession, SaveSession, LoadWriter, LoadReader, LoadShared, SaveExport, SaveSvg, SavePng, OpenKernel, SaveKernelFix };
+  enum class FileAction {
+    OpenSession,
+    SaveSession,
+    LoadWriter,
+    LoadReader,
+    LoadShared,
+    SaveExport,
+    SaveSvg,
+    SavePng,
+    OpenKernel,
+    SaveKernelFix,
+    OpenKernelSass
+  };
   void menus();
   void shortcuts();
   void tiles(float top, float bottom);

@@ -156,6 +156,10 @@ void Workbench::ask_file(FileAction action) {
     case FileAction::SaveKernelFix:
       dialog_.open("Save fixed module as", true, proposed_fix_path());
       break;
+    case FileAction::OpenKernelSass:
+      dialog_.open("Open the kernel's SASS (cuobjdump -sass, Triton's asm[\"sass\"])", false,
+                   kernel_.sass_path.empty() ? kernel_.path.parent_path() : kernel_.sass_path);
+      break;
     case FileAction::SavePng:
       dialog_.open(
           "Save PNG as", true,

@@ -458,6 +458,9 @@ void Workbench::dialogs() {
     case FileAction::SaveKernelFix:
       save_kernel_fix(*chosen);
       break;
+    case FileAction::OpenKernelSass:
+      set_kernel_sass(*chosen);
+      break;
   }
 }
 

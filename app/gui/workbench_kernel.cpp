@@ -3,6 +3,9 @@
 // and asks where files go.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "swz/error.h"
 #include "swz/io/atomic_file.h"
 #include "swz/io/layout_io.h"
@@ -10,11 +13,22 @@
 
 namespace swz::gui {
 
+namespace {
+
+// The file's modules audited with these arguments, and with the kernel's SASS when given (one module).
+std::vector<AuditReport> audit_kernel(const std::string& text, const std::filesystem::path& path, const std::string& arguments,
+                                      const sass::Listing* listing) {
+  if (!listing) return audit_modules(text, path.string(), "", read_argument_values(arguments));
+  return {audit_module(text, path.string(), "", read_argument_values(arguments), listing)};
+}
+
+}  // namespace
+
 bool Workbench::open_kernel(const std::filesystem::path& path) {
   try {
     std::string text = read_text_file(path.string(), kMaxKernelBytes);
     std::vector<AuditReport> modules = audit_modules(text, path.string());
-    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, "", {}, {}, ""};
+    kernel_ = KernelAudit{path, std::move(text), std::move(modules), 0, -1, "", {}, {}, "", {}, nullptr};
   } catch (const Error& e) {
     kernel_.error = e.what();
     show_error(e.what());
@@ -31,7 +45,7 @@ bool Workbench::set_kernel_arguments(const std::string& text) {
     return false;
   }
   try {
-    std::vector<AuditReport> modules = audit_modules(kernel_.text, kernel_.path.string(), "", read_argument_values(text));
+    std::vector<AuditReport> modules = audit_kernel(kernel_.text, kernel_.path, text, kernel_.sass.get());
     if (modules.size() != kernel_.modules.size()) fail("the file changed its modules");
     kernel_.modules = std::move(modules);  // the same ops in the same order: the loaded access keeps its index
     kernel_.arguments = text;
@@ -43,6 +57,31 @@ bool Workbench::set_kernel_arguments(const std::string& text) {
   }
   show_status(text.empty() ? std::string("Kernel audited with its arguments assumed")
                            : fmt::format("Kernel audited with {}", text));
+  return true;
+}
+
+bool Workbench::set_kernel_sass(const std::filesystem::path& path) {
+  if (kernel_.modules.empty()) {
+    show_error("No kernel is open");
+    return false;
+  }
+  try {
+    std::shared_ptr<const sass::Listing> listing;
+    if (!path.empty())
+      listing = std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(path.string()), path.string()));
+    std::vector<AuditReport> modules = audit_kernel(kernel_.text, kernel_.path, kernel_.arguments, listing.get());
+    kernel_.modules = std::move(modules);  // one module with a listing: audit_module refuses more
+    kernel_.module = std::min(kernel_.module, static_cast<int>(kernel_.modules.size()) - 1);
+    kernel_.sass_path = path;
+    kernel_.sass = std::move(listing);
+    kernel_.error.clear();
+  } catch (const Error& e) {
+    kernel_.error = fmt::format("SASS: {}", e.what());
+    show_error(kernel_.error);
+    return false;
+  }
+  show_status(path.empty() ? std::string("Kernel audited without its SASS")
+                           : fmt::format("Kernel audited with its SASS, {}", path.filename().string()));
   return true;
 }
 
@@ -123,6 +162,14 @@ bool Workbench::save_kernel_fix(const std::filesystem::path& path) {
 void Workbench::request_open_kernel() {
   session_.view.panels["kernel"] = true;
   ask_file(FileAction::OpenKernel);
+}
+
+void Workbench::request_kernel_sass() {
+  if (kernel_.modules.empty()) {
+    show_error("No kernel is open");
+    return;
+  }
+  ask_file(FileAction::OpenKernelSass);
 }
 
 void Workbench::request_kernel_fix() {

@@ -166,6 +166,53 @@ TEST_F(KernelViewTest, ArgumentsAuditTheKernelAgainAsTheCliDoes) {
   EXPECT_EQ(b.kernel_audit().arguments, "");
 }
 
+// SASS... asks for the kernel's listing; with it the kernel is audited as `swizzle audit --sass` audits
+// it (int8 128x128x64, H200: its first stage's LDGSTS read P0 and count their ideal, 4, where rule 5
+// says 8), the x drops it, and a file that is not this kernel's SASS is shown and keeps the last audit.
+TEST_F(KernelViewTest, SassAuditsTheKernelAsTheCliDoes) {
+  Workbench& b = open();
+  const std::string kept = std::string(SWZ_TEST_DATA_DIR) + "/triton/copies/h200-20261128/matmul_int8_128x128x64_w4s3";
+  const auto dir = temp_dir("kernel-sass");
+  std::filesystem::copy_file(kept + ".ttgir", dir / "int8.ttgir");
+  std::filesystem::copy_file(kept + ".sass", dir / "int8.sass");
+  ASSERT_TRUE(b.open_kernel(dir / "int8.ttgir")) << b.error();
+  ASSERT_TRUE(b.set_kernel_arguments("K=256"));
+  frames(2);
+  click("kernel.sass");
+  EXPECT_EQ(b.file_dialog().title, "Open the kernel's SASS (cuobjdump -sass, Triton's asm[\"sass\"])");
+  key(GLFW_KEY_ESCAPE);
+  auto line_61 = [&]() -> const AuditAccess& {
+    for (const AuditAccess& a : b.kernel_audit().modules.at(0).accesses)
+      if (a.line == 61 && a.op == "ttg.async_copy_global_to_local") return a;
+    static const AuditAccess none;
+    ADD_FAILURE() << "no copy on line 61";
+    return none;
+  };
+  EXPECT_EQ(*line_61().wavefronts, 8.0);
+  ASSERT_TRUE(b.set_kernel_sass(dir / "int8.sass")) << b.kernel_audit().error;
+  frames(2);
+  EXPECT_EQ(*line_61().wavefronts, 4.0);
+  const sass::Listing listing = sass::read_listing(slurp(dir / "int8.sass"), (dir / "int8.sass").string());
+  const AuditReport cli = audit_module(slurp(dir / "int8.ttgir"), (dir / "int8.ttgir").string(), "", {{"K", 256}}, &listing);
+  ASSERT_EQ(b.kernel_audit().modules.at(0).accesses.size(), cli.accesses.size());
+  for (std::size_t i = 0; i < cli.accesses.size(); ++i) {
+    EXPECT_EQ(b.kernel_audit().modules.at(0).accesses[i].note, cli.accesses[i].note) << i;
+    EXPECT_EQ(b.kernel_audit().modules.at(0).accesses[i].wavefronts, cli.accesses[i].wavefronts) << i;
+  }
+  screenshot_if_asked("SWZ_GUI_KERNEL_SASS_PNG");
+  // Not a listing: shown, the last audit kept.
+  EXPECT_FALSE(b.set_kernel_sass(dir / "int8.ttgir"));
+  EXPECT_NE(b.kernel_audit().error.find("SASS: " + (dir / "int8.ttgir").string() + ": no function in it"), std::string::npos)
+      << b.kernel_audit().error;
+  EXPECT_EQ(*line_61().wavefronts, 4.0);
+  frames(2);  // the error drawn: the row moves down
+  click("kernel.drop_sass");
+  frames(2);
+  EXPECT_FALSE(b.kernel_audit().sass);
+  EXPECT_EQ(*line_61().wavefronts, 8.0);
+  EXPECT_EQ(b.kernel_audit().arguments, "K=256");
+}
+
 // Clicking an LDSM row loads it: the reader issues ldmatrix .x4 over the rows its lanes address.
 // The window is kept as a PNG to look at (SWZ_GUI_SCALES_DIR).
 TEST_F(KernelViewTest, ClickingAnLdmatrixRowLoadsLdmatrix) {

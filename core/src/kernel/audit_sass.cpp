@@ -67,9 +67,9 @@ void price_copies_by_sass(AuditReport& report, const ttgir::Module& m, const std
     per_copy += fmt::format("{}line {}: {}", per_copy.empty() ? "" : ", ", c.op->line, steps.back());
   }
   if (issued != ldgsts.size())
-    fail("{}: function {} (line {}) issues {} LDGSTS; the {} copies of {} issue {} per thread ({}): not this module's SASS",
-         listing.path, clipped(function.name), function.line, ldgsts.size(), copies.size(), m.path, issued,
-         per_copy.empty() ? "none" : per_copy);
+    fail("{}: function {} (line {}) issues {} LDGSTS; the {} cop{} of {} issue{} {} per thread ({}): not this module's SASS",
+         listing.path, clipped(function.name), function.line, ldgsts.size(), copies.size(), copies.size() == 1 ? "y" : "ies",
+         m.path, copies.size() == 1 ? "s" : "", issued, per_copy.empty() ? "none" : per_copy);
   // Which prologue stages move data at these arguments: a stage alone is priced at its ideal.
   std::vector<std::optional<std::int64_t>> stage;
   for (const CopySite& c : copies) stage.push_back(prologue_stage(m, *c.op, reader, arguments));
