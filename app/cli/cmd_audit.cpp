@@ -117,7 +117,8 @@ Register reg{{"audit", "Bank conflicts of every shared-memory access in a Triton
                   auto name_of = [](const std::string& file) { return file == "-" ? std::string("<stdin>") : file; };
                   std::shared_ptr<const sass::Listing> listing;
                   if (!o->sass.empty())
-                    listing = std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(o->sass), o->sass));
+                    listing =
+                        std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(o->sass), o->sass, "LDGSTS"));
                   // A dump repeats its modules pass after pass: each distinct text is read and audited once.
                   DumpAuditor auditor(std::size_t{64} << 20, o->gpu, argument_values(o->arguments), listing);
                   std::size_t modules = 0;

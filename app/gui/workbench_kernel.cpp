@@ -68,7 +68,7 @@ bool Workbench::set_kernel_sass(const std::filesystem::path& path) {
   try {
     std::shared_ptr<const sass::Listing> listing;
     if (!path.empty())
-      listing = std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(path.string()), path.string()));
+      listing = std::make_shared<const sass::Listing>(sass::read_listing(read_text_file(path.string()), path.string(), "LDGSTS"));
     std::vector<AuditReport> modules = audit_kernel(kernel_.text, kernel_.path, kernel_.arguments, listing.get());
     kernel_.modules = std::move(modules);  // one module with a listing: audit_module refuses more
     kernel_.module = std::min(kernel_.module, static_cast<int>(kernel_.modules.size()) - 1);

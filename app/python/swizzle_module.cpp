@@ -252,7 +252,7 @@ std::string inline_svg(const std::string& svg) { return svg.substr(std::min(svg.
 py::object audit(const std::string& text, const std::string& path, const std::string& gpu, const swz::ArgumentValues& args,
                  const std::string& sass) {
   if (sass.empty()) return to_python(swz::to_json(swz::audit_module(text, path, gpu, args)));
-  const swz::sass::Listing listing = swz::sass::read_listing(sass, "<sass>");
+  const swz::sass::Listing listing = swz::sass::read_listing(sass, "<sass>", "LDGSTS");
   return to_python(swz::to_json(swz::audit_module(text, path, gpu, args, &listing)));
 }
 

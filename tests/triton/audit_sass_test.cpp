@@ -67,6 +67,11 @@ TEST(SassListing, PredicateOperandOfEachForm) {
   EXPECT_EQ(swz::sass::predicate_operand(ins[2]), "");
   EXPECT_EQ(swz::sass::predicate_operand(ins[3]), "");
   EXPECT_EQ(ins[4].opcode, "IGMMA.64x128x32.S8.S8");  // a wgmma's shape in its opcode
+  // What the audit holds of a listing: its LDGSTS alone, every line still read.
+  std::string text = "Function:k\n";
+  for (const auto& i : ins) text += "--:-:-:-:1\t" + i.opcode + " " + (i.operands.empty() ? "" : i.operands[0]) + ";\n";
+  EXPECT_EQ(swz::sass::read_listing(text, "k.sass", "LDGSTS").function("k").instructions.size(), 4u);
+  EXPECT_TRUE(mentions(error_of(text + "--:-:-:-:1\t[R1];\n"), "k.sass:7: expected an instruction"));
 }
 
 // Bad listings: one line naming the place.

@@ -94,7 +94,6 @@ Instruction read_instruction(std::string_view line, int number, const std::strin
     ins.guard = std::string(s.substr(1, space == std::string_view::npos ? std::string_view::npos : space - 1));
     s = space == std::string_view::npos ? std::string_view{} : trim(s.substr(space));
   }
-  ins.text = std::string(s);
   const auto space = s.find_first_of(" \t");
   const std::string_view opcode = s.substr(0, space);
   if (!opcode_like(opcode))
@@ -115,7 +114,7 @@ const Function& Listing::function(const std::string& name) const {
   fail("{}: no function '{}' in the listing (it holds {})", path, clipped(name), held);
 }
 
-Listing read_listing(std::string_view text, const std::string& path) {
+Listing read_listing(std::string_view text, const std::string& path, std::string_view keep) {
   Listing out;
   out.path = path;
   int number = 0;
@@ -145,7 +144,8 @@ Listing read_listing(std::string_view text, const std::string& path) {
     const std::string_view code =
         starts_with(line, "/*") && line.find("*/") != std::string_view::npos ? trim(line.substr(line.find("*/") + 2)) : line;
     if (code.empty() || code.front() == ';' || starts_with(code, "/*") || starts_with(code, "//")) continue;
-    current->instructions.push_back(read_instruction(line, number, path));
+    Instruction instruction = read_instruction(line, number, path);
+    if (starts_with(instruction.opcode, keep)) current->instructions.push_back(std::move(instruction));
   }
   if (out.functions.empty())
     fail(

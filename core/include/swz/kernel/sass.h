@@ -27,7 +27,6 @@ struct Instruction {
   std::string guard;                  // "P0", "!P1", "" (none)
   std::string opcode;                 // "LDGSTS.E.BYPASS.128"
   std::vector<std::string> operands;  // as written, split at the commas outside brackets
-  std::string text;                   // the instruction as written, guard to ';' excluded
 };
 
 struct Function {
@@ -43,7 +42,9 @@ struct Listing {
   const Function& function(const std::string& name) const;
 };
 
-Listing read_listing(std::string_view text, const std::string& path);
+// `keep`: only the instructions whose opcode begins with it are held ("LDGSTS": what the audit
+// reads; a listing of a whole library is tens of megabytes), every line still read and checked.
+Listing read_listing(std::string_view text, const std::string& path, std::string_view keep = "");
 
 // An LDGSTS's predicate operand, the register that chooses its 16 or 0 source bytes in Triton's
 // masked form ("LDGSTS.E.BYPASS.128 [R23], desc[UR16][R16.64], P1": "P1"; "!P0"; "PT"), or "" where
