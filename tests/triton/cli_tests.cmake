@@ -112,10 +112,10 @@ if(SWZ_PYTHON3)
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-k64
                    matmul_fp16_128x128x32_w4s3,matmul_bf16_64x64x32_w4s4,matmul_fp8_128x128x64_w4s3 --within "" --sass)
-  # Copy line by copy line, every kept per-LDGSTS run with its kernel's TTGIR (127 launches: K = 1 to 5 x BK,
-  # later stages predicated off, edited predicate registers, 28 matmuls measured after the rule was
-  # written, 14 of them after the audit had read every other run), audited with the SASS that ran:
-  # every line equal in wavefronts and executions.
+  # Copy line by copy line, every kept per-LDGSTS run with its kernel's TTGIR (145 launches: K = 1 to 5 x BK,
+  # later stages predicated off, edited predicate registers, 34 matmuls measured after the rule was
+  # written, 20 of them after the audit's rule was final), audited with the SASS that ran: all 859
+  # lines equal in wavefronts and executions.
   add_test(NAME Audit.SassCopiesKeptH200Runs
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/sass_copies.py $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies)

@@ -3,14 +3,15 @@
 TTGIR and SASS, so that `swizzle audit --sass` can be checked on copies it was not built from (run on
 a machine with a GPU, Triton 3.6, PyTorch and ncu):
 
-  python3 tests/triton/fresh_copies.py OUT_DIR [--ncu PATH] [--only NAME,NAME] [--second]
+  python3 tests/triton/fresh_copies.py OUT_DIR [--ncu PATH] [--only NAME,NAME] [--second | --third]
 
 For each case of CASES (dtype, stages, BM x BN x BK, warps) and each K of its K_TILES x BK, ncu's
 source counters of one launch (one CTA, M = BM, N = BN) of the matmul of dump_kernels.py, as
 predicated_off.py launches it. Writes OUT_DIR/NAME.ttgir and OUT_DIR/NAME.sass (the compiled kernel,
 the same for every K) and OUT_DIR/per-instruction.json: {"kernels": {"NAME_K": [per LDGSTS: sass,
 executions, predicated_on_threads, wavefronts, ideal]}}, NAME = DTYPE_STAGES_BM_BN_BK_WARPS, written
-after every launch. --second measures the second set (SECOND, at SECOND_K_TILES) instead.
+after every launch. --second measures the second set (SECOND, at SECOND_K_TILES) instead, --third
+the third (THIRD, at K_TILES).
 tests/triton/sass_copies.py compares a kept OUT_DIR with the audit.
 """
 import datetime
@@ -37,6 +38,10 @@ SECOND = [("bfloat16", 3, 64, 64, 32, 4), ("bfloat16", 3, 128, 128, 32, 4), ("bf
           ("float8_e4m3fn", 4, 128, 128, 64, 4), ("float8_e4m3fn", 4, 64, 128, 64, 8), ("int8", 4, 64, 64, 64, 4),
           ("int8", 3, 128, 128, 64, 8), ("int8", 3, 64, 128, 64, 4)]
 SECOND_K_TILES = (1, 3, 5)
+# The third: fp32 inputs (tf32 dots: 16-byte A copies, whose K slice is 64 bytes at BK 16, and 4-byte
+# B copies) and tiles of 8 warps past 128 x 128.
+THIRD = [("float32", 3, 64, 64, 16, 4), ("float32", 3, 128, 128, 16, 4), ("float32", 4, 128, 64, 16, 4),
+         ("float32", 3, 64, 128, 32, 4), ("bfloat16", 3, 128, 256, 32, 8), ("float16", 3, 256, 128, 32, 8)]
 
 
 def name_of(case):
@@ -49,7 +54,7 @@ def child(name, k_tiles, out_dir):
     import triton
     import triton.language as tl
     from dump_kernels import define
-    dtype_name, stages, BM, BN, BK, warps = next(c for c in CASES + SECOND if name_of(c) == name)
+    dtype_name, stages, BM, BN, BK, warps = next(c for c in CASES + SECOND + THIRD if name_of(c) == name)
     dtype = getattr(torch, dtype_name)
     K = k_tiles * BK
     if dtype == torch.int8:
@@ -60,7 +65,9 @@ def child(name, k_tiles, out_dir):
         b = torch.randn(K, BN, device="cuda").to(dtype)
     c = torch.empty(BM, BN, device="cuda", dtype=torch.float16)
     fn = define(tl, triton)["matmul"]
-    compiled = fn[(1, 1)](a, b, c, BM, BN, K, PRECISION=None, num_warps=warps, num_stages=stages, BM=BM, BN=BN, BK=BK)
+    precision = "tf32" if dtype == torch.float32 else None
+    compiled = fn[(1, 1)](a, b, c, BM, BN, K, PRECISION=precision, num_warps=warps, num_stages=stages, BM=BM, BN=BN,
+                          BK=BK)
     torch.cuda.synchronize()
     want = (a.float() @ b.float()).half().float()
     print(f"max error {(c.float() - want).abs().max().item()}")
@@ -94,8 +101,8 @@ def main():
                      "executions (warp-level), the mean threads predicated on, 'L1 Wavefronts Shared' and its ideal. "
                      "Name: DTYPE_STAGES_BM_BN_BK_WARPS_K.",
               "kernels": {}, "errors": {}}
-    second = "--second" in args
-    for case in SECOND if second else CASES:
+    second, third = "--second" in args, "--third" in args
+    for case in SECOND if second else THIRD if third else CASES:
         name = name_of(case)
         if only and name not in only:
             continue

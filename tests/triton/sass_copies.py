@@ -12,9 +12,9 @@ kernel's kept SASS where it ran as compiled (its LDGSTS checked against the ones
 the running cubin), else one written from those ncu LDGSTS (an edited register shows there), in
 Triton's asm["sass"] form. For each copy line of the audit (its LDGSTS by `sass_lines`), the measured
 wavefronts summed over its LDGSTS against issued_wavefronts x instructions x executions, and the
-measured executions against instructions x executions. Then h200-20261130-fresh and -fresh2
-(fresh_copies.py: 28 matmuls not measured before, K = 1 to 5 x BK), the second measured after the audit
-read every other run. Exit 1 when any line differs."""
+measured executions against instructions x executions. Then h200-20261130-fresh, -fresh2 and -fresh3
+(fresh_copies.py: 34 matmuls not measured before, K = 1 to 5 x BK), the last two measured after the
+audit's rule was final. Exit 1 when any line differs."""
 import csv
 import json
 import os
@@ -121,7 +121,7 @@ def runs(root):
             continue
         yield (f"predicated-off {name}", os.path.join(where, f"{kernel}.ttgir"), os.path.join(where, f"{kernel}.sass"),
                measured, {"M": int(BM), "N": int(BN), "K": int(K)})
-    for kept_set in ("h200-20261130-fresh", "h200-20261130-fresh2"):  # measured by fresh_copies.py
+    for kept_set in ("h200-20261130-fresh", "h200-20261130-fresh2", "h200-20261130-fresh3"):  # fresh_copies.py
         fresh = os.path.join(root, kept_set)
         for name, measured in json.load(open(os.path.join(fresh, "per-instruction.json")))["kernels"].items():
             dtype, stages, BM, BN, BK, warps, K = re.match(r"(.+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)$", name).groups()
