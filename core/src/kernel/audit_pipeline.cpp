@@ -290,7 +290,9 @@ std::optional<CopyIssues> price_copy_issues(const ttgir::PointerReader& reader, 
           ? fmt::format(
                 "; masked as Triton masks it (LDGSTS with a predicate operand) a .cg copy has also measured only its "
                 "ideal, {:.2f} against {:.2f} here (H200: where the SASS gives it predicate P0, or its pipeline stage "
-                "is the only one moving data), so this is the upper end",
+                "is the only one moving data), so this is the upper end; with the kernel's SASS (--sass) the audit prices it by "
+                "its "
+                "LDGSTS's register",
                 below->first, below->second)
           : std::string();
   if (sass_live) lower_end = sass_note(*sass);
