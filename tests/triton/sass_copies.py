@@ -2,7 +2,7 @@
 """Every kept per-LDGSTS run of Triton's pipelined copies (H200) audited with the kernel's SASS
 (`swizzle audit --sass`) and compared copy line by copy line with Nsight Compute's counts (no GPU):
 
-  python3 tests/triton/sass_copies.py SWIZZLE COPIES_DIR
+  python3 tests/triton/sass_copies.py SWIZZLE COPIES_DIR [OUT_DIR...]
 
 COPIES_DIR is tests/data/triton/copies. The runs: the source counters of h200-20261128/per-instruction
 and h200-20261129-k64 (K = 4 x BK), h200-20261129-predicated-off (K = 1 to 3 x BK: later stages
@@ -14,7 +14,8 @@ Triton's asm["sass"] form. For each copy line of the audit (its LDGSTS by `sass_
 wavefronts summed over its LDGSTS against issued_wavefronts x instructions x executions, and the
 measured executions against instructions x executions. Then h200-20261130-fresh, -fresh2 and -fresh3
 (fresh_copies.py: 34 matmuls not measured before, K = 1 to 5 x BK), the last two measured after the
-audit's rule was final. Exit 1 when any line differs."""
+audit's rule was final; then each OUT_DIR that fresh_copies.py wrote (a run of your own). Exit 1 when
+any line differs."""
 import csv
 import json
 import os
@@ -94,7 +95,16 @@ def name_parts(name):
     return BM, BN, BK
 
 
-def runs(root):
+def fresh_runs(fresh, label):
+    """The launches of a directory fresh_copies.py wrote."""
+    for name, measured in json.load(open(os.path.join(fresh, "per-instruction.json")))["kernels"].items():
+        dtype, stages, BM, BN, BK, warps, K = re.match(r"(.+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)$", name).groups()
+        kernel = "_".join((dtype, stages, BM, BN, BK, warps))
+        yield (f"{label} {name}", os.path.join(fresh, f"{kernel}.ttgir"), os.path.join(fresh, f"{kernel}.sass"), measured,
+               {"M": int(BM), "N": int(BN), "K": int(K)})
+
+
+def runs(root, extra=()):
     """(label, ttgir, listing or None (write one from ncu's), measured LDGSTS, arguments)."""
     kept = os.path.join(root, "h200-20261128")
     for csv_name in sorted(os.listdir(os.path.join(kept, "per-instruction"))):
@@ -122,12 +132,7 @@ def runs(root):
         yield (f"predicated-off {name}", os.path.join(where, f"{kernel}.ttgir"), os.path.join(where, f"{kernel}.sass"),
                measured, {"M": int(BM), "N": int(BN), "K": int(K)})
     for kept_set in ("h200-20261130-fresh", "h200-20261130-fresh2", "h200-20261130-fresh3"):  # fresh_copies.py
-        fresh = os.path.join(root, kept_set)
-        for name, measured in json.load(open(os.path.join(fresh, "per-instruction.json")))["kernels"].items():
-            dtype, stages, BM, BN, BK, warps, K = re.match(r"(.+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)$", name).groups()
-            kernel = "_".join((dtype, stages, BM, BN, BK, warps))
-            yield (f"{kept_set[14:]} {name}", os.path.join(fresh, f"{kernel}.ttgir"), os.path.join(fresh, f"{kernel}.sass"),
-                   measured, {"M": int(BM), "N": int(BN), "K": int(K)})
+        yield from fresh_runs(os.path.join(root, kept_set), kept_set[14:])
     edited = os.path.join(root, "h200-20261130-edited")
     for file in ("measured.json", "measured-p0-value.json", "measured-alone.json"):
         for launch in json.load(open(os.path.join(edited, file))):
@@ -141,17 +146,24 @@ def runs(root):
             dtype, stages, BM, BN, BK, warps = re.match(r"(.+)_(\d+)_(\d+)_(\d+)_(\d+)_(\d+)$", launch["kernel"]).groups()
             yield (label, os.path.join(edited, f"{launch['kernel']}.ttgir"), None, launch["ldgsts"],
                    {"M": int(BM), "N": int(BN), "K": launch.get("k_tiles", 4) * int(BK)})
+    for out_dir in extra:
+        yield from fresh_runs(out_dir, os.path.basename(os.path.normpath(out_dir)))
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     swizzle, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    extra = [os.path.abspath(d) for d in sys.argv[3:]]
+    for d in extra:
+        if not os.path.isfile(os.path.join(d, "per-instruction.json")):
+            print(f"error: {d}: no per-instruction.json (a directory fresh_copies.py wrote)", file=sys.stderr)
+            return 2
     totals = [0, 0, 0]
     problems, skipped, launches = [], [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        for label, ttgir, listing, measured, arguments in runs(root):
+        for label, ttgir, listing, measured, arguments in runs(root, extra):
             if ttgir is None:
                 skipped.append(label)
                 print(f"{label}: left out: its kernel's TTGIR is not kept")
