@@ -185,21 +185,55 @@ TEST(GpuCodegen, LoadsFirstFencesTheLoadsFromTheSharedStores) {
   EXPECT_NE(gpu::generate_transpose_source(c.problem, c.problem.shared, huge).source.find("const unsigned long long swz_rows"), std::string::npos);
 }
 
-// The tuning's space: every count, grid-stride and loads-first setting and allowed block order, each
-// once, and never the evict-first hint, whose worth follows where the caller's buffers lie.
+// A warp group's batch along n: tile t starts t tiles to the right of the block's first column and
+// every tile of the block on its first row; the grid has batch x fewer blocks across n and batch x
+// more down m than the same batch along m. A matrix that is not a whole number of such blocks is refused.
+TEST(GpuCodegen, TilesAlongNSitSideBySideAcrossTheInputRows) {
+  const Case c = transpose_cases().front();
+  const std::int64_t tm = c.problem.shape[0], tn = c.problem.shape[1];
+  gpu::TransposeSpec spec{8192, 8192, 4, false, false, 2};
+  const gpu::GeneratedSource down = gpu::generate_transpose_source(c.problem, c.problem.shared, spec);
+  spec.batch_along_n = true;
+  const gpu::GeneratedSource across = gpu::generate_transpose_source(c.problem, c.problem.shared, spec);
+  EXPECT_EQ(down.plan.blocks_m, 8192 / (tm * 4 * 2));
+  EXPECT_EQ(down.plan.blocks_n, 8192 / tn);
+  EXPECT_EQ(across.plan.blocks_m, 8192 / (tm * 2));
+  EXPECT_EQ(across.plan.blocks_n, 8192 / (tn * 4));
+  EXPECT_EQ(across.plan.shared_bytes, down.plan.shared_bytes);
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_NE(across.source.find(fmt::format("n0_{} = ((unsigned)blockIdx.x * 4u + {}u) * {}u;", t, t, tn)), std::string::npos)
+        << t;
+    EXPECT_NE(across.source.find(fmt::format("m0_{} = (((unsigned)blockIdx.y * 2u + swz_group) * 1u + 0u) * {}u;", t, tm)),
+              std::string::npos)
+        << t;
+    EXPECT_NE(down.source.find(fmt::format("n0_{} = ((unsigned)blockIdx.x * 1u + 0u) * {}u;", t, tn)), std::string::npos) << t;
+    EXPECT_NE(down.source.find(fmt::format("m0_{} = (((unsigned)blockIdx.y * 2u + swz_group) * 4u + {}u) * {}u;", t, t, tm)),
+              std::string::npos)
+        << t;
+  }
+  EXPECT_NE(across.source.find("4 per warp group along n"), std::string::npos);
+  spec.cols = tn * 2;  // two tiles across: not a whole block of four
+  EXPECT_THROW(gpu::generate_transpose_source(c.problem, c.problem.shared, spec), swz::Error);
+}
+
+// The tuning's space: every count, grid-stride and loads-first setting and allowed block order, a
+// batch of two or more tiles along m and along n, each once, and never the evict-first hint, whose
+// worth follows where the caller's buffers lie.
 TEST(TransposeConfig, TheTuningTriesEveryConfigurationButTheCacheHint) {
   using Order = gpu::RunOptions::BlockOrder;
   const auto key = [](const gpu::TransposeSpec& c) {
-    return std::make_tuple(c.batch, c.groups, c.m_fastest, c.persistent, c.loads_first);
+    return std::make_tuple(c.batch, c.groups, c.m_fastest, c.persistent, c.loads_first, c.batch_along_n);
   };
   const std::vector<gpu::TransposeSpec> tuned = gpu::transpose_tuning_candidates(4096, Order::Tuned);
-  EXPECT_EQ(tuned.size(), 4u * 4u * 2u * 2u * 2u);
+  // batch 1, or 2 / 4 / 8 along m or along n: 7 placements of a group's tiles
+  EXPECT_EQ(tuned.size(), 7u * 4u * 2u * 2u * 2u);
   std::set<decltype(key(tuned[0]))> seen;
   for (const gpu::TransposeSpec& c : tuned) {
     EXPECT_FALSE(c.streaming);
     EXPECT_EQ(c.rows, 4096);
     EXPECT_EQ(c.cols, 4096);
     EXPECT_TRUE(gpu::is_transpose_count(c.batch) && gpu::is_transpose_count(c.groups));
+    EXPECT_FALSE(c.batch == 1 && c.batch_along_n);
     EXPECT_TRUE(seen.insert(key(c)).second) << "tried twice: " << c.batch << " tiles, " << c.groups << " groups";
   }
   for (const Order order : {Order::AlongM, Order::AlongN}) {
@@ -217,10 +251,11 @@ TEST(TransposeConfig, ReadsBackEveryConfigurationARunWrites) {
   r.transpose.ran = true;
   for (int batch : gpu::kTransposeCounts)
     for (int groups : gpu::kTransposeCounts)
-      for (int flags = 0; flags < 16; ++flags) {
+      for (int flags = 0; flags < 32; ++flags) {
         gpu::TransposeSpec c{8192, 8192, batch, (flags & 1) != 0, (flags & 2) != 0, groups};
         c.persistent = (flags & 4) != 0;
         c.loads_first = (flags & 8) != 0;
+        c.batch_along_n = (flags & 16) != 0;
         r.transpose.tuning.push_back({c, 1000.0 + flags});
       }
   const nlohmann::json j = gpu::to_json(r);
@@ -234,11 +269,12 @@ TEST(TransposeConfig, ReadsBackEveryConfigurationARunWrites) {
     EXPECT_EQ(got.m_fastest, want.m_fastest);
     EXPECT_EQ(got.persistent, want.persistent);
     EXPECT_EQ(got.loads_first, want.loads_first);
+    EXPECT_EQ(got.batch_along_n, want.batch_along_n);
   }
   const gpu::TransposeSpec partial = gpu::transpose_config_from_json(nlohmann::json::parse(R"({"tiles_per_block": 4})"));
   EXPECT_EQ(partial.batch, 4);
   EXPECT_EQ(partial.groups, 1);
-  EXPECT_FALSE(partial.m_fastest || partial.streaming || partial.persistent || partial.loads_first);
+  EXPECT_FALSE(partial.m_fastest || partial.streaming || partial.persistent || partial.loads_first || partial.batch_along_n);
   const auto expect_refused = [](const char* text, const std::string& why) {
     std::string message = "accepted";
     try {
@@ -251,6 +287,7 @@ TEST(TransposeConfig, ReadsBackEveryConfigurationARunWrites) {
   expect_refused(R"({"warp_groups_per_block": 16})", "warp_groups_per_block: 16 is not 1, 2, 4 or 8");
   expect_refused(R"({"tiles_per_block": 2.5})", "tiles_per_block: 2.5 is not 1, 2, 4 or 8");
   expect_refused(R"({"evict_first_hint": "yes"})", "evict_first_hint: \"yes\" is not true or false");
+  expect_refused(R"({"tiles_along_n": 1})", "tiles_along_n: 1 is not true or false");
   expect_refused(R"({"order": "m"})", "unknown key 'order'");
   expect_refused("[1, 2]", "is a JSON object");
 }

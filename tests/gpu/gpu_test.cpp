@@ -184,8 +184,9 @@ void write_results(const std::string& dir) {
         "rounds: lowest-highest % | baseline GB/s | correct |\n";
   md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   auto config = [](const gpu::TransposeSpec& t) {
-    return fmt::format("{} tile{}/group, {} group{}/block{}{}{}{}", t.batch, t.batch == 1 ? "" : "s", t.groups, t.groups == 1 ? "" : "s",
-                       t.streaming ? ", .cs hint" : "", t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
+    return fmt::format("{} tile{}/group{}, {} group{}/block{}{}{}{}", t.batch, t.batch == 1 ? "" : "s",
+                       t.batch_along_n ? " along n" : "", t.groups, t.groups == 1 ? "" : "s", t.streaming ? ", .cs hint" : "",
+                       t.m_fastest ? ", blocks along m" : "", t.persistent ? ", grid-stride" : "",
                        t.loads_first ? ", loads first" : "");
   };
   std::string tuning;

@@ -185,7 +185,7 @@ def transpose_access(shape, fast, vec_log2, warps_log2, rows_log2=0):
 
 
 CONFIG_KEYS = ("tiles_per_block", "warp_groups_per_block", "grid_stride", "loads_issued_before_stores", "evict_first_hint",
-               "blocks_walk_m_first")
+               "blocks_walk_m_first", "tiles_along_n")
 # After every tile has run, the tiles fastest in this harness also run the next fastest
 # configurations of their own tuning, each fixed with --transpose-config: `swizzle gpu` tunes in
 # its own process, on its own buffers, which can rank close configurations differently from this

@@ -81,6 +81,18 @@ struct Emitter {
                                   bool exact, const std::string& base = "swz_sbase");
 };
 
+// Pieces of the generated CUDA text that every kernel shares.
+int ilog2(std::uint64_t power_of_two);
+const char* reg_type(int element_bits);  // the type a lane keeps an element in
+const char* mem_type(int element_bits);  // the global array's element type
+extern const char* const kPrelude;       // shared-address conversion
+// A kernel's opening: its name, threads, parameters, the shared base and the lane / warp indices.
+std::string kernel_head(const char* name, int threads, const std::string& params);
+// Word w (32 bits) of a vector whose elements are the expressions `elems`.
+std::string pack_word(int element_bits, const std::vector<std::string>& elems, int w);
+// Element k of a vector from its 32-bit words `words_prefix`0, 1, ...
+std::string unpack_elem(int element_bits, const std::string& words_prefix, int k);
+
 // Coordinates the reader covers (flat), sorted; the elements a correct run must deliver.
 std::vector<BitVec> covered_coordinates(const Access& read);
 

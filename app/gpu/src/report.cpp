@@ -81,7 +81,8 @@ constexpr ConfigCount kConfigCounts[] = {{"tiles_per_block", &TransposeSpec::bat
 constexpr ConfigFlag kConfigFlags[] = {{"evict_first_hint", &TransposeSpec::streaming},
                                        {"blocks_walk_m_first", &TransposeSpec::m_fastest},
                                        {"grid_stride", &TransposeSpec::persistent},
-                                       {"loads_issued_before_stores", &TransposeSpec::loads_first}};
+                                       {"loads_issued_before_stores", &TransposeSpec::loads_first},
+                                       {"tiles_along_n", &TransposeSpec::batch_along_n}};
 // Keys a run writes beside the configuration that a configuration read back ignores.
 constexpr const char* kConfigReported[] = {"bandwidth_gbs", "threads_per_block", "grid_blocks"};
 
@@ -225,11 +226,13 @@ std::string to_text(const RunResult& r) {
   if (!t.ran) {
     s += fmt::format("transpose: not run: {}\n", t.reason);
   } else {
-    s += fmt::format("transpose {}x{} {}-bit, {}x{} tiles ({} per warp group, {} group{} per block{}{}{}{}, {} blocks)\n"
-                     "  baseline: {} (cudaMemcpy D2D {:.0f} GB/s, copy kernel {:.0f} GB/s: {})\n",
-                     t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, c.batch, c.groups, c.groups == 1 ? "" : "s",
-                     c.streaming ? ", evict-first" : "", c.m_fastest ? ", blocks along m" : "", c.persistent ? ", grid-stride" : "", c.loads_first ? ", loads first" : "",
-                     t.grid_blocks(), t.baseline, t.memcpy_gbs, t.copy_kernel_gbs, t.copy_kernel);
+    s += fmt::format(
+        "transpose {}x{} {}-bit, {}x{} tiles ({} per warp group{}, {} group{} per block{}{}{}{}, {} blocks)\n"
+        "  baseline: {} (cudaMemcpy D2D {:.0f} GB/s, copy kernel {:.0f} GB/s: {})\n",
+        t.rows, t.cols, t.element_bits, t.tile_rows, t.tile_cols, c.batch, c.batch_along_n ? " along n" : "", c.groups,
+        c.groups == 1 ? "" : "s", c.streaming ? ", evict-first" : "", c.m_fastest ? ", blocks along m" : "",
+        c.persistent ? ", grid-stride" : "", c.loads_first ? ", loads first" : "", t.grid_blocks(), t.baseline, t.memcpy_gbs,
+        t.copy_kernel_gbs, t.copy_kernel);
     for (const auto& v : t.variants) {
       if (!v.ran) {
         s += fmt::format("  {:<11} not run: {}  ({})\n", v.name, v.not_run, v.layout);

@@ -81,6 +81,7 @@ struct KernelPlan {
   std::uint64_t shared_bytes = 0;   // the layout's extent, rounded up to 16
   std::string offset_form;          // "linear (XOR)", "affine", "table"
   std::string store_instruction, read_instruction;  // the writer's and reader's shared instructions ("STS.128", "LDSM.x4.trans")
+  std::int64_t blocks_m = 0, blocks_n = 0;          // the transpose: blocks of tiles down the matrix (m) and across it (n)
 };
 
 struct GeneratedSource {
@@ -104,17 +105,18 @@ Problem solved_problem(const Problem& problem, std::optional<SolveOptions> optio
 // The transpose: tile (m, n) of a rows x cols matrix goes in through A, out
 // through B, to out[n][m]. Needs a 2-D problem whose accesses are LDS/STS (not
 // ldmatrix); `layout` replaces the problem's shared layout (variants).
-// A block moves `batch` tiles stacked along m (each in its own copy of the layout,
-// 128-byte aligned so the bank pattern is the layout's): all loads first, so more
-// bytes are in flight and each output row gets batch x longer runs.
+// A block moves `batch` tiles per warp group (each in its own copy of the layout, 128-byte
+// aligned so the bank pattern is the layout's), stacked along m, where each output row gets
+// batch x longer runs, or along n, where each input row does: more bytes in flight either way.
 struct TransposeSpec {
   std::int64_t rows = 8192, cols = 8192;
-  int batch = 1;           // tiles per block, along m
+  int batch = 1;           // tiles per warp group, along m (or along n: batch_along_n)
   bool streaming = false;  // global loads/stores with the .cs (evict-first) cache hint
   bool m_fastest = false;  // consecutive blocks walk down m (output rows) instead of along n
   int groups = 1;          // independent copies of the problem's warps per block, each on its own tiles and its own barrier
   bool persistent = false; // grid-stride: as many blocks as fit on the GPU at once, each looping over blocks of tiles
   bool loads_first = false; // a memory fence after the global loads: all of a block's loads in flight before its first shared store
+  bool batch_along_n = false;  // a warp group's tiles side by side along n (input rows) instead of along m
 };
 // The counts a block may take of tiles per warp group (batch) and of warp groups (groups): the
 // tuning tries each, and a fixed configuration names one.
@@ -244,11 +246,11 @@ struct RunOptions {
 };
 
 // The kernel configurations the transpose's tuning tries at size x size: tiles per warp group and
-// warp groups per block each 1/2/4/8, grid-stride or not, loads first or not, and the block orders
-// `block_order` allows. None carries the evict-first hint (TransposeSpec::streaming): on the H100
-// the tuning on its own buffers ranked it up to 0.9% faster, and the same kernels ran 0.2-2.3%
-// slower with it on PyTorch's tensors, since its worth follows where the buffers lie, so a choice
-// made here would not hold on the caller's buffers. A fixed configuration (RunOptions::transpose_config) may still set it.
+// warp groups per block each 1/2/4/8, a group's tiles along m or along n, grid-stride or not, loads
+// first or not, and the block orders `block_order` allows. None carries the evict-first hint (TransposeSpec::streaming): on the
+// H100 the tuning on its own buffers ranked it up to 0.9% faster, and the same kernels ran 0.2-2.3% slower with it on PyTorch's
+// tensors, since its worth follows where the buffers lie, so a choice made here would not hold on the caller's buffers. A fixed
+// configuration (RunOptions::transpose_config) may still set it.
 std::vector<TransposeSpec> transpose_tuning_candidates(std::int64_t size, RunOptions::BlockOrder block_order);
 
 struct RunResult {
