@@ -75,7 +75,9 @@ std::vector<std::string> split_operands(std::string_view text) {
   return out;
 }
 
-Instruction read_instruction(std::string_view line, int number, const std::string& path) {
+// The instruction on `line`, checked whatever its opcode; operands are split only for an opcode that
+// starts with `keep` (nullopt for any other: a listing's bulk, which the reader does not hold).
+std::optional<Instruction> read_instruction(std::string_view line, int number, const std::string& path, std::string_view keep) {
   std::string_view s = line;
   // cuobjdump / nvdisasm: the address comment before it and the encoding comment after the ';'.
   if (starts_with(s, "/*")) {
@@ -98,6 +100,7 @@ Instruction read_instruction(std::string_view line, int number, const std::strin
   const std::string_view opcode = s.substr(0, space);
   if (!opcode_like(opcode))
     fail("{}:{}: expected an instruction (OPCODE operands ;), found '{}'", path, number, clipped(trim(line)));
+  if (!starts_with(opcode, keep)) return std::nullopt;
   ins.opcode = std::string(opcode);
   if (space != std::string_view::npos) ins.operands = split_operands(s.substr(space));
   return ins;
@@ -144,8 +147,8 @@ Listing read_listing(std::string_view text, const std::string& path, std::string
     const std::string_view code =
         starts_with(line, "/*") && line.find("*/") != std::string_view::npos ? trim(line.substr(line.find("*/") + 2)) : line;
     if (code.empty() || code.front() == ';' || starts_with(code, "/*") || starts_with(code, "//")) continue;
-    Instruction instruction = read_instruction(line, number, path);
-    if (starts_with(instruction.opcode, keep)) current->instructions.push_back(std::move(instruction));
+    if (std::optional<Instruction> instruction = read_instruction(line, number, path, keep))
+      current->instructions.push_back(std::move(*instruction));
   }
   if (out.functions.empty())
     fail(
