@@ -119,6 +119,9 @@ if(SWZ_PYTHON3)
   add_test(NAME Audit.SassCopiesKeptH200Runs
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/sass_copies.py $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies)
+  # 145 audits in their own processes, two minutes under the sanitizers: started first (COST; a fresh
+  # build's run keeps no timings), so they do not run alone at the suite's end. Likewise the edge masks.
+  set_tests_properties(Audit.SassCopiesKeptH200Runs PROPERTIES COST 900)
   # The same copies without ncu's cache flush (--cache-control none): the same counts, int8 128x128x64 too.
   add_test(NAME Audit.CopyCountersKeptH200RunNoCache
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/copy_counters.py --compare $<TARGET_FILE:swizzle>
@@ -133,6 +136,7 @@ if(SWZ_PYTHON3)
            COMMAND ${SWZ_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/edge_masks.py --compare $<TARGET_FILE:swizzle>
                    ${PROJECT_SOURCE_DIR}/tests/data/triton/copies/h200-20261129-edge-masks
                    fp16_128x128x64_w4s3/live,fp16_128x128x64_w4s3/m_edge,fp16_128x128x64_w4s3/n_edge,fp16_128x128x64_w4s3/n_edge_again,fp16_128x128x64_w4s3/k_tail,tf32_64x64x32_w4s3_odd/live,tf32_64x64x32_w4s3_odd/m_edge,tf32_64x64x32_w4s3_odd/n_edge,tf32_64x64x32_w4s3_odd/n_edge_again,tf32_64x64x32_w4s3_odd/n_edge_pitch,tf32_64x64x32_w4s3_odd/k_tail,tf32_64x64x32_w4s3_odd/k_tail_pitch,tf32_64x64x32_w4s3_odd/corner_pitch,fp8_128x128x128_w4s3/live,fp8_128x128x128_w4s3/m_edge,fp8_128x128x128_w4s3/n_edge,fp8_128x128x128_w4s3/n_edge_again,fp8_128x128x128_w4s3/n_edge_pitch,fp8_128x128x128_w4s3/k_tail --one-cta)
+  set_tests_properties(Audit.EdgeMasksKeptH200Run PROPERTIES COST 800)
   # The whole grids, four of them (208 programs, each audited at its program ids: the suite's longest
   # test, minutes under the sanitizers). Started first (COST: a fresh build's run keeps no timings), and
   # labelled grid-replay: make test-sanitize leaves them to make test, the same audits 208 times over
